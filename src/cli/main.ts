@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CopysimError } from '../model/errors.js';
+import { EXIT_INPUT, processIo, type CliIo } from './io.js';
+import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
+import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
+import { UsageError } from './usage.js';
+
+interface Command {
+  readonly summary: string;
+  readonly help: string;
+  readonly run: (args: string[], io: CliIo) => number | Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
+  example: { summary: 'run the bundled example and print a readable report (npm start)', help: EXAMPLE_HELP, run: exampleCommand },
+};
+
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `copysim: a deterministic copy-trade simulator over swap tapes
+
+Usage: copysim COMMAND [flags]
+
+Commands:
+${lines.join('\n')}
+
+Run "copysim COMMAND --help" for a command's flags.`;
+}
+
+/** Runs the command line with `argv` (without node and the script); returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? args[0] : undefined;
+    io.out(`${topic !== undefined && COMMANDS[topic] ? COMMANDS[topic].help : mainHelp()}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.err(`copysim: unknown command "${name}"\n\n${mainHelp()}\n`);
+    return EXIT_INPUT;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(`${command.help}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (e) {
+    if (e instanceof CopysimError) {
+      io.err(`copysim ${name}: ${e.message}\n`);
+      return EXIT_INPUT;
+    }
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`copysim ${name}: ${(e as Error).message}\n\n${command.help}\n`);
+      return EXIT_INPUT;
+    }
+    throw e;
+  }
+}
+
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`copysim: internal error: ${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

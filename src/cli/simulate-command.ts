@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { RequestError } from '../model/errors.js';
+import { simulate } from '../simulate.js';
+import { readTapeFile } from '../io/read-tape.js';
+import { readJson, readText } from '../io/files.js';
+import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
+import { UsageError } from './usage.js';
+
+export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty]
+
+Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
+
+  --tape FILE       the tape: one JSON file, or JSONL (name ending in .jsonl: a header line
+                    {"network","tokens","native_prices"}, then one swap a line)
+  --request FILE    the request body (interface 4.1) as JSON
+  --options FILE    engine options as JSON: bot_fee_percent, base_fee_native {sol, eth},
+                    unknown_liquidity_slippage_percent (missing names take the defaults)
+  --pretty          indent the JSON output
+
+Exit codes: 0 the response on standard output; 2 the request fails validation (the 400 body
+{"code","detail"} on standard output); 1 the tape or options cannot be used (a message on
+standard error).`;
+
+export function simulateCommand(args: string[], io: CliIo): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      tape: { type: 'string' },
+      request: { type: 'string' },
+      options: { type: 'string' },
+      pretty: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.tape === undefined) throw new UsageError('simulate needs --tape FILE');
+  if (values.request === undefined) throw new UsageError('simulate needs --request FILE');
+
+  const requestText = readText(values.request, 'request');
+  let request: unknown;
+  try {
+    request = JSON.parse(requestText);
+  } catch (e) {
+    io.out(
+      formatJson(
+        { code: 'validation_error', detail: [{ path: '', message: `the request is not valid JSON: ${(e as Error).message}` }] },
+        values.pretty,
+      ),
+    );
+    return EXIT_REQUEST;
+  }
+  const options = values.options === undefined ? {} : readJson(values.options, 'options');
+  try {
+    const tape = readTapeFile(values.tape);
+    const response = simulate(tape, request, options as object);
+    io.out(formatJson(response, values.pretty));
+    return EXIT_OK;
+  } catch (e) {
+    if (e instanceof RequestError) {
+      io.out(formatJson(e.body, values.pretty));
+      return EXIT_REQUEST;
+    }
+    throw e;
+  }
+}

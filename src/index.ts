@@ -1,0 +1,56 @@
+/**
+ * copysim: a deterministic copy-trade simulation engine.
+ *
+ * The public API, curated: the simulator, the request/tape/options/response schemas (zod) and
+ * the types inferred from them, and the error hierarchy.
+ */
+export { simulate } from './simulate.js';
+export { indexTape, type IndexedTape } from './engine/tape-index.js';
+
+export {
+  SimulatorRequestSchema,
+  NetworkSchema,
+  parseSimulatorRequest,
+  type SimulatorRequest,
+  type SimulatorRequestInput,
+  type ParseRequestResult,
+  type Network,
+} from './model/request.js';
+export {
+  TapeSchema,
+  SwapSchema,
+  TokenMetaSchema,
+  TapeHeaderSchema,
+  parseTape,
+  type Tape,
+  type TapeInput,
+  type Swap,
+  type TokenMeta,
+  type TapeHeader,
+} from './model/tape.js';
+export {
+  EngineOptionsSchema,
+  DEFAULT_ENGINE_OPTIONS,
+  resolveEngineOptions,
+  type EngineOptions,
+  type EngineOptionsInput,
+} from './model/options.js';
+export {
+  SimulatorResponseSchema,
+  SimulatedDealSchema,
+  SimulatedTradeSchema,
+  SimulationSummarySchema,
+  ErrorBodySchema,
+  type SimulatorResponse,
+  type SimulatedDeal,
+  type SimulatedTrade,
+  type SimulationSummary,
+} from './model/response.js';
+export {
+  CopysimError,
+  InputError,
+  RequestError,
+  type ErrorBody,
+  type ValidationProblem,
+  type InputLocation,
+} from './model/errors.js';

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+const int = z.number().int();
+const num = z.number().finite();
+
+/** A simulated trade (interface 2.8): every field required. */
+export const SimulatedTradeSchema = z.strictObject({
+  type: z.enum(['buy', 'sell', 'sell_timefix', 'sell_timefix_final']),
+  time: int,
+  usd_amount: num.nullable(),
+  quantity: num,
+  usd_price: num.nullable(),
+  usd_liquidity: num.nullable(),
+  usd_buy_price_avg: num,
+  usd_invested: num,
+  slippage: num,
+  usd_network_fee: num,
+  usd_bot_fee: num,
+});
+export type SimulatedTrade = z.infer<typeof SimulatedTradeSchema>;
+export type TradeType = SimulatedTrade['type'];
+
+export const SpecialTagSchema = z.enum(['sell_timefix_final', 'sell_timefix', 'close_all']).nullable();
+export type SpecialTag = z.infer<typeof SpecialTagSchema>;
+
+/** A simulated deal (interface 2.7): every field required. */
+export const SimulatedDealSchema = z.strictObject({
+  open_time: int,
+  last_operation_time: int,
+  status: z.enum(['open', 'closed']),
+  token: z.strictObject({ address: z.string(), name: z.string().nullable(), symbol: z.string().nullable() }),
+  pnl_realized: num,
+  pnl_unrealized: num,
+  pnl_total: num,
+  roi_realized: num,
+  roi_total: num,
+  usd_slippage_loss: num,
+  usd_network_fee: num,
+  usd_bot_fee: num,
+  investment_amount: num,
+  trades_number: int,
+  closed_position: num,
+  special_tag: SpecialTagSchema,
+  trades: z.array(SimulatedTradeSchema),
+});
+export type SimulatedDeal = z.infer<typeof SimulatedDealSchema>;
+
+/** The simulator's summary (interface 4.1). */
+export const SimulationSummarySchema = z.strictObject({
+  pnl_total: num,
+  pnl_realized: num,
+  pnl_unrealized: num,
+  roi_total: num,
+  roi_realized: num,
+  bot_fees: num,
+  network_fees: num,
+  linearity_r2_closed_deals: num,
+  top_deal_dominance: num,
+  trading_volume: num,
+  slippage_loss: num,
+  investment_amount: num,
+  investment_amount_closed_deals: num,
+  investment_amount_open_deals: num,
+});
+export type SimulationSummary = z.infer<typeof SimulationSummarySchema>;
+
+export const PnlAndFeeChartSchema = z.strictObject({
+  pnl_realized: z.array(num),
+  pnl_unrealized: z.array(num),
+  pnl_total: z.array(num),
+  fee_sum: z.array(num),
+  bot_fee: z.array(num),
+  deal_indexes: z.array(int),
+  timestamps: z.array(int),
+});
+export type PnlAndFeeChart = z.infer<typeof PnlAndFeeChartSchema>;
+
+export const DealsChartSchema = z.strictObject({
+  values: z.array(int),
+  timestamps: z.array(int),
+});
+export type DealsChart = z.infer<typeof DealsChartSchema>;
+
+/** The 200 body of `POST /wallets/simulator` (interface 4.1): no envelope. */
+export const SimulatorResponseSchema = z.strictObject({
+  summary: SimulationSummarySchema,
+  cumulative_pnl_and_fee_chart: PnlAndFeeChartSchema,
+  cumulative_usd_closed_deals_chart: DealsChartSchema,
+  cumulative_usd_open_deals_chart: DealsChartSchema,
+  deals: z.array(SimulatedDealSchema),
+});
+export type SimulatorResponse = z.infer<typeof SimulatorResponseSchema>;
+
+/** The 400 body (interface section 7) as the engine produces it. */
+export const ErrorBodySchema = z.discriminatedUnion('code', [
+  z.strictObject({
+    code: z.literal('validation_error'),
+    detail: z.array(z.strictObject({ path: z.string(), message: z.string() })),
+  }),
+  z.strictObject({ code: z.literal('invalid_date_range'), detail: z.string() }),
+]);

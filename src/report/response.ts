@@ -1,0 +1,78 @@
+import { toJsonNumber } from '../model/decimal.js';
+import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse } from '../model/response.js';
+import type { TradeRecord } from '../engine/deal.js';
+import type { ReplayResult } from '../engine/replay.js';
+import type { TokenInfo } from '../engine/tape-index.js';
+import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
+import { dealResult, type DealResult } from './deal-results.js';
+import { summarize, type Summary } from './summary.js';
+
+function tradeJson(t: TradeRecord): SimulatedTrade {
+  return {
+    type: t.type,
+    time: t.time,
+    usd_amount: toJsonNumber(t.usdAmount),
+    quantity: toJsonNumber(t.quantity),
+    usd_price: toJsonNumber(t.price),
+    usd_liquidity: t.liquidity === null ? null : toJsonNumber(t.liquidity),
+    usd_buy_price_avg: toJsonNumber(t.buyPriceAvg),
+    usd_invested: toJsonNumber(t.invested),
+    slippage: toJsonNumber(t.slippage),
+    usd_network_fee: toJsonNumber(t.networkFee),
+    usd_bot_fee: toJsonNumber(t.botFee),
+  };
+}
+
+function dealJson(r: DealResult, token: TokenInfo): SimulatedDeal {
+  const { deal } = r;
+  return {
+    open_time: deal.openTime,
+    last_operation_time: deal.lastOperationTime,
+    status: deal.open ? 'open' : 'closed',
+    token: { address: token.address, name: token.name, symbol: token.symbol },
+    pnl_realized: toJsonNumber(r.pnlRealized),
+    pnl_unrealized: toJsonNumber(r.pnlUnrealized),
+    pnl_total: toJsonNumber(r.pnlTotal),
+    roi_realized: toJsonNumber(r.roiRealized),
+    roi_total: toJsonNumber(r.roiTotal),
+    usd_slippage_loss: toJsonNumber(deal.slippageLoss),
+    usd_network_fee: toJsonNumber(deal.networkFee),
+    usd_bot_fee: toJsonNumber(deal.botFee),
+    investment_amount: toJsonNumber(deal.boughtUsd),
+    trades_number: deal.trades.length,
+    closed_position: toJsonNumber(r.closedPosition),
+    special_tag: deal.specialTag,
+    trades: deal.trades.map(tradeJson),
+  };
+}
+
+function summaryJson(s: Summary): SimulationSummary {
+  return {
+    pnl_total: toJsonNumber(s.pnlTotal),
+    pnl_realized: toJsonNumber(s.pnlRealized),
+    pnl_unrealized: toJsonNumber(s.pnlUnrealized),
+    roi_total: toJsonNumber(s.roiTotal),
+    roi_realized: toJsonNumber(s.roiRealized),
+    bot_fees: toJsonNumber(s.botFees),
+    network_fees: toJsonNumber(s.networkFees),
+    linearity_r2_closed_deals: toJsonNumber(s.linearityR2ClosedDeals),
+    top_deal_dominance: toJsonNumber(s.topDealDominance),
+    trading_volume: toJsonNumber(s.tradingVolume),
+    slippage_loss: toJsonNumber(s.slippageLoss),
+    investment_amount: toJsonNumber(s.investmentAmount),
+    investment_amount_closed_deals: toJsonNumber(s.investmentAmountClosedDeals),
+    investment_amount_open_deals: toJsonNumber(s.investmentAmountOpenDeals),
+  };
+}
+
+/** Builds the simulator's 200 body from a replay: deal results, summary and the three charts. */
+export function buildResponse(run: ReplayResult, tokens: readonly TokenInfo[]): SimulatorResponse {
+  const results = run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)));
+  return {
+    summary: summaryJson(summarize(results)),
+    cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
+    cumulative_usd_closed_deals_chart: closedDealsChart(results),
+    cumulative_usd_open_deals_chart: openDealsChart(results),
+    deals: results.map((r) => dealJson(r, tokens[r.deal.tokenId]!)),
+  };
+}

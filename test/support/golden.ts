@@ -1,0 +1,40 @@
+/**
+ * The golden comparison of ../shared/golden/README.md: same keys and list lengths, equal
+ * strings, nulls and booleans, numbers within 1e-9 (relative or absolute, the looser), integers
+ * stay integers, and the deal charts' rounded values within 1.
+ */
+export function compareGolden(expected: unknown, actual: unknown, path = ''): string[] {
+  const problems: string[] = [];
+  const inDealsChart = /cumulative_usd_(closed|open)_deals_chart\.values/.test(path);
+  if (typeof expected === 'number') {
+    if (typeof actual !== 'number') return [`${path}: expected number ${expected}, got ${JSON.stringify(actual)}`];
+    const tolerance = inDealsChart ? 1 : Math.max(1e-9, 1e-9 * Math.abs(expected));
+    if (Math.abs(expected - actual) > tolerance) problems.push(`${path}: expected ${expected}, got ${actual}`);
+    if (Number.isInteger(expected) && !Number.isInteger(actual)) problems.push(`${path}: expected an integer, got ${actual}`);
+    return problems;
+  }
+  if (expected === null || typeof expected !== 'object') {
+    if (expected !== actual) problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    return problems;
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [`${path}: expected an array, got ${JSON.stringify(actual)}`];
+    if (expected.length !== actual.length) problems.push(`${path}: expected ${expected.length} items, got ${actual.length}`);
+    const n = Math.min(expected.length, actual.length);
+    for (let i = 0; i < n; i++) problems.push(...compareGolden(expected[i], actual[i], `${path}[${i}]`));
+    return problems;
+  }
+  if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) {
+    return [`${path}: expected an object, got ${JSON.stringify(actual)}`];
+  }
+  const e = expected as Record<string, unknown>;
+  const a = actual as Record<string, unknown>;
+  const keys = new Set([...Object.keys(e), ...Object.keys(a)]);
+  for (const key of [...keys].sort()) {
+    const sub = path ? `${path}.${key}` : key;
+    if (!(key in e)) problems.push(`${sub}: unexpected key`);
+    else if (!(key in a)) problems.push(`${sub}: missing`);
+    else problems.push(...compareGolden(e[key], a[key], sub));
+  }
+  return problems;
+}
