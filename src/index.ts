@@ -54,3 +54,9 @@ export {
   type ValidationProblem,
   type InputLocation,
 } from './model/errors.js';
+
+// The layers around the engine; each index lists its own public exports.
+export * from './io/import/index.js';
+export * from './sweep/index.js';
+export * from './analytics/index.js';
+export * from './server/index.js';

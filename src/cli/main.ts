@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
 import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
+import { importCommand, IMPORT_HELP } from './import-command.js';
+import { keysCommand, KEYS_HELP } from './keys-command.js';
+import { serveCommand, SERVE_HELP } from './serve-command.js';
 import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
+import { sweepCommand, SWEEP_HELP } from './sweep-command.js';
+import { walletCommand, WALLET_HELP } from './wallet-command.js';
+import { walletsCommand, WALLETS_HELP } from './wallets-command.js';
 import { UsageError } from './usage.js';
 
 interface Command {
@@ -15,6 +21,12 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
+  sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
+  import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
+  wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
+  wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },
+  serve: { summary: 'serve the HTTP interface with API keys and credits', help: SERVE_HELP, run: serveCommand },
+  keys: { summary: 'create, list, top up and disable API keys', help: KEYS_HELP, run: keysCommand },
   example: { summary: 'run the bundled example and print a readable report (npm start)', help: EXAMPLE_HELP, run: exampleCommand },
 };
 

@@ -1,0 +1,2 @@
+// Public exports of this layer; filled in as it is built.
+export {};
