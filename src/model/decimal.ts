@@ -1,4 +1,5 @@
 import { Decimal as DecimalJs } from 'decimal.js';
+import { InputError } from './errors.js';
 
 /**
  * The decimal type of all money arithmetic: a private clone of decimal.js with 40 significant
@@ -19,9 +20,17 @@ export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
 export const HUNDRED = new Decimal(100);
 
-/** Converts a decimal to the nearest float64 for a JSON response (only at the edge). */
+/**
+ * Converts a decimal to the nearest float64 for a JSON response (only at the edge). A value
+ * beyond float64's range would print as `null`; it throws instead of writing a broken result.
+ */
 export function toJsonNumber(value: Decimal): number {
   const n = value.toNumber();
+  if (!Number.isFinite(n)) {
+    throw new InputError(`a result (${value.toExponential(6)}) lies beyond the range of a JSON number; the inputs are too large`, {
+      source: 'result',
+    });
+  }
   // -0 would print as 0 anyway; normalise so byte-identical output never depends on it.
   return n === 0 ? 0 : n;
 }
@@ -32,16 +41,26 @@ export function roundHalfAwayFromZero(value: Decimal): number {
 }
 
 const DECIMAL_STRING = /^\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
-const HAS_NONZERO_DIGIT = /[1-9]/;
+
+/**
+ * The magnitudes a tape's decimals may take. Wide enough for any token (memecoin prices of
+ * 1e-12 USD, supplies of 1e15), narrow enough that no product or quotient of the model leaves
+ * float64's range when the response is written.
+ */
+export const MIN_TAPE_DECIMAL = 1e-60;
+export const MAX_TAPE_DECIMAL = 1e60;
 
 /** True for a decimal string such as "0.0123" or "1e-9" (no sign, no spaces). */
 export function isDecimalString(text: string): boolean {
   return DECIMAL_STRING.test(text);
 }
 
-/** True for a decimal string whose value is strictly above zero. */
+/** True for a number in the tape's range: `MIN_TAPE_DECIMAL ≤ value ≤ MAX_TAPE_DECIMAL`. */
+export function isTapeMagnitude(value: number): boolean {
+  return value >= MIN_TAPE_DECIMAL && value <= MAX_TAPE_DECIMAL;
+}
+
+/** True for a decimal string whose value is above zero, within the tape's range. */
 export function isPositiveDecimalString(text: string): boolean {
-  if (!DECIMAL_STRING.test(text)) return false;
-  const mantissa = text.split(/[eE]/)[0] ?? '';
-  return HAS_NONZERO_DIGIT.test(mantissa);
+  return DECIMAL_STRING.test(text) && isTapeMagnitude(Number(text));
 }

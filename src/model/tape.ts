@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { isPositiveDecimalString, type DecimalInput } from './decimal.js';
+import { isPositiveDecimalString, isTapeMagnitude, type DecimalInput } from './decimal.js';
 import { formatPath, InputError } from './errors.js';
 import { NetworkSchema } from './request.js';
 
 /** A decimal > 0 as JSON carries it: a finite number or a decimal string. */
 export const PositiveDecimalSchema = z.custom<DecimalInput>(
-  (v) => (typeof v === 'number' ? Number.isFinite(v) && v > 0 : typeof v === 'string' && isPositiveDecimalString(v)),
-  { message: 'expected a decimal > 0 (a JSON number or a decimal string)' },
+  (v) => (typeof v === 'number' ? isTapeMagnitude(v) : typeof v === 'string' && isPositiveDecimalString(v)),
+  { message: 'expected a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)' },
 );
 
 const TimeSchema = z.number().int('expected whole seconds').gte(0).lte(Number.MAX_SAFE_INTEGER);
