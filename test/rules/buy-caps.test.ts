@@ -1,0 +1,124 @@
+/**
+ * Model 3.1, copying a leader buy: A = min(a × buy_percentage / 100, max_buy_amount,
+ * max_position_amount − usd_invested), skip when A ≤ 0, and the dupe limit
+ * (skip when the open deal has `buys − 1 ≥ max_dupe_buy_times`).
+ * Flat scenario (test/support/scenario.ts): no slippage, so a buy of A USD at p gets A / p tokens.
+ */
+import { describe, expect, it } from 'vitest';
+import { at, buy, LEADER_A, near, onlyDeal, run, sell, TOKEN_X, type SwapExtra } from '../support/scenario.js';
+
+describe('the buy amount A and its caps (model 3.1)', () => {
+  interface CapCase {
+    readonly name: string;
+    readonly overrides: { buy_percentage?: number; max_buy_amount?: number; max_position_amount?: number };
+    /** Leader buys of TOKEN_X: [quantity, price, extra]. */
+    readonly leaderBuys: readonly [number, number, SwapExtra?][];
+    /** usd_amount of each follower buy, computed by hand. */
+    readonly amounts: readonly number[];
+  }
+  const cases: CapCase[] = [
+    {
+      // a = 1000 × 1 = 1000; A = min(1000 × 50/100 = 500, 1000, 10000 − 0) = 500
+      name: 'a × buy_percentage / 100 binds',
+      overrides: { buy_percentage: 50 },
+      leaderBuys: [[1000, 1]],
+      amounts: [500],
+    },
+    {
+      // a = 3000 × 1; A = min(3000, 1000, 10000) = 1000
+      name: 'max_buy_amount binds',
+      overrides: { max_buy_amount: 1000 },
+      leaderBuys: [[3000, 1]],
+      amounts: [1000],
+    },
+    {
+      // 1st: min(1000, 1000, 1500 − 0) = 1000; usd_invested = 1000 × 1 = 1000
+      // 2nd: min(1000, 1000, 1500 − 1000 = 500) = 500
+      name: 'max_position_amount − usd_invested binds',
+      overrides: { max_position_amount: 1500 },
+      leaderBuys: [[1000, 1], [1000, 1]],
+      amounts: [1000, 500],
+    },
+    {
+      // usd_invested counts cost, not market value: 1st buys 1000 at p = 1 (invested 1000);
+      // 2nd at p = 4: a = 250 × 4 = 1000, room = 1600 − 1000 = 600 → A = 600
+      name: 'the room uses usd_invested (cost), not the market value',
+      overrides: { max_position_amount: 1600 },
+      leaderBuys: [[1000, 1], [250, 4]],
+      amounts: [1000, 600],
+    },
+    {
+      // 1st: 1000; 2nd: room = 1000 − 1000 = 0 → A = 0 ≤ 0 → skipped, no trace
+      name: 'A = 0 skips the buy',
+      overrides: { max_position_amount: 1000 },
+      leaderBuys: [[1000, 1], [1000, 1]],
+      amounts: [1000],
+    },
+    {
+      // usd_amount absent: a = 500 × 2 = 1000; A = 1000 × 10/100 = 100
+      name: 'a = quantity × usd_price when usd_amount is absent',
+      overrides: { buy_percentage: 10 },
+      leaderBuys: [[500, 2]],
+      amounts: [100],
+    },
+    {
+      // usd_amount given: a = 800 (not 500 × 2 = 1000); A = 800 × 10/100 = 80
+      name: 'a = usd_amount when the swap carries one',
+      overrides: { buy_percentage: 10 },
+      leaderBuys: [[500, 2, { usd_amount: 800 }]],
+      amounts: [80],
+    },
+  ];
+
+  it.each(cases)('$name', ({ overrides, leaderBuys, amounts }) => {
+    const swaps = leaderBuys.map(([q, p, extra], i) => buy(LEADER_A, TOKEN_X, at(100 * (i + 1)), q, p, extra));
+    const deal = onlyDeal(run(swaps, overrides));
+    expect(deal.trades.map((t) => t.type)).toEqual(amounts.map(() => 'buy'));
+    deal.trades.forEach((trade, i) => {
+      near(trade.usd_amount, amounts[i]!, `trade ${i} usd_amount`);
+      // no slippage: quantity = A / p
+      near(trade.quantity, amounts[i]! / leaderBuys[i]![1], `trade ${i} quantity`);
+    });
+    near(deal.investment_amount, amounts.reduce((s, a) => s + a, 0), 'investment_amount');
+  });
+});
+
+describe('the dupe limit (model 3.1 step 1)', () => {
+  const cases = [
+    // buys − 1 ≥ max_dupe_buy_times skips: with 0 only the opening buy (0 ≥ 0 after it)
+    { maxDupe: 0, leaderBuys: 3, followerBuys: 1 },
+    // after 2 buys: 2 − 1 = 1 ≥ 1 → the 3rd is skipped
+    { maxDupe: 1, leaderBuys: 3, followerBuys: 2 },
+    // after 3 buys: 3 − 1 = 2 ≥ 2 → the 4th is skipped
+    { maxDupe: 2, leaderBuys: 4, followerBuys: 3 },
+    // never reached
+    { maxDupe: 5, leaderBuys: 4, followerBuys: 4 },
+  ];
+
+  it.each(cases)('max_dupe_buy_times $maxDupe: $leaderBuys leader buys give $followerBuys follower buys', ({ maxDupe, leaderBuys, followerBuys }) => {
+    const swaps = Array.from({ length: leaderBuys }, (_, i) => buy(LEADER_A, TOKEN_X, at(100 * (i + 1)), 100, 1));
+    const deal = onlyDeal(run(swaps, { max_dupe_buy_times: maxDupe }));
+    expect(deal.trades_number).toBe(followerBuys);
+    // each buy: A = min(100, 1000, room) = 100
+    near(deal.investment_amount, 100 * followerBuys, 'investment_amount');
+  });
+
+  it('counts buys per deal: after a close, the next buy opens a new deal with a fresh count', () => {
+    // max_dupe 0: buy (deal 0), a skipped buy, the leader sells all (f = 1, deal 0 closes),
+    // then a buy opens deal 1 and its follow-up is skipped again.
+    const response = run(
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+        buy(LEADER_A, TOKEN_X, at(200), 100, 1),
+        sell(LEADER_A, TOKEN_X, at(300), 200, 1),
+        buy(LEADER_A, TOKEN_X, at(400), 100, 1),
+        buy(LEADER_A, TOKEN_X, at(500), 100, 1),
+      ],
+      { max_dupe_buy_times: 0 },
+    );
+    expect(response.deals.map((d) => d.trades.map((t) => `${t.type}@${t.time - at(0)}`))).toEqual([
+      ['buy@100', 'sell@300'],
+      ['buy@400'],
+    ]);
+  });
+});
