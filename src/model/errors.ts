@@ -42,7 +42,8 @@ export interface ValidationProblem {
 /** The 400 body of the interface (section 7). */
 export type ErrorBody =
   | { readonly code: 'validation_error'; readonly detail: readonly ValidationProblem[] }
-  | { readonly code: 'invalid_date_range'; readonly detail: string };
+  | { readonly code: 'invalid_date_range'; readonly detail: string }
+  | { readonly code: 'period_required'; readonly detail: string };
 
 /** A simulator request that fails validation; `body` is the 400 response body. */
 export class RequestError extends CopysimError {
@@ -51,7 +52,9 @@ export class RequestError extends CopysimError {
     super(
       body.code === 'validation_error'
         ? `invalid request: ${body.detail.map((p) => `${p.path || '(body)'}: ${p.message}`).join('; ')}`
-        : `invalid date range: ${body.detail}`,
+        : body.code === 'invalid_date_range'
+          ? `invalid date range: ${body.detail}`
+          : `period required: ${body.detail}`,
     );
   }
 }

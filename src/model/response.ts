@@ -98,4 +98,5 @@ export const ErrorBodySchema = z.discriminatedUnion('code', [
     detail: z.array(z.strictObject({ path: z.string(), message: z.string() })),
   }),
   z.strictObject({ code: z.literal('invalid_date_range'), detail: z.string() }),
+  z.strictObject({ code: z.literal('period_required'), detail: z.string() }),
 ]);
