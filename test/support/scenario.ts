@@ -130,3 +130,14 @@ export function nearList(actual: readonly number[], expected: readonly number[],
   expect(actual, `${label}: length`).toHaveLength(expected.length);
   expected.forEach((value, i) => near(actual[i], value, `${label}[${i}]`));
 }
+
+/**
+ * Swaps that give one deal of `token` whose pnl_total is exactly `pnl` under
+ * {@link FREE_OPTIONS}: LEADER_A buys 1000 tokens at 1 at `openAt` (A = 1000), then at `closeAt`
+ * either sells them all at (1000 + pnl) / 1000 (closed: realized pnl) or, with `open`, MARKET
+ * prices the token there (open: unrealized pnl = 1000 × price − 1000).
+ */
+export function dealWithPnl(token: string, pnl: number, openAt: number, closeAt: number, open = false): SwapInput[] {
+  const exit = String((1000 + pnl) / 1000);
+  return [buy(LEADER_A, token, openAt, 1000, 1), open ? buy(MARKET, token, closeAt, 1, exit) : sell(LEADER_A, token, closeAt, 1000, exit)];
+}
