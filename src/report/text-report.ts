@@ -1,0 +1,151 @@
+import { fromUnixTime } from 'date-fns';
+import { Decimal } from '../model/decimal.js';
+import type { SimulatorRequest } from '../model/request.js';
+import type { SimulatedDeal, SimulatorResponse, SpecialTag } from '../model/response.js';
+
+/** Options of {@link formatTextReport}. */
+export interface TextReportOptions {
+  /** The report's first line; default `copysim simulation (NETWORK)`. */
+  readonly title?: string;
+  /** How many of the best deals to list; default 5. */
+  readonly topDeals?: number;
+}
+
+const SPECIAL_TAGS: readonly Exclude<SpecialTag, null>[] = ['close_all', 'sell_timefix', 'sell_timefix_final'];
+
+/**
+ * A readable report of a simulation: the run's inputs in one line, the summary figures, the best
+ * deals by PnL and the deals closed by each special rule. Pure: a function of the response and
+ * the request it answers, with times in UTC, so the same run always prints the same text.
+ *
+ * @example
+ * const parsed = parseSimulatorRequest(body);
+ * if (parsed.success) process.stdout.write(formatTextReport(simulate(tape, parsed.data), parsed.data));
+ * // Inputs: sol · 2 leaders LdrA…1111, LdrB…2222 · 2024-03-10 → 2024-03-10 UTC · …
+ * // Summary
+ * //   PnL          total +54.81 USD · realized +54.81 · unrealized 0.00
+ * //   …
+ */
+export function formatTextReport(response: SimulatorResponse, request: SimulatorRequest, options: TextReportOptions = {}): string {
+  const lines = [
+    options.title ?? `copysim simulation (${request.network})`,
+    `Inputs: ${inputsLine(request)}`,
+    '',
+    'Summary',
+    ...summaryLines(response),
+    '',
+    ...topDealLines(response.deals, options.topDeals ?? 5),
+    '',
+    'Deals closed by a special rule',
+    ...specialTagLines(response.deals),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The request in one line: leaders, window and settings. */
+export function inputsLine(request: SimulatorRequest): string {
+  const native = request.network.toUpperCase();
+  const leaders = request.wallets.length;
+  const shown = request.wallets.slice(0, 5).map(shortAddress).join(', ') + (leaders > 5 ? `, … (${leaders - 5} more)` : '');
+  const timeFix = request.inactivity_time_fix === null ? 'off' : `after ${request.inactivity_time_fix.hours} h`;
+  return [
+    request.network,
+    `${leaders} leader${leaders === 1 ? '' : 's'} ${shown}`,
+    `${request.from_date} → ${request.to_date} UTC`,
+    `buy ${request.buy_percentage} % of the leader's amount, at most ${request.max_buy_amount} USD a buy and ${request.max_position_amount} USD a position`,
+    `up to ${request.max_dupe_buy_times} extra buy${request.max_dupe_buy_times === 1 ? '' : 's'} a deal`,
+    `fees ${request.priority_fee} priority + ${request.bribe} bribe ${native} a trade`,
+    `close_all ${request.close_all ? 'on' : 'off'}`,
+    `time-fix ${timeFix}`,
+    `bot fees ${request.include_bot_fees ? 'on' : 'off'}`,
+  ].join(' · ');
+}
+
+function summaryLines(response: SimulatorResponse): string[] {
+  const s = response.summary;
+  const deals = response.deals;
+  const closed = deals.filter((d) => d.status === 'closed').length;
+  const won = deals.filter((d) => d.pnl_total > 0).length;
+  const lost = deals.filter((d) => d.pnl_total < 0).length;
+  const rows: [string, string][] = [
+    ['PnL', `total ${usd(s.pnl_total, true)} · realized ${amount(s.pnl_realized, true)} · unrealized ${amount(s.pnl_unrealized, true)}`],
+    ['ROI', `total ${percent(s.roi_total, true)} · realized ${percent(s.roi_realized, true)}`],
+    ['Investment', `${usd(s.investment_amount)} (closed deals ${amount(s.investment_amount_closed_deals)} · open deals ${amount(s.investment_amount_open_deals)})`],
+    ['Volume', usd(s.trading_volume)],
+    ['Fees', `network ${usd(s.network_fees)} · bot ${usd(s.bot_fees)}`],
+    ['Slippage', `${usd(s.slippage_loss)} lost to price impact`],
+    ['R² (closed)', `${fixed(s.linearity_r2_closed_deals, 4)} (1 = PnL grew in a straight line, deal after deal)`],
+    ['Top deal', `${percent(s.top_deal_dominance)} of the positive PnL`],
+    ['Deals', `${deals.length}: ${closed} closed, ${deals.length - closed} open · ${won} won, ${lost} lost`],
+  ];
+  return rows.map(([label, text]) => `  ${label.padEnd(12)} ${text}`);
+}
+
+function topDealLines(deals: readonly SimulatedDeal[], count: number): string[] {
+  // Best PnL first; equal PnL keeps deal order (the sort is stable).
+  const ranked = deals
+    .map((deal, index) => ({ deal, index }))
+    .sort((a, b) => b.deal.pnl_total - a.deal.pnl_total)
+    .slice(0, count);
+  if (ranked.length === 0) return [`Top deals by PnL`, '  (no deals: no leader trade was copied in the window)'];
+  const table = [
+    ['#', 'token', 'open (UTC)', 'close (UTC)', 'PnL USD', 'ROI', 'tag'],
+    ...ranked.map(({ deal, index }) => [
+      String(index),
+      tokenLabel(deal),
+      utcIso(deal.open_time),
+      deal.status === 'closed' ? utcIso(deal.last_operation_time) : 'open',
+      amount(deal.pnl_total, true),
+      percent(deal.roi_total, true),
+      deal.special_tag ?? '-',
+    ]),
+  ];
+  const rightAligned = new Set([0, 4, 5]);
+  return [`Top ${ranked.length} deals by PnL (# = index in deals)`, ...alignColumns(table, rightAligned)];
+}
+
+function specialTagLines(deals: readonly SimulatedDeal[]): string[] {
+  const width = Math.max(...SPECIAL_TAGS.map((t) => t.length));
+  return SPECIAL_TAGS.map((tag) => {
+    const tagged = deals.filter((d) => d.special_tag === tag);
+    const pnl = tagged.reduce((sum, d) => sum.plus(d.pnl_total), new Decimal(0));
+    const count = `${tagged.length} deal${tagged.length === 1 ? '' : 's'}`;
+    return `  ${tag.padEnd(width)}  ${count.padStart(9)}  PnL ${usd(pnl.toNumber(), true)}`;
+  });
+}
+
+/** Pads every column to its widest cell; columns in `right` are right-aligned. */
+function alignColumns(rows: readonly (readonly string[])[], right: ReadonlySet<number>): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((row) => `  ${row.map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd()}`);
+}
+
+/** A token's symbol, else its name, else its address shortened. */
+function tokenLabel(deal: SimulatedDeal): string {
+  return deal.token.symbol ?? deal.token.name ?? shortAddress(deal.token.address);
+}
+
+/** `8jbY…67Hn`, `0x8b73…900e`: enough to recognise an address. */
+export function shortAddress(address: string): string {
+  const head = address.startsWith('0x') ? 6 : 4;
+  return address.length <= head + 5 ? address : `${address.slice(0, head)}…${address.slice(-4)}`;
+}
+
+/** Seconds since the epoch as `2024-03-10T04:12:00Z`; always UTC, whatever the machine's time zone. */
+export function utcIso(seconds: number): string {
+  return fromUnixTime(seconds).toISOString().replace('.000Z', 'Z');
+}
+
+/** A number with `places` decimals (half away from zero), thousands grouped, `+` when signed and positive. */
+function fixed(value: number, places: number, signed = false): string {
+  const text = new Decimal(value).toFixed(places, Decimal.ROUND_HALF_UP);
+  const negative = text.startsWith('-') && /[1-9]/.test(text);
+  const [whole, fraction] = text.replace('-', '').split('.') as [string, string | undefined];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = negative ? '-' : signed && /[1-9]/.test(text) ? '+' : '';
+  return `${sign}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
+const amount = (value: number, signed = false): string => fixed(value, 2, signed);
+const usd = (value: number, signed = false): string => `${amount(value, signed)} USD`;
+const percent = (value: number, signed = false): string => `${fixed(value, 2, signed)} %`;
