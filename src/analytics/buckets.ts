@@ -1,0 +1,133 @@
+import { Decimal } from '../model/decimal.js';
+import type { IndexedTape } from '../engine/tape-index.js';
+
+/**
+ * The swaps of a tape up to "now", grouped by wallet and by token in one pass. Positions are
+ * event positions (index into `tape.order`); each group lists them ascending, so a group is
+ * the wallet's (or token's) swaps in event order. Swaps after "now" are left out entirely.
+ */
+export class SwapBuckets {
+  /** Number of event positions with `time ≤ now`: the positions kept are `0 … end - 1`. */
+  readonly end: number;
+  private readonly walletStart: Uint32Array;
+  private readonly walletPos: Uint32Array;
+  private readonly tokenStart: Uint32Array;
+  private readonly tokenPos: Uint32Array;
+  /** `usd_price` of each entry of `tokenPos` as a float64, to compare prices quickly. */
+  private readonly tokenPrice: Float64Array;
+
+  constructor(
+    readonly tape: IndexedTape,
+    now: number,
+  ) {
+    const { order, walletOf, tokenOf, swaps } = tape;
+    this.end = prefixEnd(tape, now);
+    const walletCount = tape.walletIds.size;
+    const tokenCount = tape.tokens.length;
+    this.walletStart = new Uint32Array(walletCount + 1);
+    this.tokenStart = new Uint32Array(tokenCount + 1);
+    for (let k = 0; k < this.end; k++) {
+      const i = order[k]!;
+      this.walletStart[walletOf[i]! + 1]!++;
+      this.tokenStart[tokenOf[i]! + 1]!++;
+    }
+    for (let w = 0; w < walletCount; w++) this.walletStart[w + 1]! += this.walletStart[w]!;
+    for (let t = 0; t < tokenCount; t++) this.tokenStart[t + 1]! += this.tokenStart[t]!;
+    this.walletPos = new Uint32Array(this.end);
+    this.tokenPos = new Uint32Array(this.end);
+    this.tokenPrice = new Float64Array(this.end);
+    const walletFill = this.walletStart.slice(0, walletCount);
+    const tokenFill = this.tokenStart.slice(0, tokenCount);
+    for (let k = 0; k < this.end; k++) {
+      const i = order[k]!;
+      this.walletPos[walletFill[walletOf[i]!]!++] = k;
+      const slot = tokenFill[tokenOf[i]!]!++;
+      this.tokenPos[slot] = k;
+      this.tokenPrice[slot] = Number(swaps[i]!.usd_price);
+    }
+  }
+
+  /** Event positions of wallet `w`'s swaps (ascending). */
+  walletPositions(w: number): Uint32Array {
+    return this.walletPos.subarray(this.walletStart[w]!, this.walletStart[w + 1]!);
+  }
+
+  /** Event positions of token `t`'s swaps (ascending), with their prices as float64. */
+  tokenSeries(t: number): TokenSeries {
+    const from = this.tokenStart[t]!;
+    const to = this.tokenStart[t + 1]!;
+    return new TokenSeries(this.tape, this.tokenPos.subarray(from, to), this.tokenPrice.subarray(from, to));
+  }
+
+  /** The swap at event position `k`. */
+  swapAt(k: number) {
+    return this.tape.swaps[this.tape.order[k]!]!;
+  }
+
+  /** Number of event positions with `time ≤ t`, never more than `end`. */
+  endAt(t: number): number {
+    return Math.min(this.end, prefixEnd(this.tape, t));
+  }
+}
+
+/** The swaps of one token: event positions ascending and their prices. */
+export class TokenSeries {
+  constructor(
+    private readonly tape: IndexedTape,
+    readonly positions: Uint32Array,
+    private readonly prices: Float64Array,
+  ) {}
+
+  /** Index in `positions` of the first position ≥ `k`. */
+  firstAtOrAfter(k: number): number {
+    let lo = 0;
+    let hi = this.positions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.positions[mid]! < k) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Exact price of the j-th swap of the series. */
+  price(j: number): Decimal {
+    return new Decimal(this.tape.swaps[this.tape.order[this.positions[j]!]!]!.usd_price);
+  }
+
+  /** Known price before event position `end` (the last swap of the token before it), or null. */
+  priceBefore(end: number): Decimal | null {
+    const j = this.firstAtOrAfter(end) - 1;
+    return j < 0 ? null : this.price(j);
+  }
+
+  /**
+   * Lowest and highest price over the swaps at event positions `from … to - 1`, exactly: the
+   * float64 prices order them (rounding to float64 keeps order), exact decimals break float ties.
+   */
+  priceRange(from: number, to: number): { low: Decimal; high: Decimal } | null {
+    let j = this.firstAtOrAfter(from);
+    if (j >= this.positions.length || this.positions[j]! >= to) return null;
+    let low = j;
+    let high = j;
+    for (j++; j < this.positions.length && this.positions[j]! < to; j++) {
+      const p = this.prices[j]!;
+      if (p < this.prices[low]! || (p === this.prices[low]! && this.price(j).lt(this.price(low)))) low = j;
+      if (p > this.prices[high]! || (p === this.prices[high]! && this.price(j).gt(this.price(high)))) high = j;
+    }
+    return { low: this.price(low), high: this.price(high) };
+  }
+}
+
+/** Number of event positions whose swap has `time ≤ t` (binary search over the event order). */
+export function prefixEnd(tape: IndexedTape, t: number): number {
+  const { order, swaps } = tape;
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (swaps[order[mid]!]!.time <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

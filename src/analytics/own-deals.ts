@@ -1,0 +1,191 @@
+import { Decimal, ZERO } from '../model/decimal.js';
+import type { Swap } from '../model/tape.js';
+import type { SwapBuckets } from './buckets.js';
+import type { DealState } from './deal-state.js';
+
+/** What every indicator needs of a deal, for the wallet's own deals and the follower's alike. */
+export interface DealFigures {
+  readonly openTime: number;
+  readonly closed: boolean;
+  readonly realized: Decimal;
+  /** `qty × known price now − usd_invested`; 0 when closed. */
+  readonly unrealized: Decimal;
+  /** USD spent on buys (`investment_amount`). */
+  readonly investment: Decimal;
+  /** Sum of the `usd_amount` of its trades. */
+  readonly volume: Decimal;
+}
+
+/** One of the wallet's own trades inside a deal, with the deal's state right after it. */
+export interface OwnTrade extends DealState {
+  /** Index of the swap in the tape's input list. */
+  readonly swapIndex: number;
+  readonly swap: Swap;
+  readonly type: 'buy' | 'sell';
+  readonly time: number;
+  /** The swap's `usd_amount` (`quantity × usd_price` when the tape leaves it out). */
+  readonly usdAmount: Decimal;
+  readonly quantity: Decimal;
+  readonly price: Decimal;
+  /** Realized PnL this trade added to its deal. */
+  readonly realizedDelta: Decimal;
+}
+
+/** A deal of the wallet itself (the `initial` side), in exact decimals. */
+export interface OwnDeal extends DealFigures {
+  /** Position among the wallet's deals in the order they opened (0-based). */
+  readonly index: number;
+  readonly tokenId: number;
+  readonly openPos: number;
+  readonly lastTime: number;
+  readonly qty: Decimal;
+  readonly boughtQty: Decimal;
+  readonly soldQty: Decimal;
+  readonly tradesNumber: number;
+  /** The most USD invested at once (highest `usd_invested` after any of its trades). */
+  readonly capitalRequired: Decimal;
+  /** Its trades, only when asked for (`detailed`). */
+  readonly trades: readonly OwnTrade[];
+}
+
+/** A wallet's deals, and the sells that could not belong to one. */
+export interface OwnDealsResult {
+  readonly deals: OwnDeal[];
+  /** Sells while the wallet held none of the token (no open deal): ignored. */
+  readonly ignoredSells: number;
+  /** Sells of more than the wallet held: only the held part counts. */
+  readonly oversoldSells: number;
+}
+
+class OpenDeal {
+  qty = ZERO;
+  boughtUsd = ZERO;
+  boughtQty = ZERO;
+  soldQty = ZERO;
+  avg = ZERO;
+  realized = ZERO;
+  volume = ZERO;
+  capital = ZERO;
+  tradesNumber = 0;
+  lastTime: number;
+  readonly trades: OwnTrade[] = [];
+
+  constructor(
+    readonly index: number,
+    readonly tokenId: number,
+    readonly openTime: number,
+    readonly openPos: number,
+  ) {
+    this.lastTime = openTime;
+  }
+
+  get invested(): Decimal {
+    return this.qty.times(this.avg);
+  }
+}
+
+/**
+ * The wallet's own deals from its swaps before event position `end` (model sections 2 to 4 at
+ * the swaps' own prices: no slippage, no fees, as the tape carries none). Per token a deal opens
+ * at a buy when none is open and closes when the holdings return to 0. Open deals are valued at
+ * their token's known price before `end`.
+ *
+ * @example
+ * const { deals } = computeOwnDeals(buckets, walletId, buckets.end, false);
+ */
+export function computeOwnDeals(buckets: SwapBuckets, walletId: number, end: number, detailed: boolean): OwnDealsResult {
+  const tape = buckets.tape;
+  const open = new Map<number, OpenDeal>();
+  const all: OpenDeal[] = [];
+  let ignoredSells = 0;
+  let oversoldSells = 0;
+  for (const pos of buckets.walletPositions(walletId)) {
+    if (pos >= end) break;
+    const swapIndex = tape.order[pos]!;
+    const swap = tape.swaps[swapIndex]!;
+    const tokenId = tape.tokenOf[swapIndex]!;
+    let deal = open.get(tokenId);
+    if (deal === undefined && swap.type === 'sell') {
+      ignoredSells++;
+      continue;
+    }
+    const quantity = new Decimal(swap.quantity);
+    const price = new Decimal(swap.usd_price);
+    const usdAmount = swap.usd_amount === undefined ? quantity.times(price) : new Decimal(swap.usd_amount);
+    let realizedDelta = ZERO;
+    if (deal === undefined) {
+      deal = new OpenDeal(all.length, tokenId, swap.time, pos);
+      open.set(tokenId, deal);
+      all.push(deal);
+    }
+    if (swap.type === 'buy') {
+      deal.qty = deal.qty.plus(quantity);
+      deal.boughtUsd = deal.boughtUsd.plus(usdAmount);
+      deal.boughtQty = deal.boughtQty.plus(quantity);
+      deal.avg = deal.boughtUsd.div(deal.boughtQty);
+    } else {
+      // A sell of more than is held counts only the held part, at the swap's price per token.
+      const oversold = quantity.gt(deal.qty);
+      if (oversold) oversoldSells++;
+      const sold = oversold ? deal.qty : quantity;
+      const proceeds = oversold ? usdAmount.times(sold).div(quantity) : usdAmount;
+      realizedDelta = proceeds.minus(sold.times(deal.avg));
+      deal.realized = deal.realized.plus(realizedDelta);
+      deal.qty = deal.qty.minus(sold);
+      deal.soldQty = deal.soldQty.plus(sold);
+    }
+    deal.volume = deal.volume.plus(usdAmount);
+    deal.tradesNumber++;
+    deal.lastTime = swap.time;
+    const invested = deal.invested;
+    if (invested.gt(deal.capital)) deal.capital = invested;
+    if (detailed) {
+      deal.trades.push({
+        pos,
+        swapIndex,
+        swap,
+        type: swap.type,
+        time: swap.time,
+        usdAmount,
+        quantity,
+        price,
+        realizedDelta,
+        realized: deal.realized,
+        qty: deal.qty,
+        invested,
+        boughtUsd: deal.boughtUsd,
+      });
+    }
+    if (deal.qty.isZero()) open.delete(tokenId);
+  }
+  const deals = all.map((d) => finish(d, buckets, end));
+  return { deals, ignoredSells, oversoldSells };
+}
+
+function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
+  const closed = d.qty.isZero();
+  let unrealized = ZERO;
+  if (!closed) {
+    // The deal's own swaps are in the series, so a known price exists.
+    const price = buckets.tokenSeries(d.tokenId).priceBefore(end)!;
+    unrealized = d.qty.times(price).minus(d.invested);
+  }
+  return {
+    index: d.index,
+    tokenId: d.tokenId,
+    openTime: d.openTime,
+    openPos: d.openPos,
+    lastTime: d.lastTime,
+    closed,
+    realized: d.realized,
+    unrealized,
+    investment: d.boughtUsd,
+    volume: d.volume,
+    qty: d.qty,
+    boughtQty: d.boughtQty,
+    soldQty: d.soldQty,
+    tradesNumber: d.tradesNumber,
+    capitalRequired: d.capital,
+    trades: d.trades,
+  };
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { formatPath, RequestError, type ValidationProblem } from '../model/errors.js';
+import { NetworkSchema, type Network } from '../model/request.js';
+import { ChartPeriodSchema, PeriodKeySchema, type ChartPeriod } from './periods.js';
+import { IndicatorKeySchema } from './totals.js';
+
+const NUMBER_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A number that may arrive as text (a query string): "2" → 2; other text stays text. */
+function numeric<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (typeof v === 'string' && NUMBER_TEXT.test(v.trim()) ? Number(v) : v), schema);
+}
+
+const Timestamp = numeric(z.number({ error: 'expected a timestamp (seconds)' }).finite().gte(1));
+const Page = numeric(z.number({ error: 'expected a whole number' }).int().gte(1));
+
+/** `from_time ≤ to_time` when both are given. */
+function timesInOrder(q: { from_time?: number | undefined; to_time?: number | undefined }, ctx: z.RefinementCtx): void {
+  if (q.from_time !== undefined && q.to_time !== undefined && q.from_time > q.to_time) {
+    ctx.addIssue({ code: 'custom', path: ['from_time'], message: `must not be after to_time (${q.to_time})` });
+  }
+}
+
+/** Query of `GET /wallets/{address}/indicators` (interface 4.2). */
+export const WalletIndicatorsQuerySchema = z
+  .strictObject({
+    network: NetworkSchema,
+    from_time: Timestamp.optional(),
+    to_time: Timestamp.optional(),
+  })
+  .superRefine(timesInOrder);
+export type WalletIndicatorsQuery = z.output<typeof WalletIndicatorsQuerySchema>;
+
+/** Query of `GET /wallets/{address}/charts/investment_amount` (interface 4.4). */
+export const WalletInvestmentChartQuerySchema = z
+  .strictObject({
+    network: NetworkSchema,
+    period: ChartPeriodSchema.optional(),
+    from_time: Timestamp.optional(),
+    to_time: Timestamp.optional(),
+  })
+  .superRefine(timesInOrder);
+export type WalletInvestmentChartQuery = z.output<typeof WalletInvestmentChartQuerySchema>;
+
+/** Query of `GET /wallets/{address}/charts/pnl` (interface 4.3): 4.4's plus `type`. */
+export const WalletPnlChartQuerySchema = z
+  .strictObject({
+    network: NetworkSchema,
+    type: z.enum(['realized']).default('realized'),
+    period: ChartPeriodSchema.optional(),
+    from_time: Timestamp.optional(),
+    to_time: Timestamp.optional(),
+  })
+  .superRefine(timesInOrder);
+export type WalletPnlChartQuery = z.output<typeof WalletPnlChartQuerySchema>;
+
+/** Query of `GET /wallets/{address}/deals` (interface 4.5). */
+export const WalletDealsQuerySchema = z
+  .strictObject({
+    network: NetworkSchema,
+    page: Page.default(1),
+    per_page: numeric(z.number({ error: 'expected a whole number' }).int().gte(1).lte(150)).default(30),
+    search: z.string().max(128).optional(),
+    from_time: Timestamp.optional(),
+    to_time: Timestamp.optional(),
+  })
+  .superRefine(timesInOrder);
+export type WalletDealsQuery = z.output<typeof WalletDealsQuerySchema>;
+
+/** Body of `POST /wallets` (interface 4.6), with its sorting and filtering fields. */
+export const ListWalletsBodySchema = z.strictObject({
+  page: Page.default(1),
+  /** Sort by one indicator of one period, `initial` values; default `pnl_total` over `1m`. */
+  sort_by: z
+    .strictObject({ indicator: IndicatorKeySchema.default('pnl_total'), period: PeriodKeySchema.default('1m') })
+    .default({ indicator: 'pnl_total', period: '1m' }),
+  order: z.enum(['asc', 'desc']).default('desc'),
+  /** Keep wallets with at least this many deals (over `all`); a wallet needs 1 to be listed. */
+  min_deals: numeric(z.number({ error: 'expected a whole number' }).int().gte(0)).default(1),
+  network: NetworkSchema.optional(),
+});
+export type ListWalletsBody = z.output<typeof ListWalletsBodySchema>;
+
+function problems(issues: readonly z.core.$ZodIssue[]): ValidationProblem[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message: 'unknown parameter' }))
+      : [{ path: formatPath(issue.path), message: issue.message }],
+  );
+}
+
+/**
+ * Validates a query (or body) against `schema` for an index of `network`; throws a
+ * {@link RequestError} with the 400 `validation_error` body. A missing query is an empty one.
+ */
+export function parseQuery<S extends z.ZodType<{ network?: Network | undefined }>>(schema: S, input: unknown, network: Network): z.output<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw new RequestError({ code: 'validation_error', detail: problems(parsed.error.issues) });
+  const given = parsed.data.network;
+  if (given !== undefined && given !== network) {
+    throw new RequestError({
+      code: 'validation_error',
+      detail: [{ path: 'network', message: `this tape holds "${network}" swaps; no data for network "${given}"` }],
+    });
+  }
+  return parsed.data;
+}
+
+/** The range of a chart: a period, or a custom range of whole seconds. */
+export type ChartRange =
+  | { readonly kind: 'period'; readonly period: ChartPeriod }
+  | { readonly kind: 'custom'; readonly from: number; readonly to: number };
+
+/**
+ * A chart's range from its query: `period`, or both `from_time` and `to_time` (one of the two;
+ * neither is a 400 `period_required`, both a `validation_error`). A custom range keeps the whole
+ * seconds inside it: swap times are whole seconds, so `ceil(from_time)` and `floor(to_time)`
+ * select the same trades.
+ */
+export function chartRange(q: {
+  period?: ChartPeriod | undefined;
+  from_time?: number | undefined;
+  to_time?: number | undefined;
+}): ChartRange {
+  const custom = q.from_time !== undefined || q.to_time !== undefined;
+  if (q.period !== undefined) {
+    if (custom) {
+      throw new RequestError({
+        code: 'validation_error',
+        detail: [{ path: 'period', message: 'give either period or from_time and to_time, not both' }],
+      });
+    }
+    return { kind: 'period', period: q.period };
+  }
+  if (q.from_time === undefined || q.to_time === undefined) {
+    throw new RequestError({
+      code: 'period_required',
+      detail: 'give period (12h, 24h, 7d, 1m or 1y), or a custom range with both from_time and to_time',
+    });
+  }
+  return { kind: 'custom', from: Math.ceil(q.from_time), to: Math.floor(q.to_time) };
+}
