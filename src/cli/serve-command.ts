@@ -1,8 +1,75 @@
-import type { CliIo } from './io.js';
+import { parseArgs } from 'node:util';
+import { readJson } from '../io/files.js';
+import { startServer } from '../server/index.js';
+import { EXIT_OK, type CliIo } from './io.js';
+import { UsageError } from './usage.js';
 
-export const SERVE_HELP = `copysim serve (not built yet)`;
+export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE] [--port N] [--host H] [--workers N] [--options FILE] [--log]
 
-export function serveCommand(_args: string[], io: CliIo): number {
-  io.err('copysim serve: not built yet\n');
-  return 1;
+Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
+.../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, and the OpenAPI 3.1
+document at /v1/openapi.json. Every operation needs an API key (X-API-Key; see "copysim keys")
+and costs credits, charged only when it succeeds.
+
+  --data DIR       folder of tapes: every *.json file with "swaps", one per network
+                   (default: the bundled example, fixtures/example)
+  --db FILE        the key and credit database, SQLite (default: ./copysim.db)
+  --port N         default 8080 (0: any free port)
+  --host H         default 127.0.0.1 (loopback only; 0.0.0.0 to listen on every interface)
+  --workers N      simulation worker threads (default: the cores less one, at least 1)
+  --options FILE   engine options as JSON (as for "copysim simulate")
+  --log            log every request (JSON lines on standard output)
+
+Prints "listening on URL" once ready; stops cleanly on SIGINT or SIGTERM (requests in flight
+finish first).`;
+
+function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+export async function serveCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      data: { type: 'string' },
+      db: { type: 'string', default: 'copysim.db' },
+      port: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      workers: { type: 'string' },
+      options: { type: 'string' },
+      log: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const port = wholeNumber('--port', values.port, 0, 65535) ?? 8080;
+  const workers = wholeNumber('--workers', values.workers, 1, 64);
+  const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
+
+  const server = await startServer({
+    ...(values.data !== undefined ? { dataDir: values.data } : {}),
+    dbFile: values.db,
+    port,
+    host: values.host,
+    ...(workers !== undefined ? { workers } : {}),
+    engineOptions,
+    logger: values.log,
+    now: () => Math.floor(Date.now() / 1000),
+  });
+  for (const t of server.tapes) io.out(`copysim serve: ${t.network} tape ${t.file} (${t.tape.swaps.length} swaps)\n`);
+  for (const file of server.skipped) io.out(`copysim serve: skipped ${file} (not a tape: no "swaps")\n`);
+  io.out(`copysim serve: keys and credits in ${values.db}; ${server.workers} simulation worker(s)\n`);
+  io.out(`copysim serve: listening on ${server.url}\n`);
+
+  const signal = await new Promise<string>((resolve) => {
+    const stop = (name: string) => () => resolve(name);
+    process.once('SIGINT', stop('SIGINT'));
+    process.once('SIGTERM', stop('SIGTERM'));
+  });
+  io.out(`copysim serve: ${signal}, finishing the requests in flight\n`);
+  await server.close();
+  io.out('copysim serve: stopped\n');
+  return EXIT_OK;
 }

@@ -1,0 +1,180 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { formatPath, InputError, RequestError } from '../model/errors.js';
+import { parseSimulatorRequest, type Network } from '../model/request.js';
+import { ANALYTICS } from './analytics-binding.js';
+import { CreditMeter, keyDisabled, type CreditsSpent } from './credits.js';
+import { HttpError } from './http-error.js';
+import type { KeyStore } from './keys/key-store.js';
+import { buildOpenApiDocument } from './openapi.js';
+import { OPERATIONS, routePath, type OperationSpec } from './operations.js';
+import type { Simulator } from './simulation/pool.js';
+
+/** Everything the HTTP service needs; {@link startServer} assembles it from files. */
+export interface ServiceOptions {
+  readonly store: KeyStore;
+  readonly simulator: Simulator;
+  /** The networks whose tape is served. */
+  readonly networks: readonly Network[];
+  /** The analytics index of each served network (when analytics is built in). */
+  readonly analyticsIndexes?: ReadonlyMap<Network, unknown>;
+  /** Largest request body, bytes; default 64 KiB (a simulator request of 100 wallets is ~6 KiB). */
+  readonly bodyLimit?: number;
+  /** Log every request (pino JSON lines on standard output). */
+  readonly logger?: boolean;
+}
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+function validationError(path: string, message: string): RequestError {
+  return new RequestError({ code: 'validation_error', detail: [{ path, message }] });
+}
+
+/** Maps an error of any layer to a status and a JSON body. */
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof RequestError) return new HttpError(400, error.body);
+  if (error instanceof InputError) return new HttpError(500, { code: 'tape_error', detail: error.message });
+  const e = error as FastifyError;
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, { code: 'body_too_large', detail: e.message });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, { code: 'unsupported_media_type', detail: 'send the body as application/json' });
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new HttpError(e.statusCode, { code: 'bad_request', detail: e.message });
+  }
+  return new HttpError(500, { code: 'internal_error', detail: 'the request could not be completed' });
+}
+
+/**
+ * Builds the HTTP service (Fastify): the interface's six operations under `/v1`, API keys in
+ * `X-API-Key`, credits held while a request runs and charged only when it succeeds, and the
+ * OpenAPI 3.1 document at `/v1/openapi.json`. Checks run in this order: route (404), key (401,
+ * 403 `key_disabled`), input (400), credits (403 `insufficient_credits`), the operation, the charge.
+ *
+ * @example
+ * const app = createServer({ store, simulator: pool, networks: ['sol'] });
+ * await app.listen({ host: '127.0.0.1', port: 8080 });
+ */
+export function createServer(options: ServiceOptions): FastifyInstance {
+  const { store, simulator } = options;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const meter = new CreditMeter(store);
+  const served = new Set(options.networks);
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit });
+
+  // JSON only; an empty body is `undefined` (so `POST /v1/wallets` may be sent bare).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, text, done) => {
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text as string));
+    } catch (e) {
+      done(validationError('', `the body is not valid JSON: ${(e as Error).message}`), undefined);
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const http = toHttpError(error);
+    if (http.statusCode >= 500) request.log.error(error);
+    return reply.code(http.statusCode).headers(http.headers).send(http.body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      code: 'not_found',
+      detail: `no route ${request.method} ${request.url.split('?')[0]}; the routes are listed at /v1/openapi.json`,
+    }),
+  );
+
+  /** The key of a request: 401 when missing or unknown, 403 when disabled. */
+  function authenticate(request: FastifyRequest): number {
+    const header = request.headers['x-api-key'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined || key === '') {
+      throw new HttpError(401, { code: 'unauthorized', detail: 'missing X-API-Key header' });
+    }
+    const record = store.findByKey(key);
+    if (record === undefined) throw new HttpError(401, { code: 'unauthorized', detail: 'unknown API key' });
+    if (record.disabled) throw keyDisabled();
+    return record.id;
+  }
+
+  function requireServed(network: Network): void {
+    if (!served.has(network)) {
+      const list = [...served].join(', ') || 'none';
+      throw validationError('network', `no ${network} tape is served here (served: ${list})`);
+    }
+  }
+
+  /**
+   * Holds the operation's credits, runs `work`, and charges on success. Undefined when the
+   * client went away meanwhile: nothing is charged for an answer nobody receives.
+   */
+  async function paid<T>(
+    keyId: number,
+    spec: OperationSpec,
+    request: FastifyRequest,
+    work: () => Promise<T>,
+  ): Promise<{ output: T; credits: CreditsSpent } | undefined> {
+    const hold = meter.hold(keyId, spec.cost);
+    try {
+      const output = await work();
+      if (request.raw.socket?.destroyed === true) return undefined;
+      return { output, credits: hold.charge(spec.id) };
+    } finally {
+      hold.release();
+    }
+  }
+
+  const openApi = buildOpenApiDocument(OPERATIONS);
+  app.get('/v1/openapi.json', async () => openApi);
+
+  for (const spec of OPERATIONS) {
+    if (spec.id === 'simulate') {
+      app.post(routePath(spec.path), async (request, reply) => {
+        const keyId = authenticate(request);
+        const parsed = parseSimulatorRequest(request.body);
+        if (!parsed.success) throw new RequestError(parsed.error);
+        requireServed(parsed.data.network);
+        const done = await paid(keyId, spec, request, () => simulator.run(parsed.data.network, parsed.data));
+        if (done === undefined) return reply;
+        return reply
+          .header('x-credits-spent', String(done.credits.spent))
+          .header('x-credits-remaining', String(done.credits.remaining))
+          .type('application/json; charset=utf-8')
+          .send(done.output);
+      });
+      continue;
+    }
+    const id = spec.id;
+    app.route({
+      method: spec.method,
+      url: routePath(spec.path),
+      handler: async (request, reply) => {
+        const bound = ANALYTICS?.operations[id];
+        if (bound === undefined || options.analyticsIndexes === undefined) {
+          throw new HttpError(501, { code: 'not_implemented', detail: 'wallet analytics are not part of this build' });
+        }
+        const keyId = authenticate(request);
+        const input: unknown = spec.input === 'query' ? request.query : (request.body ?? {});
+        const checked = bound.input.safeParse(input);
+        if (!checked.success) {
+          throw new RequestError({
+            code: 'validation_error',
+            detail: checked.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+          });
+        }
+        const network = (checked.data as { network?: Network }).network ?? options.networks[0];
+        if (network === undefined) throw validationError('network', 'no tape is served here');
+        requireServed(network);
+        const index = options.analyticsIndexes.get(network);
+        const address = (request.params as { address?: string }).address ?? '';
+        const done = await paid(keyId, spec, request, async () => bound.run(index, address, input));
+        if (done === undefined) return reply;
+        return reply.send({ result: done.output, credits: done.credits });
+      },
+    });
+  }
+  return app;
+}

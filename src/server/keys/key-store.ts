@@ -1,0 +1,248 @@
+import Database from 'better-sqlite3';
+import { InputError } from '../../model/errors.js';
+import { migrate } from './migrations.js';
+import { hashApiKey, newApiKey, shownPrefix } from './secret.js';
+
+/** An API key as stored: never the key itself, only its hash and a shown prefix. */
+export interface ApiKeyRecord {
+  readonly id: number;
+  /** The first characters of the key (`cs_q3Vb9x`), to tell keys apart. */
+  readonly prefix: string;
+  readonly label: string | null;
+  /** Credits left. */
+  readonly credits: number;
+  readonly disabled: boolean;
+  /** Unix seconds. */
+  readonly createdAt: number;
+}
+
+/** A key as `keys list` shows it: its record and the credits charged so far (from the ledger). */
+export interface ApiKeyListing extends ApiKeyRecord {
+  readonly spent: number;
+}
+
+/** One row of the credit ledger: a signed change of a key's balance. */
+export interface LedgerRow {
+  readonly id: number;
+  readonly keyId: number;
+  readonly kind: 'grant' | 'top_up' | 'charge';
+  /** The operation charged (`simulate`, `indicators`, …); null for grants and top-ups. */
+  readonly operation: string | null;
+  readonly delta: number;
+  readonly balanceAfter: number;
+  readonly time: number;
+}
+
+/** What {@link KeyStore.charge} did. */
+export type ChargeOutcome =
+  | { readonly ok: true; readonly remaining: number }
+  | { readonly ok: false; readonly code: 'insufficient_credits'; readonly remaining: number }
+  | { readonly ok: false; readonly code: 'key_disabled' | 'unknown_key' };
+
+export interface KeyStoreOptions {
+  /** Unix seconds now; stamps ledger rows and new keys (the store reads no clock itself). */
+  readonly now: () => number;
+}
+
+interface KeyRow {
+  id: number;
+  prefix: string;
+  label: string | null;
+  credits: number;
+  disabled: number;
+  created_at: number;
+}
+
+const KEY_COLUMNS = 'k.id, k.prefix, k.label, k.credits, k.disabled, k.created_at';
+const SPENT = `COALESCE((SELECT -SUM(delta) FROM credit_ledger WHERE key_id = k.id AND kind = 'charge'), 0) AS spent`;
+
+function toRecord(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    prefix: row.prefix,
+    label: row.label,
+    credits: row.credits,
+    disabled: row.disabled === 1,
+    createdAt: row.created_at,
+  };
+}
+
+/** Checks a credit amount: a whole number from `min` to 2^53 − 1. */
+function checkCredits(credits: number, min: number, what: string): void {
+  if (!Number.isSafeInteger(credits) || credits < min) {
+    throw new InputError(`${what} must be a whole number ≥ ${min}, got ${credits}`, { source: 'keys', path: 'credits' });
+  }
+}
+
+/**
+ * API keys and their credits in SQLite (WAL). Keys are stored only as SHA-256 hashes; every
+ * change of a balance is one transaction that also writes a ledger row, so a key's balance always
+ * equals the sum of its ledger rows, even after a crash.
+ *
+ * @example
+ * const store = KeyStore.open('copysim.db', { now: () => Math.floor(Date.now() / 1000) });
+ * const { key } = store.create({ credits: 100 });
+ * store.charge(store.findByKey(key)!.id, 10, 'simulate'); // { ok: true, remaining: 90 }
+ */
+export class KeyStore {
+  private readonly selectById;
+  private readonly selectByHash;
+  private readonly selectAll;
+  private readonly insertKey;
+  private readonly addCredits;
+  private readonly takeCredits;
+  private readonly setDisabledFlag;
+  private readonly insertLedger;
+  private readonly selectLedger;
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly options: KeyStoreOptions,
+  ) {
+    this.selectById = db.prepare<[number], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`);
+    this.selectByHash = db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.key_hash = ?`);
+    this.selectAll = db.prepare<[], KeyRow & { spent: number }>(
+      `SELECT ${KEY_COLUMNS}, ${SPENT} FROM api_keys k ORDER BY k.id`,
+    );
+    this.insertKey = db.prepare<[string, string, string | null, number, number]>(
+      'INSERT INTO api_keys (key_hash, prefix, label, credits, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.addCredits = db.prepare<[number, number], { credits: number }>(
+      'UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits',
+    );
+    this.takeCredits = db.prepare<{ id: number; cost: number }, { credits: number }>(
+      'UPDATE api_keys SET credits = credits - @cost WHERE id = @id AND disabled = 0 AND credits >= @cost RETURNING credits',
+    );
+    this.setDisabledFlag = db.prepare<[number, number]>('UPDATE api_keys SET disabled = ? WHERE id = ?');
+    this.insertLedger = db.prepare<[number, string, string | null, number, number, number]>(
+      'INSERT INTO credit_ledger (key_id, kind, operation, delta, balance_after, time) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.selectLedger = db.prepare<[number], Record<string, unknown>>(
+      'SELECT id, key_id, kind, operation, delta, balance_after, time FROM credit_ledger WHERE key_id = ? ORDER BY id',
+    );
+  }
+
+  /**
+   * Opens (creating when absent) the key database at `file` and brings its schema up to date.
+   * Throws an {@link InputError} naming the file when it cannot be opened.
+   */
+  static open(file: string, options: KeyStoreOptions): KeyStore {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(file);
+      db.pragma('journal_mode = WAL');
+      // FULL: a charge that was answered survives a power cut, not only a crash of the process.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      migrate(db);
+      return new KeyStore(db, options);
+    } catch (e) {
+      db?.close();
+      if (e instanceof InputError) throw e;
+      throw new InputError(`key database ${file}: ${(e as Error).message}`, { source: file });
+    }
+  }
+
+  /** Creates a key with `credits`; returns the key (shown once, never stored) and its record. */
+  create(input: { credits: number; label?: string | null }): { key: string; record: ApiKeyRecord } {
+    checkCredits(input.credits, 0, 'credits');
+    const key = newApiKey();
+    const id = this.db
+      .transaction(() => {
+        const now = this.options.now();
+        const info = this.insertKey.run(hashApiKey(key), shownPrefix(key), input.label ?? null, input.credits, now);
+        const keyId = Number(info.lastInsertRowid);
+        this.insertLedger.run(keyId, 'grant', null, input.credits, input.credits, now);
+        return keyId;
+      })
+      .immediate();
+    return { key, record: this.get(id)! };
+  }
+
+  /** Every key, in creation order, with the credits it has spent. */
+  list(): ApiKeyListing[] {
+    return this.selectAll.all().map((row) => ({ ...toRecord(row), spent: row.spent }));
+  }
+
+  /** The key with this id, if any. */
+  get(id: number): ApiKeyRecord | undefined {
+    const row = this.selectById.get(id);
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** The key a client presents, looked up by its hash; undefined when unknown. */
+  findByKey(key: string): ApiKeyRecord | undefined {
+    const row = this.selectByHash.get(hashApiKey(key));
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** Adds `credits` (≥ 1) to a key, with a ledger row. Disabled keys can be topped up too. */
+  topUp(id: number, credits: number): ApiKeyRecord {
+    checkCredits(credits, 1, 'credits');
+    this.db
+      .transaction(() => {
+        const before = this.require(id);
+        if (before.credits + credits > Number.MAX_SAFE_INTEGER) {
+          throw new InputError(`key ${id}: a balance above ${Number.MAX_SAFE_INTEGER} credits is not supported`, {
+            source: 'keys',
+            path: 'credits',
+          });
+        }
+        const row = this.addCredits.get(credits, id)!;
+        this.insertLedger.run(id, 'top_up', null, credits, row.credits, this.options.now());
+      })
+      .immediate();
+    return this.get(id)!;
+  }
+
+  /** Disables (or enables again) a key: a disabled key is refused with 403 `key_disabled`. */
+  setDisabled(id: number, disabled: boolean): ApiKeyRecord {
+    this.require(id);
+    this.setDisabledFlag.run(disabled ? 1 : 0, id);
+    return this.get(id)!;
+  }
+
+  /**
+   * Charges `cost` credits for one successful `operation`: in one transaction the balance goes
+   * down and a ledger row is written, or nothing happens (too few credits, key disabled).
+   */
+  charge(id: number, cost: number, operation: string): ChargeOutcome {
+    return this.db
+      .transaction((): ChargeOutcome => {
+        const taken = this.takeCredits.get({ id, cost });
+        if (taken === undefined) {
+          const key = this.get(id);
+          if (key === undefined) return { ok: false, code: 'unknown_key' };
+          if (key.disabled) return { ok: false, code: 'key_disabled' };
+          return { ok: false, code: 'insufficient_credits', remaining: key.credits };
+        }
+        this.insertLedger.run(id, 'charge', operation, -cost, taken.credits, this.options.now());
+        return { ok: true, remaining: taken.credits };
+      })
+      .immediate();
+  }
+
+  /** A key's ledger rows, oldest first. */
+  ledger(id: number): LedgerRow[] {
+    return this.selectLedger.all(id).map((r) => ({
+      id: r.id as number,
+      keyId: r.key_id as number,
+      kind: r.kind as LedgerRow['kind'],
+      operation: r.operation as string | null,
+      delta: r.delta as number,
+      balanceAfter: r.balance_after as number,
+      time: r.time as number,
+    }));
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private require(id: number): ApiKeyRecord {
+    const key = this.get(id);
+    if (key === undefined) throw new InputError(`no key with id ${id}`, { source: 'keys', path: 'id' });
+    return key;
+  }
+}

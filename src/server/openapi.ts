@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { ErrorBodySchema } from '../model/response.js';
+import type { OperationSpec } from './operations.js';
+import { AddressParamSchema, envelopeOf, ForbiddenBodySchema, HttpErrorBodySchema } from './schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The OpenAPI 3.1 document as plain JSON. */
+export type OpenApiDocument = Record<string, unknown>;
+
+/** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), its `$defs` hoisted. */
+function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  delete json.$defs;
+  // Refs inside an embedded schema would resolve against the document root: point them there.
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : rewrite(v);
+    }
+    return out;
+  };
+  for (const [name, def] of Object.entries(defs ?? {})) components[name] = rewrite(def) as JsonSchema;
+  return rewrite(json) as JsonSchema;
+}
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const jsonContent = (schema: JsonSchema): JsonSchema => ({ content: { 'application/json': { schema } } });
+
+/** The query parameters of a GET operation: one per property of its query schema. */
+function queryParameters(schema: JsonSchema): JsonSchema[] {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.has(name),
+    schema: property,
+  }));
+}
+
+function operationObject(spec: OperationSpec, components: Record<string, JsonSchema>): JsonSchema {
+  const parameters: JsonSchema[] = [];
+  if (spec.path.includes('{address}')) {
+    parameters.push({ name: 'address', in: 'path', required: true, schema: toSchema(AddressParamSchema, 'input', components) });
+  }
+  const operation: JsonSchema = {
+    operationId: spec.id,
+    summary: spec.summary,
+    description: `Costs ${spec.cost} credit${spec.cost === 1 ? '' : 's'}, charged only when it succeeds.`,
+    'x-credits-cost': spec.cost,
+  };
+  if (spec.inputSchema !== undefined) {
+    const input = toSchema(spec.inputSchema, 'input', components);
+    if (spec.input === 'query') parameters.push(...queryParameters(input));
+    else operation.requestBody = { required: spec.id === 'simulate', ...jsonContent(input) };
+  }
+  if (parameters.length > 0) operation.parameters = parameters;
+
+  const ok: JsonSchema = { description: 'Success' };
+  if (spec.resultSchema !== undefined) {
+    const body = spec.envelope ? envelopeOf(spec.resultSchema) : spec.resultSchema;
+    Object.assign(ok, jsonContent(toSchema(body, 'output', components)));
+  }
+  if (!spec.envelope) {
+    ok.headers = {
+      'X-Credits-Spent': { description: 'credits spent by this request', schema: { type: 'integer' } },
+      'X-Credits-Remaining': { description: 'credits left on the key', schema: { type: 'integer' } },
+    };
+  }
+  const responses: JsonSchema = {
+    '200': ok,
+    '400': { description: 'Invalid input', ...jsonContent(ref('RequestErrorBody')) },
+    '401': { description: 'Missing or unknown API key', ...jsonContent(ref('ErrorBody')) },
+    '403': { description: 'Disabled key, or too few credits', ...jsonContent(ref('ForbiddenBody')) },
+  };
+  if (spec.method === 'POST') {
+    responses['413'] = { description: 'Body too large', ...jsonContent(ref('ErrorBody')) };
+    responses['415'] = { description: 'Body not application/json', ...jsonContent(ref('ErrorBody')) };
+  }
+  if (spec.id === 'simulate') responses['503'] = { description: 'Too many simulations waiting', ...jsonContent(ref('ErrorBody')) };
+  operation.responses = responses;
+  return operation;
+}
+
+/**
+ * The OpenAPI 3.1 document of the service, generated from the route table and its zod schemas
+ * (the same schemas that validate the requests).
+ *
+ * @example
+ * buildOpenApiDocument(OPERATIONS).paths['/v1/wallets/simulator'].post.operationId; // "simulate"
+ */
+export function buildOpenApiDocument(operations: readonly OperationSpec[]): OpenApiDocument {
+  const components: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const spec of operations) {
+    (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operationObject(spec, components);
+  }
+  components.ErrorBody = toSchema(HttpErrorBodySchema, 'output', components);
+  components.RequestErrorBody = toSchema(ErrorBodySchema, 'output', components);
+  components.ForbiddenBody = toSchema(ForbiddenBodySchema, 'output', components);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'copysim wallet analytics and copy-trade simulator',
+      version: '1.0.4',
+      description: 'Every operation needs an API key in X-API-Key and costs credits, charged only when it succeeds.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ ApiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** The `credits` member of the envelope (interface 2.2). */
+export const CreditsSchema = z.strictObject({
+  spent: z.number().int().describe('credits spent by this request'),
+  remaining: z.number().int().describe('credits left on the key'),
+});
+
+/** The envelope of the analytics reads and the wallet list (interface 2.2). */
+export function envelopeOf(result: z.ZodType): z.ZodType {
+  return z.strictObject({ result, credits: CreditsSchema });
+}
+
+/** Any error body of the service: a short code and a detail (interface section 7). */
+export const HttpErrorBodySchema = z.object({
+  code: z.string().describe('short error code'),
+  detail: z.unknown().optional().describe('what was wrong, and where'),
+});
+
+/** The 403 bodies: a disabled key, or too few credits. */
+export const ForbiddenBodySchema = z.discriminatedUnion('code', [
+  z.strictObject({ code: z.literal('key_disabled'), detail: z.string().optional() }),
+  z.strictObject({
+    code: z.literal('insufficient_credits'),
+    detail: z.strictObject({
+      required: z.number().int().describe('credits the operation costs'),
+      remaining: z.number().int().describe('credits available to this key now'),
+    }),
+  }),
+]);
+
+/** `{address}` of the wallet routes. */
+export const AddressParamSchema = z.string().min(1).describe('wallet address');

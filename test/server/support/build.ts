@@ -1,0 +1,111 @@
+/**
+ * A private compiled copy of `src/` for the HTTP tests: the server runs its simulations on worker
+ * threads, and a worker thread needs JavaScript. Building into a folder of our own (keyed by a hash
+ * of the sources) keeps the tests independent of whatever state `dist/` is in, and a second test
+ * file or run with unchanged sources reuses the build.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { PROJECT_ROOT } from '../../support/paths.js';
+
+const ROOT = join(tmpdir(), 'copysim-server-test');
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts')) hash.update(relative(PROJECT_ROOT, path)).update('\0').update(readFileSync(path));
+    }
+  };
+  walk(join(PROJECT_ROOT, 'src'));
+  hash.update(readFileSync(join(PROJECT_ROOT, 'tsconfig.json')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The compiled build: `main` is the CLI, `worker` the simulation worker. */
+export interface Build {
+  readonly dir: string;
+  readonly main: string;
+  readonly worker: string;
+}
+
+/** Compiles `src/` once per source state (about 4 s) and returns where the CLI is. */
+export async function ensureBuild(): Promise<Build> {
+  const dir = join(ROOT, sourceHash());
+  const build = {
+    dir,
+    main: join(dir, 'dist', 'src', 'cli', 'main.js'),
+    worker: join(dir, 'dist', 'src', 'server', 'simulation', 'worker.js'),
+  };
+  const done = join(dir, '.complete');
+  const lock = `${dir}.lock`;
+  mkdirSync(ROOT, { recursive: true });
+  for (let waited = 0; !existsSync(done); waited += 200) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      // Another test file is building the same sources: wait for it (or for a stale lock to go).
+      if (waited > 120_000 || Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 120_000) {
+        rmSync(lock, { recursive: true, force: true });
+      }
+      await sleep(200);
+      continue;
+    }
+    try {
+      if (!existsSync(done)) compile(dir);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return build;
+}
+
+function compile(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  // The package root of the build: its manifest, its dependencies and the bundled fixtures.
+  writeFileSync(join(dir, 'package.json'), readFileSync(join(PROJECT_ROOT, 'package.json')));
+  symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  symlinkSync(join(PROJECT_ROOT, 'fixtures'), join(dir, 'fixtures'));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(PROJECT_ROOT, 'tsconfig.json'),
+      compilerOptions: { noEmit: false, rootDir: PROJECT_ROOT, outDir: join(dir, 'dist'), sourceMap: false, declaration: false },
+      include: [join(PROJECT_ROOT, 'src')],
+    }),
+  );
+  const tsc = join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  try {
+    execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { stdio: 'pipe' });
+  } catch {
+    // Type errors elsewhere do not stop the emit; a missing file below does.
+  }
+  for (const file of ['dist/src/cli/main.js', 'dist/src/server/simulation/worker.js']) {
+    if (!existsSync(join(dir, file))) throw new Error(`the test build of src/ produced no ${file}`);
+  }
+  writeFileSync(join(dir, '.complete'), '');
+  // Builds of older sources are of no further use.
+  for (const name of readdirSync(ROOT)) {
+    const path = join(ROOT, name);
+    if (path !== dir && !name.endsWith('.lock') && Date.now() - statSync(path).mtimeMs > 3_600_000) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+}
