@@ -1,8 +1,58 @@
-import type { CliIo } from './io.js';
+import { parseArgs } from 'node:util';
+import { listWallets } from '../analytics/index.js';
+import { EXIT_OK, type CliIo } from './io.js';
+import { INDEX_FLAGS, loadIndex, printResult, printWarnings } from './wallet-command.js';
 
-export const WALLETS_HELP = `copysim wallets (not built yet)`;
+export const WALLETS_HELP = `copysim wallets --tape TAPE [--page N] [--sort-by INDICATOR[:PERIOD]] [--order asc|desc]
+                [--min-deals N] [--network sol|eth] [--now T] [--pretty]
 
-export function walletsCommand(_args: string[], io: CliIo): number {
-  io.err('copysim wallets: not built yet\n');
-  return 1;
+Prints the result payload of the wallets list (interface 4.6) as JSON: every wallet with at
+least one deal, 30 a page, each with its indicator map.
+
+  --page N              page, from 1 (default 1)
+  --sort-by KEY[:P]     sort by indicator KEY over period P, the wallets' own values; KEY one
+                        of pnl_realized, pnl_unrealized, pnl_total, roi_realized, roi_total,
+                        winrate, deals_number, trading_volume, investment_amount; P one of
+                        12h, 24h, 7d, 1m, 1y, all (default pnl_total:1m); ties by address
+  --order asc|desc      sort order (default desc)
+  --min-deals N         only wallets with at least N deals in all (default 1)
+  --network sol|eth     when given, must be the tape's network
+  --tape FILE           the tape (JSON)
+  --now T               the analytics' now, seconds (default: the tape's last swap)
+  --options FILE        engine options JSON for the follower (as for simulate)
+  --copy-settings FILE  the follower's copy settings JSON (defaults: docs/analytics.md)
+  --pretty              indent the JSON output
+
+Exit codes: 0 the result on standard output; 2 an invalid body (the 400 body {"code","detail"}
+on standard output); 1 the tape or a file cannot be used (a message on standard error).`;
+
+/** "pnl_total:7d" → { indicator: "pnl_total", period: "7d" }; "winrate" → { indicator: "winrate" }. */
+function sortBy(text: string): { indicator: string; period?: string } {
+  const colon = text.indexOf(':');
+  return colon < 0 ? { indicator: text } : { indicator: text.slice(0, colon), period: text.slice(colon + 1) };
+}
+
+export function walletsCommand(args: string[], io: CliIo): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...INDEX_FLAGS,
+      page: { type: 'string' },
+      'sort-by': { type: 'string' },
+      order: { type: 'string' },
+      'min-deals': { type: 'string' },
+      network: { type: 'string' },
+    },
+    strict: true,
+  });
+  const body: Record<string, unknown> = {};
+  if (values.page !== undefined) body.page = values.page;
+  if (values['sort-by'] !== undefined) body.sort_by = sortBy(values['sort-by']);
+  if (values.order !== undefined) body.order = values.order;
+  if (values['min-deals'] !== undefined) body.min_deals = values['min-deals'];
+  if (values.network !== undefined) body.network = values.network;
+  const index = loadIndex('wallets', values);
+  const code = printResult(io, values.pretty, () => listWallets(index, body));
+  if (code === EXIT_OK) printWarnings(io, 'wallets', index);
+  return code;
 }
