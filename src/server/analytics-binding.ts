@@ -1,6 +1,25 @@
 import type { z } from 'zod';
+import {
+  buildAnalyticsIndex,
+  listWallets,
+  ListWalletsBodySchema,
+  ListWalletsResultSchema,
+  walletDeals,
+  WalletDealsQuerySchema,
+  WalletDealsResultSchema,
+  walletIndicators,
+  WalletIndicatorsQuerySchema,
+  WalletIndicatorsResultSchema,
+  walletInvestmentChart,
+  WalletInvestmentChartQuerySchema,
+  WalletInvestmentChartResultSchema,
+  walletPnlChart,
+  WalletPnlChartQuerySchema,
+  WalletPnlChartResultSchema,
+  type AnalyticsIndex,
+  type AnalyticsOptions,
+} from '../analytics/index.js';
 import type { IndexedTape } from '../engine/tape-index.js';
-import type { EngineOptionsInput } from '../model/options.js';
 
 /** The five wallet analytics operations of the interface (4.2–4.6). */
 export type AnalyticsOperationId = 'indicators' | 'pnl_chart' | 'investment_chart' | 'deals' | 'wallets';
@@ -11,19 +30,28 @@ export interface AnalyticsOperation {
   readonly input: z.ZodType;
   /** The `result` payload of the envelope. */
   readonly result: z.ZodType;
-  /** Answers the operation; throws `RequestError` for an invalid input. */
-  readonly run: (index: unknown, address: string, input: unknown) => unknown;
+  /** Answers the operation; throws `RequestError` (400 body) for an invalid input. */
+  readonly run: (index: AnalyticsIndex, address: string, input: unknown) => unknown;
 }
 
-/** The analytics library as the service uses it. */
+/** The analytics library as the service uses it: one index per served tape, five operations. */
 export interface AnalyticsBinding {
-  /** Builds the queryable index of one tape, once at start. */
-  readonly buildIndex: (tape: IndexedTape, engineOptions: EngineOptionsInput) => unknown;
+  readonly buildIndex: (tape: IndexedTape, options: AnalyticsOptions) => AnalyticsIndex;
   readonly operations: Readonly<Record<AnalyticsOperationId, AnalyticsOperation>>;
 }
 
-/**
- * The wallet analytics library bound to the service's routes; null while it is not part of the
- * build, in which case the five analytics routes answer 501 `not_implemented`.
- */
-export const ANALYTICS: AnalyticsBinding | null = null;
+/** The wallet analytics library bound to the service's routes. */
+export const ANALYTICS: AnalyticsBinding = {
+  buildIndex: buildAnalyticsIndex,
+  operations: {
+    indicators: { input: WalletIndicatorsQuerySchema, result: WalletIndicatorsResultSchema, run: walletIndicators },
+    pnl_chart: { input: WalletPnlChartQuerySchema, result: WalletPnlChartResultSchema, run: walletPnlChart },
+    investment_chart: {
+      input: WalletInvestmentChartQuerySchema,
+      result: WalletInvestmentChartResultSchema,
+      run: walletInvestmentChart,
+    },
+    deals: { input: WalletDealsQuerySchema, result: WalletDealsResultSchema, run: walletDeals },
+    wallets: { input: ListWalletsBodySchema, result: ListWalletsResultSchema, run: (index, _address, body) => listWallets(index, body) },
+  },
+};

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { AnalyticsIndex } from '../analytics/index.js';
 import { formatPath, InputError, RequestError } from '../model/errors.js';
 import { parseSimulatorRequest, type Network } from '../model/request.js';
-import { ANALYTICS } from './analytics-binding.js';
+import { ANALYTICS, type AnalyticsOperation } from './analytics-binding.js';
 import { CreditMeter, keyDisabled, type CreditsSpent } from './credits.js';
 import { HttpError } from './http-error.js';
 import type { KeyStore } from './keys/key-store.js';
@@ -13,10 +14,8 @@ import type { Simulator } from './simulation/pool.js';
 export interface ServiceOptions {
   readonly store: KeyStore;
   readonly simulator: Simulator;
-  /** The networks whose tape is served. */
-  readonly networks: readonly Network[];
-  /** The analytics index of each served network (when analytics is built in). */
-  readonly analyticsIndexes?: ReadonlyMap<Network, unknown>;
+  /** The analytics index of each served network; its keys are the networks served. */
+  readonly analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex>;
   /** Largest request body, bytes; default 64 KiB (a simulator request of 100 wallets is ~6 KiB). */
   readonly bodyLimit?: number;
   /** Log every request (pino JSON lines on standard output). */
@@ -61,7 +60,9 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   const { store, simulator } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const meter = new CreditMeter(store);
-  const served = new Set(options.networks);
+  const indexes = options.analyticsIndexes;
+  // The wallet list without a `network` lists one network's wallets: sol's when served.
+  const listNetwork: Network | undefined = indexes.has('sol') ? 'sol' : [...indexes.keys()][0];
   const app = Fastify({ logger: options.logger ?? false, bodyLimit });
 
   // JSON only; an empty body is `undefined` (so `POST /v1/wallets` may be sent bare).
@@ -101,10 +102,27 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   }
 
   function requireServed(network: Network): void {
-    if (!served.has(network)) {
-      const list = [...served].join(', ') || 'none';
+    if (!indexes.has(network)) {
+      const list = [...indexes.keys()].join(', ') || 'none';
       throw validationError('network', `no ${network} tape is served here (served: ${list})`);
     }
+  }
+
+  /** Checks an analytics input against its schema and picks the index of its network. */
+  function analyticsIndexFor(bound: AnalyticsOperation, input: unknown, address: string): AnalyticsIndex {
+    const checked = bound.input.safeParse(input ?? {});
+    if (!checked.success) {
+      // The library words its own 400s (unknown parameters, …): let it throw one.
+      bound.run([...indexes.values()][0]!, address, input);
+      throw new RequestError({
+        code: 'validation_error',
+        detail: checked.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
+      });
+    }
+    const network = (checked.data as { network?: Network }).network ?? listNetwork;
+    if (network === undefined) throw validationError('network', 'no tape is served here');
+    requireServed(network);
+    return indexes.get(network)!;
   }
 
   /**
@@ -147,29 +165,15 @@ export function createServer(options: ServiceOptions): FastifyInstance {
       });
       continue;
     }
-    const id = spec.id;
+    const bound = ANALYTICS.operations[spec.id];
     app.route({
       method: spec.method,
       url: routePath(spec.path),
       handler: async (request, reply) => {
-        const bound = ANALYTICS?.operations[id];
-        if (bound === undefined || options.analyticsIndexes === undefined) {
-          throw new HttpError(501, { code: 'not_implemented', detail: 'wallet analytics are not part of this build' });
-        }
         const keyId = authenticate(request);
-        const input: unknown = spec.input === 'query' ? request.query : (request.body ?? {});
-        const checked = bound.input.safeParse(input);
-        if (!checked.success) {
-          throw new RequestError({
-            code: 'validation_error',
-            detail: checked.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })),
-          });
-        }
-        const network = (checked.data as { network?: Network }).network ?? options.networks[0];
-        if (network === undefined) throw validationError('network', 'no tape is served here');
-        requireServed(network);
-        const index = options.analyticsIndexes.get(network);
+        const input: unknown = spec.input === 'query' ? request.query : request.body;
         const address = (request.params as { address?: string }).address ?? '';
+        const index = analyticsIndexFor(bound, input, address);
         const done = await paid(keyId, spec, request, async () => bound.run(index, address, input));
         if (done === undefined) return reply;
         return reply.send({ result: done.output, credits: done.credits });

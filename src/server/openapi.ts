@@ -54,18 +54,13 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
     description: `Costs ${spec.cost} credit${spec.cost === 1 ? '' : 's'}, charged only when it succeeds.`,
     'x-credits-cost': spec.cost,
   };
-  if (spec.inputSchema !== undefined) {
-    const input = toSchema(spec.inputSchema, 'input', components);
-    if (spec.input === 'query') parameters.push(...queryParameters(input));
-    else operation.requestBody = { required: spec.id === 'simulate', ...jsonContent(input) };
-  }
+  const input = toSchema(spec.inputSchema, 'input', components);
+  if (spec.input === 'query') parameters.push(...queryParameters(input));
+  else operation.requestBody = { required: spec.id === 'simulate', ...jsonContent(input) };
   if (parameters.length > 0) operation.parameters = parameters;
 
-  const ok: JsonSchema = { description: 'Success' };
-  if (spec.resultSchema !== undefined) {
-    const body = spec.envelope ? envelopeOf(spec.resultSchema) : spec.resultSchema;
-    Object.assign(ok, jsonContent(toSchema(body, 'output', components)));
-  }
+  const body = spec.envelope ? envelopeOf(spec.resultSchema) : spec.resultSchema;
+  const ok: JsonSchema = { description: 'Success', ...jsonContent(toSchema(body, 'output', components)) };
   if (!spec.envelope) {
     ok.headers = {
       'X-Credits-Spent': { description: 'credits spent by this request', schema: { type: 'integer' } },

@@ -19,10 +19,10 @@ export interface OperationSpec {
   readonly envelope: boolean;
   /** Where the input travels. */
   readonly input: 'query' | 'body';
-  /** Validates the input; undefined for an analytics operation while analytics is not built in. */
-  readonly inputSchema: z.ZodType | undefined;
+  /** Validates the input (and documents it). */
+  readonly inputSchema: z.ZodType;
   /** The 200 body (simulator) or the envelope's `result`. */
-  readonly resultSchema: z.ZodType | undefined;
+  readonly resultSchema: z.ZodType;
 }
 
 function analyticsSpec(
@@ -32,7 +32,7 @@ function analyticsSpec(
   cost: number,
   summary: string,
 ): OperationSpec {
-  const bound = ANALYTICS?.operations[id];
+  const bound = ANALYTICS.operations[id];
   return {
     id,
     method,
@@ -41,8 +41,8 @@ function analyticsSpec(
     summary,
     envelope: true,
     input: method === 'GET' ? 'query' : 'body',
-    inputSchema: bound?.input,
-    resultSchema: bound?.result,
+    inputSchema: bound.input,
+    resultSchema: bound.result,
   };
 }
 

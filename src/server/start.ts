@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { AnalyticsOptions } from '../analytics/index.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
-import type { Network } from '../model/request.js';
 import { ANALYTICS } from './analytics-binding.js';
 import { createServer } from './app.js';
 import { bundledDataDir, loadTapes, type ServedTape } from './data.js';
@@ -19,6 +19,8 @@ export interface StartOptions {
   /** Simulation worker threads; default the cores less one, at least 1. */
   readonly workers?: number;
   readonly engineOptions?: EngineOptionsInput;
+  /** `now` and the follower's copy settings of the wallet analytics (engine options: above). */
+  readonly analytics?: Omit<AnalyticsOptions, 'engineOptions'>;
   readonly bodyLimit?: number;
   readonly logger?: boolean;
   /** Unix seconds now, for the ledger. */
@@ -55,10 +57,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const engineOptions = options.engineOptions ?? {};
   resolveEngineOptions(engineOptions);
   const { tapes, skipped } = loadTapes(options.dataDir ?? bundledDataDir());
-  const analyticsIndexes =
-    ANALYTICS === null
-      ? undefined
-      : new Map<Network, unknown>(tapes.map((t) => [t.network, ANALYTICS!.buildIndex(t.tape, engineOptions)]));
+  const analyticsIndexes = new Map(
+    tapes.map((t) => [t.network, ANALYTICS.buildIndex(t.tape, { ...options.analytics, engineOptions })] as const),
+  );
   const store = KeyStore.open(options.dbFile ?? 'copysim.db', { now: options.now });
   let pool: SimulationPool | undefined;
   try {
@@ -71,8 +72,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const app = createServer({
       store,
       simulator: pool,
-      networks: tapes.map((t) => t.network),
-      ...(analyticsIndexes !== undefined ? { analyticsIndexes } : {}),
+      analyticsIndexes,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
       ...(options.logger !== undefined ? { logger: options.logger } : {}),
     });

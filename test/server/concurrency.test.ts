@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyStore } from '../../src/index.js';
+import { ensureBuild } from './support/build.js';
+import { call } from './support/http.js';
+import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';
+import { SOL_REQUEST } from './support/tapes.js';
+
+let ws: Workspace;
+let server: ServeProcess;
+let store: KeyStore;
+
+beforeAll(async () => {
+  const build = await ensureBuild();
+  ws = workspace();
+  server = await serve(build, ws);
+  store = KeyStore.open(ws.db, { now: () => 1_700_000_000 });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  store?.close();
+  ws?.remove();
+});
+
+describe('200 concurrent requests on a key that can pay for 37', () => {
+  it('simulator: exactly 37 succeed and their remaining counts down 360, 350, …, 0', async () => {
+    const { key, record } = store.create({ credits: 370 }); // 37 × 10
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => call(server.url, 'POST', '/v1/wallets/simulator', { key, body: SOL_REQUEST })),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(ok).toHaveLength(37);
+    expect(refused).toHaveLength(163);
+    for (const a of refused) {
+      expect(a.status).toBe(403);
+      expect(a.json.code).toBe('insufficient_credits');
+      expect(a.json.detail.required).toBe(10);
+    }
+    const remaining = ok.map((a) => Number(a.headers.get('x-credits-remaining'))).sort((x, y) => y - x);
+    expect(remaining).toEqual(Array.from({ length: 37 }, (_, i) => 360 - 10 * i));
+    expect(store.get(record.id)!.credits).toBe(0);
+    const charges = store.ledger(record.id).filter((r) => r.kind === 'charge');
+    expect(charges).toHaveLength(37);
+    expect(charges.map((r) => r.balanceAfter)).toEqual(remaining);
+  });
+
+  it('keys do not share credits: two keys drained at once each stop at their own balance', async () => {
+    const a = store.create({ credits: 30 }); // 3 simulations
+    const b = store.create({ credits: 50 }); // 5 simulations
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(server.url, 'POST', '/v1/wallets/simulator', { key: i % 2 === 0 ? a.key : b.key, body: SOL_REQUEST }),
+      ),
+    );
+    const okOf = (parity: number) => answers.filter((x, i) => i % 2 === parity && x.status === 200).length;
+    expect([okOf(0), okOf(1)]).toEqual([3, 5]);
+    expect([store.get(a.record.id)!.credits, store.get(b.record.id)!.credits]).toEqual([0, 0]);
+  });
+});
