@@ -61,7 +61,11 @@ describe('the checks on a hand-computed run', () => {
     ['checkLastPoint', 'open deals chart off by more than rounding', (r) => void (r.cumulative_usd_open_deals_chart.values[0]! += 5)],
     ['checkDealStatus', 'a closed deal not fully sold', (r) => void (r.deals[0]!.closed_position = 50)],
     ['checkDealStatus', 'a closed deal whose cash flows do not add up', (r) => void (r.deals[0]!.trades[1]!.usd_amount! += 1)],
-    ['checkDealStatus', 'an open deal fully sold', (r) => void (r.deals[1]!.closed_position = 100)],
+    ['checkDealStatus', 'an open deal sold past 100 %', (r) => void (r.deals[1]!.closed_position = 120)],
+    ['checkDealStatus', 'an open deal fully sold with nothing held', (r) => {
+      r.deals[1]!.closed_position = 100;
+      r.deals[1]!.trades[0]!.usd_invested = 0;
+    }],
     ['checkCaps', 'a buy above max_buy_amount', (r) => void (r.deals[0]!.trades[0]!.usd_amount = 101)],
     ['checkCaps', 'too many buys', (r) => void r.deals[0]!.trades.unshift({ ...r.deals[0]!.trades[0]! }, { ...r.deals[0]!.trades[0]! })],
     ['checkSettings', 'a time-fix sell without inactivity_time_fix', (r) => void (r.deals[0]!.trades[1]!.type = 'sell_timefix')],

@@ -183,7 +183,12 @@ export function checkDealStatus({ response }: Run): string[] {
         }
       }
     } else {
-      if (!(d.closed_position < 100 && d.closed_position >= 0)) problems.push(`deals[${i}] is open with closed_position ${d.closed_position}`);
+      // A leader selling 99.999999 % of its holdings leaves the follower a dust lot: the deal is
+      // open, exactly below 100 % sold, yet closed_position may round to 100 as a float64.
+      const holds = d.trades[d.trades.length - 1]!.usd_invested > 0;
+      if (!(d.closed_position >= 0 && (d.closed_position < 100 || (d.closed_position === 100 && holds)))) {
+        problems.push(`deals[${i}] is open with closed_position ${d.closed_position}`);
+      }
       if (d.special_tag !== null) problems.push(`deals[${i}] is open with special_tag ${d.special_tag}`);
     }
   });
