@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SIMULATE_HELP } from '../src/cli/simulate-command.js';
+import * as library from '../src/index.js';
 import { simulate, SimulatorResponseSchema } from '../src/index.js';
+import { InputError, RequestError } from '../src/model/errors.js';
+import { parseSimulatorRequest } from '../src/model/request.js';
+import { ErrorBodySchema } from '../src/model/response.js';
+import { simulate as simulateModule } from '../src/simulate.js';
+import { indexTape } from '../src/engine/tape-index.js';
 import { cli } from './support/cli.js';
 import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
 
@@ -96,6 +102,18 @@ describe('copysim simulate: exit 1, a message on standard error', () => {
     expect(result.out).toBe('');
     expect(result.err).toMatch(message);
     expect(result.err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('the public API', () => {
+  it('exports the very functions the other tests import from their modules', () => {
+    // the rule tests import src/simulate.ts and src/model/* directly to load faster
+    expect(library.simulate).toBe(simulateModule);
+    expect(library.parseSimulatorRequest).toBe(parseSimulatorRequest);
+    expect(library.indexTape).toBe(indexTape);
+    expect(library.InputError).toBe(InputError);
+    expect(library.RequestError).toBe(RequestError);
+    expect(library.ErrorBodySchema).toBe(ErrorBodySchema);
   });
 });
 

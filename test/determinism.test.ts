@@ -7,7 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexTape, simulate, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import { indexTape } from '../src/engine/tape-index.js';
+import type { SimulatorRequestInput } from '../src/model/request.js';
+import type { TapeInput } from '../src/model/tape.js';
+import { simulate } from '../src/simulate.js';
 import { GOLDEN_DIR, present } from './support/paths.js';
 import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, onlyDeal, request, run, sell, tape, TOKEN_X, TOKEN_Y } from './support/scenario.js';
 

@@ -5,7 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ErrorBodySchema, parseSimulatorRequest, RequestError, simulate } from '../src/index.js';
+import { RequestError } from '../src/model/errors.js';
+import { parseSimulatorRequest } from '../src/model/request.js';
+import { ErrorBodySchema } from '../src/model/response.js';
+import { simulate } from '../src/simulate.js';
 import { request, tape } from './support/scenario.js';
 
 const REQUIRED = [

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simulate, SimulatorResponseSchema, type SimulatorResponse } from '../src/index.js';
+import { SimulatorResponseSchema, type SimulatorResponse } from '../src/model/response.js';
+import { simulate } from '../src/simulate.js';
 import { GOLDEN_DIR, present } from './support/paths.js';
 import { at, buy, END, LEADER_A, run, sell, TOKEN_X, TOKEN_Y, TOKEN_Z } from './support/scenario.js';
 

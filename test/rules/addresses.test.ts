@@ -3,7 +3,9 @@
  * wallets in a request are a 400 validation_error (on eth, duplicates up to case).
  */
 import { describe, expect, it } from 'vitest';
-import { parseSimulatorRequest, RequestError, simulate } from '../../src/index.js';
+import { RequestError } from '../../src/model/errors.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import { simulate } from '../../src/simulate.js';
 import { at, buy, near, onlyDeal, request, sell, tape } from '../support/scenario.js';
 
 const LEADER_LOWER = '0xabcdef0123456789abcdef0123456789abcdef01';

@@ -25,6 +25,13 @@ describe('the buy amount A and its caps (model 3.1)', () => {
       amounts: [500],
     },
     {
+      // buy_percentage may exceed 100: a = 400; A = min(400 × 200/100 = 800, 1000, 10000) = 800
+      name: 'a buy_percentage above 100 multiplies',
+      overrides: { buy_percentage: 200 },
+      leaderBuys: [[400, 1]],
+      amounts: [800],
+    },
+    {
       // a = 3000 × 1; A = min(3000, 1000, 10000) = 1000
       name: 'max_buy_amount binds',
       overrides: { max_buy_amount: 1000 },

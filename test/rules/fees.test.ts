@@ -7,7 +7,8 @@
  * Flat scenario: no slippage, base_fee_native 0.01 unless a case says otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { InputError, simulate } from '../../src/index.js';
+import { InputError } from '../../src/model/errors.js';
+import { simulate } from '../../src/simulate.js';
 import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, near, nearAll, onlyDeal, request, run, sell, tape, TOKEN_X } from '../support/scenario.js';
 
 describe('the native price at a trade’s time (model 1.1)', () => {

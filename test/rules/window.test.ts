@@ -18,6 +18,17 @@ describe('the window edges (model 2)', () => {
   });
 });
 
+describe('a window of several days (model 1.2)', () => {
+  it.each([
+    // 2024-03-10 .. 2024-03-12: window_end = 2024-03-12 23:59:59 = END + 2 days
+    { name: 'the last second of to_date', time: END + 2 * 86_400, copied: true },
+    { name: 'the first second after to_date', time: END + 2 * 86_400 + 1, copied: false },
+  ])('a leader buy at $name is copied: $copied', ({ time, copied }) => {
+    const response = run([buy(LEADER_A, TOKEN_X, time, 100, 1)], { to_date: '2024-03-12' });
+    expect(response.deals.length).toBe(copied ? 1 : 0);
+  });
+});
+
 describe('swaps before the window (model 2)', () => {
   it('count for leader holdings: f uses the whole holdings', () => {
     // h_A = 1000 (before the window, not copied) + 1000 (copied: lot_A 1000) = 2000;

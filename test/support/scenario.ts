@@ -10,14 +10,13 @@
  *   fee of exactly 1 USD (priority_fee and bribe 0), and bot fees are off.
  */
 import { expect } from 'vitest';
-import {
-  simulate,
-  type EngineOptionsInput,
-  type SimulatedDeal,
-  type SimulatorRequestInput,
-  type SimulatorResponse,
-  type TapeInput,
-} from '../../src/index.js';
+// The modules behind src/index.ts, imported directly so each test file skips loading the
+// HTTP and analytics layers; test/cli-simulate.test.ts checks they are the public exports.
+import type { EngineOptionsInput } from '../../src/model/options.js';
+import type { SimulatorRequestInput } from '../../src/model/request.js';
+import type { SimulatedDeal, SimulatorResponse } from '../../src/model/response.js';
+import type { TapeInput } from '../../src/model/tape.js';
+import { simulate } from '../../src/simulate.js';
 
 type SwapInput = TapeInput['swaps'][number];
 
