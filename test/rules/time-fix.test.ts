@@ -116,7 +116,10 @@ describe('the time-fix at window_end (model 3.4)', () => {
     { name: 'due exactly at window_end: a mid one', buyAt: END - 3600, type: 'sell_timefix', usd: 1000 },
     { name: 'due after window_end: the final one', buyAt: END - 3599, type: 'sell_timefix_final', usd: 2000 },
   ])('$name', ({ buyAt, type, usd }) => {
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, buyAt, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2)], ONE_HOUR));
+    // MARKET's p 9 after window_end is ignored entirely
+    const deal = onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, buyAt, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 1, 1, 9)], ONE_HOUR),
+    );
     const fix = deal.trades[1]!;
     expect(fix.type).toBe(type);
     expect(fix.time).toBe(END);
