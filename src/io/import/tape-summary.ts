@@ -41,7 +41,8 @@ export function summarizeTape(tape: TapeInput): TapeSummary {
 /** The summary as one line, e.g. `5021 swaps, 2410 wallets, 3 tokens, 2022-09-13T08:48:32Z .. 2023-06-14T12:59:11Z, 4010 native prices`. */
 export function formatTapeSummary(s: TapeSummary): string {
   const range = s.from === null || s.to === null ? 'no time range' : `${iso(s.from)} .. ${iso(s.to)}`;
-  return `${s.swaps} swaps, ${s.wallets} wallets, ${s.tokens} tokens, ${range}, ${s.nativePrices} native prices`;
+  const n = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  return `${n(s.swaps, 'swap')}, ${n(s.wallets, 'wallet')}, ${n(s.tokens, 'token')}, ${range}, ${n(s.nativePrices, 'native price')}`;
 }
 
 /**
