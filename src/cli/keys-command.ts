@@ -21,6 +21,15 @@ when the operation succeeds, with a ledger row per charge.`;
 const SUBCOMMANDS = ['create', 'list', 'top-up', 'disable', 'enable'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
+/** The flags each subcommand takes besides --db. */
+const FLAGS: Readonly<Record<Subcommand, readonly string[]>> = {
+  create: ['credits', 'label'],
+  list: ['json'],
+  'top-up': ['id', 'credits'],
+  disable: ['id'],
+  enable: ['id'],
+};
+
 function parseWhole(flag: string, value: string | undefined): number {
   if (value === undefined) throw new UsageError(`${flag} N is needed`);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
@@ -49,9 +58,10 @@ function formatList(keys: readonly ApiKeyListing[]): string {
 
 export function keysCommand(args: string[], io: CliIo): number {
   const [sub, ...rest] = args;
-  if (sub === undefined || !SUBCOMMANDS.includes(sub as Subcommand)) {
-    throw new UsageError(sub === undefined ? 'keys needs a subcommand' : `unknown keys subcommand "${sub}"`);
+  if (sub === undefined || sub.startsWith('-')) {
+    throw new UsageError(`keys needs a subcommand first: ${SUBCOMMANDS.join(', ')}`);
   }
+  if (!SUBCOMMANDS.includes(sub as Subcommand)) throw new UsageError(`unknown keys subcommand "${sub}"`);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -63,6 +73,10 @@ export function keysCommand(args: string[], io: CliIo): number {
     },
     strict: true,
   });
+  const extra = Object.keys(values).filter((flag) => flag !== 'db' && flag !== 'json' && !FLAGS[sub as Subcommand].includes(flag));
+  if (extra.length > 0 || (values.json && sub !== 'list')) {
+    throw new UsageError(`keys ${sub} takes no --${extra[0] ?? 'json'}`);
+  }
   const store = KeyStore.open(values.db, { now: () => Math.floor(Date.now() / 1000) });
   try {
     switch (sub as Subcommand) {

@@ -3,7 +3,7 @@ import { KeyStore } from '../../src/index.js';
 import { ensureBuild } from './support/build.js';
 import { call } from './support/http.js';
 import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';
-import { SOL_REQUEST } from './support/tapes.js';
+import { SOL_LEADER, SOL_REQUEST } from './support/tapes.js';
 
 let ws: Workspace;
 let server: ServeProcess;
@@ -43,6 +43,19 @@ describe('200 concurrent requests on a key that can pay for 37', () => {
     const charges = store.ledger(record.id).filter((r) => r.kind === 'charge');
     expect(charges).toHaveLength(37);
     expect(charges.map((r) => r.balanceAfter)).toEqual(remaining);
+  });
+
+  it('indicators: exactly 37 succeed and their envelopes count down 36, 35, …, 0', async () => {
+    const { key, record } = store.create({ credits: 37 });
+    const path = `/v1/wallets/${SOL_LEADER}/indicators?network=sol`;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => call(server.url, 'GET', path, { key })));
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(37);
+    expect(answers.filter((a) => a.status === 403 && a.json.code === 'insufficient_credits')).toHaveLength(163);
+    const remaining = ok.map((a) => a.json.credits.remaining as number).sort((x, y) => y - x);
+    expect(remaining).toEqual(Array.from({ length: 37 }, (_, i) => 36 - i));
+    expect(ok.every((a) => a.json.credits.spent === 1)).toBe(true);
+    expect(store.get(record.id)!.credits).toBe(0);
   });
 
   it('keys do not share credits: two keys drained at once each stop at their own balance', async () => {

@@ -25,12 +25,12 @@ export interface Workspace {
   remove(): void;
 }
 
-export function workspace(): Workspace {
+export function workspace(networks: readonly ('sol' | 'eth')[] = ['sol', 'eth']): Workspace {
   const dir = mkdtempSync(join(tmpdir(), 'copysim-serve-'));
   const data = join(dir, 'data');
   mkdirSync(data);
-  writeFileSync(join(data, 'tape-sol.json'), JSON.stringify(SOL_TAPE));
-  writeFileSync(join(data, 'tape-eth.json'), JSON.stringify(ETH_TAPE));
+  if (networks.includes('sol')) writeFileSync(join(data, 'tape-sol.json'), JSON.stringify(SOL_TAPE));
+  if (networks.includes('eth')) writeFileSync(join(data, 'tape-eth.json'), JSON.stringify(ETH_TAPE));
   return { dir, data, db: join(dir, 'keys.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

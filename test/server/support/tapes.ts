@@ -5,6 +5,7 @@ export const DAY = 1_710_028_800;
 
 export const SOL_LEADER = 'Leader1111111111111111111111111111111111111';
 export const SOL_TOKEN = 'TokenA11111111111111111111111111111111pump';
+export const SOL_MARKET = 'Market111111111111111111111111111111111111';
 
 /** A small sol tape: one leader buys a token, a market wallet trades it, the leader sells. */
 export const SOL_TAPE: TapeInput = {
@@ -13,7 +14,7 @@ export const SOL_TAPE: TapeInput = {
   native_prices: [[DAY, 150]],
   swaps: [
     { wallet: SOL_LEADER, token: SOL_TOKEN, type: 'buy', time: DAY + 3600, quantity: '1000', usd_price: '0.1', usd_liquidity: 100_000 },
-    { wallet: 'Market111111111111111111111111111111111111', token: SOL_TOKEN, type: 'buy', time: DAY + 5400, quantity: '500', usd_price: '0.12' },
+    { wallet: SOL_MARKET, token: SOL_TOKEN, type: 'buy', time: DAY + 5400, quantity: '500', usd_price: '0.12' },
     { wallet: SOL_LEADER, token: SOL_TOKEN, type: 'sell', time: DAY + 7200, quantity: '1000', usd_price: '0.15', usd_liquidity: 120_000 },
   ],
 };

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument, OPERATIONS } from '../../src/index.js';
+
+const doc = buildOpenApiDocument(OPERATIONS) as any;
+
+/** Every `$ref` in the document, with the path where it appears. */
+function refs(value: unknown, path = '#'): Array<[string, string]> {
+  if (Array.isArray(value)) return value.flatMap((v, i) => refs(v, `${path}/${i}`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === '$ref' ? [[path, v as string] as [string, string]] : refs(v, `${path}/${k}`)));
+}
+
+describe('the OpenAPI 3.1 document', () => {
+  it('takes the simulator request from the zod schema that validates it', () => {
+    const body = doc.paths['/v1/wallets/simulator'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.wallets).toMatchObject({ type: 'array', minItems: 1, maxItems: 100 });
+    expect(body.properties.inactivity_time_fix.anyOf[0].properties.hours).toMatchObject({ minimum: 1, maximum: 192 });
+    expect(body.required).toEqual([
+      'wallets', 'network', 'from_date', 'to_date', 'buy_percentage', 'max_buy_amount',
+      'max_position_amount', 'priority_fee', 'bribe', 'max_dupe_buy_times',
+    ]);
+  });
+
+  it('lists the query parameters of the reads, with their limits', () => {
+    const params = doc.paths['/v1/wallets/{address}/deals'].get.parameters as Array<{ name: string; in: string; required: boolean }>;
+    expect(params.map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`)).toEqual([
+      'path:address!', 'query:network!', 'query:page', 'query:per_page', 'query:search', 'query:from_time', 'query:to_time',
+    ]);
+  });
+
+  it('wraps the reads in the credits envelope and puts the simulator credits in headers', () => {
+    const indicators = doc.paths['/v1/wallets/{address}/indicators'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(indicators.properties)).toEqual(['result', 'credits']);
+    const simulator = doc.paths['/v1/wallets/simulator'].post.responses['200'];
+    expect(Object.keys(simulator.headers)).toEqual(['X-Credits-Spent', 'X-Credits-Remaining']);
+    expect(Object.keys(simulator.content['application/json'].schema.properties)).toContain('cumulative_pnl_and_fee_chart');
+  });
+
+  it('resolves every $ref inside the document', () => {
+    const broken = refs(doc).filter(([, ref]) => {
+      const target = ref.replace(/^#\//, '').split('/').reduce((node: any, key) => node?.[key], doc);
+      return target === undefined;
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('is the same bytes every time', () => {
+    expect(JSON.stringify(buildOpenApiDocument(OPERATIONS))).toBe(JSON.stringify(doc));
+  });
+});
