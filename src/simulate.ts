@@ -1,11 +1,14 @@
 import { InputError, RequestError } from './model/errors.js';
-import { resolveEngineOptions, type EngineOptionsInput } from './model/options.js';
-import { parseSimulatorRequest, type SimulatorRequest, type SimulatorRequestInput } from './model/request.js';
+import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from './model/options.js';
+import { parseSimulatorRequest, type Network, type SimulatorRequest, type SimulatorRequestInput } from './model/request.js';
 import type { SimulatorResponse } from './model/response.js';
-import type { Tape, TapeInput } from './model/tape.js';
-import { replay } from './engine/replay.js';
+import { parseTapeHeader, type Tape, type TapeHeader, type TapeInput } from './model/tape.js';
+import { replay, type ReplayControl } from './engine/replay.js';
+import { StreamingReplay } from './engine/stream.js';
 import { indexTape, type IndexedTape } from './engine/tape-index.js';
 import { buildResponse } from './report/response.js';
+
+export type { ReplayControl } from './engine/replay.js';
 
 /**
  * Simulates copy-trading the request's wallets over a tape and returns the 200 body of
@@ -19,6 +22,7 @@ import { buildResponse } from './report/response.js';
  * @param tape a tape object (validated here) or an {@link IndexedTape} from `indexTape`
  * @param request the simulator request body
  * @param options engine options (model 1.3); missing names take the defaults
+ * @param control progress hooks for long runs; they never change the result
  *
  * @example
  * import { simulate } from 'copysim';
@@ -33,16 +37,53 @@ export function simulate(
   tape: TapeInput | Tape | IndexedTape,
   request: SimulatorRequestInput | SimulatorRequest | unknown,
   options: EngineOptionsInput = {},
+  control: ReplayControl = {},
 ): SimulatorResponse {
+  const { parsed, engineOptions } = prepare(request, options);
+  const indexed = indexTape(tape);
+  checkNetwork(indexed.network, parsed.network);
+  return buildResponse(replay(indexed, parsed, engineOptions, control), indexed.tokens);
+}
+
+/**
+ * {@link simulate} over a tape that arrives one swap at a time and is never held in memory:
+ * the tape's header (`network`, `tokens`, `native_prices`) and its swaps in non-decreasing time.
+ * Every swap is validated; a swap earlier than the one before it is an {@link InputError}
+ * naming its index. Gives the same response as {@link simulate} over the same tape.
+ *
+ * @example
+ * const response = simulateStream(
+ *   { network: 'sol', native_prices: [[1710028800, 150]] },
+ *   swapsInTimeOrder(), // any iterable, e.g. a generator reading a file
+ *   request,
+ * );
+ */
+export function simulateStream(
+  header: unknown,
+  swaps: Iterable<unknown>,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  options: EngineOptionsInput = {},
+): SimulatorResponse {
+  const { parsed, engineOptions } = prepare(request, options);
+  const tapeHeader: TapeHeader = parseTapeHeader(header);
+  checkNetwork(tapeHeader.network, parsed.network);
+  const stream = new StreamingReplay(tapeHeader, parsed, engineOptions);
+  for (const swap of swaps) stream.push(swap);
+  const { result, tokens } = stream.finish();
+  return buildResponse(result, tokens);
+}
+
+function prepare(request: unknown, options: EngineOptionsInput): { parsed: SimulatorRequest; engineOptions: EngineOptions } {
   const parsed = parseSimulatorRequest(request);
   if (!parsed.success) throw new RequestError(parsed.error);
-  const engineOptions = resolveEngineOptions(options);
-  const indexed = indexTape(tape);
-  if (indexed.network !== parsed.data.network) {
-    throw new InputError(
-      `the tape holds swaps of network "${indexed.network}" but the request asks for "${parsed.data.network}"`,
-      { source: 'tape', path: 'network' },
-    );
+  return { parsed: parsed.data, engineOptions: resolveEngineOptions(options) };
+}
+
+function checkNetwork(tape: Network, request: Network): void {
+  if (tape !== request) {
+    throw new InputError(`the tape holds swaps of network "${tape}" but the request asks for "${request}"`, {
+      source: 'tape',
+      path: 'network',
+    });
   }
-  return buildResponse(replay(indexed, parsed.data, engineOptions), indexed.tokens);
 }

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { RequestError } from '../model/errors.js';
 import { simulate } from '../simulate.js';
-import { readTapeFile } from '../io/read-tape.js';
+import { simulateJsonlFile } from '../io/jsonl-tape.js';
+import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
+import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
 
 export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty]
@@ -11,7 +13,8 @@ export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.jso
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
   --tape FILE       the tape: one JSON file, or JSONL (name ending in .jsonl: a header line
-                    {"network","tokens","native_prices"}, then one swap a line)
+                    {"network","tokens","native_prices"}, then one swap a line, in
+                    non-decreasing time; it is streamed, never held in memory)
   --request FILE    the request body (interface 4.1) as JSON
   --options FILE    engine options as JSON: bot_fee_percent, base_fee_native {sol, eth},
                     unknown_liquidity_slippage_percent (missing names take the defaults)
@@ -49,9 +52,11 @@ export function simulateCommand(args: string[], io: CliIo): number {
     return EXIT_REQUEST;
   }
   const options = values.options === undefined ? {} : readJson(values.options, 'options');
+  const bar = progressBar(io, 'simulate', isJsonlPath(values.tape) ? 'MB read' : 'swaps');
   try {
-    const tape = readTapeFile(values.tape);
-    const response = simulate(tape, request, options as object);
+    const response = isJsonlPath(values.tape)
+      ? simulateJsonlFile(values.tape, request, options as object, (read, size) => bar.update(megabytes(read), megabytes(size)))
+      : simulate(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
     io.out(formatJson(response, values.pretty));
     return EXIT_OK;
   } catch (e) {
@@ -60,5 +65,11 @@ export function simulateCommand(args: string[], io: CliIo): number {
       return EXIT_REQUEST;
     }
     throw e;
+  } finally {
+    bar.finish();
   }
+}
+
+function megabytes(bytes: number): number {
+  return Math.round(bytes / 1e6);
 }

@@ -16,6 +16,8 @@ export interface TradeRecord {
   readonly slippageLoss: Decimal;
   readonly networkFee: Decimal;
   readonly botFee: Decimal;
+  /** `networkFee + botFee`. */
+  readonly fee: Decimal;
   /** Realized PnL this trade added to its deal: sell gain less its fees. */
   readonly realized: Decimal;
 }
@@ -25,13 +27,16 @@ export interface TradeRecord {
  * and its trades. At most one deal per token is open at a time.
  */
 export class Deal {
-  /** Tokens held per leader (by leader index); the deal's `qty` is their sum. */
-  private readonly lots = new Map<number, Decimal>();
+  /** Leaders with a lot, and their lots: a deal copies a handful of leaders at most. */
+  private readonly lotLeaders: number[] = [];
+  private readonly lots: Decimal[] = [];
   qty: Decimal = ZERO;
   boughtUsd: Decimal = ZERO;
   boughtQty: Decimal = ZERO;
   soldQty: Decimal = ZERO;
   buyPriceAvg: Decimal = ZERO;
+  /** `qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
+  invested: Decimal = ZERO;
   buys = 0;
   realized: Decimal = ZERO;
   slippageLoss: Decimal = ZERO;
@@ -44,6 +49,10 @@ export class Deal {
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
+  /** `qty × known price − invested` at the last valuation (see `UnrealizedBook`). */
+  unrealized: Decimal = ZERO;
+  /** True when the price or the position moved since the last valuation. */
+  dirty = false;
 
   constructor(
     /** Position in the response's `deals`: deals are numbered in the order they open. */
@@ -55,20 +64,15 @@ export class Deal {
     this.lastOperationTime = time;
   }
 
-  /** `qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
-  get invested(): Decimal {
-    return this.qty.times(this.buyPriceAvg);
-  }
-
   /** Tokens held in the lot of leader `leader` (0 when it has none). */
   lot(leader: number): Decimal {
-    return this.lots.get(leader) ?? ZERO;
+    const slot = this.lotLeaders.indexOf(leader);
+    return slot < 0 ? ZERO : this.lots[slot]!;
   }
 
   /** Records a buy copied from leader `leader`. */
   addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeRecord {
-    this.lots.set(leader, this.lot(leader).plus(fill.quantity));
-    this.qty = this.sumLots();
+    this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.buyPriceAvg = this.boughtUsd.div(this.boughtQty);
@@ -82,11 +86,11 @@ export class Deal {
    */
   addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeRecord {
     if (leader === null) {
-      this.lots.clear();
+      this.lotLeaders.length = 0;
+      this.lots.length = 0;
       this.qty = ZERO;
     } else {
-      this.lots.set(leader, this.lot(leader).minus(fill.quantity));
-      this.qty = this.sumLots();
+      this.changeLot(leader, fill.quantity.neg());
     }
     this.soldQty = this.soldQty.plus(fill.quantity);
     const gain = fill.usdAmount.minus(fill.quantity.times(this.buyPriceAvg));
@@ -100,18 +104,32 @@ export class Deal {
     this.closeTime = this.lastOperationTime;
   }
 
-  private sumLots(): Decimal {
+  /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
+  private changeLot(leader: number, change: Decimal): void {
+    const slot = this.lotLeaders.indexOf(leader);
+    if (slot < 0) {
+      this.lotLeaders.push(leader);
+      this.lots.push(change);
+    } else {
+      this.lots[slot] = this.lots[slot]!.plus(change);
+    }
+    if (this.lots.length === 1) {
+      this.qty = this.lots[0]!;
+      return;
+    }
     let sum = ZERO;
-    for (const lot of this.lots.values()) sum = sum.plus(lot);
-    return sum;
+    for (const lot of this.lots) sum = sum.plus(lot);
+    this.qty = sum;
   }
 
   private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): TradeRecord {
-    const realized = gain.minus(fees.network).minus(fees.bot);
+    const fee = fees.bot.isZero() ? fees.network : fees.network.plus(fees.bot);
+    const realized = gain.minus(fee);
     this.realized = this.realized.plus(realized);
     this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);
     this.networkFee = this.networkFee.plus(fees.network);
-    this.botFee = this.botFee.plus(fees.bot);
+    if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
+    this.invested = this.qty.times(this.buyPriceAvg);
     this.lastOperationTime = time;
     const trade: TradeRecord = {
       type,
@@ -126,6 +144,7 @@ export class Deal {
       slippageLoss: fill.slippageLoss,
       networkFee: fees.network,
       botFee: fees.bot,
+      fee,
       realized,
     };
     this.trades.push(trade);

@@ -25,13 +25,26 @@ export interface Fees {
  * The execution model: constant-product slippage against a pool whose USD side holds `L / 2`,
  * with a fixed slippage when the liquidity is unknown, and the fees of a follower trade. The
  * replay loop asks it for fills and fees and knows none of these formulas.
+ *
+ * Divisions are the dearest decimal operation, so the formulas of model 3.3 are written in
+ * equivalent forms with fewer of them: a sell divides once, into `1 / (L/2 + V)`
+ * (`1 / (1 + s) = (L/2) / (L/2 + V)`, `s / (1 + s) = V / (L/2 + V)`), and what depends
+ * only on the settings is computed once.
  */
 export class ExecutionModel {
-  /** `s` used when no liquidity is known. */
-  private readonly unknownS: Decimal;
+  /** `1 + s` with the slippage `s` used when no liquidity is known. */
+  private readonly unknownOnePlusS: Decimal;
+  /** Buy slippage in percent when no liquidity is known: `100 × s`. */
+  private readonly unknownBuySlippage: Decimal;
+  /** `1 / (1 + s)` and the sell slippage `100 × s / (1 + s)` when no liquidity is known. */
+  private readonly unknownSellFactor: Decimal;
+  private readonly unknownSellSlippage: Decimal;
   /** `base_fee_native + priority_fee + bribe`, native coin per transaction. */
   private readonly feeNative: Decimal;
   private readonly botFeeRate: Decimal | null;
+  /** The last native price asked for and its network fee: prices change far less often than trades. */
+  private lastNative: Decimal | null = null;
+  private lastNetworkFee: Decimal = ZERO;
 
   constructor(
     network: Network,
@@ -41,43 +54,61 @@ export class ExecutionModel {
     includeBotFees: boolean,
     private readonly native: NativePriceSeries,
   ) {
-    this.unknownS = new Decimal(options.unknown_liquidity_slippage_percent).div(HUNDRED);
+    const s = new Decimal(options.unknown_liquidity_slippage_percent).div(HUNDRED);
+    this.unknownOnePlusS = ONE.plus(s);
+    this.unknownBuySlippage = s.times(HUNDRED);
+    this.unknownSellFactor = ONE.div(this.unknownOnePlusS);
+    this.unknownSellSlippage = this.unknownBuySlippage.div(this.unknownOnePlusS);
     this.feeNative = new Decimal(options.base_fee_native[network]).plus(priorityFee).plus(bribe);
     this.botFeeRate = includeBotFees ? new Decimal(options.bot_fee_percent).div(HUNDRED) : null;
   }
 
-  private slippageRate(usd: Decimal, liquidity: Decimal | null): Decimal {
-    return liquidity === null ? this.unknownS : usd.div(liquidity.div(2));
-  }
-
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
   buy(usd: Decimal, p: Decimal, liquidity: Decimal | null): Fill {
-    const s = this.slippageRate(usd, liquidity);
-    const price = p.times(ONE.plus(s));
+    let price: Decimal;
+    let slippage: Decimal;
+    if (liquidity === null) {
+      price = p.times(this.unknownOnePlusS);
+      slippage = this.unknownBuySlippage;
+    } else {
+      const s = usd.times(2).div(liquidity); // A / (L/2)
+      price = p.times(ONE.plus(s));
+      slippage = s.times(HUNDRED);
+    }
     const quantity = usd.div(price);
-    return { usdAmount: usd, quantity, price, slippage: s.times(HUNDRED), slippageLoss: usd.minus(quantity.times(p)) };
+    return { usdAmount: usd, quantity, price, slippage, slippageLoss: usd.minus(quantity.times(p)) };
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
   sell(quantity: Decimal, p: Decimal, liquidity: Decimal | null): Fill {
     const value = quantity.times(p);
-    const s = this.slippageRate(value, liquidity);
-    const onePlusS = ONE.plus(s);
-    const usdAmount = value.div(onePlusS);
-    return {
-      usdAmount,
-      quantity,
-      price: usdAmount.div(quantity),
-      slippage: s.times(HUNDRED).div(onePlusS),
-      slippageLoss: value.minus(usdAmount),
-    };
+    let factor: Decimal; // 1 / (1 + s)
+    let slippage: Decimal;
+    if (liquidity === null) {
+      factor = this.unknownSellFactor;
+      slippage = this.unknownSellSlippage;
+    } else {
+      const half = liquidity.times(HALF);
+      const reciprocal = ONE.div(half.plus(value));
+      factor = half.times(reciprocal);
+      slippage = value.times(reciprocal).times(HUNDRED); // 100 × s / (1 + s), precise when s is tiny
+    }
+    const usdAmount = value.times(factor);
+    return { usdAmount, quantity, price: p.times(factor), slippage, slippageLoss: value.minus(usdAmount) };
   }
 
   /** Network and bot fees of a trade of `usdAmount` at time `t`. */
   fees(usdAmount: Decimal, t: number): Fees {
+    const nativePrice = this.native.at(t);
+    if (nativePrice !== this.lastNative) {
+      this.lastNative = nativePrice;
+      this.lastNetworkFee = this.feeNative.times(nativePrice);
+    }
     return {
-      network: this.feeNative.times(this.native.at(t)),
+      network: this.lastNetworkFee,
       bot: this.botFeeRate === null ? ZERO : usdAmount.times(this.botFeeRate),
     };
   }
 }
+
+const HALF = new Decimal(0.5);

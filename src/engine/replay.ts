@@ -4,6 +4,8 @@ import { requestWindow, type SimulatorRequest, type Window } from '../model/requ
 import type { Swap } from '../model/tape.js';
 import { Deal, type TradeRecord } from './deal.js';
 import { ExecutionModel } from './execution.js';
+import { KnownPrices } from './known-prices.js';
+import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { TimeFixQueue } from './timefix.js';
 import { UnrealizedBook } from './unrealized.js';
@@ -27,25 +29,59 @@ export interface ReplayResult {
   readonly priceAtEnd: (tokenId: number) => Decimal;
 }
 
-/**
- * Replays a tape for one request (model 1.1 to 3.4): each swap in event order fires the due
- * time-fixes, becomes its token's latest price, is copied when a leader made it inside the
- * window, and moves the leader's holdings. Execution (slippage, fees) is the
- * {@link ExecutionModel}'s; the reports are built from the result elsewhere.
- */
-export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions): ReplayResult {
-  return new Replay(tape, request, options).run();
+/** Hooks into a long replay; they never change its result. */
+export interface ReplayControl {
+  /** Called now and then with the swaps replayed so far and the total. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
-class Replay {
-  private readonly window: Window;
+/** Swaps between two progress reports. */
+export const PROGRESS_EVERY = 1 << 16;
+
+/**
+ * Replays an indexed tape for one request (model 1.1 to 3.4): the swaps in event order, up to
+ * the last one at or before `window_end`, through a {@link Replay}.
+ *
+ * @example
+ * const result = replay(indexTape(tape), request, resolveEngineOptions({}));
+ * result.deals.length;
+ */
+export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
+  const run = new Replay(tape.network, tape.native, request, options, tape.tokens.length);
+  const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
+  request.wallets.forEach((wallet, leader) => {
+    const id = tape.walletIds.get(addressKey(tape.network, wallet));
+    if (id !== undefined) leaderOfWallet[id] = leader;
+  });
+  const { order, swaps, walletOf, tokenOf } = tape;
+  const { onProgress } = control;
+  const end = run.window.end;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    const swap = swaps[i]!;
+    if (swap.time > end) break;
+    run.step(swap, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!);
+    if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
+  }
+  onProgress?.(order.length, order.length);
+  return run.finish();
+}
+
+/**
+ * One simulation in progress (model 1.1 to 3.4). Fed the swaps in event order with {@link step},
+ * each one fires the due time-fixes, becomes its token's latest price, is copied when a leader
+ * made it inside the window, and moves the leader's holdings; {@link finish} closes the window.
+ * Execution (slippage, fees) is the {@link ExecutionModel}'s; the reports are built elsewhere.
+ *
+ * State grows with tokens, leaders and deals, never with the tape, so a streamed tape of any
+ * length can be fed through it.
+ */
+export class Replay {
+  readonly window: Window;
   private readonly exec: ExecutionModel;
-  private readonly leaderOfWallet: Int32Array;
   private readonly leaderCount: number;
-  /** Input index of the swap that last priced each token (-1: none yet). */
-  private readonly lastPriced: Int32Array;
-  /** Input index of the last swap of each token that carried a liquidity (-1: none). */
-  private readonly lastLiquid: Int32Array;
+  private readonly prices: KnownPrices;
+  /** The open deal of each token, by token id. */
   private readonly openDeal: (Deal | undefined)[];
   /** Leader holdings, keyed by `tokenId × leaderCount + leader`. */
   private readonly holdings = new Map<number, Decimal>();
@@ -61,80 +97,58 @@ class Replay {
   private botFeeSum: Decimal = ZERO;
 
   constructor(
-    private readonly tape: IndexedTape,
+    network: IndexedTape['network'],
+    native: NativePriceSeries,
     private readonly request: SimulatorRequest,
     options: EngineOptions,
+    tokenCount = 0,
   ) {
     this.window = requestWindow(request);
-    this.exec = new ExecutionModel(
-      tape.network,
-      options,
-      request.priority_fee,
-      request.bribe,
-      request.include_bot_fees,
-      tape.native,
-    );
-    this.leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
-    request.wallets.forEach((wallet, leader) => {
-      const id = tape.walletIds.get(addressKey(tape.network, wallet));
-      if (id !== undefined) this.leaderOfWallet[id] = leader;
-    });
+    this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native);
     this.leaderCount = request.wallets.length;
-    this.lastPriced = new Int32Array(tape.tokens.length).fill(-1);
-    this.lastLiquid = new Int32Array(tape.tokens.length).fill(-1);
-    this.openDeal = new Array<Deal | undefined>(tape.tokens.length).fill(undefined);
+    this.prices = new KnownPrices(tokenCount);
+    this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
-    this.unrealized = new UnrealizedBook((tokenId) => this.knownPrice(tokenId));
+    this.unrealized = new UnrealizedBook((tokenId) => this.prices.priceOf(tokenId));
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
   }
 
-  run(): ReplayResult {
-    const { order, swaps, walletOf, tokenOf } = this.tape;
-    const { start, end } = this.window;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      const swap = swaps[i]!;
-      const time = swap.time;
-      if (time > end) break;
-      if (this.timeFix !== null) this.fireTimeFixes(time);
-      const tokenId = tokenOf[i]!;
-      this.lastPriced[tokenId] = i;
-      if (swap.usd_liquidity != null) this.lastLiquid[tokenId] = i;
-      const deal = this.openDeal[tokenId];
-      if (deal !== undefined) this.unrealized.markDirty(deal);
-      const leader = this.leaderOfWallet[walletOf[i]!]!;
-      if (leader >= 0) {
-        const key = tokenId * this.leaderCount + leader;
-        const held = this.holdings.get(key) ?? ZERO;
-        const quantity = new Decimal(swap.quantity);
-        if (time >= start) {
-          if (swap.type === 'buy') this.copyBuy(swap, leader, tokenId);
-          else this.copySell(swap, leader, tokenId, held, quantity);
-        }
-        this.holdings.set(key, swap.type === 'buy' ? held.plus(quantity) : Decimal.max(held.minus(quantity), ZERO));
-      }
+  /**
+   * One step of the replay for a swap at or before `window_end`, in event order; `leader` is
+   * the index of its wallet in the request's `wallets`, or -1 for market data.
+   */
+  step(swap: Swap, tokenId: number, leader: number): void {
+    const time = swap.time;
+    if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
+    this.prices.observe(tokenId, swap.usd_price, swap.usd_liquidity);
+    const deal = this.openDeal[tokenId];
+    if (deal !== undefined) this.unrealized.markDirty(deal);
+    if (leader < 0) return;
+
+    const key = tokenId * this.leaderCount + leader;
+    const held = this.holdings.get(key) ?? ZERO;
+    const quantity = new Decimal(swap.quantity);
+    if (time >= this.window.start) {
+      if (swap.type === 'buy') this.copyBuy(swap, leader, tokenId);
+      else this.copySell(swap, leader, tokenId, held, quantity);
     }
+    if (swap.type === 'buy') this.holdings.set(key, held.isZero() ? quantity : held.plus(quantity));
+    else if (!held.isZero()) this.holdings.set(key, held.lte(quantity) ? ZERO : held.minus(quantity));
+  }
+
+  /** Closes the window: the time-fixes due by `window_end`, then the final time-fix (model 3.4). */
+  finish(): ReplayResult {
+    const { end } = this.window;
     if (this.timeFix !== null) {
       this.fireTimeFixes(end);
       for (const deal of this.deals) {
         if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
       }
     }
-    return { window: this.window, deals: this.deals, points: this.points, priceAtEnd: (t) => this.knownPrice(t) };
-  }
-
-  /** Known price of a token now: the `usd_price` of its last swap so far. */
-  private knownPrice(tokenId: number): Decimal {
-    return new Decimal(this.tape.swaps[this.lastPriced[tokenId]!]!.usd_price);
-  }
-
-  /** Known liquidity of a token now: its last non-null `usd_liquidity`, or null. */
-  private knownLiquidity(tokenId: number): Decimal | null {
-    const i = this.lastLiquid[tokenId]!;
-    return i < 0 ? null : new Decimal(this.tape.swaps[i]!.usd_liquidity!);
+    return { window: this.window, deals: this.deals, points: this.points, priceAtEnd: (t) => this.prices.priceOf(t) };
   }
 
   /** Model 3.1. */
@@ -143,11 +157,13 @@ class Replay {
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
     const leaderUsd =
       swap.usd_amount !== undefined ? new Decimal(swap.usd_amount) : new Decimal(swap.quantity).times(swap.usd_price);
+    let amount = leaderUsd.times(this.buyFraction);
+    if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
-    const amount = Decimal.min(leaderUsd.times(this.buyFraction), this.maxBuy, room);
+    if (room.lt(amount)) amount = room;
     if (amount.lte(0)) return;
-    const liquidity = this.knownLiquidity(tokenId);
-    const fill = this.exec.buy(amount, new Decimal(swap.usd_price), liquidity);
+    const liquidity = this.prices.liquidityOf(tokenId);
+    const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(amount, swap.time);
     let target = deal;
     if (target === undefined) {
@@ -169,9 +185,9 @@ class Replay {
     }
     const lot = deal.lot(leader);
     if (lot.isZero()) return;
-    const sold = held.lte(quantity) ? lot : lot.times(quantity.div(held));
-    const liquidity = this.knownLiquidity(tokenId);
-    const fill = this.exec.sell(sold, new Decimal(swap.usd_price), liquidity);
+    const sold = held.lte(quantity) ? lot : lot.times(quantity).div(held);
+    const liquidity = this.prices.liquidityOf(tokenId);
+    const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, swap.time);
     const trade = deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
     if (deal.qty.isZero()) deal.close(null);
@@ -180,8 +196,8 @@ class Replay {
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
   private sellAll(deal: Deal, type: 'sell' | 'sell_timefix' | 'sell_timefix_final', time: number): void {
-    const liquidity = this.knownLiquidity(deal.tokenId);
-    const fill = this.exec.sell(deal.qty, this.knownPrice(deal.tokenId), liquidity);
+    const liquidity = this.prices.liquidityOf(deal.tokenId);
+    const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, time);
     const trade = deal.addSell(type, null, time, fill, liquidity, fees);
     deal.close(type === 'sell' ? 'close_all' : type);
@@ -198,8 +214,8 @@ class Replay {
 
   private afterTrade(deal: Deal, trade: TradeRecord): void {
     this.realized = this.realized.plus(trade.realized);
-    this.feeSum = this.feeSum.plus(trade.networkFee).plus(trade.botFee);
-    this.botFeeSum = this.botFeeSum.plus(trade.botFee);
+    this.feeSum = this.feeSum.plus(trade.fee);
+    if (!trade.botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(trade.botFee);
     if (deal.open) {
       this.timeFix?.touch(deal, trade.time);
       this.unrealized.markDirty(deal);

@@ -1,15 +1,10 @@
 import type { Network } from '../model/request.js';
-import { parseTape, type Swap, type Tape, type TapeInput, type TokenMeta } from '../model/tape.js';
+import type { Swap, Tape, TapeInput } from '../model/tape.js';
 import { NativePriceSeries } from './native-prices.js';
+import { validateTape } from './tape-check.js';
+import { addressKey, TokenTable, type TokenInfo } from './tokens.js';
 
-/** A token as the engine knows it: its address as first spelled in the tape, and metadata. */
-export interface TokenInfo {
-  /** Address as spelled by the token's first swap in event order. */
-  readonly address: string;
-  readonly name: string | null;
-  readonly symbol: string | null;
-  readonly meta: TokenMeta | undefined;
-}
+export { addressKey, type TokenInfo } from './tokens.js';
 
 /**
  * A validated tape, indexed once for any number of simulations: swaps in event order (a stable
@@ -32,11 +27,6 @@ export interface IndexedTape {
   readonly native: NativePriceSeries;
 }
 
-/** The key an address compares by: exact on `sol`, case-insensitive on `eth` (model 1.1). */
-export function addressKey(network: Network, address: string): string {
-  return network === 'eth' ? address.toLowerCase() : address;
-}
-
 /** True when `value` is already an {@link IndexedTape}. */
 export function isIndexedTape(value: unknown): value is IndexedTape {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'indexed-tape';
@@ -44,20 +34,22 @@ export function isIndexedTape(value: unknown): value is IndexedTape {
 
 /** Returns the input indices of `swaps` in event order: ascending time, ties in input order. */
 export function eventOrder(swaps: readonly Swap[]): Uint32Array {
-  const order = new Uint32Array(swaps.length);
+  const n = swaps.length;
+  const order = new Uint32Array(n);
+  const times = new Float64Array(n);
   let sorted = true;
-  for (let i = 0; i < swaps.length; i++) {
+  for (let i = 0; i < n; i++) {
     order[i] = i;
-    if (i > 0 && swaps[i]!.time < swaps[i - 1]!.time) sorted = false;
+    times[i] = swaps[i]!.time;
+    if (i > 0 && times[i]! < times[i - 1]!) sorted = false;
   }
-  if (sorted) return order;
-  // Array.prototype.sort is stable; ties keep input order, as the model asks.
-  const indices = Array.from(order).sort((a, b) => swaps[a]!.time - swaps[b]!.time);
-  return Uint32Array.from(indices);
+  // A stable sort: ties keep input order, as the model asks.
+  return sorted ? order : order.sort((a, b) => times[a]! - times[b]! || a - b);
 }
 
 /**
  * Validates (when needed) and indexes a tape for simulation. Index once, simulate many times.
+ * The swap objects are kept as given (not copied): do not change them afterwards.
  *
  * @example
  * const indexed = indexTape(JSON.parse(fs.readFileSync('tape.json', 'utf8')));
@@ -66,16 +58,12 @@ export function eventOrder(swaps: readonly Swap[]): Uint32Array {
  */
 export function indexTape(input: TapeInput | Tape | IndexedTape): IndexedTape {
   if (isIndexedTape(input)) return input;
-  const tape = parseTape(input);
+  const tape = validateTape(input);
   const { network, swaps } = tape;
   const order = eventOrder(swaps);
 
-  const metaByKey = new Map<string, TokenMeta>();
-  for (const [address, meta] of Object.entries(tape.tokens)) metaByKey.set(addressKey(network, address), meta);
-
   const walletIds = new Map<string, number>();
-  const tokenIds = new Map<string, number>();
-  const tokens: TokenInfo[] = [];
+  const tokens = new TokenTable(network, tape.tokens);
   const walletOf = new Uint32Array(swaps.length);
   const tokenOf = new Uint32Array(swaps.length);
   for (let k = 0; k < order.length; k++) {
@@ -85,15 +73,7 @@ export function indexTape(input: TapeInput | Tape | IndexedTape): IndexedTape {
     let w = walletIds.get(walletKey);
     if (w === undefined) walletIds.set(walletKey, (w = walletIds.size));
     walletOf[i] = w;
-    const tokenKey = addressKey(network, swap.token);
-    let t = tokenIds.get(tokenKey);
-    if (t === undefined) {
-      t = tokens.length;
-      tokenIds.set(tokenKey, t);
-      const meta = metaByKey.get(tokenKey);
-      tokens.push({ address: swap.token, name: meta?.name ?? null, symbol: meta?.symbol ?? null, meta });
-    }
-    tokenOf[i] = t;
+    tokenOf[i] = tokens.intern(swap.token);
   }
 
   return {
@@ -104,7 +84,7 @@ export function indexTape(input: TapeInput | Tape | IndexedTape): IndexedTape {
     walletOf,
     tokenOf,
     walletIds,
-    tokens,
+    tokens: tokens.list,
     native: new NativePriceSeries(tape.native_prices),
   };
 }

@@ -13,6 +13,11 @@ export class TimeFixQueue {
 
   constructor(private readonly seconds: number) {}
 
+  /** The earliest deadline still queued (possibly stale), or Infinity: a cheap test per swap. */
+  get nextDeadline(): number {
+    return this.head < this.deadlines.length ? this.deadlines[this.head]! : Infinity;
+  }
+
   /** Notes that `deal` traded at `time`: it is now due at `time + hours × 3600`. */
   touch(deal: Deal, time: number): void {
     this.deals.push(deal);

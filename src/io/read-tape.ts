@@ -1,14 +1,54 @@
 import { InputError } from '../model/errors.js';
+import { parseSwap, parseTapeHeader, type Swap } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
+import { isValidSwap } from '../engine/tape-check.js';
 import { parseJsonText, readText } from './files.js';
+import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
 
-/** Reads a tape file (JSON) and indexes it. Throws an {@link InputError} naming the problem. */
+/** True for a file name in the JSONL tape form (`.jsonl`). */
+export function isJsonlPath(path: string): boolean {
+  return path.toLowerCase().endsWith('.jsonl');
+}
+
+/**
+ * Reads a tape file into memory and indexes it: one JSON file, or JSONL (a name ending in
+ * `.jsonl`: the header line, then one swap a line, in any time order). Throws an
+ * {@link InputError} naming the problem (swap index and field; the line in a JSONL file).
+ *
+ * @example
+ * const tape = readTapeFile('tape.json');
+ * simulate(tape, requestA);
+ * simulate(tape, requestB);
+ */
 export function readTapeFile(path: string): IndexedTape {
+  if (isJsonlPath(path)) return readJsonlTapeFile(path);
   const value = parseJsonText(readText(path, 'tape'), path, 'tape');
   try {
     return indexTape(value as never);
   } catch (e) {
-    if (e instanceof InputError) throw new InputError(`${path}: ${e.message}`, { ...e.location, source: path });
-    throw e;
+    throw e instanceof InputError ? inTapeFile(e, path, undefined) : e;
+  }
+}
+
+function readJsonlTapeFile(path: string): IndexedTape {
+  const file = new JsonlTapeFile(path);
+  try {
+    const header = withFile(path, () => parseTapeHeader(file.header));
+    const swaps: Swap[] = [];
+    for (const value of file.swaps()) {
+      swaps.push(isValidSwap(value) ? value : withFile(path, () => parseSwap(value, swaps.length, file.line)));
+    }
+    return indexTape({ ...header, swaps });
+  } finally {
+    file.close();
+  }
+}
+
+/** Runs `read`; an {@link InputError} it throws is said again with the file and line. */
+function withFile<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw e instanceof InputError ? inTapeFile(e, path, e.location.line) : e;
   }
 }

@@ -1,0 +1,66 @@
+import { InputError } from '../model/errors.js';
+import type { EngineOptions } from '../model/options.js';
+import type { SimulatorRequest } from '../model/request.js';
+import { parseSwap, type TapeHeader } from '../model/tape.js';
+import { NativePriceSeries } from './native-prices.js';
+import { Replay, type ReplayResult } from './replay.js';
+import { isValidSwap } from './tape-check.js';
+import { addressKey, TokenTable, type TokenInfo } from './tokens.js';
+
+/**
+ * A replay fed one swap at a time, for tapes too large to hold in memory (a JSONL file). The
+ * swaps must come in event order, that is in non-decreasing time (the model's stable sort then
+ * keeps them as they come); a swap earlier than the one before it is an input error, as is an
+ * invalid swap. Every swap is validated, also those after `window_end`, so a tape is accepted
+ * or refused whatever the request. State grows with tokens, leaders and open deals only.
+ *
+ * @example
+ * const stream = new StreamingReplay(header, request, options);
+ * for (const swap of swaps) stream.push(swap);
+ * const { result, tokens } = stream.finish();
+ */
+export class StreamingReplay {
+  private readonly run: Replay;
+  private readonly tokens: TokenTable;
+  private readonly leaderOf = new Map<string, number>();
+  private readonly network: TapeHeader['network'];
+  private readonly end: number;
+  private count = 0;
+  private lastTime = -Infinity;
+
+  constructor(header: TapeHeader, request: SimulatorRequest, options: EngineOptions) {
+    this.network = header.network;
+    this.run = new Replay(header.network, new NativePriceSeries(header.native_prices), request, options);
+    this.end = this.run.window.end;
+    this.tokens = new TokenTable(header.network, header.tokens);
+    request.wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(header.network, wallet), leader));
+  }
+
+  /** Swaps pushed so far. */
+  get swapCount(): number {
+    return this.count;
+  }
+
+  /** Validates the next swap of the tape and replays it when it lies at or before `window_end`. */
+  push(value: unknown): void {
+    const index = this.count;
+    const swap = isValidSwap(value) ? value : parseSwap(value, index);
+    if (swap.time < this.lastTime) {
+      throw new InputError(
+        `tape: swap ${index}: time ${swap.time} is earlier than the time ${this.lastTime} of the swap before it; ` +
+          'a streamed tape must list its swaps in non-decreasing time',
+        { source: 'tape', path: `swaps[${index}].time`, swapIndex: index },
+      );
+    }
+    this.lastTime = swap.time;
+    this.count++;
+    if (swap.time > this.end) return;
+    const leader = this.leaderOf.get(addressKey(this.network, swap.wallet)) ?? -1;
+    this.run.step(swap, this.tokens.intern(swap.token), leader);
+  }
+
+  /** Closes the window (model 3.4) and gives the result with the tokens it refers to. */
+  finish(): { readonly result: ReplayResult; readonly tokens: readonly TokenInfo[] } {
+    return { result: this.run.finish(), tokens: this.tokens.list };
+  }
+}

@@ -1,0 +1,46 @@
+import type { Network } from '../model/request.js';
+import type { TokenMeta } from '../model/tape.js';
+
+/** A token as the engine knows it: its address as first spelled in the tape, and metadata. */
+export interface TokenInfo {
+  /** Address as spelled by the token's first swap in event order. */
+  readonly address: string;
+  readonly name: string | null;
+  readonly symbol: string | null;
+  readonly meta: TokenMeta | undefined;
+}
+
+/** The key an address compares by: exact on `sol`, case-insensitive on `eth` (model 1.1). */
+export function addressKey(network: Network, address: string): string {
+  return network === 'eth' ? address.toLowerCase() : address;
+}
+
+/**
+ * Interns token addresses as small integers in the order they are first seen (event order),
+ * with their metadata from the tape's `tokens`. Shared by the indexed and the streaming replay.
+ */
+export class TokenTable {
+  readonly list: TokenInfo[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly metaByKey = new Map<string, TokenMeta>();
+
+  constructor(
+    private readonly network: Network,
+    tokens: Readonly<Record<string, TokenMeta>>,
+  ) {
+    for (const [address, meta] of Object.entries(tokens)) this.metaByKey.set(addressKey(network, address), meta);
+  }
+
+  /** The id of the token spelled `address`; a new id when it is seen for the first time. */
+  intern(address: string): number {
+    const key = addressKey(this.network, address);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(key, id);
+      const meta = this.metaByKey.get(key);
+      this.list.push({ address, name: meta?.name ?? null, symbol: meta?.symbol ?? null, meta });
+    }
+    return id;
+  }
+}
