@@ -42,9 +42,9 @@ export interface OwnDeal extends DealFigures {
   readonly boughtQty: Decimal;
   readonly soldQty: Decimal;
   readonly tradesNumber: number;
-  /** The most USD invested at once (highest `usd_invested` after any of its trades). */
+  /** The most USD invested at once (highest `usd_invested` after any of its trades); detailed only. */
   readonly capitalRequired: Decimal;
-  /** Its trades, only when asked for (`detailed`). */
+  /** Its trades; detailed only. */
   readonly trades: readonly OwnTrade[];
 }
 
@@ -62,13 +62,15 @@ class OpenDeal {
   boughtUsd = ZERO;
   boughtQty = ZERO;
   soldQty = ZERO;
-  avg = ZERO;
   realized = ZERO;
-  volume = ZERO;
+  /** USD received for sells (trading volume = bought + sold USD). */
+  soldUsd = ZERO;
   capital = ZERO;
   tradesNumber = 0;
   lastTime: number;
   readonly trades: OwnTrade[] = [];
+  /** `usd_buy_price_avg`, computed when first needed after a buy. */
+  private avgCache: Decimal | null = ZERO;
 
   constructor(
     readonly index: number,
@@ -79,8 +81,29 @@ class OpenDeal {
     this.lastTime = openTime;
   }
 
+  get avg(): Decimal {
+    return (this.avgCache ??= this.boughtUsd.div(this.boughtQty));
+  }
+
   get invested(): Decimal {
     return this.qty.times(this.avg);
+  }
+
+  buy(quantity: Decimal, usdAmount: Decimal): void {
+    this.qty = this.qty.plus(quantity);
+    this.boughtUsd = this.boughtUsd.plus(usdAmount);
+    this.boughtQty = this.boughtQty.plus(quantity);
+    this.avgCache = null;
+  }
+
+  /** Sells `sold` tokens for `proceeds` (of the swap's `usdAmount`); returns the realized PnL. */
+  sell(sold: Decimal, proceeds: Decimal, usdAmount: Decimal): Decimal {
+    this.soldUsd = this.soldUsd.plus(usdAmount);
+    const realized = proceeds.minus(sold.times(this.avg));
+    this.realized = this.realized.plus(realized);
+    this.qty = this.qty.minus(sold);
+    this.soldQty = this.soldQty.plus(sold);
+    return realized;
   }
 }
 
@@ -88,7 +111,8 @@ class OpenDeal {
  * The wallet's own deals from its swaps before event position `end` (model sections 2 to 4 at
  * the swaps' own prices: no slippage, no fees, as the tape carries none). Per token a deal opens
  * at a buy when none is open and closes when the holdings return to 0. Open deals are valued at
- * their token's known price before `end`.
+ * their token's known price before `end`. Only `detailed` records the trades and
+ * `capitalRequired` (0 otherwise): the indicators need neither.
  *
  * @example
  * const { deals } = computeOwnDeals(buckets, walletId, buckets.end, false);
@@ -105,41 +129,32 @@ export function computeOwnDeals(buckets: SwapBuckets, walletId: number, end: num
     const swap = tape.swaps[swapIndex]!;
     const tokenId = tape.tokenOf[swapIndex]!;
     let deal = open.get(tokenId);
-    if (deal === undefined && swap.type === 'sell') {
-      ignoredSells++;
-      continue;
-    }
-    const quantity = new Decimal(swap.quantity);
-    const price = new Decimal(swap.usd_price);
-    const usdAmount = swap.usd_amount === undefined ? quantity.times(price) : new Decimal(swap.usd_amount);
-    let realizedDelta = ZERO;
     if (deal === undefined) {
+      if (swap.type === 'sell') {
+        ignoredSells++;
+        continue;
+      }
       deal = new OpenDeal(all.length, tokenId, swap.time, pos);
       open.set(tokenId, deal);
       all.push(deal);
     }
+    const quantity = new Decimal(swap.quantity);
+    const usdAmount = swap.usd_amount === undefined ? quantity.times(swap.usd_price) : new Decimal(swap.usd_amount);
+    let realizedDelta = ZERO;
     if (swap.type === 'buy') {
-      deal.qty = deal.qty.plus(quantity);
-      deal.boughtUsd = deal.boughtUsd.plus(usdAmount);
-      deal.boughtQty = deal.boughtQty.plus(quantity);
-      deal.avg = deal.boughtUsd.div(deal.boughtQty);
-    } else {
+      deal.buy(quantity, usdAmount);
+    } else if (quantity.gt(deal.qty)) {
       // A sell of more than is held counts only the held part, at the swap's price per token.
-      const oversold = quantity.gt(deal.qty);
-      if (oversold) oversoldSells++;
-      const sold = oversold ? deal.qty : quantity;
-      const proceeds = oversold ? usdAmount.times(sold).div(quantity) : usdAmount;
-      realizedDelta = proceeds.minus(sold.times(deal.avg));
-      deal.realized = deal.realized.plus(realizedDelta);
-      deal.qty = deal.qty.minus(sold);
-      deal.soldQty = deal.soldQty.plus(sold);
+      oversoldSells++;
+      realizedDelta = deal.sell(deal.qty, usdAmount.times(deal.qty).div(quantity), usdAmount);
+    } else {
+      realizedDelta = deal.sell(quantity, usdAmount, usdAmount);
     }
-    deal.volume = deal.volume.plus(usdAmount);
     deal.tradesNumber++;
     deal.lastTime = swap.time;
-    const invested = deal.invested;
-    if (invested.gt(deal.capital)) deal.capital = invested;
     if (detailed) {
+      const invested = deal.invested;
+      if (invested.gt(deal.capital)) deal.capital = invested;
       deal.trades.push({
         pos,
         swapIndex,
@@ -148,7 +163,7 @@ export function computeOwnDeals(buckets: SwapBuckets, walletId: number, end: num
         time: swap.time,
         usdAmount,
         quantity,
-        price,
+        price: new Decimal(swap.usd_price),
         realizedDelta,
         realized: deal.realized,
         qty: deal.qty,
@@ -180,7 +195,7 @@ function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
     realized: d.realized,
     unrealized,
     investment: d.boughtUsd,
-    volume: d.volume,
+    volume: d.boughtUsd.plus(d.soldUsd),
     qty: d.qty,
     boughtQty: d.boughtQty,
     soldQty: d.soldQty,
