@@ -53,7 +53,11 @@ function toHttpError(error: unknown): HttpError {
  * 403 `key_disabled`), input (400), credits (403 `insufficient_credits`), the operation, the charge.
  *
  * @example
- * const app = createServer({ store, simulator: pool, networks: ['sol'] });
+ * const app = createServer({
+ *   store: KeyStore.open('copysim.db', { now: () => Math.floor(Date.now() / 1000) }),
+ *   simulator: await SimulationPool.start({ tapes: [{ network: 'sol', file: 'tape-sol.json' }] }),
+ *   analyticsIndexes: new Map([['sol', buildAnalyticsIndex(readTapeFile('tape-sol.json'))]]),
+ * });
  * await app.listen({ host: '127.0.0.1', port: 8080 });
  */
 export function createServer(options: ServiceOptions): FastifyInstance {
@@ -63,7 +67,8 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   const indexes = options.analyticsIndexes;
   // The wallet list without a `network` lists one network's wallets: sol's when served.
   const listNetwork: Network | undefined = indexes.has('sol') ? 'sol' : [...indexes.keys()][0];
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit });
+  // No automatic HEAD routes: a HEAD of a read would be charged for a body it never gets.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit, exposeHeadRoutes: false });
 
   // JSON only; an empty body is `undefined` (so `POST /v1/wallets` may be sent bare).
   app.removeAllContentTypeParsers();

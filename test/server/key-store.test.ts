@@ -133,6 +133,15 @@ describe('schema migrations', () => {
     db.close();
   });
 
+  it.each([
+    [undefined, 2], // FULL
+    ['normal' as const, 1], // NORMAL
+  ])('opens with sync %s as synchronous = %i', (sync, level) => {
+    const store = KeyStore.open(dbFile(), { ...clock, ...(sync !== undefined ? { sync } : {}) });
+    expect((store as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true })).toBe(level);
+    store.close();
+  });
+
   it('refuses a database of a newer schema', () => {
     const file = dbFile();
     KeyStore.open(file, clock).close();

@@ -1,0 +1,127 @@
+/**
+ * Load of the HTTP service (autocannon): requests/s and latency of the simulator and of a read.
+ *   npx tsc -p tsconfig.build.json && node dist/bench/load.js [--duration 10] [--connections 10] [--workers N]
+ *     [--sync full|normal] [--data DIR]
+ *
+ * Starts `copysim serve` as a child process (so the load generator does not share its event
+ * loop) on the bundled example tapes with a fresh key database, then runs, one after the other:
+ * - simulator: POST /v1/wallets/simulator with the bundled sol request (fixtures/example);
+ * - read: GET /v1/wallets/{first leader}/indicators?network=sol;
+ * - read while simulating: the same read, while the simulator load runs beside it (the reads
+ *   stay on the request thread, the simulations on the worker pool).
+ * Then checks the ledger: every 200 was charged exactly once.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { KeyStore } from '../src/server/index.js';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    workers: { type: 'string' },
+    sync: { type: 'string', default: 'full' },
+    data: { type: 'string' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..'); // dist/bench → the project
+const example = join(root, 'fixtures', 'example');
+const dataDir = values.data ?? example;
+const requestBody = readFileSync(join(example, 'request-sol.json'), 'utf8');
+const leader = (JSON.parse(requestBody) as { wallets: string[] }).wallets[0]!;
+
+const workDir = mkdtempSync(join(tmpdir(), 'copysim-load-'));
+const db = join(workDir, 'keys.db');
+const clock = { now: () => Math.floor(Date.now() / 1000) };
+const initial = 1_000_000_000_000;
+const setup = KeyStore.open(db, clock);
+const { key, record } = setup.create({ credits: initial, label: 'load' });
+setup.close();
+
+const args = [join(root, 'dist', 'src', 'cli', 'main.js'), 'serve', '--data', dataDir, '--db', db, '--port', '0', '--sync', values.sync];
+if (values.workers !== undefined) args.push('--workers', values.workers);
+const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+let banner = '';
+const url = await new Promise<string>((resolveUrl, reject) => {
+  server.stdout!.on('data', (chunk: Buffer) => {
+    banner += chunk.toString();
+    const match = /listening on (http:\/\/\S+)/.exec(banner);
+    if (match) resolveUrl(match[1]!);
+  });
+  server.once('exit', (code) => reject(new Error(`copysim serve exited with ${code}:\n${banner}`)));
+});
+process.stdout.write(banner);
+
+interface Row {
+  scenario: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  requests: number;
+  'non-2xx': number;
+  errors: number;
+}
+
+const simulator: autocannon.Options = {
+  url: `${url}/v1/wallets/simulator`,
+  method: 'POST',
+  headers: { 'x-api-key': key, 'content-type': 'application/json' },
+  body: requestBody,
+  connections,
+  duration,
+};
+const read: autocannon.Options = {
+  url: `${url}/v1/wallets/${leader}/indicators?network=sol`,
+  headers: { 'x-api-key': key },
+  connections,
+  duration,
+};
+
+function row(scenario: string, r: autocannon.Result): Row {
+  return {
+    scenario,
+    'req/s': Math.round(r.requests.average),
+    'p50 ms': r.latency.p50,
+    'p99 ms': r.latency.p99,
+    requests: r.requests.total,
+    'non-2xx': r.non2xx,
+    errors: r.errors,
+  };
+}
+
+const rows: Row[] = [];
+let answered = 0;
+const count = (r: autocannon.Result, cost: number): autocannon.Result => {
+  answered += r['2xx'] * cost;
+  return r;
+};
+rows.push(row('simulator', count(await autocannon(simulator), 10)));
+rows.push(row('read (indicators)', count(await autocannon(read), 1)));
+const [simBeside, readBeside] = await Promise.all([autocannon(simulator), autocannon(read)]);
+rows.push(row('read while simulating', count(readBeside, 1)));
+rows.push(row('simulator beside reads', count(simBeside, 10)));
+
+server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));
+const store = KeyStore.open(db, clock);
+const ledger = store.ledger(record.id);
+const charged = -ledger.filter((r) => r.kind === 'charge').reduce((sum, r) => sum + r.delta, 0);
+const balance = store.get(record.id)!.credits;
+store.close();
+rmSync(workDir, { recursive: true, force: true });
+
+console.table(rows);
+console.log(
+  `${connections} connections, ${duration} s a scenario, --sync ${values.sync}; ledger: ${charged} credits charged, ` +
+    `${answered} answered with 2xx (a request cut off at the end of a run is charged but never answered), ` +
+    `balance ${balance === initial - charged ? 'consistent' : 'INCONSISTENT'} with the ledger`,
+);
