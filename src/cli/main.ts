@@ -86,6 +86,11 @@ function isMain(): boolean {
 }
 
 if (isMain()) {
+  // A reader that stops early (`copysim simulate … | head`) is not an error of ours.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   runCli(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
