@@ -1,5 +1,6 @@
 import { Decimal } from '../model/decimal.js';
 import type { IndexedTape } from '../engine/tape-index.js';
+import type { Swap } from '../model/tape.js';
 
 /**
  * The swaps of a tape up to "now", grouped by wallet and by token in one pass. Positions are
@@ -60,7 +61,7 @@ export class SwapBuckets {
   }
 
   /** The swap at event position `k`. */
-  swapAt(k: number) {
+  swapAt(k: number): Swap {
     return this.tape.swaps[this.tape.order[k]!]!;
   }
 

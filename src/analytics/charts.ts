@@ -19,7 +19,7 @@ interface ChartWindow {
   readonly endPos: number;
 }
 
-function chartWindow(index: AnalyticsIndex, query: { period?: '12h' | '24h' | '7d' | '1m' | '1y' | undefined; from_time?: number | undefined; to_time?: number | undefined }): ChartWindow {
+function chartWindow(index: AnalyticsIndex, query: Parameters<typeof chartRange>[0]): ChartWindow {
   const range = chartRange(query);
   if (range.kind === 'period') {
     const { now } = index;
