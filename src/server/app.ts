@@ -144,7 +144,7 @@ export function createServer(options: ServiceOptions): FastifyInstance {
     try {
       const output = await work();
       if (request.raw.socket?.destroyed === true) return undefined;
-      return { output, credits: hold.charge(spec.id) };
+      return { output, credits: await hold.charge(spec.id) };
     } finally {
       hold.release();
     }

@@ -9,6 +9,7 @@ export {
   type ApiKeyRecord,
   type ApiKeyListing,
   type LedgerRow,
+  type Charge,
   type ChargeOutcome,
   type KeyStoreOptions,
 } from './keys/key-store.js';

@@ -33,6 +33,13 @@ export interface LedgerRow {
   readonly time: number;
 }
 
+/** One charge: `cost` credits of key `id` for a successful `operation`. */
+export interface Charge {
+  readonly id: number;
+  readonly cost: number;
+  readonly operation: string;
+}
+
 /** What {@link KeyStore.charge} did. */
 export type ChargeOutcome =
   | { readonly ok: true; readonly remaining: number }
@@ -213,19 +220,27 @@ export class KeyStore {
    * down and a ledger row is written, or nothing happens (too few credits, key disabled).
    */
   charge(id: number, cost: number, operation: string): ChargeOutcome {
-    return this.db
-      .transaction((): ChargeOutcome => {
-        const taken = this.takeCredits.get({ id, cost });
-        if (taken === undefined) {
-          const key = this.get(id);
-          if (key === undefined) return { ok: false, code: 'unknown_key' };
-          if (key.disabled) return { ok: false, code: 'key_disabled' };
-          return { ok: false, code: 'insufficient_credits', remaining: key.credits };
-        }
-        this.insertLedger.run(id, 'charge', operation, -cost, taken.credits, this.options.now());
-        return { ok: true, remaining: taken.credits };
-      })
-      .immediate();
+    return this.chargeAll([{ id, cost, operation }])[0]!;
+  }
+
+  /**
+   * Several charges in one transaction (one write to disk), each as {@link charge} would do it,
+   * in order; all or none are stored.
+   */
+  chargeAll(charges: readonly Charge[]): ChargeOutcome[] {
+    return this.db.transaction(() => charges.map((c) => this.chargeOne(c))).immediate();
+  }
+
+  private chargeOne({ id, cost, operation }: Charge): ChargeOutcome {
+    const taken = this.takeCredits.get({ id, cost });
+    if (taken === undefined) {
+      const key = this.get(id);
+      if (key === undefined) return { ok: false, code: 'unknown_key' };
+      if (key.disabled) return { ok: false, code: 'key_disabled' };
+      return { ok: false, code: 'insufficient_credits', remaining: key.credits };
+    }
+    this.insertLedger.run(id, 'charge', operation, -cost, taken.credits, this.options.now());
+    return { ok: true, remaining: taken.credits };
   }
 
   /** A key's ledger rows, oldest first. */
