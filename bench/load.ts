@@ -1,7 +1,6 @@
 /**
  * Load of the HTTP service (autocannon): requests/s and latency of the simulator and of a read.
- *   npx tsc -p tsconfig.build.json && node dist/bench/load.js [--duration 10] [--connections 10] [--workers N]
- *     [--sync full|normal] [--data DIR]
+ *   npx tsc -p tsconfig.build.json && node dist/bench/load.js [--duration 10] [--connections 10] [--workers N] [--data DIR]
  *
  * Starts `copysim serve` as a child process (so the load generator does not share its event
  * loop) on the bundled example tapes with a fresh key database, then runs, one after the other:
@@ -25,7 +24,6 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     workers: { type: 'string' },
-    sync: { type: 'string', default: 'full' },
     data: { type: 'string' },
   },
 });
@@ -47,7 +45,7 @@ const setup = KeyStore.open(db, clock);
 const { key, record } = setup.create({ credits: initial, label: 'load' });
 setup.close();
 
-const args = [join(root, 'dist', 'src', 'cli', 'main.js'), 'serve', '--data', dataDir, '--db', db, '--port', '0', '--sync', values.sync];
+const args = [join(root, 'dist', 'src', 'cli', 'main.js'), 'serve', '--data', dataDir, '--db', db, '--port', '0'];
 if (values.workers !== undefined) args.push('--workers', values.workers);
 const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 let banner = '';
@@ -121,7 +119,7 @@ rmSync(workDir, { recursive: true, force: true });
 
 console.table(rows);
 console.log(
-  `${connections} connections, ${duration} s a scenario, --sync ${values.sync}; ledger: ${charged} credits charged, ` +
+  `${connections} connections, ${duration} s a scenario; ledger: ${charged} credits charged, ` +
     `${answered} answered with 2xx (a request cut off at the end of a run is charged but never answered), ` +
     `balance ${balance === initial - charged ? 'consistent' : 'INCONSISTENT'} with the ledger`,
 );

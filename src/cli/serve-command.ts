@@ -4,8 +4,7 @@ import { startServer } from '../server/index.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE] [--port N] [--host H] [--workers N] [--sync full|normal]
-              [--options FILE] [--log]
+export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE] [--port N] [--host H] [--workers N] [--options FILE] [--log]
 
 Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
 .../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, and the OpenAPI 3.1
@@ -18,9 +17,6 @@ and costs credits, charged only when it succeeds.
   --port N         default 8080 (0: any free port)
   --host H         default 127.0.0.1 (loopback only; 0.0.0.0 to listen on every interface)
   --workers N      simulation worker threads (default: the cores less one, at least 1)
-  --sync MODE      full (default): every charge reaches the disk before its answer, even
-                   across a power cut; normal: a charge survives a crash or kill of the
-                   server, the last ones may roll back on a power cut; reads about twice as fast
   --options FILE   engine options as JSON (as for "copysim simulate")
   --log            log every request (JSON lines on standard output)
 
@@ -43,7 +39,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       workers: { type: 'string' },
-      sync: { type: 'string', default: 'full' },
       options: { type: 'string' },
       log: { type: 'boolean', default: false },
     },
@@ -51,10 +46,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   });
   const port = wholeNumber('--port', values.port, 0, 65535) ?? 8080;
   const workers = wholeNumber('--workers', values.workers, 1, 64);
-  if (values.sync !== 'full' && values.sync !== 'normal') {
-    throw new UsageError(`--sync must be full or normal, not "${values.sync}"`);
-  }
-  const sync = values.sync;
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
 
   const server = await startServer({
@@ -65,7 +56,6 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     ...(workers !== undefined ? { workers } : {}),
     engineOptions,
     logger: values.log,
-    sync,
     now: () => Math.floor(Date.now() / 1000),
   });
   for (const t of server.tapes) io.out(`copysim serve: ${t.network} tape ${t.file} (${t.tape.swaps.length} swaps)\n`);

@@ -25,8 +25,6 @@ export interface StartOptions {
   readonly logger?: boolean;
   /** Unix seconds now, for the ledger. */
   readonly now: () => number;
-  /** SQLite `synchronous` of the key database: `full` (default) or `normal` (see KeyStoreOptions). */
-  readonly sync?: 'full' | 'normal';
   /** The compiled simulation worker, when not beside the pool module in `dist/`. */
   readonly workerUrl?: URL;
 }
@@ -62,10 +60,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const analyticsIndexes = new Map(
     tapes.map((t) => [t.network, ANALYTICS.buildIndex(t.tape, { ...options.analytics, engineOptions })] as const),
   );
-  const store = KeyStore.open(options.dbFile ?? 'copysim.db', {
-    now: options.now,
-    ...(options.sync !== undefined ? { sync: options.sync } : {}),
-  });
+  const store = KeyStore.open(options.dbFile ?? 'copysim.db', { now: options.now });
   let pool: SimulationPool | undefined;
   try {
     pool = await SimulationPool.start({
