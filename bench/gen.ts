@@ -4,12 +4,15 @@
  *
  *   npm run bench:gen -- --swaps 1m --out bench/data/tape-1m.json
  *   npm run bench:gen -- --swaps 10m --out bench/data/tape-10m.jsonl
+ *   npm run bench:gen -- --swaps 100k --requests 1000 --out bench/data/tape-100k.json
+ *
+ * `--requests N` also writes N sweep settings to `<name>.requests.jsonl`.
  */
-import { closeSync, mkdirSync, openSync, realpathSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SHAPE, TapeGenerator, type TapeShape } from './tape-generator.js';
+import { isMain } from './is-main.js';
+import { DEFAULT_SHAPE, requestVariants, TapeGenerator, type TapeShape } from './tape-generator.js';
 
 /** Parses a count such as `250000`, `250k` or `1.5m`. */
 export function parseCount(text: string): number {
@@ -63,6 +66,11 @@ export function writeTape(path: string, shape: Partial<TapeShape>): TapeGenerato
   return generator;
 }
 
+/** `bench/data/tape.json` → `bench/data/tape.requests.jsonl`: the settings of a sweep. */
+export function requestsPathOf(tapePath: string): string {
+  return `${tapePath.replace(/\.jsonl?$/, '')}.requests.jsonl`;
+}
+
 /** `bench/data/tape.json` → `bench/data/tape.request.json`. */
 export function requestPathOf(tapePath: string): string {
   return `${tapePath.replace(/\.jsonl?$/, '')}.request.json`;
@@ -78,12 +86,13 @@ function main(): void {
       'leader-share': { type: 'string', default: String(DEFAULT_SHAPE.leaderShare) },
       days: { type: 'string', default: String(DEFAULT_SHAPE.days) },
       seed: { type: 'string', default: String(DEFAULT_SHAPE.seed) },
+      requests: { type: 'string', default: '0' },
       out: { type: 'string' },
     },
   });
   const swaps = parseCount(values.swaps);
   const out = values.out ?? `bench/data/tape-${values.swaps}.json`;
-  writeTape(out, {
+  const generator = writeTape(out, {
     swaps,
     leaders: parseCount(values.leaders),
     tokens: parseCount(values.tokens),
@@ -93,6 +102,13 @@ function main(): void {
     seed: Number(values.seed),
   });
   process.stdout.write(`wrote ${out} (${swaps} swaps) and ${requestPathOf(out)}\n`);
+  const sweepSize = parseCount(values.requests);
+  if (sweepSize > 0) {
+    const path = requestsPathOf(out);
+    const lines = requestVariants(generator.request(), sweepSize).map((r) => JSON.stringify(r));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    process.stdout.write(`wrote ${path} (${sweepSize} requests for a sweep)\n`);
+  }
 }
 
-if (process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (isMain(import.meta.url)) main();

@@ -279,3 +279,26 @@ class TimeHeap {
     [ids[a], ids[b]] = [ids[b]!, ids[a]!];
   }
 }
+
+/**
+ * `count` settings around `base` for a sweep: buy percentage, caps, dupe limit, close-all,
+ * time-fix and leader subsets vary, seeded.
+ */
+export function requestVariants(base: Record<string, unknown>, count: number, seed = 7): Record<string, unknown>[] {
+  const rng = new Random(seed);
+  const wallets = base.wallets as string[];
+  return Array.from({ length: count }, () => {
+    const followed = wallets.filter(() => rng.chance(0.6));
+    return {
+      ...base,
+      wallets: followed.length > 0 ? followed : wallets.slice(0, 1),
+      buy_percentage: [5, 10, 25, 50, 100][rng.int(5)],
+      max_buy_amount: [25, 50, 100, 250][rng.int(4)],
+      max_position_amount: [100, 250, 500, 1000][rng.int(4)],
+      max_dupe_buy_times: rng.int(4),
+      close_all: rng.chance(0.2),
+      inactivity_time_fix: rng.chance(0.5) ? { hours: [1, 6, 24, 72][rng.int(4)] } : null,
+      include_bot_fees: rng.chance(0.5),
+    };
+  });
+}

@@ -1,8 +1,102 @@
-import type { CliIo } from './io.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ErrorBody } from '../model/errors.js';
+import { readJson, readText } from '../io/files.js';
+import { readTapeFile } from '../io/read-tape.js';
+import { sweepEach, type SweepResult } from '../sweep/index.js';
+import { EXIT_OK, formatJson, type CliIo } from './io.js';
+import { progressBar } from './progress.js';
+import { UsageError } from './usage.js';
 
-export const SWEEP_HELP = `copysim sweep (not built yet)`;
+export const SWEEP_HELP = `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR] [--options OPTIONS.json]
 
-export function sweepCommand(_args: string[], io: CliIo): number {
-  io.err('copysim sweep: not built yet\n');
-  return 1;
+Runs many simulator requests over one tape: the tape is read and indexed once, the requests
+are spread over worker threads. Prints one JSON line per request, in input order:
+{"index", "summary"}, or {"index", "error"} with the 400 body for a request that fails
+validation.
+
+  --tape FILE       the tape, JSON or JSONL (.jsonl), held in memory
+  --requests FILE   one request body (interface 4.1) a line; blank lines are skipped and
+                    "index" counts the requests from 0
+  --workers N       worker threads (default: the available cores; 0: this thread only)
+  --full DIR        also write each whole 200 body to DIR/<index>.json (index zero-padded)
+  --options FILE    engine options as JSON, the same for every request
+
+Exit codes: 0 every request answered (400 bodies included); 1 the tape, options or requests
+file cannot be used, or the tape cannot serve a request (a message on standard error).`;
+
+/** The requests of a JSONL file: parsed values, or the 400 body of a line that is not JSON. */
+function readRequests(path: string): { requests: unknown[]; notJson: Map<number, ErrorBody> } {
+  const requests: unknown[] = [];
+  const notJson = new Map<number, ErrorBody>();
+  readText(path, 'requests')
+    .split('\n')
+    .forEach((line, lineIndex) => {
+      if (line.trim() === '') return;
+      try {
+        requests.push(JSON.parse(line));
+      } catch (e) {
+        const message = `line ${lineIndex + 1} is not valid JSON: ${(e as Error).message}`;
+        notJson.set(requests.length, { code: 'validation_error', detail: [{ path: '', message }] });
+        requests.push(null);
+      }
+    });
+  return { requests, notJson };
+}
+
+function parseWorkers(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--workers must be a whole number ≥ 0, not "${text}"`);
+  return n;
+}
+
+export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      tape: { type: 'string' },
+      requests: { type: 'string' },
+      workers: { type: 'string' },
+      full: { type: 'string' },
+      options: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.tape === undefined) throw new UsageError('sweep needs --tape FILE');
+  if (values.requests === undefined) throw new UsageError('sweep needs --requests FILE');
+  const workers = parseWorkers(values.workers);
+  const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
+  const { requests, notJson } = readRequests(values.requests);
+  const fullDir = values.full;
+  if (fullDir !== undefined) mkdirSync(fullDir, { recursive: true });
+  const width = String(Math.max(0, requests.length - 1)).length;
+
+  const tape = readTapeFile(values.tape);
+  const bar = progressBar(io, 'sweep', 'requests');
+  const write = (result: SweepResult): void => {
+    const error = notJson.get(result.index);
+    if (error !== undefined) {
+      io.out(formatJson({ index: result.index, error }, false));
+    } else if ('error' in result) {
+      io.out(formatJson({ index: result.index, error: result.error }, false));
+    } else {
+      io.out(formatJson({ index: result.index, summary: result.summary }, false));
+      if (fullDir !== undefined) {
+        writeFileSync(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), formatJson(result.response, false));
+      }
+    }
+  };
+  try {
+    await sweepEach(tape, requests, write, {
+      full: fullDir !== undefined,
+      engineOptions,
+      onProgress: (done, total) => bar.update(done, total),
+      ...(workers !== undefined ? { workers } : {}),
+    });
+  } finally {
+    bar.finish();
+  }
+  return EXIT_OK;
 }

@@ -10,7 +10,10 @@ export class NativePriceSeries {
   private readonly times: number[];
   private readonly prices: Decimal[];
 
-  constructor(points: readonly (readonly [number, DecimalInput])[]) {
+  constructor(
+    /** The points as given, for a copy of the series elsewhere (a worker thread). */
+    readonly points: readonly (readonly [number, DecimalInput])[],
+  ) {
     const sorted = points.map((p, i) => ({ time: p[0], price: p[1], i })).sort((a, b) => a.time - b.time || a.i - b.i);
     this.times = sorted.map((p) => p.time);
     this.prices = sorted.map((p) => new Decimal(p.price));

@@ -1,6 +1,6 @@
 import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
-import { requestWindow, type SimulatorRequest, type Window } from '../model/request.js';
+import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
 import { Deal, type TradeRecord } from './deal.js';
 import { ExecutionModel } from './execution.js';
@@ -29,10 +29,27 @@ export interface ReplayResult {
   readonly priceAtEnd: (tokenId: number) => Decimal;
 }
 
-/** Hooks into a long replay; they never change its result. */
+/** Hooks into a long replay and what to keep of it. */
 export interface ReplayControl {
-  /** Called now and then with the swaps replayed so far and the total. */
+  /** Called now and then with the swaps replayed so far and the total; never changes the result. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * False to skip the points of the PnL and fee chart, and the valuations of open deals they
+   * need, when only the summary and the deals are wanted (a sweep). Default true.
+   */
+  readonly chart?: boolean;
+}
+
+/** What a {@link Replay} is set up with. */
+export interface ReplaySetup {
+  readonly network: Network;
+  readonly native: NativePriceSeries;
+  readonly request: SimulatorRequest;
+  readonly options: EngineOptions;
+  /** Tokens known in advance (more may come, as in a streamed tape). */
+  readonly tokenCount?: number;
+  /** Keep the PnL chart's points (see {@link ReplayControl.chart}). */
+  readonly chart?: boolean;
 }
 
 /** Swaps between two progress reports. */
@@ -47,7 +64,8 @@ export const PROGRESS_EVERY = 1 << 16;
  * result.deals.length;
  */
 export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
-  const run = new Replay(tape.network, tape.native, request, options, tape.tokens.length);
+  const { network, native } = tape;
+  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
@@ -88,7 +106,9 @@ export class Replay {
   private readonly deals: Deal[] = [];
   private readonly points: ChartPoint[] = [];
   private readonly timeFix: TimeFixQueue | null;
-  private readonly unrealized: UnrealizedBook;
+  /** Null when the chart is not wanted: then nothing is valued before the end. */
+  private readonly unrealized: UnrealizedBook | null;
+  private readonly request: SimulatorRequest;
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
@@ -96,13 +116,8 @@ export class Replay {
   private feeSum: Decimal = ZERO;
   private botFeeSum: Decimal = ZERO;
 
-  constructor(
-    network: IndexedTape['network'],
-    native: NativePriceSeries,
-    private readonly request: SimulatorRequest,
-    options: EngineOptions,
-    tokenCount = 0,
-  ) {
+  constructor({ network, native, request, options, tokenCount = 0, chart = true }: ReplaySetup) {
+    this.request = request;
     this.window = requestWindow(request);
     this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native);
     this.leaderCount = request.wallets.length;
@@ -110,7 +125,7 @@ export class Replay {
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
-    this.unrealized = new UnrealizedBook((tokenId) => this.prices.priceOf(tokenId));
+    this.unrealized = chart ? new UnrealizedBook((tokenId) => this.prices.priceOf(tokenId)) : null;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
@@ -125,7 +140,7 @@ export class Replay {
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
     this.prices.observe(tokenId, swap.usd_price, swap.usd_liquidity);
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined) this.unrealized.markDirty(deal);
+    if (deal !== undefined) this.unrealized?.markDirty(deal);
     if (leader < 0) return;
 
     const key = tokenId * this.leaderCount + leader;
@@ -170,7 +185,7 @@ export class Replay {
       target = new Deal(this.deals.length, tokenId, swap.time);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
-      this.unrealized.open(target);
+      this.unrealized?.open(target);
     }
     this.afterTrade(target, target.addBuy(leader, swap.time, fill, liquidity, fees));
   }
@@ -213,21 +228,26 @@ export class Replay {
   }
 
   private afterTrade(deal: Deal, trade: TradeRecord): void {
+    if (deal.open) {
+      this.timeFix?.touch(deal, trade.time);
+    } else {
+      this.openDeal[deal.tokenId] = undefined;
+    }
+    if (this.unrealized !== null) this.addChartPoint(deal, trade, this.unrealized);
+  }
+
+  /** One point of the PnL and fee chart: the running totals after `trade`. */
+  private addChartPoint(deal: Deal, trade: TradeRecord, unrealized: UnrealizedBook): void {
     this.realized = this.realized.plus(trade.realized);
     this.feeSum = this.feeSum.plus(trade.fee);
     if (!trade.botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(trade.botFee);
-    if (deal.open) {
-      this.timeFix?.touch(deal, trade.time);
-      this.unrealized.markDirty(deal);
-    } else {
-      this.openDeal[deal.tokenId] = undefined;
-      this.unrealized.close(deal);
-    }
+    if (deal.open) unrealized.markDirty(deal);
+    else unrealized.close(deal);
     this.points.push({
       time: trade.time,
       dealIndex: deal.index,
       realized: this.realized,
-      unrealized: this.unrealized.total(),
+      unrealized: unrealized.total(),
       feeSum: this.feeSum,
       botFeeSum: this.botFeeSum,
     });

@@ -1,2 +1,2 @@
-// Public exports of this layer; filled in as it is built.
-export {};
+// Public exports of the sweep layer: many simulator requests over one tape, on worker threads.
+export { sweep, sweepEach, type SweepOptions, type SweepResult } from './sweep.js';

@@ -1,0 +1,65 @@
+/**
+ * Runs one job in a fresh process and reports its cost on standard error as a last line
+ * `@measure {"wallMs", "cpuMs", "peakRssMb", "exitCode"}`, wall time counted from the start of
+ * the process (module loading included). The benchmark suites start it as a child:
+ *
+ *   node dist/bench/measure.js floor TAPE.json          read and JSON.parse the file, nothing else
+ *   node dist/bench/measure.js cli simulate --tape …    the copysim command line, as a user runs it
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isMain } from './is-main.js';
+
+/** What {@link measure} reports of one child process. */
+export interface Measurement {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly peakRssMb: number;
+  readonly exitCode: number;
+}
+
+export const MEASURE_PREFIX = '@measure ';
+
+/**
+ * Runs `measure.js ARGS` in a child process (standard output discarded) and returns what it
+ * reports. Throws with the child's standard error when it reports nothing.
+ */
+export function measure(args: readonly string[]): Measurement {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, [script, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const line = child.stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
+  if (line === undefined) throw new Error(`measure ${args.join(' ')} failed:\n${child.stderr}`);
+  return JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement;
+}
+
+async function main(): Promise<void> {
+  const [job, ...args] = process.argv.slice(2);
+  let exitCode = 0;
+  if (job === 'floor') {
+    const value = JSON.parse(readFileSync(args[0]!, 'utf8')) as { swaps?: unknown[] };
+    if (!Array.isArray(value.swaps)) exitCode = 1;
+  } else if (job === 'cli') {
+    // Loaded only here, so that the floor pays for no module it does not use.
+    const { runCli } = await import('../src/cli/main.js');
+    exitCode = await runCli(args);
+  } else {
+    process.stderr.write('usage: measure.js floor FILE | cli COMMAND ARGS…\n');
+    exitCode = 64;
+  }
+  const cpu = process.cpuUsage();
+  const report: Measurement = {
+    wallMs: performance.now(),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    exitCode,
+  };
+  process.stderr.write(`\n${MEASURE_PREFIX}${JSON.stringify(report)}\n`);
+  process.exitCode = exitCode;
+}
+
+if (isMain(import.meta.url)) void main();

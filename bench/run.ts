@@ -1,0 +1,122 @@
+/**
+ * The benchmark: prints a table (swaps/s, follower trades/s, ns per swap, peak RSS, ratio to
+ * the JSON.parse floor, sweep speed-up) and writes it as JSON to bench/results/.
+ *
+ *   npm run bench                      every suite, full sizes (data generated on first run)
+ *   npm run bench -- --quick           small sizes, a smoke run of a minute or two
+ *   npm run bench -- --only loop,floor
+ *
+ * Suites: loop (replay in memory), floor (simulate against read + JSON.parse of a 1M-swap
+ * JSON tape), stream (a 10M-swap JSONL tape, peak RSS), sweep (1,000 requests over a
+ * 100k-swap tape on 1 and N workers).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parseSimulatorRequest } from '../src/model/request.js';
+import { readTapeFile } from '../src/io/read-tape.js';
+import { parseCount, requestPathOf, writeTape } from './gen.js';
+import { isMain } from './is-main.js';
+import { loopSuite } from './suites/loop.js';
+import { floorSuite, streamSuite, sweepSuite } from './suites/processes.js';
+import { table, type Row } from './suites/row.js';
+import { requestVariants, TapeGenerator } from './tape-generator.js';
+
+const BENCH_DIR = dirname(fileURLToPath(import.meta.url)).replace(/[/\\]dist[/\\]bench$/, '/bench');
+const DATA_DIR = join(BENCH_DIR, 'data');
+const RESULTS_DIR = join(BENCH_DIR, 'results');
+
+/** The tape of `swaps` swaps in bench/data (written on first use), and its request file. */
+function ensureTape(swaps: number, extension: 'json' | 'jsonl'): { tape: string; request: string } {
+  const tape = join(DATA_DIR, `tape-${swaps}.${extension}`);
+  if (!existsSync(tape) || !existsSync(requestPathOf(tape))) {
+    process.stderr.write(`generating ${tape} …\n`);
+    writeTape(tape, { swaps });
+  }
+  return { tape, request: requestPathOf(tape) };
+}
+
+/** `count` sweep requests for the tape of `swaps` swaps. */
+function ensureRequests(swaps: number, count: number): string {
+  const path = join(DATA_DIR, `sweep-${swaps}-${count}.requests.jsonl`);
+  if (!existsSync(path)) {
+    const base = new TapeGenerator({ swaps }).request();
+    writeFileSync(path, `${requestVariants(base, count).map((r) => JSON.stringify(r)).join('\n')}\n`);
+  }
+  return path;
+}
+
+function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & { success: true } {
+  const parsed = parseSimulatorRequest(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`${path}: ${JSON.stringify(parsed.error)}`);
+  return parsed;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      rounds: { type: 'string' },
+      workers: { type: 'string', default: String(availableParallelism()) },
+    },
+  });
+  const quick = values.quick;
+  const sizes = {
+    tape: quick ? 100_000 : 1_000_000,
+    stream: quick ? 1_000_000 : 10_000_000,
+    sweepTape: 100_000,
+    sweepRequests: quick ? 20 : 1_000,
+    rounds: values.rounds !== undefined ? parseCount(values.rounds) : quick ? 2 : 3,
+  };
+  const only = new Set((values.only ?? 'loop,floor,stream,sweep').split(','));
+  const workers = Number(values.workers);
+  const startLoad = loadavg();
+  const rows: Row[] = [];
+  const say = (rs: Row[]): void => {
+    rows.push(...rs);
+    process.stderr.write(`${table(rs)}\n\n`);
+  };
+
+  if (only.has('loop') || only.has('floor')) {
+    const { tape, request } = ensureTape(sizes.tape, 'json');
+    if (only.has('loop')) {
+      process.stderr.write('loop …\n');
+      say(await loopSuite(readTapeFile(tape), readRequest(request).data, sizes.rounds));
+    }
+    if (only.has('floor')) {
+      process.stderr.write('floor …\n');
+      say(floorSuite(tape, request, sizes.tape, sizes.rounds));
+    }
+  }
+  if (only.has('stream')) {
+    const { tape, request } = ensureTape(sizes.stream, 'jsonl');
+    process.stderr.write('stream …\n');
+    say(streamSuite(tape, request, sizes.stream));
+  }
+  if (only.has('sweep')) {
+    const { tape } = ensureTape(sizes.sweepTape, 'json');
+    const requests = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
+    process.stderr.write('sweep …\n');
+    say(sweepSuite(tape, requests, sizes.sweepRequests, sizes.sweepTape, workers));
+  }
+
+  const machine = {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadAverageAtStart: startLoad,
+    loadAverageAtEnd: loadavg(),
+  };
+  process.stdout.write(`${table(rows)}\n\nmachine: ${machine.cpus} × ${machine.model}, node ${machine.node}, ` +
+    `load average ${startLoad.map((l) => l.toFixed(1)).join(' ')} at start, ${machine.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' ')} at end\n`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = join(RESULTS_DIR, `bench-${stamp}.json`);
+  writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), quick, sizes, machine, rows }, null, 1)}\n`);
+  process.stdout.write(`written to ${out}\n`);
+}
+
+if (isMain(import.meta.url)) await main();

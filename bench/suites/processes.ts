@@ -1,0 +1,61 @@
+import { measure, type Measurement } from '../measure.js';
+import { row, type Row } from './row.js';
+
+function best(runs: readonly Measurement[]): Measurement {
+  return runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+}
+
+function check(m: Measurement, what: string): Measurement {
+  if (m.exitCode !== 0) throw new Error(`${what} exited with code ${m.exitCode}`);
+  return m;
+}
+
+/**
+ * `copysim simulate` on a JSON tape against the floor that reading and `JSON.parse`-ing the
+ * same file sets, each in a fresh process (module loading included), run side by side in
+ * turns; the best of `rounds` each.
+ */
+export function floorSuite(tape: string, request: string, swaps: number, rounds: number): Row[] {
+  const floors: Measurement[] = [];
+  const sims: Measurement[] = [];
+  for (let i = 0; i < rounds; i++) {
+    floors.push(check(measure(['floor', tape]), 'the floor'));
+    sims.push(check(measure(['cli', 'simulate', '--tape', tape, '--request', request]), 'copysim simulate'));
+  }
+  const floor = best(floors);
+  const sim = best(sims);
+  const note = `${swaps.toLocaleString('en-US')} swaps, best of ${rounds} side by side`;
+  return [
+    row('floor', 'read + JSON.parse', floor.wallMs, 'ms', { note }),
+    row('floor', 'copysim simulate', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
+    row('floor', 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { atMost: 3, note: 'wall time' }),
+    row('floor', 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
+    row('floor', 'simulate swaps/s', swaps / (sim.wallMs / 1000), 'swaps/s'),
+    row('floor', 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
+  ];
+}
+
+/** `copysim simulate --tape big.jsonl`: streamed, peak memory bounded whatever the tape's length. */
+export function streamSuite(tape: string, request: string, swaps: number): Row[] {
+  const run = check(measure(['cli', 'simulate', '--tape', tape, '--request', request]), 'copysim simulate (JSONL)');
+  const note = `${swaps.toLocaleString('en-US')} swaps streamed from JSONL`;
+  return [
+    row('stream', 'peak RSS', run.peakRssMb, 'MiB', { atMost: 1024, note }),
+    row('stream', 'swaps/s', swaps / (run.wallMs / 1000), 'swaps/s', { note: `${Math.round(run.wallMs / 1000)} s wall` }),
+  ];
+}
+
+/** `copysim sweep` with 1 worker and with `workers` workers: wall time and speed-up. */
+export function sweepSuite(tape: string, requests: string, count: number, swaps: number, workers: number): Row[] {
+  const time = (n: number): Measurement =>
+    check(measure(['cli', 'sweep', '--tape', tape, '--requests', requests, '--workers', String(n)]), `copysim sweep --workers ${n}`);
+  const one = time(1);
+  const many = time(workers);
+  const note = `${count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
+  return [
+    row('sweep', `wall time, ${workers} workers`, many.wallMs / 1000, 's', { atMost: 60, note }),
+    row('sweep', 'wall time, 1 worker', one.wallMs / 1000, 's', { note }),
+    row('sweep', 'speed-up', one.wallMs / many.wallMs, '×', { note: `${workers} workers against 1` }),
+    row('sweep', 'requests/s', count / (many.wallMs / 1000), 'requests/s', { note: `${workers} workers` }),
+  ];
+}

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { EngineOptions } from '../model/options.js';
+import type { SimulatorRequest } from '../model/request.js';
+import type { IndexedTape } from '../engine/tape-index.js';
+import type { SweepOutput } from './run-one.js';
+import { packTape } from './tape-transfer.js';
+
+/** What each sweep worker starts with. */
+export interface SweepWorkerData {
+  readonly tape: SharedArrayBuffer;
+  readonly options: EngineOptions;
+  readonly full: boolean;
+}
+
+/** One request sent to a worker; `slot` is its position in the job list. */
+export interface SweepJob {
+  readonly slot: number;
+  readonly request: SimulatorRequest;
+}
+
+/** A worker's answer: the output, or why the request could not run. */
+export type SweepWorkerReply =
+  | { readonly slot: number; readonly output: SweepOutput }
+  | { readonly slot: number; readonly failure: { readonly input: boolean; readonly message: string } };
+
+/** A job that failed in a worker: `input` when the tape or options could not serve it. */
+export class SweepJobError extends Error {
+  override name = 'SweepJobError';
+  constructor(
+    readonly slot: number,
+    readonly input: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The compiled worker script, or null when there is none (running from the TypeScript source
+ * without a build): the sweep then runs in the calling thread.
+ */
+export function sweepWorkerUrl(): URL | null {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts') ? new URL('../../dist/src/sweep/worker.js', here) : new URL('./worker.js', here);
+  return existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/**
+ * Runs `jobs` on `workers` threads over one tape, packed once and shared. Each worker takes
+ * the next job when it finishes one, so uneven jobs still keep every core busy. `onOutput` gets
+ * the outputs in completion order. Rejects on the first failure (a {@link SweepJobError} when a
+ * job failed) and stops every worker.
+ */
+export function runOnWorkers(
+  tape: IndexedTape,
+  jobs: readonly SimulatorRequest[],
+  url: URL,
+  settings: { readonly workers: number; readonly options: EngineOptions; readonly full: boolean },
+  onOutput: (slot: number, output: SweepOutput) => void,
+): Promise<void> {
+  if (jobs.length === 0) return Promise.resolve();
+  const workerData: SweepWorkerData = { tape: packTape(tape), options: settings.options, full: settings.full };
+  const threads: Worker[] = [];
+  let next = 0;
+  let finished = 0;
+  let settled = false;
+
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      void Promise.all(threads.map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
+    };
+    const feed = (worker: Worker): void => {
+      if (next < jobs.length) {
+        const job: SweepJob = { slot: next, request: jobs[next]! };
+        next++;
+        worker.postMessage(job);
+      }
+    };
+    const count = Math.max(1, Math.min(settings.workers, jobs.length));
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(url, { workerData });
+      threads.push(worker);
+      worker.on('message', (reply: SweepWorkerReply) => {
+        if (settled) return;
+        if ('failure' in reply) {
+          settle(new SweepJobError(reply.slot, reply.failure.input, reply.failure.message));
+          return;
+        }
+        try {
+          onOutput(reply.slot, reply.output);
+        } catch (e) {
+          settle(e as Error);
+          return;
+        }
+        finished++;
+        if (finished === jobs.length) settle();
+        else feed(worker);
+      });
+      worker.on('error', (e) => settle(e));
+      worker.on('exit', (code) => {
+        if (code !== 0) settle(new Error(`a sweep worker stopped with exit code ${code}`));
+      });
+      feed(worker);
+    }
+  });
+}
