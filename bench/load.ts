@@ -120,6 +120,6 @@ rmSync(workDir, { recursive: true, force: true });
 console.table(rows);
 console.log(
   `${connections} connections, ${duration} s a scenario; ledger: ${charged} credits charged, ` +
-    `${answered} answered with 2xx (a request cut off at the end of a run is charged but never answered), ` +
+    `${answered} in 2xx answers counted by autocannon (an answer arriving after a run's end is charged but not counted), ` +
     `balance ${balance === initial - charged ? 'consistent' : 'INCONSISTENT'} with the ledger`,
 );

@@ -66,10 +66,12 @@ describe('the key database across server lifetimes', () => {
       }
     };
     const clients = Array.from({ length: 12 }, (_, c) => client(c));
-    while (received.length < 60) await new Promise((r) => setTimeout(r, 5));
+    const deadline = Date.now() + 60_000;
+    while (received.length < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     await server.kill();
     stop = true;
     await Promise.all(clients);
+    expect(received.length).toBeGreaterThanOrEqual(60); // the load was running when it was killed
     expect(invalid).toBeGreaterThan(0);
 
     const db = new Database(ws.db, { readonly: true });
@@ -81,11 +83,12 @@ describe('the key database across server lifetimes', () => {
     const balance = reopened.get(record.id)!.credits;
     reopened.close();
 
-    // Every answered charge is in the ledger; at most the 12 in flight were charged unanswered.
+    // Every answered charge is in the ledger; a charge without an answer is a request whose
+    // connection died with the server (at most the 12 in flight).
     const charged = new Set(charges.map((r) => r.balanceAfter));
     expect(received.filter((r) => !charged.has(r))).toEqual([]);
     expect(charges.length).toBeGreaterThanOrEqual(received.length);
-    expect(charges.length).toBeLessThanOrEqual(received.length + 12);
+    expect(charges.length - received.length).toBeLessThanOrEqual(Math.min(failed, 12));
     // Only valid simulations were charged, 10 each, and the ledger sums to the balance.
     expect(charges.every((r) => r.delta === -10 && r.operation === 'simulate')).toBe(true);
     expect(balance).toBe(initial - 10 * charges.length);
