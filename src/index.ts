@@ -55,8 +55,8 @@ export {
   type InputLocation,
 } from './model/errors.js';
 
-// The layers around the engine; each index lists its own public exports.
+// The layers around the engine; each index lists its own public exports. The HTTP service is
+// the separate entry point `copysim/server`, so a library import loads no web framework or SQLite.
 export * from './io/import/index.js';
 export * from './sweep/index.js';
 export * from './analytics/index.js';
-export * from './server/index.js';

@@ -7,7 +7,7 @@ import {
   walletIndicators,
   walletInvestmentChart,
   walletPnlChart,
-} from '../../src/index.js';
+} from './support/api.js';
 import { ensureBuild } from './support/build.js';
 import { call } from './support/http.js';
 import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';

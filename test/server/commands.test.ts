@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyStore } from '../../src/index.js';
+import { KeyStore } from './support/api.js';
 import { cli } from '../support/cli.js';
 import { SOL_TAPE } from './support/tapes.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore } from '../../src/index.js';
+import { KeyStore } from './support/api.js';
 import { ensureBuild } from './support/build.js';
 import { call } from './support/http.js';
 import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';

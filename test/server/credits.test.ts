@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CreditMeter, HttpError, KeyStore } from '../../src/index.js';
+import { CreditMeter, HttpError, KeyStore } from './support/api.js';
 
 function setup(credits: number) {
   const store = KeyStore.open(':memory:', { now: () => 1_700_000_000 });

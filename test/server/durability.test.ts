@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { KeyStore } from '../../src/index.js';
+import { KeyStore } from './support/api.js';
 import { cli } from '../support/cli.js';
 import { ensureBuild } from './support/build.js';
 import { call } from './support/http.js';

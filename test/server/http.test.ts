@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeyStore, simulate } from '../../src/index.js';
+import { KeyStore, simulate } from './support/api.js';
 import { cli } from '../support/cli.js';
 import { ensureBuild } from './support/build.js';
 import { call } from './support/http.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InputError, KeyStore, SCHEMA_VERSION } from '../../src/index.js';
+import { InputError, KeyStore, SCHEMA_VERSION } from './support/api.js';
 
 const clock = { now: () => 1_700_000_000 };
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, OPERATIONS } from '../../src/index.js';
+import { buildOpenApiDocument, OPERATIONS } from './support/api.js';
 
 const doc = buildOpenApiDocument(OPERATIONS) as any;
 

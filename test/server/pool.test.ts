@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HttpError, InputError, RequestError, SimulationPool } from '../../src/index.js';
+import { HttpError, InputError, RequestError, SimulationPool } from './support/api.js';
 
 // Stand-in workers speaking the pool's protocol, in plain JavaScript: they test the pool's
 // queueing, failures and restarts without the engine (the HTTP tests run the real worker).
