@@ -31,17 +31,23 @@ export class JsonlTapeFile {
   line = 1;
   private readonly fd: number;
   private readonly size: number;
-  private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private buffer: Buffer;
   /** Bytes in `buffer` not yet handed out (a partial line at its start). */
   private held = 0;
   private bytesRead = 0;
   private nextLine = 1;
   private rest: string[] = [];
 
+  /**
+   * @param onProgress called after each chunk with the bytes read and the file's size
+   * @param chunkBytes bytes read at a time (lines longer than this are still read whole)
+   */
   constructor(
     readonly path: string,
     private readonly onProgress?: ByteProgress,
+    chunkBytes = CHUNK_BYTES,
   ) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
     try {
       this.fd = openSync(path, 'r');
     } catch (e) {

@@ -50,8 +50,9 @@ export function sweepWorkerUrl(): URL | null {
 /**
  * Runs `jobs` on `workers` threads over one tape, packed once and shared. Each worker takes
  * the next job when it finishes one, so uneven jobs still keep every core busy. `onOutput` gets
- * the outputs in completion order. Rejects on the first failure (a {@link SweepJobError} when a
- * job failed) and stops every worker.
+ * the outputs in completion order. When a job fails, no new job starts; once the jobs under way
+ * have finished, it rejects with the failure of the earliest job (a {@link SweepJobError}), the
+ * same one whatever the timing, and stops every worker.
  */
 export function runOnWorkers(
   tape: IndexedTape,
@@ -66,6 +67,7 @@ export function runOnWorkers(
   let next = 0;
   let finished = 0;
   let settled = false;
+  const failures: SweepJobError[] = [];
 
   return new Promise<void>((resolve, reject) => {
     const settle = (error?: Error): void => {
@@ -74,7 +76,7 @@ export function runOnWorkers(
       void Promise.all(threads.map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
     };
     const feed = (worker: Worker): void => {
-      if (next < jobs.length) {
+      if (next < jobs.length && failures.length === 0) {
         const job: SweepJob = { slot: next, request: jobs[next]! };
         next++;
         worker.postMessage(job);
@@ -86,19 +88,25 @@ export function runOnWorkers(
       threads.push(worker);
       worker.on('message', (reply: SweepWorkerReply) => {
         if (settled) return;
-        if ('failure' in reply) {
-          settle(new SweepJobError(reply.slot, reply.failure.input, reply.failure.message));
-          return;
-        }
-        try {
-          onOutput(reply.slot, reply.output);
-        } catch (e) {
-          settle(e as Error);
-          return;
-        }
         finished++;
-        if (finished === jobs.length) settle();
-        else feed(worker);
+        if ('failure' in reply) {
+          failures.push(new SweepJobError(reply.slot, reply.failure.input, reply.failure.message));
+        } else {
+          try {
+            onOutput(reply.slot, reply.output);
+          } catch (e) {
+            settle(e as Error);
+            return;
+          }
+        }
+        if (failures.length > 0 && finished === next) {
+          // Every job before the failed ones has run: the first failure in input order is known.
+          settle(failures.reduce((a, b) => (b.slot < a.slot ? b : a)));
+        } else if (finished === jobs.length) {
+          settle();
+        } else {
+          feed(worker);
+        }
       });
       worker.on('error', (e) => settle(e));
       worker.on('exit', (code) => {

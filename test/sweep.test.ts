@@ -1,0 +1,160 @@
+/**
+ * Sweeps: many requests over one tape give, in input order, each request's own summary (the
+ * same as `simulate`), or its 400 body; the number of workers changes nothing but the speed.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../src/model/errors.js';
+import type { SimulatorRequestInput } from '../src/model/request.js';
+import { simulate } from '../src/simulate.js';
+import { indexTape } from '../src/engine/tape-index.js';
+import { sweep, type SweepResult } from '../src/sweep/index.js';
+import { sweepWorkerUrl } from '../src/sweep/pool.js';
+import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
+import { scenarioArb } from './support/arbitraries.js';
+import { progressBar } from '../src/cli/progress.js';
+import { cli } from './support/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'copysim-sweep-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A small seeded tape in the benchmark's shape: pump-and-dump tokens, leaders, market wallets.
+const generator = new TapeGenerator({ swaps: 3_000, leaders: 8, tokens: 25, marketWallets: 50, days: 3, seed: 11 });
+const tape = { ...generator.header, swaps: [...generator.swaps()] };
+const requests: unknown[] = requestVariants(generator.request(), 12, 5);
+requests.splice(3, 0, { ...(requests[0] as object), buy_percentage: 0 }); // a 400: validation_error
+requests.splice(7, 0, { ...(requests[0] as object), from_date: '2024-03-09', to_date: '2024-03-01' }); // a 400: invalid_date_range
+
+function expectedResult(request: unknown, index: number): SweepResult {
+  try {
+    return { index, summary: simulate(tape, request).summary };
+  } catch (e) {
+    return { index, error: (e as { body: never }).body };
+  }
+}
+
+describe('sweep', () => {
+  const expected = requests.map(expectedResult);
+
+  it('gives each request the summary simulate gives it, or its 400 body, in input order', async () => {
+    expect(expected.filter((r) => 'error' in r).map((r) => r.index)).toEqual([3, 7]);
+    expect(await sweep(tape, requests, { workers: 0 })).toEqual(expected);
+  });
+
+  it('keeps whole responses with `full`, the same as simulate', async () => {
+    const results = await sweep(indexTape(tape), requests.slice(0, 3), { workers: 0, full: true });
+    results.forEach((r, i) => {
+      expect('response' in r && r.response).toEqual(simulate(tape, requests[i]));
+    });
+  });
+
+  it('summaries equal simulate’s on generated scenarios (every feature of the model)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArb({}, 30), fc.array(fc.record({ close_all: fc.boolean(), max_dupe_buy_times: fc.nat(3) }), { maxLength: 3 }), async (s, changes) => {
+        const reqs: SimulatorRequestInput[] = [s.request, ...changes.map((c) => ({ ...s.request, ...c }))];
+        let want: SweepResult[];
+        try {
+          want = reqs.map((r, index) => ({ index, summary: simulate(s.tape, r, s.options).summary }));
+        } catch {
+          return; // a tape the engine cannot use: covered below
+        }
+        expect(await sweep(s.tape, reqs, { workers: 0, engineOptions: s.options })).toEqual(want);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reports progress up to the total', async () => {
+    const seen: number[] = [];
+    await sweep(tape, requests.slice(0, 4), { workers: 0, onProgress: (done, total) => seen.push(total - done) });
+    expect(seen.at(-1)).toBe(0);
+  });
+
+  it('refuses the whole sweep when the tape cannot serve a request, naming it', async () => {
+    const eth = { ...(requests[0] as object), network: 'eth' };
+    await expect(sweep(tape, [requests[0], eth], { workers: 0 })).rejects.toThrow(InputError);
+    await expect(sweep(tape, [requests[0], eth], { workers: 0 })).rejects.toThrow(/request 1: the tape holds swaps of network "sol"/);
+    const noNative = { ...tape, native_prices: [] };
+    await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+  });
+
+  const workerUrl = sweepWorkerUrl();
+  if (workerUrl === null) console.warn('sweep on worker threads skipped: no build (run `npm run build`; `npm test` does)');
+  it.skipIf(workerUrl === null)('gives the same results on worker threads (the compiled worker of dist/)', async () => {
+    expect(await sweep(tape, requests, { workers: 2 })).toEqual(expected);
+    expect(await sweep(tape, requests.slice(0, 2), { workers: 5 })).toEqual(expected.slice(0, 2));
+    const eth = { ...(requests[0] as object), network: 'eth' };
+    await expect(sweep({ ...tape, native_prices: [] }, [requests[0], requests[1]], { workers: 2 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+    await expect(sweep(tape, [eth], { workers: 2 })).rejects.toThrow(/request 0:/);
+  });
+});
+
+describe('copysim sweep', () => {
+  const tapePath = join(dir, 'tape.json');
+  writeFileSync(tapePath, JSON.stringify(tape));
+  const requestsPath = join(dir, 'requests.jsonl');
+  const lines = requests.slice(0, 5).map((r) => JSON.stringify(r));
+  writeFileSync(requestsPath, `${lines.slice(0, 2).join('\n')}\n\n{not json\n${lines.slice(2).join('\n')}\n`);
+  const expected = [0, 1, 2, 3, 4].map((i) => expectedResult(requests[i], i));
+
+  it('prints one JSON line per request, in input order; a line that is not JSON gets a 400 body', async () => {
+    const run = await cli('sweep', '--tape', tapePath, '--requests', requestsPath, '--workers', '0');
+    expect(run.code, run.err).toBe(0);
+    const out = run.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    // lines: requests 0 and 1, the broken line, requests 2, 3 (buy_percentage 0: a 400) and 4
+    expect(out.map((o) => Object.keys(o))).toEqual([['index', 'summary'], ['index', 'summary'], ['index', 'error'], ['index', 'summary'], ['index', 'error'], ['index', 'summary']]);
+    expect(out.map((o) => o.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(out[2]).toEqual({ index: 2, error: { code: 'validation_error', detail: [{ path: '', message: expect.stringMatching(/^line 4 is not valid JSON/) }] } });
+    expect(out.filter((_, i) => i !== 2).map((o) => ('summary' in o ? o.summary : o.error))).toEqual(
+      expected.map((r) => ('summary' in r ? r.summary : r.error)),
+    );
+  });
+
+  it('writes each whole response to --full DIR, named by zero-padded index', async () => {
+    const full = join(dir, 'full');
+    const run = await cli('sweep', '--tape', tapePath, '--requests', requestsPath, '--workers', '0', '--full', full);
+    expect(run.code, run.err).toBe(0);
+    expect(readdirSync(full).sort()).toEqual(['0.json', '1.json', '3.json', '5.json']); // 2 and 4 got 400 bodies
+    expect(JSON.parse(readFileSync(join(full, '3.json'), 'utf8'))).toEqual(simulate(tape, requests[2]));
+  });
+
+  it.each([
+    [['--requests', 'r.jsonl'], /sweep needs --tape/],
+    [['--tape', 't.json', '--requests', 'r.jsonl', '--workers', 'two'], /--workers must be a whole number/],
+    [['--tape', join(dir, 'missing.json'), '--requests', requestsPath], /tape file .*missing\.json: no such file/],
+  ])('exits 1 with a clear message: %j', async (args, message) => {
+    const run = await cli('sweep', ...args);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(message);
+    expect(existsSync(join(dir, 'missing.json'))).toBe(false);
+  });
+});
+
+describe('the progress bar of long simulations and sweeps', () => {
+  const capture = (errIsTty: boolean) => {
+    let err = '';
+    return { io: { out: () => {}, err: (t: string) => (err += t), errIsTty }, text: () => err };
+  };
+
+  it('draws on a terminal only when the whole percent changes, then clears its line', () => {
+    const { io, text } = capture(true);
+    const bar = progressBar(io, 'sweep', 'requests');
+    for (let done = 0; done <= 1000; done++) bar.update(done, 1000);
+    bar.finish();
+    const draws = text().split('\r').filter((s) => s.startsWith('sweep'));
+    expect(draws).toHaveLength(101); // 0 % to 100 %, once each
+    expect(draws[50]).toBe(`sweep  [${'#'.repeat(15)}${'.'.repeat(15)}]  50%  500 / 1,000 requests`);
+    expect(text().endsWith('\r\x1b[2K')).toBe(true);
+  });
+
+  it('writes nothing when standard error is not a terminal (logs, pipes, tests)', async () => {
+    const { io, text } = capture(false);
+    const bar = progressBar(io, 'simulate', 'swaps');
+    bar.update(5, 10);
+    bar.finish();
+    expect(text()).toBe('');
+  });
+});
