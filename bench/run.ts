@@ -7,8 +7,9 @@
  *   npm run bench -- --only loop,floor
  *
  * Suites: loop (replay in memory), floor (simulate against read + JSON.parse of a 1M-swap
- * JSON tape), stream (a 10M-swap JSONL tape, peak RSS), sweep (1,000 requests over a
- * 100k-swap tape on 1 and N workers).
+ * JSON tape, following 100 and 10 leaders), stream (a 10M-swap JSONL tape, peak RSS), sweep
+ * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
+ * first 100 of them).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -46,6 +47,14 @@ function ensureRequests(swaps: number, count: number): string {
     writeFileSync(path, `${requestVariants(base, count).map((r) => JSON.stringify(r)).join('\n')}\n`);
   }
   return path;
+}
+
+/** A copy of the request at `path` that follows only its first `leaders` wallets. */
+function fewerLeaders(path: string, leaders: number): string {
+  const out = path.replace(/\.json$/, `-${leaders}-leaders.json`);
+  const request = JSON.parse(readFileSync(path, 'utf8')) as { wallets: string[] };
+  writeFileSync(out, `${JSON.stringify({ ...request, wallets: request.wallets.slice(0, leaders) }, null, 1)}\n`);
+  return out;
 }
 
 function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & { success: true } {
@@ -88,19 +97,24 @@ async function main(): Promise<void> {
     }
     if (only.has('floor')) {
       process.stderr.write('floor …\n');
-      say(floorSuite(tape, request, sizes.tape, sizes.rounds));
+      say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed'));
+      say(floorSuite(tape, fewerLeaders(request, 10), sizes.tape, sizes.rounds, '10 leaders followed'));
     }
   }
   if (only.has('stream')) {
     const { tape, request } = ensureTape(sizes.stream, 'jsonl');
     process.stderr.write('stream …\n');
-    say(streamSuite(tape, request, sizes.stream));
+    // The response holds every follower trade: 10 leaders keep it to a size that says
+    // something about the engine's own memory, not about the response's.
+    say(streamSuite(tape, fewerLeaders(request, 10), sizes.stream));
   }
   if (only.has('sweep')) {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
-    const requests = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
+    const all = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
+    const sampleCount = Math.min(sizes.sweepRequests, 100);
+    const sample = ensureRequests(sizes.sweepTape, sampleCount);
     process.stderr.write('sweep …\n');
-    say(sweepSuite(tape, requests, sizes.sweepRequests, sizes.sweepTape, workers));
+    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount }, sizes.sweepTape, workers));
   }
 
   const machine = {

@@ -15,7 +15,7 @@ function check(m: Measurement, what: string): Measurement {
  * same file sets, each in a fresh process (module loading included), run side by side in
  * turns; the best of `rounds` each.
  */
-export function floorSuite(tape: string, request: string, swaps: number, rounds: number): Row[] {
+export function floorSuite(tape: string, request: string, swaps: number, rounds: number, followed: string): Row[] {
   const floors: Measurement[] = [];
   const sims: Measurement[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -25,13 +25,14 @@ export function floorSuite(tape: string, request: string, swaps: number, rounds:
   const floor = best(floors);
   const sim = best(sims);
   const note = `${swaps.toLocaleString('en-US')} swaps, best of ${rounds} side by side`;
+  const suite = `floor (${followed})`;
   return [
-    row('floor', 'read + JSON.parse', floor.wallMs, 'ms', { note }),
-    row('floor', 'copysim simulate', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
-    row('floor', 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { atMost: 3, note: 'wall time' }),
-    row('floor', 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
-    row('floor', 'simulate swaps/s', swaps / (sim.wallMs / 1000), 'swaps/s'),
-    row('floor', 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
+    row(suite, 'read + JSON.parse', floor.wallMs, 'ms', { note }),
+    row(suite, 'copysim simulate', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
+    row(suite, 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { atMost: 3, note: 'wall time' }),
+    row(suite, 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
+    row(suite, 'simulate swaps/s', swaps / (sim.wallMs / 1000), 'swaps/s'),
+    row(suite, 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
   ];
 }
 
@@ -46,16 +47,23 @@ export function streamSuite(tape: string, request: string, swaps: number): Row[]
 }
 
 /** `copysim sweep` with 1 worker and with `workers` workers: wall time and speed-up. */
-export function sweepSuite(tape: string, requests: string, count: number, swaps: number, workers: number): Row[] {
-  const time = (n: number): Measurement =>
-    check(measure(['cli', 'sweep', '--tape', tape, '--requests', requests, '--workers', String(n)]), `copysim sweep --workers ${n}`);
-  const one = time(1);
-  const many = time(workers);
-  const note = `${count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
+export function sweepSuite(
+  tape: string,
+  requests: { readonly all: string; readonly count: number; readonly sample: string; readonly sampleCount: number },
+  swaps: number,
+  workers: number,
+): Row[] {
+  const time = (file: string, n: number): Measurement =>
+    check(measure(['cli', 'sweep', '--tape', tape, '--requests', file, '--workers', String(n)]), `copysim sweep --workers ${n}`);
+  const all = time(requests.all, workers);
+  const one = time(requests.sample, 1);
+  const many = time(requests.sample, workers);
+  const over = `over ${swaps.toLocaleString('en-US')} swaps`;
   return [
-    row('sweep', `wall time, ${workers} workers`, many.wallMs / 1000, 's', { atMost: 60, note }),
-    row('sweep', 'wall time, 1 worker', one.wallMs / 1000, 's', { note }),
-    row('sweep', 'speed-up', one.wallMs / many.wallMs, '×', { note: `${workers} workers against 1` }),
-    row('sweep', 'requests/s', count / (many.wallMs / 1000), 'requests/s', { note: `${workers} workers` }),
+    row('sweep', `wall time, ${workers} workers`, all.wallMs / 1000, 's', { atMost: 60, note: `${requests.count.toLocaleString('en-US')} requests ${over}` }),
+    row('sweep', 'requests/s', requests.count / (all.wallMs / 1000), 'requests/s', { note: `${workers} workers` }),
+    row('sweep', 'speed-up', one.wallMs / many.wallMs, '×', {
+      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests (${Math.round(one.wallMs / 1000)} s against ${Math.round(many.wallMs / 1000)} s)`,
+    }),
   ];
 }

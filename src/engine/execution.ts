@@ -71,7 +71,7 @@ export class ExecutionModel {
       price = p.times(this.unknownOnePlusS);
       slippage = this.unknownBuySlippage;
     } else {
-      const s = usd.times(2).div(liquidity); // A / (L/2)
+      const s = usd.times(TWO).div(liquidity); // A / (L/2)
       price = p.times(ONE.plus(s));
       slippage = s.times(HUNDRED);
     }
@@ -112,3 +112,4 @@ export class ExecutionModel {
 }
 
 const HALF = new Decimal(0.5);
+const TWO = new Decimal(2);

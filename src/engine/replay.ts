@@ -5,6 +5,7 @@ import type { Swap } from '../model/tape.js';
 import { Deal, type TradeRecord } from './deal.js';
 import { ExecutionModel } from './execution.js';
 import { KnownPrices } from './known-prices.js';
+import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { TimeFixQueue } from './timefix.js';
@@ -50,6 +51,8 @@ export interface ReplaySetup {
   readonly tokenCount?: number;
   /** Keep the PnL chart's points (see {@link ReplayControl.chart}). */
   readonly chart?: boolean;
+  /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
+  readonly facts?: LeaderFacts;
 }
 
 /** Swaps between two progress reports. */
@@ -65,7 +68,8 @@ export const PROGRESS_EVERY = 1 << 16;
  */
 export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
   const { network, native } = tape;
-  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true });
+  const facts = new IndexedLeaderFacts(tape);
+  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true, facts });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
@@ -78,7 +82,7 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     const i = order[k]!;
     const swap = swaps[i]!;
     if (swap.time > end) break;
-    run.step(swap, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!);
+    run.step(swap, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
   onProgress?.(order.length, order.length);
@@ -101,8 +105,7 @@ export class Replay {
   private readonly prices: KnownPrices;
   /** The open deal of each token, by token id. */
   private readonly openDeal: (Deal | undefined)[];
-  /** Leader holdings, keyed by `tokenId × leaderCount + leader`. */
-  private readonly holdings = new Map<number, Decimal>();
+  private readonly facts: LeaderFacts;
   private readonly deals: Deal[] = [];
   private readonly points: ChartPoint[] = [];
   private readonly timeFix: TimeFixQueue | null;
@@ -116,8 +119,9 @@ export class Replay {
   private feeSum: Decimal = ZERO;
   private botFeeSum: Decimal = ZERO;
 
-  constructor({ network, native, request, options, tokenCount = 0, chart = true }: ReplaySetup) {
+  constructor({ network, native, request, options, tokenCount = 0, chart = true, facts }: ReplaySetup) {
     this.request = request;
+    this.facts = facts ?? new StreamLeaderFacts();
     this.window = requestWindow(request);
     this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native);
     this.leaderCount = request.wallets.length;
@@ -133,9 +137,10 @@ export class Replay {
 
   /**
    * One step of the replay for a swap at or before `window_end`, in event order; `leader` is
-   * the index of its wallet in the request's `wallets`, or -1 for market data.
+   * the index of its wallet in the request's `wallets`, or -1 for market data; `i` is its index
+   * in an indexed tape (for the {@link LeaderFacts} kept with it).
    */
-  step(swap: Swap, tokenId: number, leader: number): void {
+  step(swap: Swap, tokenId: number, leader: number, i = -1): void {
     const time = swap.time;
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
     this.prices.observe(tokenId, swap.usd_price, swap.usd_liquidity);
@@ -143,15 +148,10 @@ export class Replay {
     if (deal !== undefined) this.unrealized?.markDirty(deal);
     if (leader < 0) return;
 
-    const key = tokenId * this.leaderCount + leader;
-    const held = this.holdings.get(key) ?? ZERO;
-    const quantity = new Decimal(swap.quantity);
-    if (time >= this.window.start) {
-      if (swap.type === 'buy') this.copyBuy(swap, leader, tokenId);
-      else this.copySell(swap, leader, tokenId, held, quantity);
-    }
-    if (swap.type === 'buy') this.holdings.set(key, held.isZero() ? quantity : held.plus(quantity));
-    else if (!held.isZero()) this.holdings.set(key, held.lte(quantity) ? ZERO : held.minus(quantity));
+    const held = this.facts.holdingsBefore(swap, i, tokenId * this.leaderCount + leader);
+    if (time < this.window.start) return;
+    if (swap.type === 'buy') this.copyBuy(swap, i, leader, tokenId);
+    else this.copySell(swap, i, leader, tokenId, held);
   }
 
   /** Closes the window: the time-fixes due by `window_end`, then the final time-fix (model 3.4). */
@@ -167,16 +167,14 @@ export class Replay {
   }
 
   /** Model 3.1. */
-  private copyBuy(swap: Swap, leader: number, tokenId: number): void {
+  private copyBuy(swap: Swap, i: number, leader: number, tokenId: number): void {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
-    const leaderUsd =
-      swap.usd_amount !== undefined ? new Decimal(swap.usd_amount) : new Decimal(swap.quantity).times(swap.usd_price);
-    let amount = leaderUsd.times(this.buyFraction);
-    if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
+    if (room.lte(0)) return;
+    let amount = this.facts.usdAmount(swap, i).times(this.buyFraction);
+    if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     if (room.lt(amount)) amount = room;
-    if (amount.lte(0)) return;
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(amount, swap.time);
@@ -191,7 +189,7 @@ export class Replay {
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
-  private copySell(swap: Swap, leader: number, tokenId: number, held: Decimal, quantity: Decimal): void {
+  private copySell(swap: Swap, i: number, leader: number, tokenId: number, held: Decimal): void {
     const deal = this.openDeal[tokenId];
     if (deal === undefined) return;
     if (this.request.close_all) {
@@ -200,7 +198,8 @@ export class Replay {
     }
     const lot = deal.lot(leader);
     if (lot.isZero()) return;
-    const sold = held.lte(quantity) ? lot : lot.times(quantity).div(held);
+    const fraction = this.facts.sellFraction(swap, i, held);
+    const sold = fraction === null ? lot : lot.times(fraction);
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, swap.time);
