@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { RequestError } from '../model/errors.js';
 import { simulate } from '../simulate.js';
 import { simulateJsonlFile } from '../io/jsonl-tape.js';
+import { writeJson } from '../io/json-stream.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
@@ -57,7 +58,12 @@ export function simulateCommand(args: string[], io: CliIo): number {
     const response = isJsonlPath(values.tape)
       ? simulateJsonlFile(values.tape, request, options as object, (read, size) => bar.update(megabytes(read), megabytes(size)))
       : simulate(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
-    io.out(formatJson(response, values.pretty));
+    if (values.pretty) {
+      io.out(formatJson(response, true));
+    } else {
+      writeJson(response, io.out); // in pieces: a large response never sits whole in memory as text
+      io.out('\n');
+    }
     return EXIT_OK;
   } catch (e) {
     if (e instanceof RequestError) {

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ErrorBody } from '../model/errors.js';
 import { readJson, readText } from '../io/files.js';
+import { writeJson } from '../io/json-stream.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { sweepEach, type SweepResult } from '../sweep/index.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
@@ -45,6 +46,17 @@ function readRequests(path: string): { requests: unknown[]; notJson: Map<number,
   return { requests, notJson };
 }
 
+/** Writes a whole response as one JSON line, in pieces (see `writeJson`). */
+function writeResponseFile(path: string, response: unknown): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeJson(response, (text) => writeSync(fd, text));
+    writeSync(fd, '\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parseWorkers(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -83,9 +95,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       io.out(formatJson({ index: result.index, error: result.error }, false));
     } else {
       io.out(formatJson({ index: result.index, summary: result.summary }, false));
-      if (fullDir !== undefined) {
-        writeFileSync(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), formatJson(result.response, false));
-      }
+      if (fullDir !== undefined) writeResponseFile(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), result.response);
     }
   };
   try {

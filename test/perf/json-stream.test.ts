@@ -1,0 +1,55 @@
+/** The piecewise JSON writer of large responses gives exactly the bytes of JSON.stringify. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { writeJson } from '../../src/io/json-stream.js';
+
+function written(value: unknown, chunkChars?: number): { text: string; pieces: number } {
+  let text = '';
+  let pieces = 0;
+  writeJson(value, (t) => {
+    text += t;
+    pieces++;
+  }, chunkChars);
+  return { text, pieces };
+}
+
+/** Values with large arrays (written in pieces) nested in objects and arrays, odd members included. */
+const odd = fc.constantFrom<unknown>(undefined, () => 1, -0, NaN, Infinity, { toJSON: () => 'custom' }, new Date(0));
+const leaf = fc.oneof(fc.jsonValue({ maxDepth: 2 }), odd);
+const big = fc.array(leaf, { minLength: 257, maxLength: 700 });
+const mixed = fc.letrec((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    big,
+    fc.array(tie('node'), { maxLength: 5 }),
+    fc.dictionary(fc.string({ maxLength: 4 }), tie('node'), { maxKeys: 4 }),
+    fc.record({ rows: big, more: fc.array(fc.record({ trades: big }), { minLength: 1, maxLength: 3 }) }),
+  ),
+})).node;
+
+describe('writeJson', () => {
+  it('writes what JSON.stringify writes, whatever the value and the chunk size', () => {
+    fc.assert(
+      fc.property(mixed, fc.constantFrom(1, 100, 1 << 20), (value, chunk) => {
+        expect(written(value, chunk).text).toBe(JSON.stringify(value) ?? '');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keeps holes of sparse arrays as null, as JSON.stringify does', () => {
+    const sparse = new Array<unknown>(20_000);
+    sparse[3] = { a: 1 };
+    sparse[19_999] = 2;
+    expect(written({ sparse }).text).toBe(JSON.stringify({ sparse }));
+  });
+
+  it('hands a large value over in pieces of about the chunk size', () => {
+    const response = { summary: { pnl: 1.5 }, chart: { values: Array.from({ length: 100_000 }, (_, i) => i / 7) } };
+    const { text, pieces } = written(response, 1 << 16);
+    expect(text).toBe(JSON.stringify(response));
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(pieces).toBeGreaterThan(10); // 8192 numbers at a time: no piece holds the whole text
+  });
+});
