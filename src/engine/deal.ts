@@ -13,13 +13,20 @@ export interface TradeRecord {
   readonly buyPriceAvg: Decimal;
   readonly invested: Decimal;
   readonly slippage: Decimal;
-  readonly slippageLoss: Decimal;
   readonly networkFee: Decimal;
   readonly botFee: Decimal;
+}
+
+/**
+ * A trade just made, with what it added to its deal's sums. Only `trade` is kept (a response
+ * may hold millions of trades: every decimal a record keeps counts).
+ */
+export interface TradeOutcome {
+  readonly trade: TradeRecord;
+  /** Realized PnL the trade added to its deal: sell gain less its fees. */
+  readonly realized: Decimal;
   /** `networkFee + botFee`. */
   readonly fee: Decimal;
-  /** Realized PnL this trade added to its deal: sell gain less its fees. */
-  readonly realized: Decimal;
 }
 
 /**
@@ -71,7 +78,7 @@ export class Deal {
   }
 
   /** Records a buy copied from leader `leader`. */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeRecord {
+  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeOutcome {
     this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
@@ -84,7 +91,7 @@ export class Deal {
    * Records a sell of `fill.quantity` tokens. With `leader` set, they come out of that leader's
    * lot; with null, the whole position is sold (close_all and time-fix) and every lot empties.
    */
-  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeRecord {
+  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeOutcome {
     if (leader === null) {
       this.lotLeaders.length = 0;
       this.lots.length = 0;
@@ -122,7 +129,7 @@ export class Deal {
     this.qty = sum;
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): TradeRecord {
+  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): TradeOutcome {
     const fee = fees.bot.isZero() ? fees.network : fees.network.plus(fees.bot);
     const realized = gain.minus(fee);
     this.realized = this.realized.plus(realized);
@@ -141,13 +148,10 @@ export class Deal {
       buyPriceAvg: this.buyPriceAvg,
       invested: this.invested,
       slippage: fill.slippage,
-      slippageLoss: fill.slippageLoss,
       networkFee: fees.network,
       botFee: fees.bot,
-      fee,
-      realized,
     };
     this.trades.push(trade);
-    return trade;
+    return { trade, realized, fee };
   }
 }

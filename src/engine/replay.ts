@@ -2,7 +2,7 @@ import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
-import { Deal, type TradeRecord } from './deal.js';
+import { Deal, type TradeOutcome } from './deal.js';
 import { ExecutionModel } from './execution.js';
 import { KnownPrices } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
@@ -203,9 +203,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, swap.time);
-    const trade = deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
+    const outcome = deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterTrade(deal, trade);
+    this.afterTrade(deal, outcome);
   }
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
@@ -213,9 +213,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, time);
-    const trade = deal.addSell(type, null, time, fill, liquidity, fees);
+    const outcome = deal.addSell(type, null, time, fill, liquidity, fees);
     deal.close(type === 'sell' ? 'close_all' : type);
-    this.afterTrade(deal, trade);
+    this.afterTrade(deal, outcome);
   }
 
   /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
@@ -226,19 +226,19 @@ export class Replay {
     }
   }
 
-  private afterTrade(deal: Deal, trade: TradeRecord): void {
+  private afterTrade(deal: Deal, outcome: TradeOutcome): void {
     if (deal.open) {
-      this.timeFix?.touch(deal, trade.time);
+      this.timeFix?.touch(deal, outcome.trade.time);
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
-    if (this.unrealized !== null) this.addChartPoint(deal, trade, this.unrealized);
+    if (this.unrealized !== null) this.addChartPoint(deal, outcome, this.unrealized);
   }
 
-  /** One point of the PnL and fee chart: the running totals after `trade`. */
-  private addChartPoint(deal: Deal, trade: TradeRecord, unrealized: UnrealizedBook): void {
-    this.realized = this.realized.plus(trade.realized);
-    this.feeSum = this.feeSum.plus(trade.fee);
+  /** One point of the PnL and fee chart: the running totals after a trade. */
+  private addChartPoint(deal: Deal, { trade, realized, fee }: TradeOutcome, unrealized: UnrealizedBook): void {
+    this.realized = this.realized.plus(realized);
+    this.feeSum = this.feeSum.plus(fee);
     if (!trade.botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(trade.botFee);
     if (deal.open) unrealized.markDirty(deal);
     else unrealized.close(deal);
