@@ -56,8 +56,9 @@ export class Deal {
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
-  /** `qty × known price − invested` at the last valuation (see `UnrealizedBook`). */
-  unrealized: Decimal = ZERO;
+  /** `qty × known price` at the last valuation, and `invested` as last booked (see `UnrealizedBook`). */
+  marketValue: Decimal = ZERO;
+  bookedInvested: Decimal = ZERO;
   /** True when the price or the position moved since the last valuation. */
   dirty = false;
 

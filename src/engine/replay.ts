@@ -240,7 +240,7 @@ export class Replay {
     this.realized = this.realized.plus(realized);
     this.feeSum = this.feeSum.plus(fee);
     if (!trade.botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(trade.botFee);
-    if (deal.open) unrealized.markDirty(deal);
+    if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
     this.points.push({
       time: trade.time,
