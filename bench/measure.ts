@@ -16,6 +16,8 @@ export interface Measurement {
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly peakRssMb: number;
+  /** Size of what the job printed on standard output. */
+  readonly outputMb: number;
   readonly exitCode: number;
 }
 
@@ -40,13 +42,18 @@ export function measure(args: readonly string[]): Measurement {
 async function main(): Promise<void> {
   const [job, ...args] = process.argv.slice(2);
   let exitCode = 0;
+  let outputChars = 0;
   if (job === 'floor') {
     const value = JSON.parse(readFileSync(args[0]!, 'utf8')) as { swaps?: unknown[] };
     if (!Array.isArray(value.swaps)) exitCode = 1;
   } else if (job === 'cli') {
     // Loaded only here, so that the floor pays for no module it does not use.
     const { runCli } = await import('../src/cli/main.js');
-    exitCode = await runCli(args);
+    const out = (text: string): void => {
+      outputChars += text.length;
+      process.stdout.write(text);
+    };
+    exitCode = await runCli(args, { out, err: (text) => process.stderr.write(text), errIsTty: false });
   } else {
     process.stderr.write('usage: measure.js floor FILE | cli COMMAND ARGS…\n');
     exitCode = 64;
@@ -56,6 +63,7 @@ async function main(): Promise<void> {
     wallMs: performance.now(),
     cpuMs: (cpu.user + cpu.system) / 1000,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
+    outputMb: outputChars / 1e6,
     exitCode,
   };
   process.stderr.write(`\n${MEASURE_PREFIX}${JSON.stringify(report)}\n`);

@@ -6,8 +6,9 @@
  *   npm run bench -- --quick           small sizes, a smoke run of a minute or two
  *   npm run bench -- --only loop,floor
  *
- * Suites: loop (replay in memory), floor (simulate against read + JSON.parse of a 1M-swap
- * JSON tape, following 100 and 10 leaders), stream (a 10M-swap JSONL tape, peak RSS), sweep
+ * Suites: decimal (the cost of one decimal operation), loop (replay in memory), floor (simulate against read + JSON.parse of a 1M-swap
+ * JSON tape, following 100 and 10 leaders), stream (a 10M-swap JSONL tape, peak RSS, following
+ * one leader and ten), sweep
  * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
  * first 100 of them).
  */
@@ -20,6 +21,7 @@ import { parseSimulatorRequest } from '../src/model/request.js';
 import { readTapeFile } from '../src/io/read-tape.js';
 import { parseCount, requestPathOf, writeTape } from './gen.js';
 import { isMain } from './is-main.js';
+import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
 import { floorSuite, streamSuite, sweepSuite } from './suites/processes.js';
 import { table, type Row } from './suites/row.js';
@@ -49,11 +51,12 @@ function ensureRequests(swaps: number, count: number): string {
   return path;
 }
 
-/** A copy of the request at `path` that follows only its first `leaders` wallets. */
-function fewerLeaders(path: string, leaders: number): string {
-  const out = path.replace(/\.json$/, `-${leaders}-leaders.json`);
+/** A copy of the request at `path` that follows only its wallets at `positions`. */
+function pickLeaders(path: string, positions: readonly number[]): string {
+  const out = path.replace(/\.json$/, `-leaders-${positions.join('-')}.json`);
   const request = JSON.parse(readFileSync(path, 'utf8')) as { wallets: string[] };
-  writeFileSync(out, `${JSON.stringify({ ...request, wallets: request.wallets.slice(0, leaders) }, null, 1)}\n`);
+  const wallets = positions.map((p) => request.wallets[p]!);
+  writeFileSync(out, `${JSON.stringify({ ...request, wallets }, null, 1)}\n`);
   return out;
 }
 
@@ -80,7 +83,7 @@ async function main(): Promise<void> {
     sweepRequests: quick ? 20 : 1_000,
     rounds: values.rounds !== undefined ? parseCount(values.rounds) : quick ? 2 : 3,
   };
-  const only = new Set((values.only ?? 'loop,floor,stream,sweep').split(','));
+  const only = new Set((values.only ?? 'decimal,loop,floor,stream,sweep').split(','));
   const workers = Number(values.workers);
   const startLoad = loadavg();
   const rows: Row[] = [];
@@ -89,6 +92,10 @@ async function main(): Promise<void> {
     process.stderr.write(`${table(rs)}\n\n`);
   };
 
+  if (only.has('decimal')) {
+    process.stderr.write('decimal …\n');
+    say(await decimalSuite());
+  }
   if (only.has('loop') || only.has('floor')) {
     const { tape, request } = ensureTape(sizes.tape, 'json');
     if (only.has('loop')) {
@@ -98,15 +105,16 @@ async function main(): Promise<void> {
     if (only.has('floor')) {
       process.stderr.write('floor …\n');
       say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed'));
-      say(floorSuite(tape, fewerLeaders(request, 10), sizes.tape, sizes.rounds, '10 leaders followed'));
+      say(floorSuite(tape, pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), sizes.tape, sizes.rounds, '10 leaders followed'));
     }
   }
   if (only.has('stream')) {
     const { tape, request } = ensureTape(sizes.stream, 'jsonl');
     process.stderr.write('stream …\n');
-    // The response holds every follower trade: 10 leaders keep it to a size that says
-    // something about the engine's own memory, not about the response's.
-    say(streamSuite(tape, fewerLeaders(request, 10), sizes.stream));
+    // Memory grows with the response (every follower trade), not with the tape: one leader
+    // followed shows the streaming itself, ten show what a large response costs.
+    say(streamSuite(tape, pickLeaders(request, [50]), sizes.stream, 'leader 50 followed'));
+    say(streamSuite(tape, pickLeaders(request, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]), sizes.stream, 'every 10th leader followed'));
   }
   if (only.has('sweep')) {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
