@@ -8,10 +8,10 @@ import { simulateStream } from '../simulate.js';
 export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
 
 const NEWLINE = 10;
-const CHUNK_BYTES = 4 << 20;
+const CHUNK_BYTES = 1 << 20;
 
 /**
- * A JSONL tape file, read in chunks of a few MiB and never held whole in memory. Line 1 is the
+ * A JSONL tape file, read a MiB at a time and never held whole in memory. Line 1 is the
  * tape's header `{"network", "tokens", "native_prices"}`; every following line is one swap, in
  * the field forms of the JSON tape. Blank lines are skipped. A line that is not JSON is an
  * {@link InputError} naming its line number.
