@@ -104,8 +104,8 @@ async function main(): Promise<void> {
     }
     if (only.has('floor')) {
       process.stderr.write('floor …\n');
-      say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed'));
-      say(floorSuite(tape, pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), sizes.tape, sizes.rounds, '10 leaders followed'));
+      say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed', !quick));
+      say(floorSuite(tape, pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), sizes.tape, sizes.rounds, '10 leaders followed', !quick));
     }
   }
   if (only.has('stream')) {
@@ -113,8 +113,8 @@ async function main(): Promise<void> {
     process.stderr.write('stream …\n');
     // Memory grows with the response (every follower trade), not with the tape: one leader
     // followed shows the streaming itself, ten show what a large response costs.
-    say(streamSuite(tape, pickLeaders(request, [50]), sizes.stream, 'leader 50 followed'));
-    say(streamSuite(tape, pickLeaders(request, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]), sizes.stream, 'every 10th leader followed'));
+    say(streamSuite(tape, pickLeaders(request, [50]), sizes.stream, 'leader 50 followed', !quick));
+    say(streamSuite(tape, pickLeaders(request, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]), sizes.stream, 'every 10th leader followed', !quick));
   }
   if (only.has('sweep')) {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
     const sampleCount = Math.min(sizes.sweepRequests, 100);
     const sample = ensureRequests(sizes.sweepTape, sampleCount);
     process.stderr.write('sweep …\n');
-    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount }, sizes.sweepTape, workers));
+    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount }, sizes.sweepTape, workers, !quick));
   }
 
   const machine = {
