@@ -113,7 +113,7 @@ describe('a JSONL tape gives the same response as the JSON tape', () => {
   it('reports progress in bytes up to the whole file', () => {
     const path = writeJsonl(small);
     const seen: [number, number][] = [];
-    simulateJsonlFile(path, request(), {}, (read, size) => seen.push([read, size]));
+    simulateJsonlFile(path, request(), {}, { onProgress: (read, size) => seen.push([read, size]), chunkBytes: 64 });
     const size = readFileSync(path).length;
     expect(seen.at(-1)).toEqual([size, size]);
   });
@@ -167,10 +167,13 @@ describe('problems in a JSONL tape are named by line', () => {
     ['an empty file', '', /line 1: expected the tape header/],
   ])('%s', (_name, text, message) => {
     const path = writeText(text);
-    const e = inputError(() => simulateJsonlFile(path, request()));
-    expect(e.message).toMatch(message);
-    expect(e.message.startsWith(`${path}: line `)).toBe(true);
-    expect(e.location.source).toBe(path);
+    // The same line whatever the size of the blocks the file is read in.
+    for (const chunkBytes of [16, 100, undefined]) {
+      const e = inputError(() => simulateJsonlFile(path, request(), {}, chunkBytes === undefined ? {} : { chunkBytes }));
+      expect(e.message).toMatch(message);
+      expect(e.message.startsWith(`${path}: line `)).toBe(true);
+      expect(e.location.source).toBe(path);
+    }
   });
 
   it('the same lines are named when the tape is read into memory', () => {

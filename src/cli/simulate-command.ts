@@ -56,7 +56,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const bar = progressBar(io, 'simulate', isJsonlPath(values.tape) ? 'MB read' : 'swaps');
   try {
     const response = isJsonlPath(values.tape)
-      ? simulateJsonlFile(values.tape, request, options as object, (read, size) => bar.update(megabytes(read), megabytes(size)))
+      ? simulateJsonlFile(values.tape, request, options as object, { onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)) })
       : simulate(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
     if (values.pretty) {
       io.out(formatJson(response, true));

@@ -36,7 +36,8 @@ export class JsonlTapeFile {
   private held = 0;
   private bytesRead = 0;
   private nextLine = 1;
-  private rest: string[] = [];
+  /** Whole lines read with the header and not yet handed out (null: none). */
+  private rest: string | null = null;
 
   /**
    * @param onProgress called after each chunk with the bytes read and the file's size
@@ -55,12 +56,17 @@ export class JsonlTapeFile {
       throw new InputError(`tape file ${path}: ${reason}`, { source: path });
     }
     this.size = fstatSync(this.fd).size;
-    this.header = this.readHeader();
+    try {
+      this.header = this.readHeader();
+    } catch (e) {
+      this.close();
+      throw e;
+    }
   }
 
   /** The swap values of lines 2 on, parsed but not validated; {@link line} follows them. */
   *swaps(): Generator<unknown> {
-    for (let text = this.rest.join('\n'); ; text = this.readChunk()) {
+    for (let text = this.rest ?? this.readChunk(); ; text = this.readChunk()) {
       const first = this.nextLine;
       const lineCount = countLines(text);
       this.nextLine += lineCount;
@@ -87,7 +93,7 @@ export class JsonlTapeFile {
     const text = this.readChunk();
     const end = text.indexOf('\n');
     const headerText = end < 0 ? text : text.slice(0, end);
-    this.rest = end < 0 ? [] : [text.slice(end + 1)];
+    this.rest = end < 0 ? null : text.slice(end + 1);
     this.nextLine = 2;
     if (headerText.trim() === '') {
       throw this.error(1, 'expected the tape header {"network", "tokens", "native_prices"} on line 1');
@@ -142,6 +148,7 @@ export class JsonlTapeFile {
     }
   }
 
+  /** An {@link InputError} naming this file and `line`. */
   error(line: number, message: string): InputError {
     return new InputError(`${this.path}: line ${line}: ${message}`, { source: this.path, line });
   }
@@ -182,15 +189,15 @@ function parseLine(text: string, line: number, file: JsonlTapeFile): unknown {
  * `simulate` over the same tape in JSON form.
  *
  * @example
- * const response = simulateJsonlFile('big.jsonl', request);
+ * const response = simulateJsonlFile('big.jsonl', request, {}, { onProgress: (read, size) => show(read / size) });
  */
 export function simulateJsonlFile(
   path: string,
   request: unknown,
   options: EngineOptionsInput = {},
-  onProgress?: ByteProgress,
+  reading: { readonly onProgress?: ByteProgress; readonly chunkBytes?: number } = {},
 ): SimulatorResponse {
-  const file = new JsonlTapeFile(path, onProgress);
+  const file = new JsonlTapeFile(path, reading.onProgress, reading.chunkBytes);
   try {
     return simulateStream(file.header, file.swaps(), request, options);
   } catch (e) {
