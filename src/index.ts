@@ -4,7 +4,9 @@
  * The public API, curated: the simulator, the request/tape/options/response schemas (zod) and
  * the types inferred from them, and the error hierarchy.
  */
-export { simulate } from './simulate.js';
+export { simulate, simulateStream, type ReplayControl } from './simulate.js';
+export { readTapeFile } from './io/read-tape.js';
+export { simulateJsonlFile } from './io/jsonl-tape.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
 
 export {

@@ -46,7 +46,8 @@ function dealJson(r: DealResult, token: TokenInfo): SimulatedDeal {
   };
 }
 
-function summaryJson(s: Summary): SimulationSummary {
+/** The response's `summary` as JSON numbers. */
+export function summaryJson(s: Summary): SimulationSummary {
   return {
     pnl_total: toJsonNumber(s.pnlTotal),
     pnl_realized: toJsonNumber(s.pnlRealized),

@@ -1,11 +1,10 @@
-import { toJsonNumber } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
 import { replay, type ReplayResult } from '../engine/replay.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { dealResult } from '../report/deal-results.js';
-import { buildResponse } from '../report/response.js';
+import { buildResponse, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
 
 /** What one setting of a sweep gives: its summary, and the whole response when asked for. */
@@ -29,21 +28,5 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 
 /** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */
 function summaryOf(run: ReplayResult): SimulationSummary {
-  const s = summarize(run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId))));
-  return {
-    pnl_total: toJsonNumber(s.pnlTotal),
-    pnl_realized: toJsonNumber(s.pnlRealized),
-    pnl_unrealized: toJsonNumber(s.pnlUnrealized),
-    roi_total: toJsonNumber(s.roiTotal),
-    roi_realized: toJsonNumber(s.roiRealized),
-    bot_fees: toJsonNumber(s.botFees),
-    network_fees: toJsonNumber(s.networkFees),
-    linearity_r2_closed_deals: toJsonNumber(s.linearityR2ClosedDeals),
-    top_deal_dominance: toJsonNumber(s.topDealDominance),
-    trading_volume: toJsonNumber(s.tradingVolume),
-    slippage_loss: toJsonNumber(s.slippageLoss),
-    investment_amount: toJsonNumber(s.investmentAmount),
-    investment_amount_closed_deals: toJsonNumber(s.investmentAmountClosedDeals),
-    investment_amount_open_deals: toJsonNumber(s.investmentAmountOpenDeals),
-  };
+  return summaryJson(summarize(run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)))));
 }
