@@ -1,21 +1,12 @@
 import { deserialize, serialize } from 'node:v8';
-import type { Network } from '../model/request.js';
 import type { DecimalInput } from '../model/decimal.js';
-import type { Swap } from '../model/tape.js';
 import { NativePriceSeries } from '../engine/native-prices.js';
-import type { IndexedTape, TokenInfo } from '../engine/tape-index.js';
+import type { IndexedTape } from '../engine/tape-index.js';
 
 /** An {@link IndexedTape} as plain data: what the structured-clone format can carry. */
-interface TapeParts {
-  readonly network: Network;
-  readonly swaps: readonly Swap[];
-  readonly order: Uint32Array;
-  readonly walletOf: Uint32Array;
-  readonly tokenOf: Uint32Array;
-  readonly walletIds: ReadonlyMap<string, number>;
-  readonly tokens: readonly TokenInfo[];
+type TapeParts = Omit<IndexedTape, 'kind' | 'native'> & {
   readonly nativePoints: readonly (readonly [number, DecimalInput])[];
-}
+};
 
 /**
  * Serialises an indexed tape once, into memory every worker thread can read: each worker
