@@ -14,6 +14,9 @@ function numeric<T extends z.ZodType>(schema: T) {
 const Timestamp = numeric(z.number({ error: 'expected a timestamp (seconds)' }).finite().gte(1));
 const Page = numeric(z.number({ error: 'expected a whole number' }).int().gte(1));
 
+/** The optional time range every wallet read takes (interface 4.2). */
+const TIME_RANGE = { from_time: Timestamp.optional(), to_time: Timestamp.optional() };
+
 /** `from_time ≤ to_time` when both are given. */
 function timesInOrder(q: { from_time?: number | undefined; to_time?: number | undefined }, ctx: z.RefinementCtx): void {
   if (q.from_time !== undefined && q.to_time !== undefined && q.from_time > q.to_time) {
@@ -25,8 +28,7 @@ function timesInOrder(q: { from_time?: number | undefined; to_time?: number | un
 export const WalletIndicatorsQuerySchema = z
   .strictObject({
     network: NetworkSchema,
-    from_time: Timestamp.optional(),
-    to_time: Timestamp.optional(),
+    ...TIME_RANGE,
   })
   .superRefine(timesInOrder);
 export type WalletIndicatorsQuery = z.output<typeof WalletIndicatorsQuerySchema>;
@@ -36,8 +38,7 @@ export const WalletInvestmentChartQuerySchema = z
   .strictObject({
     network: NetworkSchema,
     period: ChartPeriodSchema.optional(),
-    from_time: Timestamp.optional(),
-    to_time: Timestamp.optional(),
+    ...TIME_RANGE,
   })
   .superRefine(timesInOrder);
 export type WalletInvestmentChartQuery = z.output<typeof WalletInvestmentChartQuerySchema>;
@@ -48,8 +49,7 @@ export const WalletPnlChartQuerySchema = z
     network: NetworkSchema,
     type: z.enum(['realized']).default('realized'),
     period: ChartPeriodSchema.optional(),
-    from_time: Timestamp.optional(),
-    to_time: Timestamp.optional(),
+    ...TIME_RANGE,
   })
   .superRefine(timesInOrder);
 export type WalletPnlChartQuery = z.output<typeof WalletPnlChartQuerySchema>;
@@ -61,8 +61,7 @@ export const WalletDealsQuerySchema = z
     page: Page.default(1),
     per_page: numeric(z.number({ error: 'expected a whole number' }).int().gte(1).lte(150)).default(30),
     search: z.string().max(128).optional(),
-    from_time: Timestamp.optional(),
-    to_time: Timestamp.optional(),
+    ...TIME_RANGE,
   })
   .superRefine(timesInOrder);
 export type WalletDealsQuery = z.output<typeof WalletDealsQuerySchema>;

@@ -38,10 +38,6 @@ const LARGE = 256;
 /** Items of an array of plain values written per JSON.stringify call. */
 const SLICE = 8192;
 
-function isLargeArray(value: unknown): value is unknown[] {
-  return Array.isArray(value) && value.length > LARGE;
-}
-
 /** Whether a large array lies anywhere inside `value` (stops at the first one found). */
 function holdsLargeArray(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > LARGE || value.some(holdsLargeArray);

@@ -6,7 +6,7 @@
  * closed_position = 100 × sold / bought_qty. Flat scenario: no slippage, network fee 1 a trade.
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, END, LEADER_A, MARKET, near, nearAll, nearList, onlyDeal, run, sell, TOKEN_X } from '../support/scenario.js';
+import { at, buy, END, LEADER_A, MARKET, nearAll, nearList, onlyDeal, run, sell, TOKEN_X } from '../support/scenario.js';
 
 describe('an open deal after a partial sell (model 4)', () => {
   // buy 1000 at p 1 (A 1000) → qty 1000, bought 1000 USD / 1000 tokens, avg 1, invested 1000
