@@ -88,7 +88,7 @@ function followerDeal(simulated: SimulatedDeal, tokenId: number): FollowerDeal {
     const usdAmount = new Decimal(record.usd_amount ?? 0);
     const quantity = new Decimal(record.quantity);
     const fees = new Decimal(record.usd_network_fee).plus(record.usd_bot_fee);
-    let realizedDelta = fees.negated();
+    let realizedDelta = fees.neg();
     if (record.type === 'buy') {
       qty = qty.plus(quantity);
       boughtUsd = boughtUsd.plus(usdAmount);

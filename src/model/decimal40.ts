@@ -233,42 +233,116 @@ function compareCoefficients(a: Decimal40, b: Decimal40): number {
 
 // ---- parsing --------------------------------------------------------------------------------
 
-const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
-
 function parse(value: number | string): Decimal40 {
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
-    if (value === 0) return ZERO40;
-    text = String(value);
-  } else {
-    text = value;
+  if (typeof value === 'string') return parseText(value);
+  if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
+  if (value === 0) return ZERO40;
+  if (Number.isSafeInteger(value)) {
+    // Three limbs hold any safe integer; round40 left-aligns them without rounding.
+    const magnitude = Math.abs(value);
+    const top = Math.floor(magnitude / 1e14);
+    const middle = Math.floor((magnitude - top * 1e14) / BASE);
+    WORK[0] = top;
+    WORK[1] = middle;
+    WORK[2] = magnitude - top * 1e14 - middle * BASE;
+    return round40(WORK, 3, false, 0, value < 0 ? -1 : 1);
   }
-  const match = DECIMAL_TEXT.exec(text);
-  const whole = match?.[2] ?? '';
-  const fraction = match?.[3] ?? '';
-  if (match === null || whole.length + fraction.length === 0) throw new TypeError(`not a decimal: ${JSON.stringify(text)}`);
-  const sign = match[1] === '-' ? -1 : 1;
-  let digits = (whole + fraction).replace(/^0+/, '');
-  if (digits.length === 0) return ZERO40;
-  let e = Number(match[4] ?? 0) - fraction.length;
-  let roundUp = false;
-  if (digits.length > 40) {
-    // Round half to even at the 40th digit.
-    const first = digits.charCodeAt(40) - 48;
-    const rest = /[1-9]/.test(digits.slice(41));
-    const last = digits.charCodeAt(39) - 48;
-    roundUp = first > 5 || (first === 5 && (rest || last % 2 === 1));
-    e += digits.length - 40;
-    digits = digits.slice(0, 40);
-  } else {
-    e -= 40 - digits.length;
-    digits = digits.padEnd(40, '0');
+  // decimal.js reads a number as its shortest decimal text, String(value).
+  return parseText(String(value));
+}
+
+/** Digits each limb of a 40-digit coefficient holds: five, then six times seven. */
+const LIMB_DIGITS = [5, 7, 7, 7, 7, 7];
+
+/**
+ * Reads a decimal string (`[+-]digits[.digits][e[+-]digits]`, at least one digit before the
+ * exponent) in one pass: the first 40 significant digits go straight into their limbs, the
+ * 41st and whether any later one is nonzero decide the rounding.
+ */
+function parseText(text: string): Decimal40 {
+  const length = text.length;
+  let i = 0;
+  let sign = 1;
+  const first = text.charCodeAt(0);
+  if (first === 45 /* - */) {
+    sign = -1;
+    i++;
+  } else if (first === 43 /* + */) {
+    i++;
   }
   const limbs = PARSED;
-  limbs[0] = Number(digits.slice(0, 5));
-  for (let k = 1; k < 6; k++) limbs[k] = Number(digits.slice(5 + 7 * (k - 1), 12 + 7 * (k - 1)));
+  limbs.fill(0);
+  let digits = 0; // every digit read, zeros included
+  let significant = 0; // digits from the first nonzero one
+  let fractionDigits = 0;
+  let point = false;
+  let roundingDigit = 0;
+  let sticky = false;
+  let exponent = 0;
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (point) fractionDigits++;
+      const d = c - 48;
+      if (significant === 0 && d === 0) continue;
+      if (significant < 40) {
+        const k = significant < 5 ? 0 : 1 + Math.floor((significant - 5) / 7);
+        limbs[k] = limbs[k]! * 10 + d;
+      } else if (significant === 40) {
+        roundingDigit = d;
+      } else if (d !== 0) {
+        sticky = true;
+      }
+      significant++;
+    } else if (c === 46 /* . */ && !point) {
+      point = true;
+    } else if ((c === 101 || c === 69) /* e E */ && digits > 0) {
+      exponent = parseExponent(text, i + 1);
+      break;
+    } else {
+      throw notADecimal(text);
+    }
+  }
+  if (digits === 0) throw notADecimal(text);
+  if (significant === 0) return ZERO40;
+  let e = exponent - fractionDigits;
+  let roundUp = false;
+  if (significant > 40) {
+    e += significant - 40;
+    roundUp = roundingDigit > 5 || (roundingDigit === 5 && (sticky || limbs[5]! % 2 === 1));
+  } else {
+    e -= 40 - significant;
+    // Left-align the limb the last digit fell in; the limbs after it are zero.
+    let k = 0;
+    let filled = significant;
+    while (filled > LIMB_DIGITS[k]!) filled -= LIMB_DIGITS[k++]!;
+    limbs[k] = limbs[k]! * POW10[LIMB_DIGITS[k]! - filled]!;
+  }
   return fromLimbs(sign, e, limbs, 0, roundUp);
+}
+
+/** The exponent after an `e` at `from`: an optional sign and at least one digit, to the end. */
+function parseExponent(text: string, from: number): number {
+  let i = from;
+  let sign = 1;
+  const c = text.charCodeAt(i);
+  if (c === 45 || c === 43) {
+    if (c === 45) sign = -1;
+    i++;
+  }
+  if (i >= text.length) throw notADecimal(text);
+  let value = 0;
+  for (; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) throw notADecimal(text);
+    value = value * 10 + d;
+  }
+  return sign * value;
+}
+
+function notADecimal(text: string): TypeError {
+  return new TypeError(`not a decimal: ${JSON.stringify(text)}`);
 }
 
 // ---- arithmetic -----------------------------------------------------------------------------

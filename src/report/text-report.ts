@@ -1,5 +1,5 @@
 import { fromUnixTime } from 'date-fns';
-import { Decimal } from '../model/decimal.js';
+import { Decimal, DecimalJs40 } from '../model/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { SimulatedDeal, SimulatorResponse, SpecialTag } from '../model/response.js';
 
@@ -138,7 +138,7 @@ export function utcIso(seconds: number): string {
 
 /** A number with `places` decimals (half away from zero), thousands grouped, `+` when signed and positive. */
 function fixed(value: number, places: number, signed = false): string {
-  const text = new Decimal(value).toFixed(places, Decimal.ROUND_HALF_UP);
+  const text = new DecimalJs40(value).toFixed(places, DecimalJs40.ROUND_HALF_UP);
   const negative = text.startsWith('-') && /[1-9]/.test(text);
   const [whole, fraction] = text.replace('-', '').split('.') as [string, string | undefined];
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
