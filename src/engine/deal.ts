@@ -1,33 +1,7 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
 import type { Fees, Fill } from './execution.js';
-
-/** A follower trade as the engine records it (exact decimals; JSON numbers only at the edge). */
-export interface TradeRecord {
-  readonly type: TradeType;
-  readonly time: number;
-  readonly usdAmount: Decimal;
-  readonly quantity: Decimal;
-  readonly price: Decimal;
-  readonly liquidity: Decimal | null;
-  readonly buyPriceAvg: Decimal;
-  readonly invested: Decimal;
-  readonly slippage: Decimal;
-  readonly networkFee: Decimal;
-  readonly botFee: Decimal;
-}
-
-/**
- * A trade just made, with what it added to its deal's sums. Only `trade` is kept (a response
- * may hold millions of trades: every decimal a record keeps counts).
- */
-export interface TradeOutcome {
-  readonly trade: TradeRecord;
-  /** Realized PnL the trade added to its deal: sell gain less its fees. */
-  readonly realized: Decimal;
-  /** `networkFee + botFee`. */
-  readonly fee: Decimal;
-}
+import type { TradeLog } from './trade-log.js';
 
 /**
  * The follower's position in one token (model section 3): one lot per leader, deal accounting
@@ -49,7 +23,15 @@ export class Deal {
   slippageLoss: Decimal = ZERO;
   networkFee: Decimal = ZERO;
   botFee: Decimal = ZERO;
-  readonly trades: TradeRecord[] = [];
+  /** Sum of the trades' `usd_amount`. */
+  volume: Decimal = ZERO;
+  tradeCount = 0;
+  /** The deal's rows in the trade log, when the replay keeps one. */
+  readonly tradeRows: number[] = [];
+  /** What the last trade added: realized PnL (sell gain less fees), its fees, its bot fee. */
+  lastRealized: Decimal = ZERO;
+  lastFee: Decimal = ZERO;
+  lastBotFee: Decimal = ZERO;
   open = true;
   specialTag: SpecialTag = null;
   openTime: number;
@@ -67,6 +49,8 @@ export class Deal {
     readonly index: number,
     readonly tokenId: number,
     time: number,
+    /** Where the trades are recorded; null when only the deal's sums are wanted (a summary). */
+    private readonly log: TradeLog | null,
   ) {
     this.openTime = time;
     this.lastOperationTime = time;
@@ -79,20 +63,20 @@ export class Deal {
   }
 
   /** Records a buy copied from leader `leader`. */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeOutcome {
+  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): void {
     this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.buyPriceAvg = this.boughtUsd.div(this.boughtQty);
     this.buys++;
-    return this.record('buy', time, fill, liquidity, fees, ZERO);
+    this.record('buy', time, fill, liquidity, fees, ZERO);
   }
 
   /**
    * Records a sell of `fill.quantity` tokens. With `leader` set, they come out of that leader's
    * lot; with null, the whole position is sold (close_all and time-fix) and every lot empties.
    */
-  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): TradeOutcome {
+  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): void {
     if (leader === null) {
       this.lotLeaders.length = 0;
       this.lots.length = 0;
@@ -102,7 +86,7 @@ export class Deal {
     }
     this.soldQty = this.soldQty.plus(fill.quantity);
     const gain = fill.usdAmount.minus(fill.quantity.times(this.buyPriceAvg));
-    return this.record(type, time, fill, liquidity, fees, gain);
+    this.record(type, time, fill, liquidity, fees, gain);
   }
 
   /** Marks the deal closed by its last trade. */
@@ -130,7 +114,7 @@ export class Deal {
     this.qty = sum;
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): TradeOutcome {
+  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): void {
     const fee = fees.bot.isZero() ? fees.network : fees.network.plus(fees.bot);
     const realized = gain.minus(fee);
     this.realized = this.realized.plus(realized);
@@ -138,21 +122,28 @@ export class Deal {
     this.networkFee = this.networkFee.plus(fees.network);
     if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
     this.invested = this.qty.times(this.buyPriceAvg);
+    this.volume = this.volume.plus(fill.usdAmount);
     this.lastOperationTime = time;
-    const trade: TradeRecord = {
-      type,
-      time,
-      usdAmount: fill.usdAmount,
-      quantity: fill.quantity,
-      price: fill.price,
-      liquidity,
-      buyPriceAvg: this.buyPriceAvg,
-      invested: this.invested,
-      slippage: fill.slippage,
-      networkFee: fees.network,
-      botFee: fees.bot,
-    };
-    this.trades.push(trade);
-    return { trade, realized, fee };
+    this.lastRealized = realized;
+    this.lastFee = fee;
+    this.lastBotFee = fees.bot;
+    this.tradeCount++;
+    if (this.log !== null) {
+      this.tradeRows.push(
+        this.log.add({
+          type,
+          time,
+          usdAmount: fill.usdAmount,
+          quantity: fill.quantity,
+          price: fill.price,
+          liquidity,
+          buyPriceAvg: this.buyPriceAvg,
+          invested: this.invested,
+          slippage: fill.slippage,
+          networkFee: fees.network,
+          botFee: fees.bot,
+        }),
+      );
+    }
   }
 }

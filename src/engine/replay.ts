@@ -2,30 +2,26 @@ import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
-import { Deal, type TradeOutcome } from './deal.js';
+import { Deal } from './deal.js';
 import { ExecutionModel } from './execution.js';
 import { KnownPrices } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { TimeFixQueue } from './timefix.js';
+import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 
-/** The running totals after one follower trade: one point of the PnL and fee chart. */
-export interface ChartPoint {
-  readonly time: number;
-  readonly dealIndex: number;
-  readonly realized: Decimal;
-  readonly unrealized: Decimal;
-  readonly feeSum: Decimal;
-  readonly botFeeSum: Decimal;
-}
+export type { ChartPoint, TradeRecord } from './trade-log.js';
 
-/** What a replay leaves for the reports: the deals, the chart points and the prices at the end. */
+/** What a replay leaves for the reports: the deals, their trades, the chart points and the prices at the end. */
 export interface ReplayResult {
   readonly window: Window;
   readonly deals: readonly Deal[];
-  readonly points: readonly ChartPoint[];
+  /** The follower trades (empty when not kept, see {@link ReplayControl.trades}); deals hold their rows. */
+  readonly trades: TradeLog;
+  /** Points of the PnL and fee chart (empty without the chart). */
+  readonly points: PointLog;
   /** Known price of a token at `window_end` (tokens of deals only). */
   readonly priceAtEnd: (tokenId: number) => Decimal;
 }
@@ -39,6 +35,11 @@ export interface ReplayControl {
    * need, when only the summary and the deals are wanted (a sweep). Default true.
    */
   readonly chart?: boolean;
+  /**
+   * False to keep no record of the trades, only each deal's sums (a sweep's summary needs no
+   * more). Default true.
+   */
+  readonly trades?: boolean;
 }
 
 /** What a {@link Replay} is set up with. */
@@ -51,6 +52,8 @@ export interface ReplaySetup {
   readonly tokenCount?: number;
   /** Keep the PnL chart's points (see {@link ReplayControl.chart}). */
   readonly chart?: boolean;
+  /** Keep the trades (see {@link ReplayControl.trades}). */
+  readonly trades?: boolean;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
 }
@@ -69,7 +72,7 @@ export const PROGRESS_EVERY = 1 << 16;
 export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
   const { network, native } = tape;
   const facts = new IndexedLeaderFacts(tape);
-  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true, facts });
+  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true, trades: control.trades ?? true, facts });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
@@ -107,7 +110,10 @@ export class Replay {
   private readonly openDeal: (Deal | undefined)[];
   private readonly facts: LeaderFacts;
   private readonly deals: Deal[] = [];
-  private readonly points: ChartPoint[] = [];
+  private readonly points = new PointLog();
+  private readonly trades = new TradeLog();
+  /** Where deals record their trades (null: not kept). */
+  private readonly tradeLog: TradeLog | null;
   private readonly timeFix: TimeFixQueue | null;
   /** Null when the chart is not wanted: then nothing is valued before the end. */
   private readonly unrealized: UnrealizedBook | null;
@@ -119,8 +125,9 @@ export class Replay {
   private feeSum: Decimal = ZERO;
   private botFeeSum: Decimal = ZERO;
 
-  constructor({ network, native, request, options, tokenCount = 0, chart = true, facts }: ReplaySetup) {
+  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts }: ReplaySetup) {
     this.request = request;
+    this.tradeLog = trades ? this.trades : null;
     this.facts = facts ?? new StreamLeaderFacts();
     this.window = requestWindow(request);
     this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native);
@@ -163,7 +170,13 @@ export class Replay {
         if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
       }
     }
-    return { window: this.window, deals: this.deals, points: this.points, priceAtEnd: (t) => this.prices.priceOf(t) };
+    return {
+      window: this.window,
+      deals: this.deals,
+      trades: this.trades,
+      points: this.points,
+      priceAtEnd: (t) => this.prices.priceOf(t),
+    };
   }
 
   /** Model 3.1. */
@@ -180,12 +193,13 @@ export class Replay {
     const fees = this.exec.fees(amount, swap.time);
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, swap.time);
+      target = new Deal(this.deals.length, tokenId, swap.time, this.tradeLog);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.unrealized?.open(target);
     }
-    this.afterTrade(target, target.addBuy(leader, swap.time, fill, liquidity, fees));
+    target.addBuy(leader, swap.time, fill, liquidity, fees);
+    this.afterTrade(target);
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
@@ -203,9 +217,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, swap.time);
-    const outcome = deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
+    deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterTrade(deal, outcome);
+    this.afterTrade(deal);
   }
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
@@ -213,9 +227,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const fees = this.exec.fees(fill.usdAmount, time);
-    const outcome = deal.addSell(type, null, time, fill, liquidity, fees);
+    deal.addSell(type, null, time, fill, liquidity, fees);
     deal.close(type === 'sell' ? 'close_all' : type);
-    this.afterTrade(deal, outcome);
+    this.afterTrade(deal);
   }
 
   /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
@@ -226,24 +240,24 @@ export class Replay {
     }
   }
 
-  private afterTrade(deal: Deal, outcome: TradeOutcome): void {
+  private afterTrade(deal: Deal): void {
     if (deal.open) {
-      this.timeFix?.touch(deal, outcome.trade.time);
+      this.timeFix?.touch(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
-    if (this.unrealized !== null) this.addChartPoint(deal, outcome, this.unrealized);
+    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized);
   }
 
   /** One point of the PnL and fee chart: the running totals after a trade. */
-  private addChartPoint(deal: Deal, { trade, realized, fee }: TradeOutcome, unrealized: UnrealizedBook): void {
-    this.realized = this.realized.plus(realized);
-    this.feeSum = this.feeSum.plus(fee);
-    if (!trade.botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(trade.botFee);
+  private addChartPoint(deal: Deal, unrealized: UnrealizedBook): void {
+    this.realized = this.realized.plus(deal.lastRealized);
+    this.feeSum = this.feeSum.plus(deal.lastFee);
+    if (!deal.lastBotFee.isZero()) this.botFeeSum = this.botFeeSum.plus(deal.lastBotFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
-    this.points.push({
-      time: trade.time,
+    this.points.add({
+      time: deal.lastOperationTime,
       dealIndex: deal.index,
       realized: this.realized,
       unrealized: unrealized.total(),

@@ -93,7 +93,7 @@ export class Decimal40 {
     if (this.c0 === 0) return y.c0 === 0 ? 0 : -y.s;
     if (y.c0 === 0 || this.s !== y.s) return this.s;
     const magnitude = this.e !== y.e ? (this.e > y.e ? 1 : -1) : compareCoefficients(this, y);
-    return magnitude * this.s;
+    return magnitude === 0 ? 0 : magnitude * this.s;
   }
 
   eq(x: Operand): boolean {

@@ -1,10 +1,10 @@
 import { roundHalfAwayFromZero, toJsonNumber, ZERO } from '../model/decimal.js';
 import type { DealsChart, PnlAndFeeChart } from '../model/response.js';
-import type { ChartPoint } from '../engine/replay.js';
+import type { PointLog } from '../engine/trade-log.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 
 /** `cumulative_pnl_and_fee_chart`: one point per follower trade, in execution order (model 6). */
-export function pnlAndFeeChart(points: readonly ChartPoint[]): PnlAndFeeChart {
+export function pnlAndFeeChart(points: PointLog): PnlAndFeeChart {
   const chart: PnlAndFeeChart = {
     pnl_realized: [],
     pnl_unrealized: [],
@@ -14,7 +14,8 @@ export function pnlAndFeeChart(points: readonly ChartPoint[]): PnlAndFeeChart {
     deal_indexes: [],
     timestamps: [],
   };
-  for (const p of points) {
+  for (let i = 0; i < points.length; i++) {
+    const p = points.get(i);
     chart.pnl_realized.push(toJsonNumber(p.realized));
     chart.pnl_unrealized.push(toJsonNumber(p.unrealized));
     chart.pnl_total.push(toJsonNumber(p.realized.plus(p.unrealized)));

@@ -1,7 +1,7 @@
 import { toJsonNumber } from '../model/decimal.js';
 import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse } from '../model/response.js';
-import type { TradeRecord } from '../engine/deal.js';
-import type { ReplayResult } from '../engine/replay.js';
+import type { ReplayResult, TradeRecord } from '../engine/replay.js';
+import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
 import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
 import { dealResult, type DealResult } from './deal-results.js';
@@ -23,7 +23,7 @@ function tradeJson(t: TradeRecord): SimulatedTrade {
   };
 }
 
-function dealJson(r: DealResult, token: TokenInfo): SimulatedDeal {
+function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal {
   const { deal } = r;
   return {
     open_time: deal.openTime,
@@ -39,10 +39,10 @@ function dealJson(r: DealResult, token: TokenInfo): SimulatedDeal {
     usd_network_fee: toJsonNumber(deal.networkFee),
     usd_bot_fee: toJsonNumber(deal.botFee),
     investment_amount: toJsonNumber(deal.boughtUsd),
-    trades_number: deal.trades.length,
+    trades_number: deal.tradeCount,
     closed_position: toJsonNumber(r.closedPosition),
     special_tag: deal.specialTag,
-    trades: deal.trades.map(tradeJson),
+    trades: deal.tradeRows.map((row) => tradeJson(log.get(row))),
   };
 }
 
@@ -74,6 +74,6 @@ export function buildResponse(run: ReplayResult, tokens: readonly TokenInfo[]): 
     cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
     cumulative_usd_closed_deals_chart: closedDealsChart(results),
     cumulative_usd_open_deals_chart: openDealsChart(results),
-    deals: results.map((r) => dealJson(r, tokens[r.deal.tokenId]!)),
+    deals: results.map((r) => dealJson(r, tokens[r.deal.tokenId]!, run.trades)),
   };
 }

@@ -37,7 +37,7 @@ export function summarize(results: readonly DealResult[]): Summary {
     botFees = botFees.plus(deal.botFee);
     networkFees = networkFees.plus(deal.networkFee);
     slippageLoss = slippageLoss.plus(deal.slippageLoss);
-    for (const trade of deal.trades) tradingVolume = tradingVolume.plus(trade.usdAmount);
+    tradingVolume = tradingVolume.plus(deal.volume);
     if (deal.open) investedOpen = investedOpen.plus(deal.boughtUsd);
     else investedClosed = investedClosed.plus(deal.boughtUsd);
   }

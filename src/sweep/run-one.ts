@@ -23,7 +23,7 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
     const response = buildResponse(replay(tape, request, options), tape.tokens);
     return { summary: response.summary, response };
   }
-  return { summary: summaryOf(replay(tape, request, options, { chart: false })) };
+  return { summary: summaryOf(replay(tape, request, options, { chart: false, trades: false })) };
 }
 
 /** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */

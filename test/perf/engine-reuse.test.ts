@@ -61,25 +61,31 @@ describe('leader facts kept with an indexed tape', () => {
 });
 
 describe('replay switches and hooks', () => {
-  it('without the chart, the deals are the same and no chart point is kept', () => {
+  it('without the chart (and without trade records), the deals are the same and nothing more is kept', () => {
     fc.assert(
       fc.property(scenarioArb({}, 40), (s) => {
         const parsed = parseSimulatorRequest(s.request);
         if (!parsed.success) return;
         const tape = indexTape(s.tape);
         const options = resolveEngineOptions(s.options);
-        let full, bare;
+        let full, bare, sums;
         try {
           full = replay(tape, parsed.data, options);
           bare = replay(indexTape(s.tape), parsed.data, options, { chart: false });
+          sums = replay(tape, parsed.data, options, { chart: false, trades: false });
         } catch {
           return; // a tape the engine cannot use fails either way (checked elsewhere)
         }
-        expect(bare.points).toEqual([]);
-        expect(bare.deals.map((d) => d.trades)).toEqual(full.deals.map((d) => d.trades));
-        expect(bare.deals.map((d) => [d.realized, d.qty, d.closeTime, d.specialTag])).toEqual(
-          full.deals.map((d) => [d.realized, d.qty, d.closeTime, d.specialTag]),
-        );
+        const tradesOf = (run: typeof full): unknown[][] => run.deals.map((d) => d.tradeRows.map((row) => run.trades.get(row)));
+        expect(bare.points.length).toBe(0);
+        expect(tradesOf(bare)).toEqual(tradesOf(full));
+        const state = (run: typeof full): unknown[] =>
+          run.deals.map((d) => [d.realized, d.qty, d.volume, d.tradeCount, d.closeTime, d.specialTag].map(String));
+        expect(state(bare)).toEqual(state(full));
+        // Without trade records the deals' sums are the same, and no row is kept.
+        expect(state(sums)).toEqual(state(full));
+        expect(sums.deals.every((d) => d.tradeRows.length === 0)).toBe(true);
+        expect(full.deals.map((d) => d.tradeRows.length)).toEqual(full.deals.map((d) => d.tradeCount));
         expect(windowEnd(s.request)).toBe(full.window.end);
       }),
       { numRuns: 150 },
