@@ -246,8 +246,8 @@ describe('Decimal40: comparisons, signs, neg, abs, max and min match the clone',
         const y = new Decimal40(b);
         const cx = new Clone(a);
         const cy = new Clone(b);
-        // `|| 0`: a cmp of -0 for equal values still means equal (-0 === 0).
-        assertEqual(`cmp of ${what}`, x.cmp(y) || 0, cx.cmp(cy));
+        // Object.is: equal negatives compare as 0, never -0.
+        assertEqual(`cmp of ${what}`, x.cmp(y), cx.cmp(cy));
         assertEqual(`eq of ${what}`, x.eq(y), cx.eq(cy));
         assertEqual(`lt of ${what}`, x.lt(y), cx.lt(cy));
         assertEqual(`lte of ${what}`, x.lte(y), cx.lte(cy));
