@@ -6,7 +6,7 @@ import { parseTapeHeader, type Tape, type TapeHeader, type TapeInput } from './m
 import { replay, type ReplayControl } from './engine/replay.js';
 import { StreamingReplay } from './engine/stream.js';
 import { indexTape, type IndexedTape } from './engine/tape-index.js';
-import { buildResponse } from './report/response.js';
+import { assembleResponse, responseParts, type ResponseParts } from './report/response.js';
 
 export type { ReplayControl } from './engine/replay.js';
 
@@ -39,10 +39,20 @@ export function simulate(
   options: EngineOptionsInput = {},
   control: ReplayControl = {},
 ): SimulatorResponse {
+  return assembleResponse(simulateParts(tape, request, options, control));
+}
+
+/** {@link simulate}, giving the response in parts (for writing a large one piece by piece). */
+export function simulateParts(
+  tape: TapeInput | Tape | IndexedTape,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  options: EngineOptionsInput = {},
+  control: ReplayControl = {},
+): ResponseParts {
   const { parsed, engineOptions } = prepare(request, options);
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
-  return buildResponse(replay(indexed, parsed, engineOptions, control), indexed.tokens);
+  return responseParts(replay(indexed, parsed, engineOptions, control), indexed.tokens);
 }
 
 /**
@@ -64,13 +74,23 @@ export function simulateStream(
   request: SimulatorRequestInput | SimulatorRequest | unknown,
   options: EngineOptionsInput = {},
 ): SimulatorResponse {
+  return assembleResponse(simulateStreamParts(header, swaps, request, options));
+}
+
+/** {@link simulateStream}, giving the response in parts (for writing a large one piece by piece). */
+export function simulateStreamParts(
+  header: unknown,
+  swaps: Iterable<unknown>,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  options: EngineOptionsInput = {},
+): ResponseParts {
   const { parsed, engineOptions } = prepare(request, options);
   const tapeHeader: TapeHeader = parseTapeHeader(header);
   checkNetwork(tapeHeader.network, parsed.network);
   const stream = new StreamingReplay(tapeHeader, parsed, engineOptions);
   for (const swap of swaps) stream.push(swap);
   const { result, tokens } = stream.finish();
-  return buildResponse(result, tokens);
+  return responseParts(result, tokens);
 }
 
 function prepare(request: unknown, options: EngineOptionsInput): { parsed: SimulatorRequest; engineOptions: EngineOptions } {

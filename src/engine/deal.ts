@@ -96,6 +96,22 @@ export class Deal {
     this.closeTime = this.lastOperationTime;
   }
 
+  /**
+   * Lets go of what only an open deal needs, once the books have taken its closing trade: a
+   * closed deal waits for the response with only its sums (a long stream closes many deals).
+   */
+  releaseOpenState(): void {
+    this.lotLeaders.length = 0;
+    this.lots.length = 0;
+    this.buyPriceAvg = ZERO;
+    this.invested = ZERO;
+    this.marketValue = ZERO;
+    this.bookedInvested = ZERO;
+    this.lastRealized = ZERO;
+    this.lastFee = ZERO;
+    this.lastBotFee = ZERO;
+  }
+
   /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
   private changeLot(leader: number, change: Decimal): void {
     const slot = this.lotLeaders.indexOf(leader);

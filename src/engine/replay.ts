@@ -247,6 +247,7 @@ export class Replay {
       this.openDeal[deal.tokenId] = undefined;
     }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized);
+    if (!deal.open) deal.releaseOpenState();
   }
 
   /** One point of the PnL and fee chart: the running totals after a trade. */

@@ -9,7 +9,8 @@ import type { TradeType } from '../model/response.js';
  * A slot may hold null (sign 0).
  */
 export class PackedDecimals {
-  private data = new Int32Array(8 * 256);
+  /** Fixed-size chunks, so growing never copies or doubles a large block (a memory peak). */
+  private readonly chunks: Int32Array[] = [];
   private count = 0;
 
   get length(): number {
@@ -17,13 +18,11 @@ export class PackedDecimals {
   }
 
   push(value: Decimal40 | null): void {
-    if ((this.count + 1) * 8 > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    const at = this.count++ * 8;
-    const d = this.data;
+    const slot = this.count & (CHUNK_VALUES - 1);
+    if (slot === 0) this.chunks.push(new Int32Array(CHUNK_VALUES * 8));
+    const d = this.chunks[this.chunks.length - 1]!;
+    const at = slot * 8;
+    this.count++;
     if (value === null) {
       d[at] = 0;
       return;
@@ -41,13 +40,16 @@ export class PackedDecimals {
 
   /** The value in slot `i`. */
   get(i: number): Decimal40 | null {
-    const d = this.data;
-    const at = i * 8;
+    const d = this.chunks[Math.floor(i / CHUNK_VALUES)]!;
+    const at = (i & (CHUNK_VALUES - 1)) * 8;
     const s = d[at]!;
     if (s === 0) return null;
     return new Decimal40(s, d[at + 1]!, d[at + 2]!, d[at + 3]!, d[at + 4]!, d[at + 5]!, d[at + 6]!, d[at + 7]!);
   }
 }
+
+/** Values a chunk of {@link PackedDecimals} holds (a power of two): 512 KiB a chunk. */
+const CHUNK_VALUES = 1 << 14;
 
 /** A follower trade as the response prints it (exact decimals; JSON numbers only at the edge). */
 export interface TradeRecord {

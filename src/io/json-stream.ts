@@ -1,3 +1,5 @@
+import type { ResponseParts } from '../report/response.js';
+
 /**
  * Writes a value as compact JSON in pieces of about `chunkChars` characters, byte for byte what
  * `JSON.stringify(value)` gives, without ever building the whole text: a response with a million
@@ -8,20 +10,53 @@
  * writeJson(response, (text) => process.stdout.write(text));
  */
 export function writeJson(value: unknown, write: (text: string) => void, chunkChars = 1 << 20): void {
-  const parts: string[] = [];
-  let size = 0;
-  const add = (text: string): void => {
-    parts.push(text);
-    size += text.length;
-    if (size >= chunkChars) flush();
+  const out = new ChunkedWriter(write, chunkChars);
+  if (!isSkipped(value)) emit(value, out.add); // JSON.stringify(undefined) is no text at all
+  out.flush();
+}
+
+/**
+ * Writes the simulator's 200 body from its parts, byte for byte `JSON.stringify` of the whole
+ * body, making each deal's JSON only when its turn comes: a response with a million trades
+ * never holds them all as JSON objects.
+ */
+export function writeResponseParts(parts: ResponseParts, write: (text: string) => void, chunkChars = 1 << 20): void {
+  const out = new ChunkedWriter(write, chunkChars);
+  // The head's keys, then "deals": the order of SimulatorResponse.
+  Object.entries(parts.head).forEach(([key, value], k) => {
+    out.add(`${k === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    emit(value, out.add);
+  });
+  out.add(',"deals":[');
+  for (let i = 0; i < parts.dealCount; i++) {
+    if (i > 0) out.add(',');
+    emit(parts.deal(i), out.add);
+  }
+  out.add(']}');
+  out.flush();
+}
+
+/** Gathers pieces of text and writes them about `chunkChars` characters at a time. */
+class ChunkedWriter {
+  private readonly parts: string[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly chunkChars: number,
+  ) {}
+
+  readonly add = (text: string): void => {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= this.chunkChars) this.flush();
   };
-  const flush = (): void => {
-    if (size > 0) write(parts.join(''));
-    parts.length = 0;
-    size = 0;
-  };
-  if (!isSkipped(value)) emit(value, add); // JSON.stringify(undefined) is no text at all
-  flush();
+
+  flush(): void {
+    if (this.size > 0) this.write(this.parts.join(''));
+    this.parts.length = 0;
+    this.size = 0;
+  }
 }
 
 /** Whether JSON.stringify leaves a property with this value out (and writes null in an array). */

@@ -2,7 +2,8 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../model/errors.js';
 import type { EngineOptionsInput } from '../model/options.js';
 import type { SimulatorResponse } from '../model/response.js';
-import { simulateStream } from '../simulate.js';
+import { assembleResponse, type ResponseParts } from '../report/response.js';
+import { simulateStreamParts } from '../simulate.js';
 
 /** Progress of reading a file: bytes read so far and the file's size. */
 export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
@@ -197,9 +198,19 @@ export function simulateJsonlFile(
   options: EngineOptionsInput = {},
   reading: { readonly onProgress?: ByteProgress; readonly chunkBytes?: number } = {},
 ): SimulatorResponse {
+  return assembleResponse(simulateJsonlFileParts(path, request, options, reading));
+}
+
+/** {@link simulateJsonlFile}, giving the response in parts (for writing a large one piece by piece). */
+export function simulateJsonlFileParts(
+  path: string,
+  request: unknown,
+  options: EngineOptionsInput = {},
+  reading: { readonly onProgress?: ByteProgress; readonly chunkBytes?: number } = {},
+): ResponseParts {
   const file = new JsonlTapeFile(path, reading.onProgress, reading.chunkBytes);
   try {
-    return simulateStream(file.header, file.swaps(), request, options);
+    return simulateStreamParts(file.header, file.swaps(), request, options);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     // The swaps are pulled one by one, so a swap's error is about the line read last.

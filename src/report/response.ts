@@ -66,14 +66,38 @@ export function summaryJson(s: Summary): SimulationSummary {
   };
 }
 
-/** Builds the simulator's 200 body from a replay: deal results, summary and the three charts. */
-export function buildResponse(run: ReplayResult, tokens: readonly TokenInfo[]): SimulatorResponse {
+/**
+ * The simulator's 200 body in parts: everything but the deals, and the deals made one at a time
+ * on demand. A response with a million trades is written from this without its deals ever
+ * being in memory as JSON all at once (see `writeResponseParts`).
+ */
+export interface ResponseParts {
+  readonly head: Omit<SimulatorResponse, 'deals'>;
+  readonly dealCount: number;
+  deal(i: number): SimulatedDeal;
+}
+
+/** The parts of the simulator's 200 body from a replay: deal results, summary and the three charts. */
+export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): ResponseParts {
   const results = run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)));
   return {
-    summary: summaryJson(summarize(results)),
-    cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
-    cumulative_usd_closed_deals_chart: closedDealsChart(results),
-    cumulative_usd_open_deals_chart: openDealsChart(results),
-    deals: results.map((r) => dealJson(r, tokens[r.deal.tokenId]!, run.trades)),
+    head: {
+      summary: summaryJson(summarize(results)),
+      cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
+      cumulative_usd_closed_deals_chart: closedDealsChart(results),
+      cumulative_usd_open_deals_chart: openDealsChart(results),
+    },
+    dealCount: results.length,
+    deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
   };
+}
+
+/** The whole body from its parts. */
+export function assembleResponse(parts: ResponseParts): SimulatorResponse {
+  return { ...parts.head, deals: Array.from({ length: parts.dealCount }, (_, i) => parts.deal(i)) };
+}
+
+/** Builds the simulator's 200 body from a replay: deal results, summary and the three charts. */
+export function buildResponse(run: ReplayResult, tokens: readonly TokenInfo[]): SimulatorResponse {
+  return assembleResponse(responseParts(run, tokens));
 }

@@ -1,7 +1,10 @@
 /** The piecewise JSON writer of large responses gives exactly the bytes of JSON.stringify. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { writeJson } from '../../src/io/json-stream.js';
+import { writeJson, writeResponseParts } from '../../src/io/json-stream.js';
+import { assembleResponse } from '../../src/report/response.js';
+import { simulateParts } from '../../src/simulate.js';
+import { scenarioArb } from '../support/arbitraries.js';
 
 function written(value: unknown, chunkChars?: number): { text: string; pieces: number } {
   let text = '';
@@ -51,5 +54,27 @@ describe('writeJson', () => {
     expect(text).toBe(JSON.stringify(response));
     expect(text.length).toBeGreaterThan(1_000_000);
     expect(pieces).toBeGreaterThan(10); // 8192 numbers at a time: no piece holds the whole text
+  });
+});
+
+describe('writeResponseParts', () => {
+  it('writes exactly JSON.stringify of the whole response, a deal at a time', () => {
+    let withTrades = 0;
+    fc.assert(
+      fc.property(scenarioArb({}, 40), fc.constantFrom(1, 64, 1 << 20), (s, chunk) => {
+        let parts;
+        try {
+          parts = simulateParts(s.tape, s.request, s.options);
+        } catch {
+          return; // requests and tapes the engine refuses are checked elsewhere
+        }
+        let text = '';
+        writeResponseParts(parts, (t) => (text += t), chunk);
+        expect(text).toBe(JSON.stringify(assembleResponse(parts)));
+        if (parts.dealCount > 0 && parts.deal(0).trades.length > 0) withTrades++;
+      }),
+      { numRuns: 100 },
+    );
+    expect(withTrades).toBeGreaterThan(30); // most runs write deals with trades, not empty bodies
   });
 });
