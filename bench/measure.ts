@@ -5,6 +5,8 @@
  *
  *   node dist/bench/measure.js floor TAPE.json          read and JSON.parse the file, nothing else
  *   node dist/bench/measure.js cli simulate --tape …    the copysim command line, as a user runs it
+ *
+ * Both run with the Node flags of the `copysim` command ({@link cliNodeFlags}).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ export const MEASURE_PREFIX = '@measure ';
  */
 export function measure(args: readonly string[]): Measurement {
   const script = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, [script, ...args], {
+  const child = spawnSync(process.execPath, [...cliNodeFlags(), script, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
     maxBuffer: 64 << 20,
@@ -37,6 +39,17 @@ export function measure(args: readonly string[]): Measurement {
   const line = child.stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
   if (line === undefined) throw new Error(`measure ${args.join(' ')} failed:\n${child.stderr}`);
   return JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement;
+}
+
+/**
+ * The Node flags of the `copysim` command (from its `#!/usr/bin/env -S node …` line). Every
+ * measured child runs with them, the floor included, so the comparison is with the same Node.
+ */
+export function cliNodeFlags(): string[] {
+  const bin = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const shebang = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
+  const words = shebang.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1);
 }
 
 async function main(): Promise<void> {

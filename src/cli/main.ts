@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
+// The flag: a larger young generation, so that fewer short-lived objects are promoted while a
+// large tape sits in the old one; `copysim simulate` on a 1M-swap tape takes about a fifth less time.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';

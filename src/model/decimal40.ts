@@ -190,7 +190,8 @@ export class Decimal40 {
 
   /** The 40 digits of the coefficient. */
   private coefficientDigits(): string {
-    return `${this.c0}${pad7(this.c1)}${pad7(this.c2)}${pad7(this.c3)}${pad7(this.c4)}${pad7(this.c5)}`;
+    // Pairs of limbs make exact 14-digit integers: fewer pieces to pad and join.
+    return `${this.c0}${pad14(this.c1 * BASE + this.c2)}${pad14(this.c3 * BASE + this.c4)}${String(this.c5).padStart(7, '0')}`;
   }
 }
 
@@ -217,8 +218,8 @@ function operand(x: Operand): Decimal40 {
   return typeof x === 'object' ? x : new Decimal40(x);
 }
 
-function pad7(x: number): string {
-  return String(x).padStart(7, '0');
+function pad14(x: number): string {
+  return String(x).padStart(14, '0');
 }
 
 function compareCoefficients(a: Decimal40, b: Decimal40): number {
