@@ -1,28 +1,32 @@
 import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { Deal } from '../engine/deal.js';
 
-/** A deal's results (model section 4), exact. */
+/** A deal's PnL (model section 4), exact: what the summary needs. */
 export interface DealResult {
   readonly deal: Deal;
   readonly pnlRealized: Decimal;
   readonly pnlUnrealized: Decimal;
   readonly pnlTotal: Decimal;
-  readonly roiRealized: Decimal;
-  readonly roiTotal: Decimal;
-  readonly closedPosition: Decimal;
 }
 
 /** Results of one deal; `priceAtEnd` is its token's known price at `window_end`. */
 export function dealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
   const pnlUnrealized = deal.open ? deal.qty.times(priceAtEnd).minus(deal.invested) : ZERO;
   const pnlRealized = deal.realized;
-  const pnlTotal = pnlRealized.plus(pnlUnrealized);
+  return { deal, pnlRealized, pnlUnrealized, pnlTotal: pnlRealized.plus(pnlUnrealized) };
+}
+
+/**
+ * A deal's ROIs and closed position (model section 4): three divisions, made only for a deal
+ * that is printed (a sweep's summary does without them).
+ */
+export function dealRatios({ deal, pnlRealized, pnlTotal }: DealResult): {
+  readonly roiRealized: Decimal;
+  readonly roiTotal: Decimal;
+  readonly closedPosition: Decimal;
+} {
   const investment = deal.boughtUsd;
   return {
-    deal,
-    pnlRealized,
-    pnlUnrealized,
-    pnlTotal,
     roiRealized: HUNDRED.times(pnlRealized).div(investment),
     roiTotal: HUNDRED.times(pnlTotal).div(investment),
     closedPosition: HUNDRED.times(deal.soldQty).div(deal.boughtQty),

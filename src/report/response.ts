@@ -4,7 +4,7 @@ import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
 import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
-import { dealResult, type DealResult } from './deal-results.js';
+import { dealRatios, dealResult, type DealResult } from './deal-results.js';
 import { summarize, type Summary } from './summary.js';
 
 function tradeJson(t: TradeRecord): SimulatedTrade {
@@ -25,6 +25,7 @@ function tradeJson(t: TradeRecord): SimulatedTrade {
 
 function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal {
   const { deal } = r;
+  const { roiRealized, roiTotal, closedPosition } = dealRatios(r);
   return {
     open_time: deal.openTime,
     last_operation_time: deal.lastOperationTime,
@@ -33,14 +34,14 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     pnl_realized: toJsonNumber(r.pnlRealized),
     pnl_unrealized: toJsonNumber(r.pnlUnrealized),
     pnl_total: toJsonNumber(r.pnlTotal),
-    roi_realized: toJsonNumber(r.roiRealized),
-    roi_total: toJsonNumber(r.roiTotal),
+    roi_realized: toJsonNumber(roiRealized),
+    roi_total: toJsonNumber(roiTotal),
     usd_slippage_loss: toJsonNumber(deal.slippageLoss),
     usd_network_fee: toJsonNumber(deal.networkFee),
     usd_bot_fee: toJsonNumber(deal.botFee),
     investment_amount: toJsonNumber(deal.boughtUsd),
     trades_number: deal.tradeCount,
-    closed_position: toJsonNumber(r.closedPosition),
+    closed_position: toJsonNumber(closedPosition),
     special_tag: deal.specialTag,
     trades: deal.tradeRows.map((row) => tradeJson(log.get(row))),
   };
