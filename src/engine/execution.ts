@@ -7,9 +7,9 @@ import type { NativePriceSeries } from './native-prices.js';
 export interface Fill {
   readonly usdAmount: Decimal;
   readonly quantity: Decimal;
-  /** Execution price, USD per token. */
+  /** Execution price, USD per token (of a sell: zero when the model does not print it). */
   readonly price: Decimal;
-  /** Slippage in percent. */
+  /** Slippage in percent (zero when the model does not print it). */
   readonly slippage: Decimal;
   /** USD lost to slippage against the reference price. */
   readonly slippageLoss: Decimal;
@@ -53,6 +53,11 @@ export class ExecutionModel {
     bribe: number,
     includeBotFees: boolean,
     private readonly native: NativePriceSeries,
+    /**
+     * False when no trade is recorded (a summary): the fill's `price` of a sell and the
+     * `slippage` percentages are only printed, so they are left at zero instead of computed.
+     */
+    private readonly printed = true,
   ) {
     const s = new Decimal(options.unknown_liquidity_slippage_percent).div(HUNDRED);
     this.unknownOnePlusS = ONE.plus(s);
@@ -73,7 +78,7 @@ export class ExecutionModel {
     } else {
       const s = usd.times(TWO).div(liquidity); // A / (L/2)
       price = p.times(ONE.plus(s));
-      slippage = s.times(HUNDRED);
+      slippage = this.printed ? s.times(HUNDRED) : ZERO;
     }
     const quantity = usd.div(price);
     return { usdAmount: usd, quantity, price, slippage, slippageLoss: usd.minus(quantity.times(p)) };
@@ -91,10 +96,12 @@ export class ExecutionModel {
       const half = liquidity.times(HALF);
       const reciprocal = ONE.div(half.plus(value));
       factor = half.times(reciprocal);
-      slippage = value.times(reciprocal).times(HUNDRED); // 100 × s / (1 + s), precise when s is tiny
+      // 100 × s / (1 + s), precise when s is tiny
+      slippage = this.printed ? value.times(reciprocal).times(HUNDRED) : ZERO;
     }
     const usdAmount = value.times(factor);
-    return { usdAmount, quantity, price: p.times(factor), slippage, slippageLoss: value.minus(usdAmount) };
+    const price = this.printed ? p.times(factor) : ZERO;
+    return { usdAmount, quantity, price, slippage, slippageLoss: value.minus(usdAmount) };
   }
 
   /** Network and bot fees of a trade of `usdAmount` at time `t`. */

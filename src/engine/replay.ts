@@ -130,7 +130,7 @@ export class Replay {
     this.tradeLog = trades ? this.trades : null;
     this.facts = facts ?? new StreamLeaderFacts();
     this.window = requestWindow(request);
-    this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native);
+    this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native, trades);
     this.leaderCount = request.wallets.length;
     this.prices = new KnownPrices(tokenCount);
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
