@@ -401,21 +401,38 @@ function fromLimbs(sign: number, e: number, limbs: Float64Array, at: number, rou
   return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
 }
 
+/**
+ * `floor(v / unit)` exactly, for an integer `0 ≤ v < 2^53` and `unit = 10^k` with `inverse =
+ * 10^-k`: a product by the inverse is much cheaper than a division and lands at most one off
+ * (its rounding error is far below one unit), which the remainder's sign or size corrects.
+ */
+function floorDiv(v: number, unit: number, inverse: number): number {
+  const q = Math.floor(v * inverse);
+  const rest = v - q * unit;
+  return rest < 0 ? q - 1 : rest >= unit ? q + 1 : q;
+}
+
+/**
+ * Writes `limbs[from, to) × factor` (factor a power of ten below 10^7) as base-10^7 limbs ending
+ * at `out[outEnd]`, and returns the carry out of the top limb.
+ */
+function scaleLimbs(limbs: Float64Array, from: number, to: number, factor: number, out: Float64Array, outEnd: number): number {
+  let carry = 0;
+  for (let j = to - 1, at = outEnd; j >= from; j--, at--) {
+    const v = limbs[j]! * factor + carry;
+    carry = floorDiv(v, BASE, INV_BASE);
+    out[at] = v - carry * BASE;
+  }
+  return carry;
+}
+
 /** Normalises carries of `limbs[0, length)` into base 10^7 (every limb ≥ 0 and below 2^53). */
 function propagateCarries(limbs: Float64Array, length: number): void {
   for (let j = length - 1; j > 0; j--) {
     const v = limbs[j]!;
     if (v < BASE) continue;
-    let carry = Math.floor(v * INV_BASE);
-    let rest = v - carry * BASE;
-    if (rest < 0) {
-      carry--;
-      rest += BASE;
-    } else if (rest >= BASE) {
-      carry++;
-      rest -= BASE;
-    }
-    limbs[j] = rest;
+    const carry = floorDiv(v, BASE, INV_BASE);
+    limbs[j] = v - carry * BASE;
     limbs[j - 1] = limbs[j - 1]! + carry;
   }
 }
@@ -458,17 +475,9 @@ function round40(limbs: Float64Array, length: number, sticky: boolean, lowExp: n
     let rest = 0;
     for (let j = top; j < keep; j++) {
       const limb = limbs[j]!;
-      let high = Math.floor(limb * inverse);
-      let low = limb - high * unit;
-      if (low < 0) {
-        high--;
-        low += unit;
-      } else if (low >= unit) {
-        high++;
-        low -= unit;
-      }
+      const high = floorDiv(limb, unit, inverse);
       limbs[j] = rest * scale + high;
-      rest = low;
+      rest = limb - high * unit;
     }
     const half = unit / 2;
     above = rest > half ? 1 : rest < half ? -1 : sticky || anyNonZero(limbs, keep, length) ? 1 : 0;
@@ -487,22 +496,8 @@ function exact40(limbs: Float64Array, top: number, length: number, shift: number
   const factor = POW10[shift - 7 * zeroLimbs]!;
   SHIFTED.fill(0);
   // Written right-aligned so the result's 40 digits land in SHIFTED[8, 14).
-  let at = 13 - zeroLimbs;
-  let carry = 0;
-  for (let j = length - 1; j >= top; j--, at--) {
-    const v = limbs[j]! * factor + carry;
-    carry = Math.floor(v * INV_BASE);
-    let rest = v - carry * BASE;
-    if (rest < 0) {
-      carry--;
-      rest += BASE;
-    } else if (rest >= BASE) {
-      carry++;
-      rest -= BASE;
-    }
-    SHIFTED[at] = rest;
-  }
-  if (carry > 0) SHIFTED[at] = carry;
+  const end = 13 - zeroLimbs;
+  SHIFTED[end - (length - top)] = scaleLimbs(limbs, top, length, factor, SHIFTED, end);
   return fromLimbs(sign, lowExp - shift, SHIFTED, 8, false);
 }
 
@@ -534,21 +529,7 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
   const factor = POW10[d - 7 * zeroLimbs]!;
   const length = 7 + zeroLimbs;
   unpack(x, X);
-  let carry = 0;
-  for (let t = 5; t >= 0; t--) {
-    const v = X[t]! * factor + carry;
-    carry = Math.floor(v * INV_BASE);
-    let rest = v - carry * BASE;
-    if (rest < 0) {
-      carry--;
-      rest += BASE;
-    } else if (rest >= BASE) {
-      carry++;
-      rest -= BASE;
-    }
-    WORK[t + 1] = rest;
-  }
-  WORK[0] = carry;
+  WORK[0] = scaleLimbs(X, 0, 6, factor, WORK, 6);
   for (let j = 7; j < length; j++) WORK[j] = 0;
 
   unpack(y, Y);
@@ -624,16 +605,8 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
       let borrow = 0;
       for (let t = 5; t >= 0; t--) {
         const p = q * Y[t]! + borrow;
-        let high = Math.floor(p * INV_BASE);
-        let low = p - high * BASE;
-        if (low < 0) {
-          high--;
-          low += BASE;
-        } else if (low >= BASE) {
-          high++;
-          low -= BASE;
-        }
-        let v = r[j + 1 + t]! - low;
+        let high = floorDiv(p, BASE, INV_BASE);
+        let v = r[j + 1 + t]! - (p - high * BASE);
         if (v < 0) {
           v += BASE;
           high++;
