@@ -4,9 +4,12 @@
  * The public API, curated: the simulator, the request/tape/options/response schemas (zod) and
  * the types inferred from them, and the error hierarchy.
  */
-export { simulate, simulateStream, type ReplayControl } from './simulate.js';
+export { simulate, simulateStream, simulateParts, simulateStreamParts, type ReplayControl } from './simulate.js';
 export { readTapeFile } from './io/read-tape.js';
-export { simulateJsonlFile } from './io/jsonl-tape.js';
+export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
+export { assembleResponse, type ResponseParts } from './report/response.js';
+export { writeJson, writeResponseParts } from './io/json-stream.js';
+export { Decimal40 } from './model/decimal40.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
 
 export {

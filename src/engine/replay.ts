@@ -72,7 +72,16 @@ export const PROGRESS_EVERY = 1 << 16;
 export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
   const { network, native } = tape;
   const facts = new IndexedLeaderFacts(tape);
-  const run = new Replay({ network, native, request, options, tokenCount: tape.tokens.length, chart: control.chart ?? true, trades: control.trades ?? true, facts });
+  const run = new Replay({
+    network,
+    native,
+    request,
+    options,
+    tokenCount: tape.tokens.length,
+    chart: control.chart ?? true,
+    trades: control.trades ?? true,
+    facts,
+  });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
