@@ -6,12 +6,13 @@
  *   node dist/bench/measure.js floor TAPE.json          read and JSON.parse the file, nothing else
  *   node dist/bench/measure.js cli simulate --tape …    the copysim command line, as a user runs it
  *
- * Both run with the Node flags of the `copysim` command ({@link cliNodeFlags}).
+ * Both run with the Node flags of `copysim simulate` ({@link cliNodeFlags}).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMain } from './is-main.js';
+import { REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
 
 /** What {@link measure} reports of one child process. */
 export interface Measurement {
@@ -42,14 +43,11 @@ export function measure(args: readonly string[]): Measurement {
 }
 
 /**
- * The Node flags of the `copysim` command (from its `#!/usr/bin/env -S node …` line). Every
- * measured child runs with them, the floor included, so the comparison is with the same Node.
+ * The Node flags `copysim simulate` and `copysim sweep` run with. Every measured child runs with
+ * them, the floor included, so the comparison is with the same Node.
  */
 export function cliNodeFlags(): string[] {
-  const bin = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const shebang = readFileSync(bin, 'utf8').split('\n', 1)[0]!;
-  const words = shebang.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1);
+  return [...REPLAY_NODE_FLAGS];
 }
 
 async function main(): Promise<void> {
