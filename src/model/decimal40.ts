@@ -523,6 +523,10 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
   if (d > 42) return xSign === x.s ? x : x.neg();
   const subtract = xSign !== ySign;
   if (subtract && order === 0) return ZERO40;
+  if (d > 0) {
+    const aligned = addAtScaleOfX(x, y, d, subtract, xSign);
+    if (aligned !== null) return aligned;
+  }
 
   // WORK[0, length) = |x| × 10^d, then |y| added or taken at the bottom.
   const zeroLimbs = Math.floor(d / 7);
@@ -558,6 +562,80 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
     WORK[j] = v;
   }
   return round40(WORK, length, false, y.e, xSign);
+}
+
+/**
+ * `|x| ± |y|` when `y`'s exponent is `d ≥ 1` below `x`'s, computed at `x`'s scale: `y` is shifted
+ * down by `d` digits instead of `x` up, so the 40 digits of the result (41 after a carry) already
+ * sit in `x`'s limbs and the digits of `y` shifted out only decide the rounding. Null when a
+ * subtraction leaves fewer than 40 digits (the general path handles that cancellation).
+ */
+function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean, sign: number): Decimal40 | null {
+  unpack(x, X);
+  unpack(y, Y);
+  const droppedLimbs = Math.floor(d / 7);
+  const digits = d - 7 * droppedLimbs;
+  // Z = floor(|y| / 10^digits) in place in Y; `rest` = |y| mod 10^digits.
+  let rest = 0;
+  if (digits > 0) {
+    const unit = POW10[digits]!;
+    const inverse = INV_POW10[digits]!;
+    const scale = BASE / unit;
+    for (let k = 0; k < 6; k++) {
+      const limb = Y[k]!;
+      const high = floorDiv(limb, unit, inverse);
+      Y[k] = rest * scale + high;
+      rest = limb - high * unit;
+    }
+  }
+  // The part of |y| below x's last digit, R (d digits), against half a unit: -1, 0 or 1.
+  let versusHalf: number;
+  let belowNonZero: boolean;
+  if (droppedLimbs > 0) {
+    const top = Y[6 - droppedLimbs]!;
+    const lower = rest !== 0 || anyNonZero(Y, 7 - droppedLimbs, 6);
+    versusHalf = top > 5e6 ? 1 : top < 5e6 ? -1 : lower ? 1 : 0;
+    belowNonZero = top !== 0 || lower;
+  } else {
+    const half = POW10[digits]! / 2;
+    versusHalf = rest > half ? 1 : rest < half ? -1 : 0;
+    belowNonZero = rest !== 0;
+  }
+  // S = |x| ± floor(|y| / 10^d) in WORK[0, 6) (a subtraction also takes the unit R borrows).
+  let flow = subtract && belowNonZero ? 1 : 0;
+  for (let k = 5; k >= 0; k--) {
+    const w = k >= droppedLimbs ? Y[k - droppedLimbs]! : 0;
+    let v: number;
+    if (subtract) {
+      v = X[k]! - w - flow;
+      flow = v < 0 ? 1 : 0;
+      if (flow) v += BASE;
+    } else {
+      v = X[k]! + w + flow;
+      flow = v >= BASE ? 1 : 0; // never at k = 0: the top limb stays below 2·10^5
+      if (flow) v -= BASE;
+    }
+    WORK[k] = v;
+  }
+  if (subtract) {
+    if (WORK[0]! < C0_START) return null; // fewer than 40 digits left
+    // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.
+    const above = belowNonZero ? -versusHalf : -1;
+    return fromLimbs(sign, x.e, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
+  }
+  if (WORK[0]! < C0_END) {
+    return fromLimbs(sign, x.e, WORK, 0, versusHalf > 0 || (versusHalf === 0 && WORK[5]! % 2 === 1));
+  }
+  // 41 digits: drop the last one, which with R decides the rounding.
+  let digit = 0;
+  for (let k = 0; k < 6; k++) {
+    const limb = WORK[k]!;
+    const high = floorDiv(limb, 10, 0.1);
+    WORK[k] = digit * 1e6 + high;
+    digit = limb - high * 10;
+  }
+  const above = digit > 5 ? 1 : digit < 5 ? -1 : belowNonZero ? 1 : 0;
+  return fromLimbs(sign, x.e + 1, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
 }
 
 function multiply(a: Decimal40, b: Decimal40): Decimal40 {
