@@ -40,7 +40,7 @@ export class Decimal40 {
   constructor(sign: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number);
   constructor(value: Decimal40 | number | string, e?: number, c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0) {
     if (e === undefined) {
-      const parts = typeof value === 'object' ? value : parse(value);
+      const parts = value instanceof Decimal40 ? value : parse(value);
       e = parts.e;
       value = parts.s;
       c0 = parts.c0;
@@ -215,7 +215,7 @@ const INV_POW10: readonly number[] = POW10.map((p) => 1 / p);
 export const ZERO40 = new Decimal40(1, 0, 0, 0, 0, 0, 0, 0);
 
 function operand(x: Operand): Decimal40 {
-  return typeof x === 'object' ? x : new Decimal40(x);
+  return x instanceof Decimal40 ? x : new Decimal40(x);
 }
 
 function pad14(x: number): string {
@@ -236,7 +236,7 @@ function compareCoefficients(a: Decimal40, b: Decimal40): number {
 
 function parse(value: number | string): Decimal40 {
   if (typeof value === 'string') return parseText(value);
-  if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`not a finite number or decimal string: ${String(value)}`);
   if (value === 0) return ZERO40;
   if (Number.isSafeInteger(value)) {
     // Three limbs hold any safe integer; round40 left-aligns them without rounding.

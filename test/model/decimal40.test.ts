@@ -447,6 +447,13 @@ describe('Decimal40: hand-written cases', () => {
     expect(() => new Decimal40(1).plus(input)).toThrow(TypeError);
   });
 
+  it('a value of another type (null, a plain object, a decimal.js instance) throws a TypeError', () => {
+    for (const input of [null, undefined, {}, { s: 1, e: 0, c0: 1 }, new Clone(5)] as unknown as Input[]) {
+      expect(() => new Decimal40(input), String(input)).toThrow(TypeError);
+      expect(() => new Decimal40(1).plus(input), String(input)).toThrow(TypeError);
+    }
+  });
+
   it.each<[Input, string]>([
     ['12.', '12'],
     ['.5', '0.5'],
