@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../src/model/errors.js';
 import type { TapeInput } from '../src/model/tape.js';
 import { simulate, simulateStream } from '../src/simulate.js';
 import { JsonlTapeFile, simulateJsonlFile } from '../src/io/jsonl-tape.js';
 import { readTapeFile } from '../src/io/read-tape.js';
 import { cli } from './support/cli.js';
+import { inputErrorOf } from './support/errors.js';
 import { scenarioArb } from './support/arbitraries.js';
 import { GOLDEN_DIR, present } from './support/paths.js';
 import { at, buy, LEADER_A, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
@@ -40,15 +40,6 @@ function inTimeOrder(t: TapeInput): TapeInput {
   return { ...t, swaps: [...t.swaps].sort((a, b) => a.time - b.time) };
 }
 
-function inputError(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 // Two leader buys and a sell on one token, with market swaps between: 3 follower trades.
 const small = tape([
@@ -169,7 +160,7 @@ describe('problems in a JSONL tape are named by line', () => {
     const path = writeText(text);
     // The same line whatever the size of the blocks the file is read in.
     for (const chunkBytes of [16, 100, undefined]) {
-      const e = inputError(() => simulateJsonlFile(path, request(), {}, chunkBytes === undefined ? {} : { chunkBytes }));
+      const e = inputErrorOf(() => simulateJsonlFile(path, request(), {}, chunkBytes === undefined ? {} : { chunkBytes }));
       expect(e.message).toMatch(message);
       expect(e.message.startsWith(`${path}: line `)).toBe(true);
       expect(e.location.source).toBe(path);
@@ -178,11 +169,11 @@ describe('problems in a JSONL tape are named by line', () => {
 
   it('the same lines are named when the tape is read into memory', () => {
     const path = writeText(`${header}\n${swap(at(1))}\n${swap(at(2), { quantity: 0 })}\n`);
-    expect(inputError(() => readTapeFile(path)).message).toMatch(/line 3: tape: swap 1: swaps\[1\]\.quantity/);
+    expect(inputErrorOf(() => readTapeFile(path)).message).toMatch(/line 3: tape: swap 1: swaps\[1\]\.quantity/);
   });
 
   it('a missing file is an input error naming it', () => {
-    expect(inputError(() => simulateJsonlFile(join(dir, 'none.jsonl'), request())).message).toMatch(/none\.jsonl: no such file/);
+    expect(inputErrorOf(() => simulateJsonlFile(join(dir, 'none.jsonl'), request())).message).toMatch(/none\.jsonl: no such file/);
   });
 
   it('an invalid request is refused before any swap is read', () => {

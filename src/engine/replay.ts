@@ -120,9 +120,8 @@ export class Replay {
   private readonly facts: LeaderFacts;
   private readonly deals: Deal[] = [];
   private readonly points = new PointLog();
-  private readonly trades = new TradeLog();
   /** Where deals record their trades (null: not kept). */
-  private readonly tradeLog: TradeLog | null;
+  private readonly trades: TradeLog | null;
   private readonly timeFix: TimeFixQueue | null;
   /** Null when the chart is not wanted: then nothing is valued before the end. */
   private readonly unrealized: UnrealizedBook | null;
@@ -136,7 +135,7 @@ export class Replay {
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts }: ReplaySetup) {
     this.request = request;
-    this.tradeLog = trades ? this.trades : null;
+    this.trades = trades ? new TradeLog() : null;
     this.facts = facts ?? new StreamLeaderFacts();
     this.window = requestWindow(request);
     this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native, trades);
@@ -182,7 +181,7 @@ export class Replay {
     return {
       window: this.window,
       deals: this.deals,
-      trades: this.trades,
+      trades: this.trades ?? new TradeLog(),
       points: this.points,
       priceAtEnd: (t) => this.prices.priceOf(t),
     };
@@ -202,7 +201,7 @@ export class Replay {
     const fees = this.exec.fees(amount, swap.time);
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, swap.time, this.tradeLog);
+      target = new Deal(this.deals.length, tokenId, swap.time, this.trades);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.unrealized?.open(target);

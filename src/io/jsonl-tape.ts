@@ -8,6 +8,12 @@ import { simulateStreamParts } from '../simulate.js';
 /** Progress of reading a file: bytes read so far and the file's size. */
 export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
 
+/** How a JSONL tape is read: progress reports and the bytes read at a time. */
+export interface JsonlReading {
+  readonly onProgress?: ByteProgress;
+  readonly chunkBytes?: number;
+}
+
 const NEWLINE = 10;
 const CHUNK_BYTES = 1 << 20;
 
@@ -196,7 +202,7 @@ export function simulateJsonlFile(
   path: string,
   request: unknown,
   options: EngineOptionsInput = {},
-  reading: { readonly onProgress?: ByteProgress; readonly chunkBytes?: number } = {},
+  reading: JsonlReading = {},
 ): SimulatorResponse {
   return assembleResponse(simulateJsonlFileParts(path, request, options, reading));
 }
@@ -206,7 +212,7 @@ export function simulateJsonlFileParts(
   path: string,
   request: unknown,
   options: EngineOptionsInput = {},
-  reading: { readonly onProgress?: ByteProgress; readonly chunkBytes?: number } = {},
+  reading: JsonlReading = {},
 ): ResponseParts {
   const file = new JsonlTapeFile(path, reading.onProgress, reading.chunkBytes);
   try {

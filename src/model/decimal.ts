@@ -1,5 +1,4 @@
-import { Decimal as DecimalJs } from 'decimal.js';
-import { Decimal40 } from './decimal40.js';
+import { Decimal40, DecimalJs40 } from './decimal40.js';
 import { InputError } from './errors.js';
 
 /**
@@ -12,16 +11,10 @@ export const Decimal = Decimal40;
 export type Decimal = Decimal40;
 
 /**
- * decimal.js itself with the same settings, a private clone so a caller's global Decimal
- * settings never leak in: the reference the engine's type is tested against, and the type of
- * the importers, which need its wider toolbox (significant digits, integer checks) on raw input.
+ * decimal.js itself at the same settings (`Decimal40`'s reference): also the type of the
+ * importers, which need its wider toolbox (significant digits, integer checks) on raw input.
  */
-export const DecimalJs40 = DecimalJs.clone({
-  precision: 40,
-  rounding: DecimalJs.ROUND_HALF_EVEN,
-  toExpNeg: -9e15,
-  toExpPos: 9e15,
-});
+export { DecimalJs40 };
 export type DecimalJs40 = InstanceType<typeof DecimalJs40>;
 
 /** A decimal as it travels in JSON: a number or a decimal string. */

@@ -169,12 +169,12 @@ export class Decimal40 {
 
   /** As decimal.js's `toFixed` (half to even); formatting only, so it is decimal.js's own. */
   toFixed(decimalPlaces: number): string {
-    return new Reference(this.toString()).toFixed(decimalPlaces);
+    return new DecimalJs40(this.toString()).toFixed(decimalPlaces);
   }
 
   /** As decimal.js's `toExponential` (half to even); formatting only. */
   toExponential(decimalPlaces: number): string {
-    return new Reference(this.toString()).toExponential(decimalPlaces);
+    return new DecimalJs40(this.toString()).toExponential(decimalPlaces);
   }
 
   /** Rounded to a whole number, half away from zero. */
@@ -197,8 +197,11 @@ export class Decimal40 {
 
 type Operand = Decimal40 | number | string;
 
-/** decimal.js with the same settings: the reference for formatting. */
-const Reference = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+/**
+ * decimal.js itself at the same settings, a private clone so a caller's global Decimal settings
+ * never leak in: the reference `Decimal40` reproduces, and its formatter.
+ */
+export const DecimalJs40 = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
 
 const BASE = 1e7;
 /** The top limb of a 40-digit coefficient lies in [C0_START, C0_END). */
@@ -537,31 +540,32 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
   for (let j = 7; j < length; j++) WORK[j] = 0;
 
   unpack(y, Y);
-  let flow = 0; // carry (adding) or borrow (subtracting)
-  let j = length - 1;
-  for (let t = 5; t >= 0; t--, j--) {
-    let v = subtract ? WORK[j]! - Y[t]! - flow : WORK[j]! + Y[t]! + flow;
-    if (subtract) {
-      flow = v < 0 ? 1 : 0;
-      if (flow) v += BASE;
-    } else {
-      flow = v >= BASE ? 1 : 0;
-      if (flow) v -= BASE;
-    }
-    WORK[j] = v;
-  }
-  for (; flow !== 0 && j >= 0; j--) {
-    let v = subtract ? WORK[j]! - 1 : WORK[j]! + 1;
-    if (subtract) {
-      flow = v < 0 ? 1 : 0;
-      if (flow) v += BASE;
-    } else {
-      flow = v >= BASE ? 1 : 0;
-      if (flow) v -= BASE;
-    }
-    WORK[j] = v;
-  }
+  addLimbs(WORK, length, Y, length - 6, subtract, 0, WORK);
   return round40(WORK, length, false, y.e, xSign);
+}
+
+/**
+ * `out[k] = a[k] ± b[k − offset]` for k from `length − 1` down to 0 (`b` is 0 outside its six
+ * limbs), with the carry (adding) or borrow (subtracting) passed up from limb to limb, starting
+ * with `flow`. Gives what flows out of limb 0. `out` may be `a`.
+ */
+function addLimbs(a: Float64Array, length: number, b: Float64Array, offset: number, subtract: boolean, flow: number, out: Float64Array): number {
+  for (let k = length - 1; k >= 0; k--) {
+    const i = k - offset;
+    const w = i >= 0 && i < 6 ? b[i]! : 0;
+    let v: number;
+    if (subtract) {
+      v = a[k]! - w - flow;
+      flow = v < 0 ? 1 : 0;
+      if (flow) v += BASE;
+    } else {
+      v = a[k]! + w + flow;
+      flow = v >= BASE ? 1 : 0;
+      if (flow) v -= BASE;
+    }
+    out[k] = v;
+  }
+  return flow;
 }
 
 /**
@@ -602,21 +606,8 @@ function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean,
     belowNonZero = rest !== 0;
   }
   // S = |x| ± floor(|y| / 10^d) in WORK[0, 6) (a subtraction also takes the unit R borrows).
-  let flow = subtract && belowNonZero ? 1 : 0;
-  for (let k = 5; k >= 0; k--) {
-    const w = k >= droppedLimbs ? Y[k - droppedLimbs]! : 0;
-    let v: number;
-    if (subtract) {
-      v = X[k]! - w - flow;
-      flow = v < 0 ? 1 : 0;
-      if (flow) v += BASE;
-    } else {
-      v = X[k]! + w + flow;
-      flow = v >= BASE ? 1 : 0; // never at k = 0: the top limb stays below 2·10^5
-      if (flow) v -= BASE;
-    }
-    WORK[k] = v;
-  }
+  // No carry leaves WORK[0]: the top limb stays below 2·10^5.
+  addLimbs(X, 6, Y, droppedLimbs, subtract, subtract && belowNonZero ? 1 : 0, WORK);
   if (subtract) {
     if (WORK[0]! < C0_START) return null; // fewer than 40 digits left
     // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.

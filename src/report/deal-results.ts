@@ -1,5 +1,6 @@
 import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { Deal } from '../engine/deal.js';
+import type { ReplayResult } from '../engine/replay.js';
 
 /** A deal's PnL (model section 4), exact: what the summary needs. */
 export interface DealResult {
@@ -9,8 +10,13 @@ export interface DealResult {
   readonly pnlTotal: Decimal;
 }
 
+/** Results of every deal of a replay, in deal order, valued at `window_end`. */
+export function dealResults(run: ReplayResult): DealResult[] {
+  return run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)));
+}
+
 /** Results of one deal; `priceAtEnd` is its token's known price at `window_end`. */
-export function dealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
+function dealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
   const pnlUnrealized = deal.open ? deal.qty.times(priceAtEnd).minus(deal.invested) : ZERO;
   const pnlRealized = deal.realized;
   return { deal, pnlRealized, pnlUnrealized, pnlTotal: pnlRealized.plus(pnlUnrealized) };

@@ -4,7 +4,7 @@ import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
 import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
-import { dealRatios, dealResult, type DealResult } from './deal-results.js';
+import { dealRatios, dealResults, type DealResult } from './deal-results.js';
 import { summarize, type Summary } from './summary.js';
 
 function tradeJson(t: TradeRecord): SimulatedTrade {
@@ -80,7 +80,7 @@ export interface ResponseParts {
 
 /** The parts of the simulator's 200 body from a replay: deal results, summary and the three charts. */
 export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): ResponseParts {
-  const results = run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)));
+  const results = dealResults(run);
   return {
     head: {
       summary: summaryJson(summarize(results)),

@@ -3,7 +3,7 @@ import type { SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
 import { replay, type ReplayResult } from '../engine/replay.js';
 import type { IndexedTape } from '../engine/tape-index.js';
-import { dealResult } from '../report/deal-results.js';
+import { dealResults } from '../report/deal-results.js';
 import { buildResponse, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
 
@@ -28,5 +28,5 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 
 /** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */
 function summaryOf(run: ReplayResult): SimulationSummary {
-  return summaryJson(summarize(run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)))));
+  return summaryJson(summarize(dealResults(run)));
 }

@@ -4,9 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/model/errors.js';
 import { parseTape, SwapSchema } from '../../src/model/tape.js';
 import { isValidSwap, validateTape } from '../../src/engine/tape-check.js';
+import { inputErrorOf } from '../support/errors.js';
 
 /** Values that sit on the edges of every swap field's rule, valid and not. */
 const edgeValue = fc.constantFrom<unknown>(
@@ -62,15 +62,6 @@ describe('isValidSwap accepts exactly what SwapSchema accepts', () => {
 
 describe('validateTape', () => {
   const swap = { wallet: 'W', token: 'T', type: 'buy', time: 5, quantity: 1, usd_price: 2 };
-  const errorOf = (f: () => unknown): InputError => {
-    try {
-      f();
-    } catch (e) {
-      if (e instanceof InputError) return e;
-      throw e;
-    }
-    throw new Error('expected an InputError');
-  };
 
   it.each([
     ['not an object', 42],
@@ -81,14 +72,14 @@ describe('validateTape', () => {
     ['a bad swap in the middle', { network: 'sol', swaps: [swap, swap, { ...swap, usd_price: '-1' }, swap] }],
     ['two bad swaps', { network: 'sol', swaps: [{ ...swap, time: 1.5 }, { ...swap, type: 'hold' }] }],
   ])('gives the schema’s own error: %s', (_name, input) => {
-    const quick = errorOf(() => validateTape(input));
-    const schema = errorOf(() => parseTape(input));
+    const quick = inputErrorOf(() => validateTape(input));
+    const schema = inputErrorOf(() => parseTape(input));
     expect(quick.message).toBe(schema.message);
     expect(quick.location).toEqual(schema.location);
   });
 
   it('names the swap index and field of a bad swap', () => {
-    const e = errorOf(() => validateTape({ network: 'sol', swaps: [swap, swap, { ...swap, usd_price: '-1' }] }));
+    const e = inputErrorOf(() => validateTape({ network: 'sol', swaps: [swap, swap, { ...swap, usd_price: '-1' }] }));
     expect(e.location.swapIndex).toBe(2);
     expect(e.message).toMatch(/swap 2: swaps\[2\]\.usd_price/);
   });
