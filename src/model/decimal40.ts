@@ -526,10 +526,8 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
   if (d > 42) return xSign === x.s ? x : x.neg();
   const subtract = xSign !== ySign;
   if (subtract && order === 0) return ZERO40;
-  if (d > 0) {
-    const aligned = addAtScaleOfX(x, y, d, subtract, xSign);
-    if (aligned !== null) return aligned;
-  }
+  const aligned = addAtScaleOfX(x, y, d, subtract, xSign);
+  if (aligned !== null) return aligned;
 
   // WORK[0, length) = |x| × 10^d, then |y| added or taken at the bottom.
   const zeroLimbs = Math.floor(d / 7);
@@ -569,7 +567,7 @@ function addLimbs(a: Float64Array, length: number, b: Float64Array, offset: numb
 }
 
 /**
- * `|x| ± |y|` when `y`'s exponent is `d ≥ 1` below `x`'s, computed at `x`'s scale: `y` is shifted
+ * `|x| ± |y|` when `y`'s exponent is `d ≥ 0` below `x`'s, computed at `x`'s scale: `y` is shifted
  * down by `d` digits instead of `x` up, so the 40 digits of the result (41 after a carry) already
  * sit in `x`'s limbs and the digits of `y` shifted out only decide the rounding. Null when a
  * subtraction leaves fewer than 40 digits (the general path handles that cancellation).
