@@ -650,74 +650,96 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
 /**
  * `a / b`: the quotient of `A × 10^42` by `B` (A, B the coefficients) by long division in base
  * 10^7, seven quotient limbs (42 or 43 digits, so at least two below the 40th), the remainder
- * as the sticky part. Each quotient limb is estimated from the leading limbs in float64 (off by
- * at most one) and corrected after the multiply-subtract.
+ * as the sticky part.
+ *
+ * Carries are put off to the end. Each quotient limb is estimated in float64 from the leading
+ * limbs of the remainder and of `B`, and `q × B` is taken from the remainder limb by limb with
+ * no carry: a limb may go negative or past the base, but stays an integer far below 2^53, so
+ * exact. The estimate may be one off either way; the next limb's estimate then comes out
+ * negative or past the base and makes up for it. Once at the end the remainder is normalised
+ * (and brought into `[0, B)` by a last correction) and the quotient limbs are carried.
  */
 function divide(a: Decimal40, b: Decimal40): Decimal40 {
   if (b.c0 === 0) throw new RangeError('division by zero');
   if (a.c0 === 0) return ZERO40;
   unpack(b, Y);
+  const y0 = Y[0]!;
+  const y1 = Y[1]!;
+  const y2 = Y[2]!;
+  const y3 = Y[3]!;
+  const y4 = Y[4]!;
+  const y5 = Y[5]!;
   const r = REMAINDER;
   r[0] = 0;
-  unpack(a, X);
-  for (let t = 0; t < 6; t++) r[t + 1] = X[t]!;
+  r[1] = a.c0;
+  r[2] = a.c1;
+  r[3] = a.c2;
+  r[4] = a.c3;
+  r[5] = a.c4;
+  r[6] = a.c5;
   for (let t = 7; t < 13; t++) r[t] = 0;
-  const divisorTopInverse = 1 / (Y[0]! * BASE * BASE + Y[1]! * BASE + Y[2]!);
+  const divisorTopInverse = 1 / ((y0 * BASE + y1) * BASE + y2);
   for (let j = 0; j < 7; j++) {
     const windowTop = ((r[j]! * BASE + r[j + 1]!) * BASE + r[j + 2]!) * BASE + r[j + 3]!;
-    let q = Math.floor(windowTop * divisorTopInverse);
-    if (q >= BASE) q = BASE - 1;
-    if (q > 0) {
-      // r[j, j+7) -= q × B
-      let borrow = 0;
-      for (let t = 5; t >= 0; t--) {
-        const p = q * Y[t]! + borrow;
-        let high = floorDiv(p, BASE, INV_BASE);
-        let v = r[j + 1 + t]! - (p - high * BASE);
-        if (v < 0) {
-          v += BASE;
-          high++;
-        }
-        r[j + 1 + t] = v;
-        borrow = high;
-      }
-      r[j] = r[j]! - borrow;
-      while (r[j]! < 0) {
-        // q was one too large: add B back.
-        q--;
-        let carry = 0;
-        for (let t = 5; t >= 0; t--) {
-          let v = r[j + 1 + t]! + Y[t]! + carry;
-          carry = v >= BASE ? 1 : 0;
-          if (carry) v -= BASE;
-          r[j + 1 + t] = v;
-        }
-        r[j] = r[j]! + carry;
-      }
-    }
-    while (windowAtLeast(r, j, Y)) {
-      // q was one too small: take B once more.
-      q++;
-      let borrow = 0;
-      for (let t = 5; t >= 0; t--) {
-        let v = r[j + 1 + t]! - Y[t]! - borrow;
-        borrow = v < 0 ? 1 : 0;
-        if (borrow) v += BASE;
-        r[j + 1 + t] = v;
-      }
-      r[j] = r[j]! - borrow;
-    }
+    const q = Math.floor(windowTop * divisorTopInverse);
+    // The window's top limb goes into the next one: what is left of it is a few units at most.
+    r[j + 1] = r[j]! * BASE + r[j + 1]! - q * y0;
+    r[j + 2] = r[j + 2]! - q * y1;
+    r[j + 3] = r[j + 3]! - q * y2;
+    r[j + 4] = r[j + 4]! - q * y3;
+    r[j + 5] = r[j + 5]! - q * y4;
+    r[j + 6] = r[j + 6]! - q * y5;
+    r[j] = 0;
     QUOTIENT[j] = q;
   }
-  const sticky = anyNonZero(r, 6, 13);
+  // The remainder, r[7, 13), normalised: every limb below the top one in [0, BASE).
+  for (let k = 12; k > 7; k--) {
+    const v = r[k]!;
+    if (v >= 0 && v < BASE) continue;
+    const carry = floorDiv(v, BASE, INV_BASE);
+    r[k] = v - carry * BASE;
+    r[k - 1] = r[k - 1]! + carry;
+  }
+  let correction = 0;
+  while (r[7]! < 0) {
+    correction--;
+    addDivisorToRemainder(r, Y, 1);
+  }
+  while (remainderAtLeast(r, Y)) {
+    correction++;
+    addDivisorToRemainder(r, Y, -1);
+  }
+  const sticky = anyNonZero(r, 7, 13);
+  QUOTIENT[6] = QUOTIENT[6]! + correction;
+  for (let k = 6; k > 0; k--) {
+    const v = QUOTIENT[k]!;
+    if (v >= 0 && v < BASE) continue;
+    const carry = floorDiv(v, BASE, INV_BASE);
+    QUOTIENT[k] = v - carry * BASE;
+    QUOTIENT[k - 1] = QUOTIENT[k - 1]! + carry;
+  }
   return round40(QUOTIENT, 7, sticky, a.e - b.e - 42, a.s * b.s);
 }
 
-/** True when the window `r[j, j+7)` is at least the divisor `y` (six limbs). */
-function windowAtLeast(r: Float64Array, j: number, y: Float64Array): boolean {
-  if (r[j]! > 0) return true;
+/**
+ * `r[7, 13) += sign × y` for a remainder whose limbs below the top one are in [0, BASE); they
+ * stay so, and the top limb takes the carry.
+ */
+function addDivisorToRemainder(r: Float64Array, y: Float64Array, sign: number): void {
+  let carry = 0;
+  for (let t = 5; t > 0; t--) {
+    let v = r[7 + t]! + sign * y[t]! + carry;
+    carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+    v -= carry * BASE;
+    r[7 + t] = v;
+  }
+  r[7] = r[7]! + sign * y[0]! + carry;
+}
+
+/** True when the normalised remainder `r[7, 13)` (top limb ≥ 0) is at least the divisor `y`. */
+function remainderAtLeast(r: Float64Array, y: Float64Array): boolean {
   for (let t = 0; t < 6; t++) {
-    const v = r[j + 1 + t]!;
+    const v = r[7 + t]!;
     const w = y[t]!;
     if (v !== w) return v > w;
   }

@@ -198,6 +198,40 @@ function carries(a: Input, b: Input): boolean {
   return !sum.isZero() && shape(sum).exponent > Math.max(shape(a).exponent, shape(b).exponent);
 }
 
+describe('Decimal40: division whose quotient is exact or one unit off', () => {
+  // The long division estimates each quotient limb in float64 and corrects the remainder only
+  // at the end. Exact quotients (the estimate of the last limb lands just below it) and their
+  // neighbours (a ± 1 over b) are where a wrong correction would show.
+  const digitsArb = (max: number) =>
+    fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: max - 1 })).map(([d, ds]) => BigInt(`${d}${ds.join('')}`));
+  const caseArb = fc
+    .tuple(digitsArb(20), digitsArb(20), fc.constantFrom(-1n, 0n, 1n), fc.integer({ min: -30, max: 30 }), fc.integer({ min: -30, max: 30 }))
+    .filter(([b, q, nudge]) => (b * q + nudge).toString().length <= 40 && b * q + nudge > 0n);
+
+  it('(b × q + 0 or ±1) / b and / q, against the clone', () => {
+    fc.assert(
+      fc.property(caseArb, ([b, q, nudge, ea, eb]) => {
+        const a = `${b * q + nudge}e${ea}`;
+        checkOperation('div', a, `${b}e${eb}`);
+        checkOperation('div', a, `${q}e${eb}`);
+      }),
+      PARAMS,
+    );
+  });
+
+  it.each<[string, string, string]>([
+    // Exact quotients of 40-digit integers.
+    ['1219326311370217952238698369001386983689', '1234567890123456789', '987654321098765432101'],
+    ['1219326311370217949657019380001519084789', '12345678901234567890123', '98765432109876543'],
+    ['1219326311370217949657019380001519084789', '98765432109876543', '12345678901234567890123'],
+    ['9999999999999999999999999999999999999999', '3', '3333333333333333333333333333333333333333'],
+    ['9999999999999999999999999999999999999998', '9999999999999999999999999999999999999999', '0.9999999999999999999999999999999999999999'],
+  ])('%s / %s = %s', (a, b, expected) => {
+    expect(new Decimal40(a).div(new Decimal40(b)).toString()).toBe(expected);
+    expect(new Decimal40(a).div(new Decimal40(b)).toString()).toBe(new Clone(a).div(new Clone(b)).toString());
+  });
+});
+
 describe('Decimal40: chains of operations match the clone after every step', () => {
   it('2 to 30 operations folded into an accumulator', () => {
     fc.assert(
