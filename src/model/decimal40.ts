@@ -528,6 +528,8 @@ function add(a: Decimal40, b: Decimal40, ySign: number): Decimal40 {
   if (subtract && order === 0) return ZERO40;
   const aligned = addAtScaleOfX(x, y, d, subtract, xSign);
   if (aligned !== null) return aligned;
+  // Leading digits cancelled. With equal exponents WORK[0, 6) already holds the exact difference.
+  if (d === 0) return round40(WORK, 6, false, x.e, xSign);
 
   // WORK[0, length) = |x| × 10^d, then |y| added or taken at the bottom.
   const zeroLimbs = Math.floor(d / 7);
