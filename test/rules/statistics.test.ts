@@ -6,7 +6,12 @@
  * - top_deal_dominance = 100 × max(pnl_total) / Σ positive pnl_total; 0 without winners.
  * Each deal comes from `dealWithPnl` (no fees, no slippage): its pnl_total is exactly as given.
  */
+import { Decimal as DecimalJs } from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../src/model/decimal.js';
+import { linearityR2 } from '../../src/report/statistics.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from '../properties/run.js';
 import { at, dealWithPnl, FREE_OPTIONS, near, run } from '../support/scenario.js';
 
 /** A deal: its pnl_total, when it opens and when it closes (seconds after window_start). */
@@ -105,5 +110,51 @@ describe('top_deal_dominance (model 5)', () => {
       { pnl: 30, open: 300, close: 400, stillOpen: true },
     ];
     near(runDeals(specs).summary.top_deal_dominance, 75, 'top_deal_dominance');
+  });
+});
+
+describe('linearityR2 in closed form equals the textbook 1 − SS_res / SS_tot', () => {
+  /** The model's definition step by step, fitted values and residuals, in decimal.js at 60 digits. */
+  function textbookR2(pnls: readonly string[]): DecimalJs {
+    const D = DecimalJs.clone({ precision: 60 });
+    const n = pnls.length;
+    if (n < 2) return new D(0);
+    let cumulative = new D(0);
+    const ys = pnls.map((p) => (cumulative = cumulative.plus(p)));
+    const meanX = new D(n + 1).div(2);
+    const meanY = ys.reduce((a, y) => a.plus(y), new D(0)).div(n);
+    let sxx = new D(0);
+    let sxy = new D(0);
+    let ssTot = new D(0);
+    ys.forEach((y, k) => {
+      const dx = new D(k + 1).minus(meanX);
+      sxx = sxx.plus(dx.times(dx));
+      sxy = sxy.plus(dx.times(y.minus(meanY)));
+      ssTot = ssTot.plus(y.minus(meanY).pow(2));
+    });
+    if (ssTot.isZero()) return new D(0);
+    const slope = sxy.div(sxx);
+    const intercept = meanY.minus(slope.times(meanX));
+    const ssRes = ys.reduce((a, y, k) => a.plus(y.minus(intercept.plus(slope.times(k + 1))).pow(2)), new D(0));
+    return new D(1).minus(ssRes.div(ssTot));
+  }
+
+  const pnlArb = fc.oneof(
+    fc.integer({ min: -5000, max: 5000 }).map(String),
+    fc.tuple(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 0, max: 12 })).map(([m, e]) => `${m}e-${e}`),
+    fc.constant('0'),
+  );
+
+  it('on generated lists of pnl_total (0 to 60 deals, zeros and repeats among them)', () => {
+    fc.assert(
+      fc.property(fc.array(pnlArb, { maxLength: 60 }), (pnls) => {
+        const got = linearityR2(pnls.map((p) => new Decimal(p)));
+        const want = textbookR2(pnls);
+        // 40 digits against 60: equal far beyond what a JSON number shows.
+        expect(Math.abs(got.toNumber() - want.toNumber()), `R² of [${pnls.join(', ')}]`).toBeLessThanOrEqual(1e-25);
+        expect(got.isZero(), `R² of [${pnls.join(', ')}] is 0 exactly when the textbook's is`).toBe(want.isZero());
+      }),
+      { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
+    );
   });
 });
