@@ -14,12 +14,15 @@ export class Deal {
   qty: Decimal = ZERO;
   boughtUsd: Decimal = ZERO;
   boughtQty: Decimal = ZERO;
+  /** Tokens sold (printed only: kept when the deal records its trades). */
   soldQty: Decimal = ZERO;
   buyPriceAvg: Decimal = ZERO;
   /** `qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
   invested: Decimal = ZERO;
   buys = 0;
   realized: Decimal = ZERO;
+  // Printed-only sums, kept when the deal records its trades (the summary takes its fee,
+  // slippage and volume totals from the replay, trade by trade).
   slippageLoss: Decimal = ZERO;
   networkFee: Decimal = ZERO;
   botFee: Decimal = ZERO;
@@ -84,7 +87,7 @@ export class Deal {
     } else {
       this.changeLot(leader, fill.quantity.neg());
     }
-    this.soldQty = this.soldQty.plus(fill.quantity);
+    if (this.log !== null) this.soldQty = this.soldQty.plus(fill.quantity);
     const gain = fill.usdAmount.minus(fill.quantity.times(this.buyPriceAvg));
     this.record(type, time, fill, liquidity, fees, gain);
   }
@@ -134,17 +137,17 @@ export class Deal {
     const fee = fees.bot.isZero() ? fees.network : fees.network.plus(fees.bot);
     const realized = gain.minus(fee);
     this.realized = this.realized.plus(realized);
-    this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);
-    this.networkFee = this.networkFee.plus(fees.network);
-    if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
     this.invested = this.qty.times(this.buyPriceAvg);
-    this.volume = this.volume.plus(fill.usdAmount);
     this.lastOperationTime = time;
     this.lastRealized = realized;
     this.lastFee = fee;
     this.lastBotFee = fees.bot;
     this.tradeCount++;
     if (this.log !== null) {
+      this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);
+      this.networkFee = this.networkFee.plus(fees.network);
+      if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
+      this.volume = this.volume.plus(fill.usdAmount);
       this.tradeRows.push(
         this.log.add({
           type,

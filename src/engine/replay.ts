@@ -3,7 +3,7 @@ import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
 import { Deal } from './deal.js';
-import { ExecutionModel } from './execution.js';
+import { ExecutionModel, type Fees, type Fill } from './execution.js';
 import { KnownPrices } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
@@ -24,6 +24,17 @@ export interface ReplayResult {
   readonly points: PointLog;
   /** Known price of a token at `window_end` (tokens of deals only). */
   readonly priceAtEnd: (tokenId: number) => Decimal;
+  /** Sums over every follower trade, in execution order: the summary's fee, slippage and volume totals. */
+  readonly totals: TradeTotals;
+}
+
+/** Sums over the follower trades of a replay (model 5). */
+export interface TradeTotals {
+  readonly networkFee: Decimal;
+  readonly botFee: Decimal;
+  readonly slippageLoss: Decimal;
+  /** `trading_volume`: the sum of the trades' `usd_amount`. */
+  readonly volume: Decimal;
 }
 
 /** Hooks into a long replay and what to keep of it. */
@@ -132,6 +143,7 @@ export class Replay {
   private realized: Decimal = ZERO;
   private feeSum: Decimal = ZERO;
   private botFeeSum: Decimal = ZERO;
+  private readonly totals = { networkFee: ZERO, botFee: ZERO, slippageLoss: ZERO, volume: ZERO };
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts }: ReplaySetup) {
     this.request = request;
@@ -184,6 +196,7 @@ export class Replay {
       trades: this.trades ?? new TradeLog(),
       points: this.points,
       priceAtEnd: (t) => this.prices.priceOf(t),
+      totals: { ...this.totals },
     };
   }
 
@@ -207,7 +220,7 @@ export class Replay {
       this.unrealized?.open(target);
     }
     target.addBuy(leader, swap.time, fill, liquidity, fees);
-    this.afterTrade(target);
+    this.afterTrade(target, fill, fees);
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
@@ -227,7 +240,7 @@ export class Replay {
     const fees = this.exec.fees(fill.usdAmount, swap.time);
     deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterTrade(deal);
+    this.afterTrade(deal, fill, fees);
   }
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
@@ -237,7 +250,7 @@ export class Replay {
     const fees = this.exec.fees(fill.usdAmount, time);
     deal.addSell(type, null, time, fill, liquidity, fees);
     deal.close(type === 'sell' ? 'close_all' : type);
-    this.afterTrade(deal);
+    this.afterTrade(deal, fill, fees);
   }
 
   /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
@@ -248,7 +261,12 @@ export class Replay {
     }
   }
 
-  private afterTrade(deal: Deal): void {
+  private afterTrade(deal: Deal, fill: Fill, fees: Fees): void {
+    const totals = this.totals;
+    totals.networkFee = totals.networkFee.plus(fees.network);
+    if (!fees.bot.isZero()) totals.botFee = totals.botFee.plus(fees.bot);
+    totals.slippageLoss = totals.slippageLoss.plus(fill.slippageLoss);
+    totals.volume = totals.volume.plus(fill.usdAmount);
     if (deal.open) {
       this.timeFix?.touch(deal, deal.lastOperationTime);
     } else {

@@ -83,7 +83,7 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
   const results = dealResults(run);
   return {
     head: {
-      summary: summaryJson(summarize(results)),
+      summary: summaryJson(summarize(results, run.totals)),
       cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
       cumulative_usd_closed_deals_chart: closedDealsChart(results),
       cumulative_usd_open_deals_chart: openDealsChart(results),

@@ -1,4 +1,5 @@
 import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
+import type { TradeTotals } from '../engine/replay.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 import { linearityR2, topDealDominance } from './statistics.js';
 
@@ -20,24 +21,19 @@ export interface Summary {
   readonly investmentAmountOpenDeals: Decimal;
 }
 
-/** Sums and statistics over the deals' results. */
-export function summarize(results: readonly DealResult[]): Summary {
+/**
+ * Sums and statistics over the deals' results; the fee, slippage and volume sums are the
+ * replay's sums over the trades (the same totals as over the deals, added trade by trade).
+ */
+export function summarize(results: readonly DealResult[], totals: TradeTotals): Summary {
   let pnlRealized = ZERO;
   let pnlUnrealized = ZERO;
-  let botFees = ZERO;
-  let networkFees = ZERO;
-  let slippageLoss = ZERO;
-  let tradingVolume = ZERO;
   let investedClosed = ZERO;
   let investedOpen = ZERO;
   for (const r of results) {
     const { deal } = r;
     pnlRealized = pnlRealized.plus(r.pnlRealized);
-    pnlUnrealized = pnlUnrealized.plus(r.pnlUnrealized);
-    botFees = botFees.plus(deal.botFee);
-    networkFees = networkFees.plus(deal.networkFee);
-    slippageLoss = slippageLoss.plus(deal.slippageLoss);
-    tradingVolume = tradingVolume.plus(deal.volume);
+    if (deal.open) pnlUnrealized = pnlUnrealized.plus(r.pnlUnrealized);
     if (deal.open) investedOpen = investedOpen.plus(deal.boughtUsd);
     else investedClosed = investedClosed.plus(deal.boughtUsd);
   }
@@ -50,12 +46,12 @@ export function summarize(results: readonly DealResult[]): Summary {
     pnlUnrealized,
     roiTotal: roi(pnlTotal),
     roiRealized: roi(pnlRealized),
-    botFees,
-    networkFees,
+    botFees: totals.botFee,
+    networkFees: totals.networkFee,
     linearityR2ClosedDeals: linearityR2(closingOrder(results).map((r) => r.pnlTotal)),
     topDealDominance: topDealDominance(results.map((r) => r.pnlTotal)),
-    tradingVolume,
-    slippageLoss,
+    tradingVolume: totals.volume,
+    slippageLoss: totals.slippageLoss,
     investmentAmount,
     investmentAmountClosedDeals: investedClosed,
     investmentAmountOpenDeals: investedOpen,

@@ -28,5 +28,5 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 
 /** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */
 function summaryOf(run: ReplayResult): SimulationSummary {
-  return summaryJson(summarize(dealResults(run)));
+  return summaryJson(summarize(dealResults(run), run.totals));
 }

@@ -80,11 +80,18 @@ describe('replay switches and hooks', () => {
         expect(bare.points.length).toBe(0);
         expect(tradesOf(bare)).toEqual(tradesOf(full));
         const state = (run: typeof full): unknown[] =>
-          run.deals.map((d) => [d.realized, d.qty, d.volume, d.tradeCount, d.closeTime, d.specialTag].map(String));
+          run.deals.map((d) => [d.realized, d.qty, d.boughtUsd, d.tradeCount, d.closeTime, d.specialTag].map(String));
+        const printed = (run: typeof full): unknown[] =>
+          run.deals.map((d) => [d.volume, d.networkFee, d.botFee, d.slippageLoss, d.soldQty].map(String));
+        const totals = (run: typeof full): unknown[] => Object.values(run.totals).map(String);
         expect(state(bare)).toEqual(state(full));
-        // Without trade records the deals' sums are the same, and no row is kept.
+        expect(printed(bare)).toEqual(printed(full));
+        expect(totals(bare)).toEqual(totals(full));
+        // Without trade records the deals' sums the summary needs are the same, and so are the
+        // replay's totals; the printed-only sums stay zero and no row is kept.
         expect(state(sums)).toEqual(state(full));
-        expect(sums.deals.every((d) => d.tradeRows.length === 0)).toBe(true);
+        expect(totals(sums)).toEqual(totals(full));
+        expect(sums.deals.every((d) => d.tradeRows.length === 0 && d.volume.isZero() && d.soldQty.isZero())).toBe(true);
         expect(full.deals.map((d) => d.tradeRows.length)).toEqual(full.deals.map((d) => d.tradeCount));
         expect(windowEnd(s.request)).toBe(full.window.end);
       }),
