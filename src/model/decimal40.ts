@@ -404,6 +404,18 @@ function fromLimbs(sign: number, e: number, limbs: Float64Array, at: number, rou
   return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
 }
 
+/** {@link fromLimbs} for limbs held in locals. */
+function fromParts(sign: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, roundUp: boolean): Decimal40 {
+  if (!roundUp) return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
+  WORK[0] = c0;
+  WORK[1] = c1;
+  WORK[2] = c2;
+  WORK[3] = c3;
+  WORK[4] = c4;
+  WORK[5] = c5;
+  return fromLimbs(sign, e, WORK, 0, true);
+}
+
 /**
  * `floor(v / unit)` exactly, for an integer `0 ≤ v < 2^53` and `unit = 10^k` with `inverse =
  * 10^-k`: a product by the inverse is much cheaper than a division and lands at most one off
@@ -575,6 +587,7 @@ function addLimbs(a: Float64Array, length: number, b: Float64Array, offset: numb
  * subtraction leaves fewer than 40 digits (the general path handles that cancellation).
  */
 function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean, sign: number): Decimal40 | null {
+  if (d < 7) return addWithinALimb(x, y, d, subtract, sign);
   unpack(x, X);
   unpack(y, Y);
   const droppedLimbs = Math.floor(d / 7);
@@ -627,6 +640,124 @@ function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean,
   }
   const above = digit > 5 ? 1 : digit < 5 ? -1 : belowNonZero ? 1 : 0;
   return fromLimbs(sign, x.e + 1, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
+}
+
+/**
+ * {@link addAtScaleOfX} for `d < 7`, the common case (operands of like size), written out limb
+ * by limb in locals: `y` shifts down by `d` digits within its limbs (each new limb is the low
+ * digits of the limb above and the high digits of its own), and no limb is dropped.
+ */
+function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean, sign: number): Decimal40 | null {
+  let z0 = y.c0;
+  let z1 = y.c1;
+  let z2 = y.c2;
+  let z3 = y.c3;
+  let z4 = y.c4;
+  let z5 = y.c5;
+  let rest = 0;
+  let versusHalf = -1;
+  if (d > 0) {
+    const unit = POW10[d]!;
+    const inverse = INV_POW10[d]!;
+    const scale = BASE / unit;
+    let high = floorDiv(z0, unit, inverse);
+    rest = z0 - high * unit;
+    z0 = high;
+    high = floorDiv(z1, unit, inverse);
+    let low = z1 - high * unit;
+    z1 = rest * scale + high;
+    high = floorDiv(z2, unit, inverse);
+    rest = z2 - high * unit;
+    z2 = low * scale + high;
+    high = floorDiv(z3, unit, inverse);
+    low = z3 - high * unit;
+    z3 = rest * scale + high;
+    high = floorDiv(z4, unit, inverse);
+    rest = z4 - high * unit;
+    z4 = low * scale + high;
+    high = floorDiv(z5, unit, inverse);
+    low = z5 - high * unit;
+    z5 = rest * scale + high;
+    rest = low;
+    const half = unit / 2;
+    versusHalf = rest > half ? 1 : rest < half ? -1 : 0;
+  }
+  const belowNonZero = rest !== 0;
+  // S = |x| ± Z, limb by limb from the bottom (a subtraction also takes the unit R borrows).
+  let flow = subtract && belowNonZero ? 1 : 0;
+  let s5: number, s4: number, s3: number, s2: number, s1: number, s0: number;
+  if (subtract) {
+    s5 = x.c5 - z5 - flow;
+    flow = s5 < 0 ? 1 : 0;
+    s5 += flow * BASE;
+    s4 = x.c4 - z4 - flow;
+    flow = s4 < 0 ? 1 : 0;
+    s4 += flow * BASE;
+    s3 = x.c3 - z3 - flow;
+    flow = s3 < 0 ? 1 : 0;
+    s3 += flow * BASE;
+    s2 = x.c2 - z2 - flow;
+    flow = s2 < 0 ? 1 : 0;
+    s2 += flow * BASE;
+    s1 = x.c1 - z1 - flow;
+    flow = s1 < 0 ? 1 : 0;
+    s1 += flow * BASE;
+    s0 = x.c0 - z0 - flow;
+    if (s0 < C0_START) {
+      // Fewer than 40 digits left: the general path handles the cancellation (and an exact
+      // difference at equal exponents is already in WORK).
+      WORK[0] = s0;
+      WORK[1] = s1;
+      WORK[2] = s2;
+      WORK[3] = s3;
+      WORK[4] = s4;
+      WORK[5] = s5;
+      return null;
+    }
+    // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.
+    const above = belowNonZero ? -versusHalf : -1;
+    return fromParts(sign, x.e, s0, s1, s2, s3, s4, s5, above > 0 || (above === 0 && s5 % 2 === 1));
+  }
+  s5 = x.c5 + z5;
+  flow = s5 >= BASE ? 1 : 0;
+  s5 -= flow * BASE;
+  s4 = x.c4 + z4 + flow;
+  flow = s4 >= BASE ? 1 : 0;
+  s4 -= flow * BASE;
+  s3 = x.c3 + z3 + flow;
+  flow = s3 >= BASE ? 1 : 0;
+  s3 -= flow * BASE;
+  s2 = x.c2 + z2 + flow;
+  flow = s2 >= BASE ? 1 : 0;
+  s2 -= flow * BASE;
+  s1 = x.c1 + z1 + flow;
+  flow = s1 >= BASE ? 1 : 0;
+  s1 -= flow * BASE;
+  s0 = x.c0 + z0 + flow;
+  if (s0 < C0_END) {
+    return fromParts(sign, x.e, s0, s1, s2, s3, s4, s5, versusHalf > 0 || (versusHalf === 0 && s5 % 2 === 1));
+  }
+  // 41 digits: drop the last one, which with R decides the rounding.
+  let high = floorDiv(s0, 10, 0.1);
+  let digit = s0 - high * 10;
+  s0 = high;
+  high = floorDiv(s1, 10, 0.1);
+  let next = s1 - high * 10;
+  s1 = digit * 1e6 + high;
+  high = floorDiv(s2, 10, 0.1);
+  digit = s2 - high * 10;
+  s2 = next * 1e6 + high;
+  high = floorDiv(s3, 10, 0.1);
+  next = s3 - high * 10;
+  s3 = digit * 1e6 + high;
+  high = floorDiv(s4, 10, 0.1);
+  digit = s4 - high * 10;
+  s4 = next * 1e6 + high;
+  high = floorDiv(s5, 10, 0.1);
+  next = s5 - high * 10;
+  s5 = digit * 1e6 + high;
+  const above = next > 5 ? 1 : next < 5 ? -1 : belowNonZero ? 1 : 0;
+  return fromParts(sign, x.e + 1, s0, s1, s2, s3, s4, s5, above > 0 || (above === 0 && s5 % 2 === 1));
 }
 
 function multiply(a: Decimal40, b: Decimal40): Decimal40 {
