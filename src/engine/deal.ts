@@ -31,10 +31,9 @@ export class Deal {
   tradeCount = 0;
   /** The deal's rows in the trade log, when the replay keeps one. */
   readonly tradeRows: number[] = [];
-  /** What the last trade added: realized PnL (sell gain less fees), its fees, its bot fee. */
+  /** What the last trade added: realized PnL (sell gain less fees) and its fees. */
   lastRealized: Decimal = ZERO;
   lastFee: Decimal = ZERO;
-  lastBotFee: Decimal = ZERO;
   open = true;
   specialTag: SpecialTag = null;
   openTime: number;
@@ -112,7 +111,6 @@ export class Deal {
     this.bookedInvested = ZERO;
     this.lastRealized = ZERO;
     this.lastFee = ZERO;
-    this.lastBotFee = ZERO;
   }
 
   /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
@@ -141,7 +139,6 @@ export class Deal {
     this.lastOperationTime = time;
     this.lastRealized = realized;
     this.lastFee = fee;
-    this.lastBotFee = fees.bot;
     this.tradeCount++;
     if (this.log !== null) {
       this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);

@@ -142,7 +142,6 @@ export class Replay {
   private readonly maxPosition: Decimal;
   private realized: Decimal = ZERO;
   private feeSum: Decimal = ZERO;
-  private botFeeSum: Decimal = ZERO;
   private readonly totals = { networkFee: ZERO, botFee: ZERO, slippageLoss: ZERO, volume: ZERO };
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts }: ReplaySetup) {
@@ -280,7 +279,6 @@ export class Replay {
   private addChartPoint(deal: Deal, unrealized: UnrealizedBook): void {
     this.realized = this.realized.plus(deal.lastRealized);
     this.feeSum = this.feeSum.plus(deal.lastFee);
-    if (!deal.lastBotFee.isZero()) this.botFeeSum = this.botFeeSum.plus(deal.lastBotFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
     this.points.add({
@@ -289,7 +287,8 @@ export class Replay {
       realized: this.realized,
       unrealized: unrealized.total(),
       feeSum: this.feeSum,
-      botFeeSum: this.botFeeSum,
+      // The running bot fee is the trades' total so far, booked in afterTrade.
+      botFeeSum: this.totals.botFee,
     });
   }
 }
