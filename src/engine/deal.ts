@@ -21,13 +21,11 @@ export class Deal {
   invested: Decimal = ZERO;
   buys = 0;
   realized: Decimal = ZERO;
-  // Printed-only sums, kept when the deal records its trades (the summary takes its fee,
-  // slippage and volume totals from the replay, trade by trade).
+  // Printed-only sums, kept when the deal records its trades (the summary takes its fee and
+  // slippage totals, and the trading volume, from the replay, trade by trade).
   slippageLoss: Decimal = ZERO;
   networkFee: Decimal = ZERO;
   botFee: Decimal = ZERO;
-  /** Sum of the trades' `usd_amount`. */
-  volume: Decimal = ZERO;
   tradeCount = 0;
   /** The deal's rows in the trade log, when the replay keeps one. */
   readonly tradeRows: number[] = [];
@@ -144,7 +142,6 @@ export class Deal {
       this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);
       this.networkFee = this.networkFee.plus(fees.network);
       if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
-      this.volume = this.volume.plus(fill.usdAmount);
       this.tradeRows.push(
         this.log.add({
           type,

@@ -404,20 +404,8 @@ function fromLimbs(sign: number, e: number, limbs: Float64Array, at: number, rou
   return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
 }
 
-/** {@link fromLimbs} for limbs held in locals. */
-function fromParts(sign: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number, roundUp: boolean): Decimal40 {
-  if (!roundUp) return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
-  WORK[0] = c0;
-  WORK[1] = c1;
-  WORK[2] = c2;
-  WORK[3] = c3;
-  WORK[4] = c4;
-  WORK[5] = c5;
-  return fromLimbs(sign, e, WORK, 0, true);
-}
-
 /**
- * `floor(v / unit)` exactly, for an integer `0 ≤ v < 2^53` and `unit = 10^k` with `inverse =
+ * `floor(v / unit)` exactly, for an integer `|v| < 2^53` and `unit = 10^k` with `inverse =
  * 10^-k`: a product by the inverse is much cheaper than a division and lands at most one off
  * (its rounding error is far below one unit), which the remainder's sign or size corrects.
  */
@@ -441,11 +429,15 @@ function scaleLimbs(limbs: Float64Array, from: number, to: number, factor: numbe
   return carry;
 }
 
-/** Normalises carries of `limbs[0, length)` into base 10^7 (every limb ≥ 0 and below 2^53). */
-function propagateCarries(limbs: Float64Array, length: number): void {
-  for (let j = length - 1; j > 0; j--) {
+/**
+ * Normalises the carries of `limbs[top, end)` into base 10^7: every limb but the top one ends in
+ * [0, BASE), the top one takes what is carried out. Limbs may come negative (a division's
+ * remainder); all must be integers of magnitude below 2^53.
+ */
+function propagateCarries(limbs: Float64Array, top: number, end: number): void {
+  for (let j = end - 1; j > top; j--) {
     const v = limbs[j]!;
-    if (v < BASE) continue;
+    if (v >= 0 && v < BASE) continue;
     const carry = floorDiv(v, BASE, INV_BASE);
     limbs[j] = v - carry * BASE;
     limbs[j - 1] = limbs[j - 1]! + carry;
@@ -621,14 +613,23 @@ function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean,
   // S = |x| ± floor(|y| / 10^d) in WORK[0, 6) (a subtraction also takes the unit R borrows).
   // No carry leaves WORK[0]: the top limb stays below 2·10^5.
   addLimbs(X, 6, Y, droppedLimbs, subtract, subtract && belowNonZero ? 1 : 0, WORK);
+  return roundAligned(sign, x.e, subtract, versusHalf, belowNonZero);
+}
+
+/**
+ * The end of {@link addAtScaleOfX}: the sum or difference `S` at `x`'s scale is in WORK[0, 6);
+ * `versusHalf` and `belowNonZero` describe the part of `y` below `x`'s last digit, R. Null when
+ * a subtraction left fewer than 40 digits (WORK still holds S).
+ */
+function roundAligned(sign: number, e: number, subtract: boolean, versusHalf: number, belowNonZero: boolean): Decimal40 | null {
   if (subtract) {
     if (WORK[0]! < C0_START) return null; // fewer than 40 digits left
     // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.
     const above = belowNonZero ? -versusHalf : -1;
-    return fromLimbs(sign, x.e, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
+    return fromLimbs(sign, e, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
   }
   if (WORK[0]! < C0_END) {
-    return fromLimbs(sign, x.e, WORK, 0, versusHalf > 0 || (versusHalf === 0 && WORK[5]! % 2 === 1));
+    return fromLimbs(sign, e, WORK, 0, versusHalf > 0 || (versusHalf === 0 && WORK[5]! % 2 === 1));
   }
   // 41 digits: drop the last one, which with R decides the rounding.
   let digit = 0;
@@ -639,7 +640,7 @@ function addAtScaleOfX(x: Decimal40, y: Decimal40, d: number, subtract: boolean,
     digit = limb - high * 10;
   }
   const above = digit > 5 ? 1 : digit < 5 ? -1 : belowNonZero ? 1 : 0;
-  return fromLimbs(sign, x.e + 1, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
+  return fromLimbs(sign, e + 1, WORK, 0, above > 0 || (above === 0 && WORK[5]! % 2 === 1));
 }
 
 /**
@@ -683,81 +684,27 @@ function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean
     versusHalf = rest > half ? 1 : rest < half ? -1 : 0;
   }
   const belowNonZero = rest !== 0;
-  // S = |x| ± Z, limb by limb from the bottom (a subtraction also takes the unit R borrows).
-  let flow = subtract && belowNonZero ? 1 : 0;
-  let s5: number, s4: number, s3: number, s2: number, s1: number, s0: number;
-  if (subtract) {
-    s5 = x.c5 - z5 - flow;
-    flow = s5 < 0 ? 1 : 0;
-    s5 += flow * BASE;
-    s4 = x.c4 - z4 - flow;
-    flow = s4 < 0 ? 1 : 0;
-    s4 += flow * BASE;
-    s3 = x.c3 - z3 - flow;
-    flow = s3 < 0 ? 1 : 0;
-    s3 += flow * BASE;
-    s2 = x.c2 - z2 - flow;
-    flow = s2 < 0 ? 1 : 0;
-    s2 += flow * BASE;
-    s1 = x.c1 - z1 - flow;
-    flow = s1 < 0 ? 1 : 0;
-    s1 += flow * BASE;
-    s0 = x.c0 - z0 - flow;
-    if (s0 < C0_START) {
-      // Fewer than 40 digits left: the general path handles the cancellation (and an exact
-      // difference at equal exponents is already in WORK).
-      WORK[0] = s0;
-      WORK[1] = s1;
-      WORK[2] = s2;
-      WORK[3] = s3;
-      WORK[4] = s4;
-      WORK[5] = s5;
-      return null;
-    }
-    // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.
-    const above = belowNonZero ? -versusHalf : -1;
-    return fromParts(sign, x.e, s0, s1, s2, s3, s4, s5, above > 0 || (above === 0 && s5 % 2 === 1));
-  }
-  s5 = x.c5 + z5;
-  flow = s5 >= BASE ? 1 : 0;
-  s5 -= flow * BASE;
-  s4 = x.c4 + z4 + flow;
-  flow = s4 >= BASE ? 1 : 0;
-  s4 -= flow * BASE;
-  s3 = x.c3 + z3 + flow;
-  flow = s3 >= BASE ? 1 : 0;
-  s3 -= flow * BASE;
-  s2 = x.c2 + z2 + flow;
-  flow = s2 >= BASE ? 1 : 0;
-  s2 -= flow * BASE;
-  s1 = x.c1 + z1 + flow;
-  flow = s1 >= BASE ? 1 : 0;
-  s1 -= flow * BASE;
-  s0 = x.c0 + z0 + flow;
-  if (s0 < C0_END) {
-    return fromParts(sign, x.e, s0, s1, s2, s3, s4, s5, versusHalf > 0 || (versusHalf === 0 && s5 % 2 === 1));
-  }
-  // 41 digits: drop the last one, which with R decides the rounding.
-  let high = floorDiv(s0, 10, 0.1);
-  let digit = s0 - high * 10;
-  s0 = high;
-  high = floorDiv(s1, 10, 0.1);
-  let next = s1 - high * 10;
-  s1 = digit * 1e6 + high;
-  high = floorDiv(s2, 10, 0.1);
-  digit = s2 - high * 10;
-  s2 = next * 1e6 + high;
-  high = floorDiv(s3, 10, 0.1);
-  next = s3 - high * 10;
-  s3 = digit * 1e6 + high;
-  high = floorDiv(s4, 10, 0.1);
-  digit = s4 - high * 10;
-  s4 = next * 1e6 + high;
-  high = floorDiv(s5, 10, 0.1);
-  next = s5 - high * 10;
-  s5 = digit * 1e6 + high;
-  const above = next > 5 ? 1 : next < 5 ? -1 : belowNonZero ? 1 : 0;
-  return fromParts(sign, x.e + 1, s0, s1, s2, s3, s4, s5, above > 0 || (above === 0 && s5 % 2 === 1));
+  // S = |x| ± Z in WORK, limb by limb from the bottom (a subtraction also takes the unit R
+  // borrows); the carry is -1, 0 or 1 either way.
+  const direction = subtract ? -1 : 1;
+  let carry = subtract && belowNonZero ? -1 : 0;
+  let v = x.c5 + direction * z5 + carry;
+  carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+  WORK[5] = v - carry * BASE;
+  v = x.c4 + direction * z4 + carry;
+  carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+  WORK[4] = v - carry * BASE;
+  v = x.c3 + direction * z3 + carry;
+  carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+  WORK[3] = v - carry * BASE;
+  v = x.c2 + direction * z2 + carry;
+  carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+  WORK[2] = v - carry * BASE;
+  v = x.c1 + direction * z1 + carry;
+  carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
+  WORK[1] = v - carry * BASE;
+  WORK[0] = x.c0 + direction * z0 + carry;
+  return roundAligned(sign, x.e, subtract, versusHalf, belowNonZero);
 }
 
 function multiply(a: Decimal40, b: Decimal40): Decimal40 {
@@ -776,7 +723,7 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   PRODUCT[9] = a.c3 * b.c5 + a.c4 * b.c4 + a.c5 * b.c3;
   PRODUCT[10] = a.c4 * b.c5 + a.c5 * b.c4;
   PRODUCT[11] = a.c5 * b.c5;
-  propagateCarries(PRODUCT, 12);
+  propagateCarries(PRODUCT, 0, 12);
   return round40(PRODUCT, 12, false, a.e + b.e, a.s * b.s);
 }
 
@@ -826,13 +773,7 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
     QUOTIENT[j] = q;
   }
   // The remainder, r[7, 13), normalised: every limb below the top one in [0, BASE).
-  for (let k = 12; k > 7; k--) {
-    const v = r[k]!;
-    if (v >= 0 && v < BASE) continue;
-    const carry = floorDiv(v, BASE, INV_BASE);
-    r[k] = v - carry * BASE;
-    r[k - 1] = r[k - 1]! + carry;
-  }
+  propagateCarries(r, 7, 13);
   let correction = 0;
   while (r[7]! < 0) {
     correction--;
@@ -844,13 +785,7 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
   }
   const sticky = anyNonZero(r, 7, 13);
   QUOTIENT[6] = QUOTIENT[6]! + correction;
-  for (let k = 6; k > 0; k--) {
-    const v = QUOTIENT[k]!;
-    if (v >= 0 && v < BASE) continue;
-    const carry = floorDiv(v, BASE, INV_BASE);
-    QUOTIENT[k] = v - carry * BASE;
-    QUOTIENT[k - 1] = QUOTIENT[k - 1]! + carry;
-  }
+  propagateCarries(QUOTIENT, 0, 7);
   return round40(QUOTIENT, 7, sticky, a.e - b.e - 42, a.s * b.s);
 }
 

@@ -33,9 +33,12 @@ export function summarize(results: readonly DealResult[], totals: TradeTotals): 
   for (const r of results) {
     const { deal } = r;
     pnlRealized = pnlRealized.plus(r.pnlRealized);
-    if (deal.open) pnlUnrealized = pnlUnrealized.plus(r.pnlUnrealized);
-    if (deal.open) investedOpen = investedOpen.plus(deal.boughtUsd);
-    else investedClosed = investedClosed.plus(deal.boughtUsd);
+    if (deal.open) {
+      pnlUnrealized = pnlUnrealized.plus(r.pnlUnrealized);
+      investedOpen = investedOpen.plus(deal.boughtUsd);
+    } else {
+      investedClosed = investedClosed.plus(deal.boughtUsd);
+    }
   }
   const pnlTotal = pnlRealized.plus(pnlUnrealized);
   const investmentAmount = investedClosed.plus(investedOpen);
