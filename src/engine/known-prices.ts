@@ -1,12 +1,24 @@
 import { Decimal, type DecimalInput } from '../model/decimal.js';
+import type { Swap } from '../model/tape.js';
+import type { IndexedTape } from './tape-index.js';
+import { tapeMemo } from './tape-memo.js';
 
 /**
- * Each token's known price and known liquidity (model 1.1). A swap only stores a reference to
- * its raw `usd_price` (and `usd_liquidity` when not null): no decimal work and no allocation
- * for the market swaps that make up most of a tape. The decimal is made when a follower trade
- * or a valuation asks for it, and kept until the token's price moves again.
+ * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
+ * reference to it: no decimal work and no allocation for the market swaps that make up most of
+ * a tape. The decimal is made when a follower trade or a valuation asks for it.
  */
-export class KnownPrices {
+export interface PriceBook {
+  /** Records swap `swap` (index `i` in an indexed tape) as its token's latest price, and liquidity when it has one. */
+  observe(tokenId: number, swap: Swap, i: number): void;
+  /** The known price of a token that has been observed. */
+  priceOf(tokenId: number): Decimal;
+  /** The known liquidity of a token, or null when none of its swaps carried one. */
+  liquidityOf(tokenId: number): Decimal | null;
+}
+
+/** The price book of a streamed tape: a token's decimal is kept until its price moves again. */
+export class KnownPrices implements PriceBook {
   private readonly price: (DecimalInput | undefined)[];
   private readonly liquidity: (DecimalInput | undefined)[];
   private readonly priceDecimal: (Decimal | undefined)[];
@@ -25,13 +37,11 @@ export class KnownPrices {
     this.liquiditySource = empty();
   }
 
-  /** Records a swap of token `tokenId` as its latest price (and liquidity, when it has one). */
-  observe(tokenId: number, price: DecimalInput, liquidity: DecimalInput | null | undefined): void {
-    this.price[tokenId] = price;
-    if (liquidity != null) this.liquidity[tokenId] = liquidity;
+  observe(tokenId: number, swap: Swap): void {
+    this.price[tokenId] = swap.usd_price;
+    if (swap.usd_liquidity != null) this.liquidity[tokenId] = swap.usd_liquidity;
   }
 
-  /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal {
     const raw = this.price[tokenId]!;
     if (this.priceSource[tokenId] === raw) return this.priceDecimal[tokenId]!;
@@ -41,7 +51,6 @@ export class KnownPrices {
     return value;
   }
 
-  /** The known liquidity of a token, or null when none of its swaps carried one. */
   liquidityOf(tokenId: number): Decimal | null {
     const raw = this.liquidity[tokenId];
     if (raw === undefined) return null;
@@ -50,5 +59,43 @@ export class KnownPrices {
     this.liquiditySource[tokenId] = raw;
     this.liquidityDecimal[tokenId] = value;
     return value;
+  }
+}
+
+/**
+ * The price book of an indexed tape: a token's latest price and liquidity are swap indices, and
+ * their decimals are parsed once per tape ({@link TapeMemo}), whatever the number of requests.
+ */
+export class IndexedKnownPrices implements PriceBook {
+  private readonly swaps: readonly Swap[];
+  private readonly priceMemo: (Decimal | undefined)[];
+  private readonly liquidityMemo: (Decimal | undefined)[];
+  /** Index of the swap that set each token's price and liquidity (-1: none yet). */
+  private readonly priceSwap: Int32Array;
+  private readonly liquiditySwap: Int32Array;
+
+  constructor(tape: IndexedTape) {
+    const memo = tapeMemo(tape);
+    this.swaps = tape.swaps;
+    this.priceMemo = memo.price;
+    this.liquidityMemo = memo.liquidity;
+    this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
+    this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
+  }
+
+  observe(tokenId: number, swap: Swap, i: number): void {
+    this.priceSwap[tokenId] = i;
+    if (swap.usd_liquidity != null) this.liquiditySwap[tokenId] = i;
+  }
+
+  priceOf(tokenId: number): Decimal {
+    const i = this.priceSwap[tokenId]!;
+    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+  }
+
+  liquidityOf(tokenId: number): Decimal | null {
+    const i = this.liquiditySwap[tokenId]!;
+    if (i < 0) return null;
+    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = new Decimal(this.swaps[i]!.usd_liquidity!));
   }
 }

@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
+import { tapeMemo, type TapeMemo } from './tape-memo.js';
 
 /**
  * What the replay needs to know about a leader's swap that depends on the tape alone, not on
@@ -10,9 +11,9 @@ import type { IndexedTape } from './tape-index.js';
 export interface LeaderFacts {
   /**
    * Holdings of the swap's wallet in its token just before the swap, for swaps given in event
-   * order; `key` names the (leader, token) pair, `i` is the swap's index in an indexed tape.
+   * order; `i` is the swap's index in an indexed tape, `tokenId` and `leader` name the pair.
    */
-  holdingsBefore(swap: Swap, i: number, key: number): Decimal;
+  holdingsBefore(swap: Swap, i: number, tokenId: number, leader: number): Decimal;
   /** For a sell with holdings `held` before it: `q / h`, or null when it sells everything (`h ≤ q`). */
   sellFraction(swap: Swap, i: number, held: Decimal): Decimal | null;
   /** The swap's `usd_amount`, or `quantity × usd_price` when it has none. */
@@ -37,9 +38,13 @@ function usdAmount(swap: Swap): Decimal {
 
 /** Leader facts computed as the swaps stream by, holding only the current holdings. */
 export class StreamLeaderFacts implements LeaderFacts {
+  /** Holdings by (token, leader) pair, `tokenId × leaderCount + leader`. */
   private readonly holdings = new Map<number, Decimal>();
 
-  holdingsBefore(swap: Swap, _i: number, key: number): Decimal {
+  constructor(private readonly leaderCount: number) {}
+
+  holdingsBefore(swap: Swap, _i: number, tokenId: number, leader: number): Decimal {
+    const key = tokenId * this.leaderCount + leader;
     const held = this.holdings.get(key) ?? ZERO;
     this.holdings.set(key, holdingsAfter(held, swap));
     return held;
@@ -54,61 +59,43 @@ export class StreamLeaderFacts implements LeaderFacts {
   }
 }
 
-/** Per indexed tape: its leader facts by swap index, filled as simulations ask for them. */
-class TapeFacts {
-  readonly holdingsBefore: (Decimal | undefined)[];
-  /** `null`: the sell takes the whole lot; `undefined`: not computed yet. */
-  readonly sellFraction: (Decimal | null | undefined)[];
-  readonly usdAmount: (Decimal | undefined)[];
-
-  constructor(swapCount: number) {
-    this.holdingsBefore = new Array<Decimal | undefined>(swapCount);
-    this.sellFraction = new Array<Decimal | null | undefined>(swapCount);
-    this.usdAmount = new Array<Decimal | undefined>(swapCount);
-  }
-}
-
-const factsOfTape = new WeakMap<IndexedTape, TapeFacts>();
-
 /**
- * Leader facts of an indexed tape, kept with the tape (in a WeakMap) once computed: a sweep or
- * a server running many requests over one tape does the decimal work of a leader's holdings,
+ * Leader facts of an indexed tape, kept with the tape ({@link TapeMemo}) once computed: a sweep
+ * or a server running many requests over one tape does the decimal work of a leader's holdings,
  * sell fractions and USD amounts once, not once per request. The values are the very ones a
  * {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
  */
 export class IndexedLeaderFacts implements LeaderFacts {
-  private readonly facts: TapeFacts;
-  /** Index of the last swap seen of each (leader, token) pair in this run. */
-  private readonly lastSwap = new Map<number, number>();
+  private readonly memo: TapeMemo;
+  private readonly previousOfPair: Int32Array;
 
   constructor(private readonly tape: IndexedTape) {
-    let facts = factsOfTape.get(tape);
-    if (facts === undefined) factsOfTape.set(tape, (facts = new TapeFacts(tape.swaps.length)));
-    this.facts = facts;
+    this.memo = tapeMemo(tape);
+    this.previousOfPair = this.memo.previousSwapOfPair();
   }
 
-  holdingsBefore(_swap: Swap, i: number, key: number): Decimal {
-    const known = this.facts.holdingsBefore;
+  holdingsBefore(_swap: Swap, i: number): Decimal {
+    const known = this.memo.holdingsBefore;
     let held = known[i];
     if (held === undefined) {
-      // The pair's previous swap came earlier in this same run, so its holdings are known.
-      const previous = this.lastSwap.get(key);
-      held = previous === undefined ? ZERO : holdingsAfter(known[previous]!, this.tape.swaps[previous]!);
+      // The pair's previous swap came earlier in event order, and a replay asks for the
+      // holdings before every swap of its leaders, so those before that swap are known.
+      const previous = this.previousOfPair[i]!;
+      held = previous < 0 ? ZERO : holdingsAfter(known[previous]!, this.tape.swaps[previous]!);
       known[i] = held;
     }
-    this.lastSwap.set(key, i);
     return held;
   }
 
   sellFraction(swap: Swap, i: number, held: Decimal): Decimal | null {
-    const known = this.facts.sellFraction;
+    const known = this.memo.sellFraction;
     let fraction = known[i];
     if (fraction === undefined) known[i] = fraction = sellFraction(swap, held);
     return fraction;
   }
 
   usdAmount(swap: Swap, i: number): Decimal {
-    const known = this.facts.usdAmount;
+    const known = this.memo.usdAmount;
     return known[i] ?? (known[i] = usdAmount(swap));
   }
 }

@@ -4,7 +4,7 @@ import { requestWindow, type Network, type SimulatorRequest, type Window } from 
 import type { Swap } from '../model/tape.js';
 import { Deal } from './deal.js';
 import { ExecutionModel, type Fees, type Fill } from './execution.js';
-import { KnownPrices } from './known-prices.js';
+import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
@@ -67,6 +67,8 @@ export interface ReplaySetup {
   readonly trades?: boolean;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
+  /** Known prices; default: kept from the swaps as they come ({@link KnownPrices}). */
+  readonly prices?: PriceBook;
 }
 
 /** Swaps between two progress reports. */
@@ -82,7 +84,6 @@ export const PROGRESS_EVERY = 1 << 16;
  */
 export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
   const { network, native } = tape;
-  const facts = new IndexedLeaderFacts(tape);
   const run = new Replay({
     network,
     native,
@@ -91,7 +92,8 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     tokenCount: tape.tokens.length,
     chart: control.chart ?? true,
     trades: control.trades ?? true,
-    facts,
+    facts: new IndexedLeaderFacts(tape),
+    prices: new IndexedKnownPrices(tape),
   });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
@@ -124,8 +126,7 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
 export class Replay {
   readonly window: Window;
   private readonly exec: ExecutionModel;
-  private readonly leaderCount: number;
-  private readonly prices: KnownPrices;
+  private readonly prices: PriceBook;
   /** The open deal of each token, by token id. */
   private readonly openDeal: (Deal | undefined)[];
   private readonly facts: LeaderFacts;
@@ -144,14 +145,13 @@ export class Replay {
   private feeSum: Decimal = ZERO;
   private readonly totals = { networkFee: ZERO, botFee: ZERO, slippageLoss: ZERO, volume: ZERO };
 
-  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts }: ReplaySetup) {
+  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
     this.request = request;
     this.trades = trades ? new TradeLog() : null;
-    this.facts = facts ?? new StreamLeaderFacts();
+    this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = requestWindow(request);
     this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native, trades);
-    this.leaderCount = request.wallets.length;
-    this.prices = new KnownPrices(tokenCount);
+    this.prices = prices ?? new KnownPrices(tokenCount);
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
@@ -169,12 +169,12 @@ export class Replay {
   step(swap: Swap, tokenId: number, leader: number, i = -1): void {
     const time = swap.time;
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
-    this.prices.observe(tokenId, swap.usd_price, swap.usd_liquidity);
+    this.prices.observe(tokenId, swap, i);
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) this.unrealized?.markDirty(deal);
     if (leader < 0) return;
 
-    const held = this.facts.holdingsBefore(swap, i, tokenId * this.leaderCount + leader);
+    const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
     if (swap.type === 'buy') this.copyBuy(swap, i, leader, tokenId);
     else this.copySell(swap, i, leader, tokenId, held);

@@ -1,5 +1,5 @@
 /**
- * What the engine keeps for speed never changes a result: leader facts cached with an indexed
+ * What the engine keeps for speed never changes a result: leader facts and prices kept with an indexed
  * tape across requests, summary-only replays, progress hooks.
  */
 import fc from 'fast-check';
@@ -24,7 +24,7 @@ function outcome(f: () => unknown): string {
   }
 }
 
-describe('leader facts kept with an indexed tape', () => {
+describe('leader facts and prices kept with an indexed tape', () => {
   it('a request gives the same response on a tape that served other requests first', () => {
     const other = fc.record({
       wallets: fc.subarray([0, 1, 2, 3], { minLength: 1 }),

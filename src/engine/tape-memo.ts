@@ -1,0 +1,59 @@
+import type { Decimal } from '../model/decimal.js';
+import type { IndexedTape } from './tape-index.js';
+
+/**
+ * Decimals of an indexed tape that depend on the tape alone, by swap index, made the first
+ * time a simulation asks for them and kept with the tape (in a WeakMap): a sweep or a server
+ * running many requests over one tape parses a price or works out a leader's holdings once,
+ * not once per request.
+ */
+export class TapeMemo {
+  /** `usd_price` of each swap. */
+  readonly price: (Decimal | undefined)[];
+  /** `usd_liquidity` of each swap that carries one. */
+  readonly liquidity: (Decimal | undefined)[];
+  /** The swap's `usd_amount` (or `quantity × usd_price`). */
+  readonly usdAmount: (Decimal | undefined)[];
+  /** The holdings of the swap's wallet in its token just before the swap (model section 2). */
+  readonly holdingsBefore: (Decimal | undefined)[];
+  /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
+  readonly sellFraction: (Decimal | null | undefined)[];
+  private previousOfPair: Int32Array | null = null;
+
+  constructor(private readonly tape: IndexedTape) {
+    const n = tape.swaps.length;
+    this.price = new Array<Decimal | undefined>(n);
+    this.liquidity = new Array<Decimal | undefined>(n);
+    this.usdAmount = new Array<Decimal | undefined>(n);
+    this.holdingsBefore = new Array<Decimal | undefined>(n);
+    this.sellFraction = new Array<Decimal | null | undefined>(n);
+  }
+
+  /**
+   * For each swap, the index of the previous swap of the same wallet in the same token in event
+   * order, or -1: a leader's holdings before a swap follow from those before that one.
+   */
+  previousSwapOfPair(): Int32Array {
+    if (this.previousOfPair !== null) return this.previousOfPair;
+    const { order, walletOf, tokenOf, tokens } = this.tape;
+    const previous = new Int32Array(order.length).fill(-1);
+    const lastOfPair = new Map<number, number>();
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      const pair = walletOf[i]! * tokens.length + tokenOf[i]!;
+      const last = lastOfPair.get(pair);
+      if (last !== undefined) previous[i] = last;
+      lastOfPair.set(pair, i);
+    }
+    return (this.previousOfPair = previous);
+  }
+}
+
+const memoOfTape = new WeakMap<IndexedTape, TapeMemo>();
+
+/** The memo kept with `tape`, made empty on first use. */
+export function tapeMemo(tape: IndexedTape): TapeMemo {
+  let memo = memoOfTape.get(tape);
+  if (memo === undefined) memoOfTape.set(tape, (memo = new TapeMemo(tape)));
+  return memo;
+}
