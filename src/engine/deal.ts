@@ -1,37 +1,62 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
-import type { Fees, Fill } from './execution.js';
+import type { Fill } from './execution.js';
 import type { TradeLog } from './trade-log.js';
 
 /**
- * The follower's position in one token (model section 3): one lot per leader, deal accounting
- * and its trades. At most one deal per token is open at a time.
+ * Sums over the settled deals that the summary needs besides their PnL (model 5): the fees,
+ * and the sides of the slippage loss and of the trading volume (see {@link Deal.settle}).
+ */
+export class DealTotals {
+  networkFee: Decimal = ZERO;
+  botFee: Decimal = ZERO;
+  soldUsd: Decimal = ZERO;
+  boughtAtReference: Decimal = ZERO;
+  soldAtReference: Decimal = ZERO;
+}
+
+/**
+ * The follower's position in one token (model section 3): one lot per leader, the deal's
+ * accounting, and its trades when they are recorded. At most one deal per token is open.
+ *
+ * A trade adds to a few running sums; the results of model section 4 follow from them once, when
+ * the deal is settled (equal forms of the model's sums over trades, see docs/model.md §14 (j)):
+ * - `pnl_realized = sold_usd − sold_cost − Σ network fees − usd_bot_fee`, where `sold_cost` sums
+ *   `quantity × usd_buy_price_avg` over the sells;
+ * - `usd_bot_fee = rate × (bought_usd + sold_usd)`, the rate on every trade's `usd_amount`;
+ * - `usd_slippage_loss = (bought_usd − Σ buys quantity × p) + (Σ sells V − sold_usd)`.
+ * `usd_buy_price_avg` and `usd_invested` are the model's own quotient and product, made when a
+ * sell, a dupe buy's cap or a printed trade needs them, and kept until a trade moves them.
  */
 export class Deal {
-  /** Leaders with a lot, and their lots: a deal copies a handful of leaders at most. */
-  private readonly lotLeaders: number[] = [];
-  private readonly lots: Decimal[] = [];
+  /** The lot of the leader whose buy opened the deal, and those of the others, if any. */
+  private readonly firstLeader: number;
+  private firstLot: Decimal = ZERO;
+  private otherLeaders: number[] | null = null;
+  private otherLots: Decimal[] | null = null;
   qty: Decimal = ZERO;
   boughtUsd: Decimal = ZERO;
   boughtQty: Decimal = ZERO;
-  /** Tokens sold (printed only: kept when the deal records its trades). */
-  soldQty: Decimal = ZERO;
-  buyPriceAvg: Decimal = ZERO;
-  /** `qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
-  invested: Decimal = ZERO;
   buys = 0;
-  realized: Decimal = ZERO;
-  // Printed-only sums, kept when the deal records its trades (the summary takes its fee and
-  // slippage totals, and the trading volume, from the replay, trade by trade).
-  slippageLoss: Decimal = ZERO;
+  /** `pnl_realized`, made when the deal is settled: closed, or open at the window's end. */
+  pnlRealized: Decimal = ZERO;
+  // Printed only, made when the deal is settled if it records its trades.
   networkFee: Decimal = ZERO;
   botFee: Decimal = ZERO;
+  slippageLoss: Decimal = ZERO;
+  /** Tokens sold (printed only: kept when the deal records its trades). */
+  soldQty: Decimal = ZERO;
+  // Running sums until the deal is settled: over the sells their `usd_amount` and their cost
+  // `quantity × usd_buy_price_avg`; what the trades were worth at their reference price `p`
+  // (`Σ quantity × p` of the buys, `Σ V` of the sells); the network fees paid.
+  private soldUsd: Decimal = ZERO;
+  private soldCost: Decimal = ZERO;
+  private boughtAtReference: Decimal = ZERO;
+  private soldAtReference: Decimal = ZERO;
+  private networkFeeSum: Decimal = ZERO;
   tradeCount = 0;
   /** The deal's rows in the trade log, when the replay keeps one. */
   readonly tradeRows: number[] = [];
-  /** What the last trade added: realized PnL (sell gain less fees) and its fees. */
-  lastRealized: Decimal = ZERO;
-  lastFee: Decimal = ZERO;
   open = true;
   specialTag: SpecialTag = null;
   openTime: number;
@@ -43,50 +68,124 @@ export class Deal {
   bookedInvested: Decimal = ZERO;
   /** True when the price or the position moved since the last valuation. */
   dirty = false;
+  /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
+  private avg: Decimal | null = null;
+  private investedNow: Decimal | null = null;
 
   constructor(
     /** Position in the response's `deals`: deals are numbered in the order they open. */
     readonly index: number,
     readonly tokenId: number,
+    /** The leader whose buy opens the deal. */
+    leader: number,
     time: number,
+    /** `bot_fee_percent / 100`, or null when bot fees are not included. */
+    private readonly botFeeRate: Decimal | null,
     /** Where the trades are recorded; null when only the deal's sums are wanted (a summary). */
     private readonly log: TradeLog | null,
   ) {
+    this.firstLeader = leader;
     this.openTime = time;
     this.lastOperationTime = time;
   }
 
-  /** Tokens held in the lot of leader `leader` (0 when it has none). */
-  lot(leader: number): Decimal {
-    const slot = this.lotLeaders.indexOf(leader);
-    return slot < 0 ? ZERO : this.lots[slot]!;
+  /** `usd_buy_price_avg = bought_usd / bought_qty`. */
+  get buyPriceAvg(): Decimal {
+    return (this.avg ??= this.boughtUsd.div(this.boughtQty));
   }
 
-  /** Records a buy copied from leader `leader`. */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): void {
-    this.changeLot(leader, fill.quantity);
-    this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
-    this.boughtQty = this.boughtQty.plus(fill.quantity);
-    this.buyPriceAvg = this.boughtUsd.div(this.boughtQty);
-    this.buys++;
-    this.record('buy', time, fill, liquidity, fees, ZERO);
+  /** `usd_invested = qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
+  get invested(): Decimal {
+    return (this.investedNow ??= this.qty.isZero() ? ZERO : this.qty.times(this.buyPriceAvg));
   }
 
   /**
-   * Records a sell of `fill.quantity` tokens. With `leader` set, they come out of that leader's
-   * lot; with null, the whole position is sold (close_all and time-fix) and every lot empties.
+   * Settles the deal's books once it has closed, or at the window's end: makes `pnl_realized`
+   * (and the printed fee and slippage sums), adds the deal's sums to `totals` and lets go of the
+   * running sums. A closed deal also lets go of its lots: it waits for the response with a
+   * handful of numbers, so a long run holds little per closed deal and leaves little for the
+   * garbage collector to copy.
    */
-  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees): void {
+  settle(totals: DealTotals): void {
+    const botFee = this.botFeeRate === null ? ZERO : this.boughtUsd.plus(this.soldUsd).times(this.botFeeRate);
+    this.pnlRealized = this.soldUsd.minus(this.soldCost).minus(this.networkFeeSum).minus(botFee);
+    totals.networkFee = totals.networkFee.plus(this.networkFeeSum);
+    if (!botFee.isZero()) totals.botFee = totals.botFee.plus(botFee);
+    totals.soldUsd = totals.soldUsd.plus(this.soldUsd);
+    totals.boughtAtReference = totals.boughtAtReference.plus(this.boughtAtReference);
+    totals.soldAtReference = totals.soldAtReference.plus(this.soldAtReference);
+    if (this.log !== null) {
+      this.networkFee = this.networkFeeSum;
+      this.botFee = botFee;
+      this.slippageLoss = this.boughtUsd.minus(this.boughtAtReference).plus(this.soldAtReference.minus(this.soldUsd));
+    }
+    this.soldUsd = ZERO;
+    this.soldCost = ZERO;
+    this.boughtAtReference = ZERO;
+    this.soldAtReference = ZERO;
+    this.networkFeeSum = ZERO;
+    if (!this.open) {
+      this.firstLot = ZERO;
+      this.otherLeaders = null;
+      this.otherLots = null;
+      this.avg = ZERO;
+      this.investedNow = ZERO;
+      this.marketValue = ZERO;
+      this.bookedInvested = ZERO;
+    }
+  }
+
+  /** Tokens held in the lot of leader `leader` (0 when it has none). */
+  lot(leader: number): Decimal {
+    if (leader === this.firstLeader) return this.firstLot;
+    const slot = this.otherLeaders === null ? -1 : this.otherLeaders.indexOf(leader);
+    return slot < 0 ? ZERO : this.otherLots![slot]!;
+  }
+
+  /**
+   * Records a buy copied from leader `leader`; `botFee` is the trade's bot fee when the trade is
+   * printed, else null.
+   */
+  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, networkFee: Decimal, botFee: Decimal | null): void {
+    this.changeLot(leader, fill.quantity);
+    this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
+    this.boughtQty = this.boughtQty.plus(fill.quantity);
+    this.boughtAtReference = this.boughtAtReference.plus(fill.atReference);
+    this.avg = null;
+    this.buys++;
+    this.record('buy', time, fill, liquidity, networkFee, botFee);
+  }
+
+  /**
+   * Records a sell of `fill.quantity` tokens and gives its cost, `quantity × usd_buy_price_avg`.
+   * With `leader` set, they come out of that leader's lot; with null, the whole position is sold
+   * (close_all and time-fix) and every lot empties.
+   */
+  addSell(
+    type: TradeType,
+    leader: number | null,
+    time: number,
+    fill: Fill,
+    liquidity: Decimal | null,
+    networkFee: Decimal,
+    botFee: Decimal | null,
+  ): Decimal {
     if (leader === null) {
-      this.lotLeaders.length = 0;
-      this.lots.length = 0;
+      this.firstLot = ZERO;
+      this.otherLeaders = null;
+      this.otherLots = null;
       this.qty = ZERO;
+      this.investedNow = null;
     } else {
       this.changeLot(leader, fill.quantity.neg());
     }
+    const cost = fill.quantity.times(this.buyPriceAvg);
+    this.soldUsd = this.soldUsd.plus(fill.usdAmount);
+    this.soldCost = this.soldCost.plus(cost);
+    this.soldAtReference = this.soldAtReference.plus(fill.atReference);
     if (this.log !== null) this.soldQty = this.soldQty.plus(fill.quantity);
-    const gain = fill.usdAmount.minus(fill.quantity.times(this.buyPriceAvg));
-    this.record(type, time, fill, liquidity, fees, gain);
+    this.record(type, time, fill, liquidity, networkFee, botFee);
+    return cost;
   }
 
   /** Marks the deal closed by its last trade. */
@@ -96,52 +195,32 @@ export class Deal {
     this.closeTime = this.lastOperationTime;
   }
 
-  /**
-   * Lets go of what only an open deal needs, once the books have taken its closing trade: a
-   * closed deal waits for the response with only its sums (a long stream closes many deals).
-   */
-  releaseOpenState(): void {
-    this.lotLeaders.length = 0;
-    this.lots.length = 0;
-    this.buyPriceAvg = ZERO;
-    this.invested = ZERO;
-    this.marketValue = ZERO;
-    this.bookedInvested = ZERO;
-    this.lastRealized = ZERO;
-    this.lastFee = ZERO;
-  }
-
   /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
   private changeLot(leader: number, change: Decimal): void {
-    const slot = this.lotLeaders.indexOf(leader);
-    if (slot < 0) {
-      this.lotLeaders.push(leader);
-      this.lots.push(change);
+    this.investedNow = null;
+    if (leader === this.firstLeader) {
+      this.firstLot = this.firstLot.plus(change);
     } else {
-      this.lots[slot] = this.lots[slot]!.plus(change);
+      const leaders = (this.otherLeaders ??= []);
+      const lots = (this.otherLots ??= []);
+      const slot = leaders.indexOf(leader);
+      if (slot < 0) {
+        leaders.push(leader);
+        lots.push(change);
+      } else {
+        lots[slot] = lots[slot]!.plus(change);
+      }
     }
-    if (this.lots.length === 1) {
-      this.qty = this.lots[0]!;
-      return;
-    }
-    let sum = ZERO;
-    for (const lot of this.lots) sum = sum.plus(lot);
+    let sum = this.firstLot;
+    if (this.otherLots !== null) for (const lot of this.otherLots) sum = sum.plus(lot);
     this.qty = sum;
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, fees: Fees, gain: Decimal): void {
-    const fee = fees.bot.isZero() ? fees.network : fees.network.plus(fees.bot);
-    const realized = gain.minus(fee);
-    this.realized = this.realized.plus(realized);
-    this.invested = this.qty.times(this.buyPriceAvg);
+  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, networkFee: Decimal, botFee: Decimal | null): void {
+    this.networkFeeSum = this.networkFeeSum.plus(networkFee);
     this.lastOperationTime = time;
-    this.lastRealized = realized;
-    this.lastFee = fee;
     this.tradeCount++;
     if (this.log !== null) {
-      this.slippageLoss = this.slippageLoss.plus(fill.slippageLoss);
-      this.networkFee = this.networkFee.plus(fees.network);
-      if (!fees.bot.isZero()) this.botFee = this.botFee.plus(fees.bot);
       this.tradeRows.push(
         this.log.add({
           type,
@@ -153,8 +232,8 @@ export class Deal {
           buyPriceAvg: this.buyPriceAvg,
           invested: this.invested,
           slippage: fill.slippage,
-          networkFee: fees.network,
-          botFee: fees.bot,
+          networkFee,
+          botFee: botFee!,
         }),
       );
     }

@@ -11,14 +11,11 @@ export interface Fill {
   readonly price: Decimal;
   /** Slippage in percent (zero when the model does not print it). */
   readonly slippage: Decimal;
-  /** USD lost to slippage against the reference price. */
-  readonly slippageLoss: Decimal;
-}
-
-/** Fees of one follower trade. */
-export interface Fees {
-  readonly network: Decimal;
-  readonly bot: Decimal;
+  /**
+   * The trade at the reference price `p`: `quantity × p` (of a sell, `V`). The slippage loss is
+   * its gap to `usdAmount`; the deal sums both sides and takes the gap once.
+   */
+  readonly atReference: Decimal;
 }
 
 /**
@@ -27,9 +24,8 @@ export interface Fees {
  * replay loop asks it for fills and fees and knows none of these formulas.
  *
  * Divisions are the dearest decimal operation, so the formulas of model 3.3 are written in
- * equivalent forms with fewer of them: a sell divides once, into `1 / (L/2 + V)`
- * (`1 / (1 + s) = (L/2) / (L/2 + V)`, `s / (1 + s) = V / (L/2 + V)`), and what depends
- * only on the settings is computed once.
+ * equivalent forms with fewer of them: a sell divides once, `usd_amount = V × (L/2) / (L/2 + V)`
+ * (`V / (1 + s)` with `s = V / (L/2)`), and what depends only on the settings is computed once.
  */
 export class ExecutionModel {
   /** `1 + s` with the slippage `s` used when no liquidity is known. */
@@ -41,7 +37,8 @@ export class ExecutionModel {
   private readonly unknownSellSlippage: Decimal;
   /** `base_fee_native + priority_fee + bribe`, native coin per transaction. */
   private readonly feeNative: Decimal;
-  private readonly botFeeRate: Decimal | null;
+  /** `bot_fee_percent / 100`, or null when bot fees are not included. */
+  readonly botFeeRate: Decimal | null;
   /** The last native price asked for and its network fee: prices change far less often than trades. */
   private lastNative: Decimal | null = null;
   private lastNetworkFee: Decimal = ZERO;
@@ -81,40 +78,42 @@ export class ExecutionModel {
       slippage = this.printed ? s.times(HUNDRED) : ZERO;
     }
     const quantity = usd.div(price);
-    return { usdAmount: usd, quantity, price, slippage, slippageLoss: usd.minus(quantity.times(p)) };
+    return { usdAmount: usd, quantity, price, slippage, atReference: quantity.times(p) };
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
   sell(quantity: Decimal, p: Decimal, liquidity: Decimal | null): Fill {
     const value = quantity.times(p);
-    let factor: Decimal; // 1 / (1 + s)
+    let usdAmount: Decimal;
     let slippage: Decimal;
     if (liquidity === null) {
-      factor = this.unknownSellFactor;
+      usdAmount = value.times(this.unknownSellFactor);
       slippage = this.unknownSellSlippage;
     } else {
       const half = liquidity.times(HALF);
-      const reciprocal = ONE.div(half.plus(value));
-      factor = half.times(reciprocal);
-      // 100 × s / (1 + s), precise when s is tiny
-      slippage = this.printed ? value.times(reciprocal).times(HUNDRED) : ZERO;
+      const pool = half.plus(value); // (L/2) × (1 + s)
+      usdAmount = value.times(half).div(pool);
+      // 100 × s / (1 + s) = 100 × V / (L/2 + V), precise when s is tiny
+      slippage = this.printed ? value.times(HUNDRED).div(pool) : ZERO;
     }
-    const usdAmount = value.times(factor);
-    const price = this.printed ? p.times(factor) : ZERO;
-    return { usdAmount, quantity, price, slippage, slippageLoss: value.minus(usdAmount) };
+    // The execution price usd_amount / Q is only printed.
+    const price = this.printed ? usdAmount.div(quantity) : ZERO;
+    return { usdAmount, quantity, price, slippage, atReference: value };
   }
 
-  /** Network and bot fees of a trade of `usdAmount` at time `t`. */
-  fees(usdAmount: Decimal, t: number): Fees {
+  /** The network fee of a trade at time `t`. */
+  networkFee(t: number): Decimal {
     const nativePrice = this.native.at(t);
     if (nativePrice !== this.lastNative) {
       this.lastNative = nativePrice;
       this.lastNetworkFee = this.feeNative.times(nativePrice);
     }
-    return {
-      network: this.lastNetworkFee,
-      bot: this.botFeeRate === null ? ZERO : usdAmount.times(this.botFeeRate),
-    };
+    return this.lastNetworkFee;
+  }
+
+  /** The bot fee of a trade of `usdAmount`. */
+  botFee(usdAmount: Decimal): Decimal {
+    return this.botFeeRate === null ? ZERO : usdAmount.times(this.botFeeRate);
   }
 }
 

@@ -2,8 +2,8 @@ import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
-import { Deal } from './deal.js';
-import { ExecutionModel, type Fees, type Fill } from './execution.js';
+import { Deal, DealTotals } from './deal.js';
+import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
@@ -24,17 +24,8 @@ export interface ReplayResult {
   readonly points: PointLog;
   /** Known price of a token at `window_end` (tokens of deals only). */
   readonly priceAtEnd: (tokenId: number) => Decimal;
-  /** Sums over every follower trade, in execution order: the summary's fee, slippage and volume totals. */
-  readonly totals: TradeTotals;
-}
-
-/** Sums over the follower trades of a replay (model 5). */
-export interface TradeTotals {
-  readonly networkFee: Decimal;
-  readonly botFee: Decimal;
-  readonly slippageLoss: Decimal;
-  /** `trading_volume`: the sum of the trades' `usd_amount`. */
-  readonly volume: Decimal;
+  /** The deals' fee, slippage and volume sums, added up (every deal is settled by the end). */
+  readonly totals: DealTotals;
 }
 
 /** Hooks into a long replay and what to keep of it. */
@@ -141,9 +132,13 @@ export class Replay {
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
+  /** True when each trade's bot fee is wanted: for the trade records or the chart. */
+  private readonly perTradeBotFee: boolean;
+  // The chart's running sums.
   private realized: Decimal = ZERO;
   private feeSum: Decimal = ZERO;
-  private readonly totals = { networkFee: ZERO, botFee: ZERO, slippageLoss: ZERO, volume: ZERO };
+  private botFeeSum: Decimal = ZERO;
+  private readonly totals = new DealTotals();
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
     this.request = request;
@@ -156,6 +151,7 @@ export class Replay {
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
     this.unrealized = chart ? new UnrealizedBook((tokenId) => this.prices.priceOf(tokenId)) : null;
+    this.perTradeBotFee = trades || chart;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
@@ -189,13 +185,14 @@ export class Replay {
         if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
       }
     }
+    for (const deal of this.deals) if (deal.open) deal.settle(this.totals);
     return {
       window: this.window,
       deals: this.deals,
       trades: this.trades ?? new TradeLog(),
       points: this.points,
       priceAtEnd: (t) => this.prices.priceOf(t),
-      totals: { ...this.totals },
+      totals: this.totals,
     };
   }
 
@@ -210,16 +207,17 @@ export class Replay {
     if (room.lt(amount)) amount = room;
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
-    const fees = this.exec.fees(amount, swap.time);
+    const networkFee = this.exec.networkFee(swap.time);
+    const botFee = this.perTradeBotFee ? this.exec.botFee(amount) : null;
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, swap.time, this.trades);
+      target = new Deal(this.deals.length, tokenId, leader, swap.time, this.exec.botFeeRate, this.trades);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.unrealized?.open(target);
     }
-    target.addBuy(leader, swap.time, fill, liquidity, fees);
-    this.afterTrade(target, fill, fees);
+    target.addBuy(leader, swap.time, fill, liquidity, networkFee, botFee);
+    this.afterTrade(target, fill, networkFee, botFee, null);
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
@@ -236,20 +234,22 @@ export class Replay {
     const sold = fraction === null ? lot : lot.times(fraction);
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
-    const fees = this.exec.fees(fill.usdAmount, swap.time);
-    deal.addSell('sell', leader, swap.time, fill, liquidity, fees);
+    const networkFee = this.exec.networkFee(swap.time);
+    const botFee = this.perTradeBotFee ? this.exec.botFee(fill.usdAmount) : null;
+    const cost = deal.addSell('sell', leader, swap.time, fill, liquidity, networkFee, botFee);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterTrade(deal, fill, fees);
+    this.afterTrade(deal, fill, networkFee, botFee, cost);
   }
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
   private sellAll(deal: Deal, type: 'sell' | 'sell_timefix' | 'sell_timefix_final', time: number): void {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
-    const fees = this.exec.fees(fill.usdAmount, time);
-    deal.addSell(type, null, time, fill, liquidity, fees);
+    const networkFee = this.exec.networkFee(time);
+    const botFee = this.perTradeBotFee ? this.exec.botFee(fill.usdAmount) : null;
+    const cost = deal.addSell(type, null, time, fill, liquidity, networkFee, botFee);
     deal.close(type === 'sell' ? 'close_all' : type);
-    this.afterTrade(deal, fill, fees);
+    this.afterTrade(deal, fill, networkFee, botFee, cost);
   }
 
   /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
@@ -260,25 +260,27 @@ export class Replay {
     }
   }
 
-  private afterTrade(deal: Deal, fill: Fill, fees: Fees): void {
-    const totals = this.totals;
-    totals.networkFee = totals.networkFee.plus(fees.network);
-    if (!fees.bot.isZero()) totals.botFee = totals.botFee.plus(fees.bot);
-    totals.slippageLoss = totals.slippageLoss.plus(fill.slippageLoss);
-    totals.volume = totals.volume.plus(fill.usdAmount);
+  /** After a trade of `deal`: its time-fix, the open deal of its token, the chart. `cost`: a sell's cost. */
+  private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, botFee: Decimal | null, cost: Decimal | null): void {
     if (deal.open) {
       this.timeFix?.touch(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
-    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized);
-    if (!deal.open) deal.releaseOpenState();
+    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, fill, networkFee, botFee!, cost);
+    if (!deal.open) deal.settle(this.totals);
   }
 
-  /** One point of the PnL and fee chart: the running totals after a trade. */
-  private addChartPoint(deal: Deal, unrealized: UnrealizedBook): void {
-    this.realized = this.realized.plus(deal.lastRealized);
-    this.feeSum = this.feeSum.plus(deal.lastFee);
+  /**
+   * One point of the PnL and fee chart: the running totals after a trade, whose realized PnL is
+   * its gain (`usd_amount − cost` of a sell, 0 of a buy) less its fees (model 4).
+   */
+  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, botFee: Decimal, cost: Decimal | null): void {
+    const fee = botFee.isZero() ? networkFee : networkFee.plus(botFee);
+    const gain = cost === null ? ZERO : fill.usdAmount.minus(cost);
+    this.realized = this.realized.plus(gain.minus(fee));
+    this.feeSum = this.feeSum.plus(fee);
+    if (!botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
     this.points.add({
@@ -287,8 +289,7 @@ export class Replay {
       realized: this.realized,
       unrealized: unrealized.total(),
       feeSum: this.feeSum,
-      // The running bot fee is the trades' total so far, booked in afterTrade.
-      botFeeSum: this.totals.botFee,
+      botFeeSum: this.botFeeSum,
     });
   }
 }

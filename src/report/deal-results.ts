@@ -18,7 +18,7 @@ export function dealResults(run: ReplayResult): DealResult[] {
 /** Results of one deal; `priceAtEnd` is its token's known price at `window_end`. */
 function dealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
   const pnlUnrealized = deal.open ? deal.qty.times(priceAtEnd).minus(deal.invested) : ZERO;
-  const pnlRealized = deal.realized;
+  const pnlRealized = deal.pnlRealized;
   return { deal, pnlRealized, pnlUnrealized, pnlTotal: pnlRealized.plus(pnlUnrealized) };
 }
 

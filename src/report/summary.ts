@@ -1,5 +1,5 @@
 import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
-import type { TradeTotals } from '../engine/replay.js';
+import type { DealTotals } from '../engine/deal.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 import { linearityR2, topDealDominance } from './statistics.js';
 
@@ -23,9 +23,9 @@ export interface Summary {
 
 /**
  * Sums and statistics over the deals' results; the fee, slippage and volume sums are the
- * replay's sums over the trades (the same totals as over the deals, added trade by trade).
+ * replay's, added up deal by deal as they settled ({@link DealTotals}).
  */
-export function summarize(results: readonly DealResult[], totals: TradeTotals): Summary {
+export function summarize(results: readonly DealResult[], totals: DealTotals): Summary {
   let pnlRealized = ZERO;
   let pnlUnrealized = ZERO;
   let investedClosed = ZERO;
@@ -53,8 +53,10 @@ export function summarize(results: readonly DealResult[], totals: TradeTotals): 
     networkFees: totals.networkFee,
     linearityR2ClosedDeals: linearityR2(closingOrder(results).map((r) => r.pnlTotal)),
     topDealDominance: topDealDominance(results.map((r) => r.pnlTotal)),
-    tradingVolume: totals.volume,
-    slippageLoss: totals.slippageLoss,
+    // Every trade's usd_amount: the buys' is the investment.
+    tradingVolume: investmentAmount.plus(totals.soldUsd),
+    // Σ (bought_usd − Σ quantity × p) + (Σ V − sold_usd) over the deals.
+    slippageLoss: investmentAmount.minus(totals.boughtAtReference).plus(totals.soldAtReference.minus(totals.soldUsd)),
     investmentAmount,
     investmentAmountClosedDeals: investedClosed,
     investmentAmountOpenDeals: investedOpen,

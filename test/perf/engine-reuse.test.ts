@@ -80,7 +80,7 @@ describe('replay switches and hooks', () => {
         expect(bare.points.length).toBe(0);
         expect(tradesOf(bare)).toEqual(tradesOf(full));
         const state = (run: typeof full): unknown[] =>
-          run.deals.map((d) => [d.realized, d.qty, d.boughtUsd, d.tradeCount, d.closeTime, d.specialTag].map(String));
+          run.deals.map((d) => [d.pnlRealized, d.qty, d.boughtUsd, d.tradeCount, d.closeTime, d.specialTag].map(String));
         const printed = (run: typeof full): unknown[] =>
           run.deals.map((d) => [d.networkFee, d.botFee, d.slippageLoss, d.soldQty].map(String));
         const totals = (run: typeof full): unknown[] => Object.values(run.totals).map(String);
