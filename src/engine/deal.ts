@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
 import type { Fill } from './execution.js';
+import type { Liquidity } from './known-prices.js';
 import type { TradeLog } from './trade-log.js';
 
 /**
@@ -48,12 +49,16 @@ export class Deal {
   soldQty: Decimal = ZERO;
   // Running sums until the deal is settled: over the sells their `usd_amount` and their cost
   // `quantity × usd_buy_price_avg`; what the trades were worth at their reference price `p`
-  // (`Σ quantity × p` of the buys, `Σ V` of the sells); the network fees paid.
+  // (`Σ quantity × p` of the buys, `Σ V` of the sells).
   private soldUsd: Decimal = ZERO;
   private soldCost: Decimal = ZERO;
   private boughtAtReference: Decimal = ZERO;
   private soldAtReference: Decimal = ZERO;
-  private networkFeeSum: Decimal = ZERO;
+  // The network fees paid. A fee stays the same until the native price moves, so trades in a row
+  // with the same fee are counted, and the count multiplied out when the fee changes.
+  private feesBefore: Decimal = ZERO;
+  private feeUnit: Decimal = ZERO;
+  private feeCount = 0;
   tradeCount = 0;
   /** The deal's rows in the trade log, when the replay keeps one. */
   readonly tradeRows: number[] = [];
@@ -107,15 +112,16 @@ export class Deal {
    * garbage collector to copy.
    */
   settle(totals: DealTotals): void {
+    const networkFee = this.networkFeesPaid();
     const botFee = this.botFeeRate === null ? ZERO : this.boughtUsd.plus(this.soldUsd).times(this.botFeeRate);
-    this.pnlRealized = this.soldUsd.minus(this.soldCost).minus(this.networkFeeSum).minus(botFee);
-    totals.networkFee = totals.networkFee.plus(this.networkFeeSum);
+    this.pnlRealized = this.soldUsd.minus(this.soldCost).minus(networkFee).minus(botFee);
+    totals.networkFee = totals.networkFee.plus(networkFee);
     if (!botFee.isZero()) totals.botFee = totals.botFee.plus(botFee);
     totals.soldUsd = totals.soldUsd.plus(this.soldUsd);
     totals.boughtAtReference = totals.boughtAtReference.plus(this.boughtAtReference);
     totals.soldAtReference = totals.soldAtReference.plus(this.soldAtReference);
     if (this.log !== null) {
-      this.networkFee = this.networkFeeSum;
+      this.networkFee = networkFee;
       this.botFee = botFee;
       this.slippageLoss = this.boughtUsd.minus(this.boughtAtReference).plus(this.soldAtReference.minus(this.soldUsd));
     }
@@ -123,7 +129,9 @@ export class Deal {
     this.soldCost = ZERO;
     this.boughtAtReference = ZERO;
     this.soldAtReference = ZERO;
-    this.networkFeeSum = ZERO;
+    this.feesBefore = ZERO;
+    this.feeUnit = ZERO;
+    this.feeCount = 0;
     if (!this.open) {
       this.firstLot = ZERO;
       this.otherLeaders = null;
@@ -146,7 +154,7 @@ export class Deal {
    * Records a buy copied from leader `leader`; `botFee` is the trade's bot fee when the trade is
    * printed, else null.
    */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Decimal | null, networkFee: Decimal, botFee: Decimal | null): void {
+  addBuy(leader: number, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): void {
     this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
@@ -166,7 +174,7 @@ export class Deal {
     leader: number | null,
     time: number,
     fill: Fill,
-    liquidity: Decimal | null,
+    liquidity: Liquidity | null,
     networkFee: Decimal,
     botFee: Decimal | null,
   ): Decimal {
@@ -216,8 +224,19 @@ export class Deal {
     this.qty = sum;
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Decimal | null, networkFee: Decimal, botFee: Decimal | null): void {
-    this.networkFeeSum = this.networkFeeSum.plus(networkFee);
+  /** The network fees of the trades so far. */
+  private networkFeesPaid(): Decimal {
+    if (this.feeCount === 0) return this.feesBefore;
+    return this.feesBefore.plus(this.feeCount === 1 ? this.feeUnit : this.feeUnit.times(this.feeCount));
+  }
+
+  private record(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): void {
+    if (networkFee !== this.feeUnit) {
+      this.feesBefore = this.networkFeesPaid();
+      this.feeUnit = networkFee;
+      this.feeCount = 0;
+    }
+    this.feeCount++;
     this.lastOperationTime = time;
     this.tradeCount++;
     if (this.log !== null) {
@@ -228,7 +247,7 @@ export class Deal {
           usdAmount: fill.usdAmount,
           quantity: fill.quantity,
           price: fill.price,
-          liquidity,
+          liquidity: liquidity === null ? null : liquidity.usd,
           buyPriceAvg: this.buyPriceAvg,
           invested: this.invested,
           slippage: fill.slippage,

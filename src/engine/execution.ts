@@ -1,6 +1,7 @@
 import { Decimal, HUNDRED, ONE, ZERO } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
+import type { Liquidity } from './known-prices.js';
 import type { NativePriceSeries } from './native-prices.js';
 
 /** A fill of a follower trade: what the pool gave, before fees (model 3.3). */
@@ -66,14 +67,14 @@ export class ExecutionModel {
   }
 
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
-  buy(usd: Decimal, p: Decimal, liquidity: Decimal | null): Fill {
+  buy(usd: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
     let price: Decimal;
     let slippage: Decimal;
     if (liquidity === null) {
       price = p.times(this.unknownOnePlusS);
       slippage = this.unknownBuySlippage;
     } else {
-      const s = usd.times(TWO).div(liquidity); // A / (L/2)
+      const s = usd.div(liquidity.half); // A / (L/2)
       price = p.times(ONE.plus(s));
       slippage = this.printed ? s.times(HUNDRED) : ZERO;
     }
@@ -82,7 +83,7 @@ export class ExecutionModel {
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
-  sell(quantity: Decimal, p: Decimal, liquidity: Decimal | null): Fill {
+  sell(quantity: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
     const value = quantity.times(p);
     let usdAmount: Decimal;
     let slippage: Decimal;
@@ -90,9 +91,8 @@ export class ExecutionModel {
       usdAmount = value.times(this.unknownSellFactor);
       slippage = this.unknownSellSlippage;
     } else {
-      const half = liquidity.times(HALF);
-      const pool = half.plus(value); // (L/2) × (1 + s)
-      usdAmount = value.times(half).div(pool);
+      const pool = liquidity.half.plus(value); // (L/2) × (1 + s)
+      usdAmount = value.times(liquidity.half).div(pool);
       // 100 × s / (1 + s) = 100 × V / (L/2 + V), precise when s is tiny
       slippage = this.printed ? value.times(HUNDRED).div(pool) : ZERO;
     }
@@ -116,6 +116,3 @@ export class ExecutionModel {
     return this.botFeeRate === null ? ZERO : usdAmount.times(this.botFeeRate);
   }
 }
-
-const HALF = new Decimal(0.5);
-const TWO = new Decimal(2);

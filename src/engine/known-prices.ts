@@ -1,7 +1,21 @@
-import { Decimal, type DecimalInput } from '../model/decimal.js';
+import { Decimal, HALF, type DecimalInput } from '../model/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
 import { tapeMemo } from './tape-memo.js';
+
+/**
+ * A token's known liquidity: `L`, the USD value of its pool (both sides), and the pool's USD
+ * side `L / 2`, which every slippage formula divides by (made once per liquidity value).
+ */
+export interface Liquidity {
+  readonly usd: Decimal;
+  readonly half: Decimal;
+}
+
+function liquidity(raw: DecimalInput): Liquidity {
+  const usd = new Decimal(raw);
+  return { usd, half: usd.times(HALF) };
+}
 
 /**
  * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
@@ -14,7 +28,7 @@ export interface PriceBook {
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
   /** The known liquidity of a token, or null when none of its swaps carried one. */
-  liquidityOf(tokenId: number): Decimal | null;
+  liquidityOf(tokenId: number): Liquidity | null;
 }
 
 /** The price book of a streamed tape: a token's decimal is kept until its price moves again. */
@@ -23,7 +37,7 @@ export class KnownPrices implements PriceBook {
   private readonly liquidity: (DecimalInput | undefined)[];
   private readonly priceDecimal: (Decimal | undefined)[];
   private readonly priceSource: (DecimalInput | undefined)[];
-  private readonly liquidityDecimal: (Decimal | undefined)[];
+  private readonly liquidityDecimal: (Liquidity | undefined)[];
   private readonly liquiditySource: (DecimalInput | undefined)[];
 
   /** `tokenCount`: the tokens known in advance (more may come, as in a streamed tape). */
@@ -51,11 +65,11 @@ export class KnownPrices implements PriceBook {
     return value;
   }
 
-  liquidityOf(tokenId: number): Decimal | null {
+  liquidityOf(tokenId: number): Liquidity | null {
     const raw = this.liquidity[tokenId];
     if (raw === undefined) return null;
     if (this.liquiditySource[tokenId] === raw) return this.liquidityDecimal[tokenId]!;
-    const value = new Decimal(raw);
+    const value = liquidity(raw);
     this.liquiditySource[tokenId] = raw;
     this.liquidityDecimal[tokenId] = value;
     return value;
@@ -69,7 +83,7 @@ export class KnownPrices implements PriceBook {
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
   private readonly priceMemo: (Decimal | undefined)[];
-  private readonly liquidityMemo: (Decimal | undefined)[];
+  private readonly liquidityMemo: (Liquidity | undefined)[];
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
@@ -93,9 +107,9 @@ export class IndexedKnownPrices implements PriceBook {
     return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
   }
 
-  liquidityOf(tokenId: number): Decimal | null {
+  liquidityOf(tokenId: number): Liquidity | null {
     const i = this.liquiditySwap[tokenId]!;
     if (i < 0) return null;
-    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = new Decimal(this.swaps[i]!.usd_liquidity!));
+    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = liquidity(this.swaps[i]!.usd_liquidity!));
   }
 }

@@ -1,4 +1,5 @@
 import type { Decimal } from '../model/decimal.js';
+import type { Liquidity } from './known-prices.js';
 import type { IndexedTape } from './tape-index.js';
 
 /**
@@ -11,7 +12,7 @@ export class TapeMemo {
   /** `usd_price` of each swap. */
   readonly price: (Decimal | undefined)[];
   /** `usd_liquidity` of each swap that carries one. */
-  readonly liquidity: (Decimal | undefined)[];
+  readonly liquidity: (Liquidity | undefined)[];
   /** The swap's `usd_amount` (or `quantity × usd_price`). */
   readonly usdAmount: (Decimal | undefined)[];
   /** The holdings of the swap's wallet in its token just before the swap (model section 2). */
@@ -23,7 +24,7 @@ export class TapeMemo {
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
     this.price = new Array<Decimal | undefined>(n);
-    this.liquidity = new Array<Decimal | undefined>(n);
+    this.liquidity = new Array<Liquidity | undefined>(n);
     this.usdAmount = new Array<Decimal | undefined>(n);
     this.holdingsBefore = new Array<Decimal | undefined>(n);
     this.sellFraction = new Array<Decimal | null | undefined>(n);

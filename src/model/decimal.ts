@@ -23,6 +23,7 @@ export type DecimalInput = number | string;
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
 export const HUNDRED = new Decimal(100);
+export const HALF = new Decimal(0.5);
 
 /**
  * Converts a decimal to the nearest float64 for a JSON response (only at the edge). A value

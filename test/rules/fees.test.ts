@@ -37,6 +37,34 @@ describe('the native price at a trade’s time (model 1.1)', () => {
   });
 });
 
+describe('a deal’s network fees over a moving native price (model 4)', () => {
+  it('sums every trade’s fee, through runs of the same fee and changes back and forth', () => {
+    // Native price 100, 300 from +2000, 100 again from +4000: fees 0.01 × price = 1, 3, 1.
+    const native: [number, number][] = [
+      [at(0), 100],
+      [at(2000), 300],
+      [at(4000), 100],
+    ];
+    // Dupe buys allowed; a buy of 10 USD at price 1 each time, then one sell of everything.
+    const swaps = [
+      buy(LEADER_A, TOKEN_X, at(100), 20, 1), // fee 1
+      buy(LEADER_A, TOKEN_X, at(200), 20, 1), // fee 1
+      buy(LEADER_A, TOKEN_X, at(2100), 20, 1), // fee 3
+      buy(LEADER_A, TOKEN_X, at(2200), 20, 1), // fee 3
+      buy(LEADER_A, TOKEN_X, at(2300), 20, 1), // fee 3
+      buy(LEADER_A, TOKEN_X, at(4100), 20, 1), // fee 1
+      sell(LEADER_A, TOKEN_X, at(4200), 120, 1), // fee 1, sells the whole lot at cost
+    ];
+    const response = run(swaps, { max_dupe_buy_times: 10, max_buy_amount: 10, max_position_amount: 1000 }, FLAT_OPTIONS, { native_prices: native });
+    const deal = onlyDeal(response);
+    expect(deal.trades.map((t) => t.usd_network_fee)).toEqual([1, 1, 3, 3, 3, 1, 1]);
+    // 1 + 1 + 3 + 3 + 3 + 1 + 1 = 13; the sell gains nothing (sold at the average price 1).
+    near(deal.usd_network_fee, 13, 'usd_network_fee');
+    near(deal.pnl_realized, -13, 'pnl_realized');
+    near(response.summary.network_fees, 13, 'summary.network_fees');
+  });
+});
+
 describe('the network fee per transaction (model 3.3)', () => {
   it.each([
     // (0.01 + 0.02 + 0.03) × 100 = 6
