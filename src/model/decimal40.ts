@@ -709,6 +709,8 @@ function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean
 
 function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   if (a.c0 === 0 || b.c0 === 0) return ZERO40;
+  if (b.c1 === 0 && b.c2 === 0 && b.c3 === 0 && b.c4 === 0 && b.c5 === 0) return multiplyByOneLimb(a, b);
+  if (a.c1 === 0 && a.c2 === 0 && a.c3 === 0 && a.c4 === 0 && a.c5 === 0) return multiplyByOneLimb(b, a);
   // Column sums of the schoolbook product, written out: each is at most six products below
   // 10^14, exact in a float64; the carries follow.
   PRODUCT[0] = 0;
@@ -725,6 +727,25 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   PRODUCT[11] = a.c5 * b.c5;
   propagateCarries(PRODUCT, 0, 12);
   return round40(PRODUCT, 12, false, a.e + b.e, a.s * b.s);
+}
+
+/**
+ * {@link multiply} when `b` has at most five significant digits (its coefficient is `b.c0 ×
+ * 10^35`, a constant such as 100 or 0.5 or a round amount): one limb product per limb of `a`,
+ * seven columns instead of twelve.
+ */
+function multiplyByOneLimb(a: Decimal40, b: Decimal40): Decimal40 {
+  const y = b.c0;
+  PRODUCT[0] = 0;
+  PRODUCT[1] = a.c0 * y;
+  PRODUCT[2] = a.c1 * y;
+  PRODUCT[3] = a.c2 * y;
+  PRODUCT[4] = a.c3 * y;
+  PRODUCT[5] = a.c4 * y;
+  PRODUCT[6] = a.c5 * y;
+  propagateCarries(PRODUCT, 0, 7);
+  // The five columns below are zero: the product's integer is PRODUCT[0, 7) × 10^35.
+  return round40(PRODUCT, 7, false, a.e + b.e + 35, a.s * b.s);
 }
 
 /**

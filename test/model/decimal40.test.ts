@@ -174,6 +174,12 @@ describe('Decimal40: the four operations match the clone', () => {
       const counts = countWhere(pairs, {
         'times: a tie': ([a, b]) => isTie(exactResult('times', a, b)),
         'times: more than 40 digits': ([a, b]) => shape(exactResult('times', a, b)).digits.length > 41,
+        // The one-limb product: a factor of at most five significant digits, the other longer.
+        'times: by at most five digits, over 40 digits': ([a, b]) => {
+          const [x, y] = [shape(a).digits.length, shape(b).digits.length];
+          return !shape(a).zero && !shape(b).zero && Math.min(x, y) <= 5 && Math.max(x, y) > 5 && shape(exactResult('times', a, b)).digits.length > 40;
+        },
+        'times: both factors of at most five digits': ([a, b]) => !shape(a).zero && !shape(b).zero && shape(a).digits.length <= 5 && shape(b).digits.length <= 5,
         'div: an exact tie': quotientIsTie,
         'div: an endless quotient': ([a, b]) => !shape(b).zero && shape(exactResult('div', a, b)).digits.length > 100,
         'div: by zero': ([, b]) => shape(b).zero,
