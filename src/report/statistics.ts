@@ -23,9 +23,13 @@ export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
  * fewer than 2 values or every `y_k` is the same.
  *
  * `1 − SS_res / SS_tot` is computed in its equal closed form `S_xy² / (S_xx × SS_tot)` (for a
- * least-squares line `SS_res = SS_tot − S_xy² / S_xx`): one pass over the points after the
- * mean instead of two, and no fitted values. `S_xx = Σ (k − x̄)² = n (n² − 1) / 12` exactly.
- * `SS_tot` keeps the centred form `Σ (y_k − ȳ)²`, so it is exactly 0 when every `y_k` is the same.
+ * least-squares line `SS_res = SS_tot − S_xy² / S_xx`), in one pass, from sums of the points
+ * shifted by the first one, `z_k = y_k − y_1` (shifting the y's changes neither S_xy nor SS_tot):
+ * - `SS_tot = Σ z_k² − (Σ z_k)² / n`. The shift keeps this subtraction harmless: `z_1 = 0`, so
+ *   `Σ z_k² ≤ (n + 1) × SS_tot`. Every `y_k` the same is exactly `Σ z_k² = 0`.
+ * - `S_xy = Σ (k − x̄) z_k = (n − 1)/2 × P_n − Σ_{k<n} P_k`, with the prefix sums `P_k = Σ_{j≤k} z_j`
+ *   (`Σ k z_k = n P_n − Σ_{k<n} P_k`): additions instead of a product per point.
+ * - `S_xx = Σ (k − x̄)² = n (n² − 1) / 12` exactly.
  *
  * @example
  * linearityR2([new Decimal(10), new Decimal(10), new Decimal(10)]).toNumber(); // 1 (a straight line)
@@ -33,31 +37,24 @@ export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
 export function linearityR2(pnlTotals: readonly Decimal[]): Decimal {
   const n = pnlTotals.length;
   if (n < 2) return ZERO;
-  const ys: Decimal[] = new Array<Decimal>(n);
-  let cumulative = ZERO;
-  let sumY = ZERO;
-  for (let k = 0; k < n; k++) {
-    cumulative = cumulative.plus(pnlTotals[k]!);
-    ys[k] = cumulative;
-    sumY = sumY.plus(cumulative);
+  let y = pnlTotals[0]!;
+  const first = y;
+  let prefix = ZERO; // P_k
+  let prefixes = ZERO; // Σ P_j for j < k
+  let squares = ZERO; // Σ z_j²
+  for (let k = 1; k < n; k++) {
+    y = y.plus(pnlTotals[k]!);
+    const z = y.minus(first);
+    prefixes = prefixes.plus(prefix);
+    prefix = prefix.plus(z);
+    if (!z.isZero()) squares = squares.plus(z.times(z));
   }
-  const meanY = sumY.div(n);
-  // x_k − x̄ for x_k = k + 1 and x̄ = (n + 1) / 2: a whole or half number, one more each step.
-  let dx = new Decimal(1 - (n + 1) / 2);
-  let sxy = ZERO;
-  let ssTot = ZERO;
-  for (let k = 0; k < n; k++) {
-    const dy = ys[k]!.minus(meanY);
-    if (!dy.isZero()) {
-      sxy = sxy.plus(dx.times(dy));
-      ssTot = ssTot.plus(dy.times(dy));
-    }
-    dx = dx.plus(ONE);
-  }
-  if (ssTot.isZero()) return ZERO;
+  if (squares.isZero()) return ZERO;
+  const ssTot = squares.minus(prefix.times(prefix).div(n));
+  const sxy = prefix.times(n - 1).div(TWO).minus(prefixes);
   const sxx = new Decimal(n - 1).times(n).times(n + 1).div(TWELVE);
   return sxy.times(sxy).div(sxx.times(ssTot));
 }
 
-const ONE = new Decimal(1);
+const TWO = new Decimal(2);
 const TWELVE = new Decimal(12);

@@ -157,4 +157,19 @@ describe('linearityR2 in closed form equals the textbook 1 − SS_res / SS_tot',
       { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
     );
   });
+
+  it('when the first deal dwarfs the rest (the sums are taken shifted by the first point)', () => {
+    const small = fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 })).map(([m, e]) => `${m}e-${e}`);
+    const large = fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 })).map(([m, e]) => `${m}e${e}`);
+    fc.assert(
+      fc.property(large, fc.array(small, { minLength: 1, maxLength: 60 }), (first, rest) => {
+        const pnls = [first, ...rest];
+        const got = linearityR2(pnls.map((p) => new Decimal(p)));
+        const want = textbookR2(pnls);
+        expect(Math.abs(got.toNumber() - want.toNumber()), `R² of [${pnls.join(', ')}]`).toBeLessThanOrEqual(1e-25);
+        expect(got.isZero(), `R² of [${pnls.join(', ')}] is 0 exactly when the textbook's is`).toBe(want.isZero());
+      }),
+      { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
+    );
+  });
 });
