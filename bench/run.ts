@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { readTapeFile } from '../src/io/read-tape.js';
+import { hasReplayFlags, restartWithReplayFlags } from '../src/cli/node-flags.js';
 import { parseCount, requestPathOf, writeTape } from './gen.js';
 import { isMain } from './is-main.js';
 import { decimalSuite } from './suites/decimal.js';
@@ -129,10 +130,11 @@ async function main(): Promise<void> {
     cpus: cpus().length,
     model: cpus()[0]?.model ?? 'unknown',
     node: process.version,
+    nodeFlags: process.execArgv,
     loadAverageAtStart: startLoad,
     loadAverageAtEnd: loadavg(),
   };
-  process.stdout.write(`${table(rows)}\n\nmachine: ${machine.cpus} × ${machine.model}, node ${machine.node}, ` +
+  process.stdout.write(`${table(rows)}\n\nmachine: ${machine.cpus} × ${machine.model}, node ${machine.node} ${machine.nodeFlags.join(' ')}, ` +
     `load average ${startLoad.map((l) => l.toFixed(1)).join(' ')} at start, ${machine.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' ')} at end\n`);
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -141,4 +143,8 @@ async function main(): Promise<void> {
   process.stdout.write(`written to ${out}\n`);
 }
 
-if (isMain(import.meta.url)) await main();
+// Every suite measures the engine as the command runs it: in a node with the replay flags.
+if (isMain(import.meta.url)) {
+  if (hasReplayFlags(process.execArgv, process.env.NODE_OPTIONS)) await main();
+  else restartWithReplayFlags(fileURLToPath(import.meta.url), process.argv.slice(2));
+}

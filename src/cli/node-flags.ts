@@ -11,11 +11,15 @@ export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64']
 
 const REPLAY_COMMANDS = new Set(['simulate', 'sweep']);
 
+/** True when this node was started with the replay flags (on its command line or in `NODE_OPTIONS`). */
+export function hasReplayFlags(execArgv: readonly string[], nodeOptions = ''): boolean {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)]);
+  return REPLAY_NODE_FLAGS.every((flag) => given.has(flag));
+}
+
 /** True when `argv` is a replay command and this node was started without the flags. */
 export function needsReplayFlags(argv: readonly string[], execArgv: readonly string[], nodeOptions = ''): boolean {
-  if (!REPLAY_COMMANDS.has(argv[0] ?? '')) return false;
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)]);
-  return !REPLAY_NODE_FLAGS.every((flag) => given.has(flag));
+  return REPLAY_COMMANDS.has(argv[0] ?? '') && !hasReplayFlags(execArgv, nodeOptions);
 }
 
 /**
