@@ -84,6 +84,7 @@ export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
   private readonly priceMemo: (Decimal | undefined)[];
   private readonly liquidityMemo: (Liquidity | undefined)[];
+  private readonly carriesLiquidity: Uint8Array;
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
@@ -93,13 +94,14 @@ export class IndexedKnownPrices implements PriceBook {
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
     this.liquidityMemo = memo.liquidity;
+    this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
   }
 
-  observe(tokenId: number, swap: Swap, i: number): void {
+  observe(tokenId: number, _swap: Swap, i: number): void {
     this.priceSwap[tokenId] = i;
-    if (swap.usd_liquidity != null) this.liquiditySwap[tokenId] = i;
+    if (this.carriesLiquidity[i] === 1) this.liquiditySwap[tokenId] = i;
   }
 
   priceOf(tokenId: number): Decimal {

@@ -8,6 +8,7 @@ import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
+import { tapeMemo } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
@@ -92,13 +93,14 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     if (id !== undefined) leaderOfWallet[id] = leader;
   });
   const { order, swaps, walletOf, tokenOf } = tape;
+  const times = tapeMemo(tape).times();
   const { onProgress } = control;
   const end = run.window.end;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
-    const swap = swaps[i]!;
-    if (swap.time > end) break;
-    run.step(swap, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i);
+    const time = times[i]!;
+    if (time > end) break;
+    run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
   onProgress?.(order.length, order.length);
@@ -160,10 +162,10 @@ export class Replay {
   /**
    * One step of the replay for a swap at or before `window_end`, in event order; `leader` is
    * the index of its wallet in the request's `wallets`, or -1 for market data; `i` is its index
-   * in an indexed tape (for the {@link LeaderFacts} kept with it).
+   * in an indexed tape (for the {@link LeaderFacts} and prices kept with it), `time` its time
+   * (an indexed replay reads it from a typed array: a market swap's object is never read).
    */
-  step(swap: Swap, tokenId: number, leader: number, i = -1): void {
-    const time = swap.time;
+  step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time): void {
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
     this.prices.observe(tokenId, swap, i);
     const deal = this.openDeal[tokenId];

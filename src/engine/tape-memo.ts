@@ -20,6 +20,8 @@ export class TapeMemo {
   /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
+  private timeOf: Float64Array | null = null;
+  private liquidityFlags: Uint8Array | null = null;
 
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
@@ -28,6 +30,27 @@ export class TapeMemo {
     this.usdAmount = new Array<Decimal | undefined>(n);
     this.holdingsBefore = new Array<Decimal | undefined>(n);
     this.sellFraction = new Array<Decimal | null | undefined>(n);
+  }
+
+  /**
+   * Each swap's `time`, by swap index: the replay loop reads a typed array instead of the swap
+   * objects, whose shapes vary (fields present or not), for the market swaps it only observes.
+   */
+  times(): Float64Array {
+    if (this.timeOf !== null) return this.timeOf;
+    const { swaps } = this.tape;
+    const times = new Float64Array(swaps.length);
+    for (let i = 0; i < swaps.length; i++) times[i] = swaps[i]!.time;
+    return (this.timeOf = times);
+  }
+
+  /** 1 for each swap that carries a liquidity (`usd_liquidity` not null nor absent), else 0. */
+  carriesLiquidity(): Uint8Array {
+    if (this.liquidityFlags !== null) return this.liquidityFlags;
+    const { swaps } = this.tape;
+    const flags = new Uint8Array(swaps.length);
+    for (let i = 0; i < swaps.length; i++) flags[i] = swaps[i]!.usd_liquidity != null ? 1 : 0;
+    return (this.liquidityFlags = flags);
   }
 
   /**
