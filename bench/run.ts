@@ -122,8 +122,10 @@ async function main(): Promise<void> {
     const all = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
     const sampleCount = Math.min(sizes.sweepRequests, 100);
     const sample = ensureRequests(sizes.sweepTape, sampleCount);
+    const smallCount = Math.max(1, Math.floor(sampleCount / 5));
+    const small = ensureRequests(sizes.sweepTape, smallCount);
     process.stderr.write('sweep …\n');
-    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount }, sizes.sweepTape, workers, !quick));
+    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount }, sizes.sweepTape, workers, !quick));
   }
 
   const machine = {

@@ -49,10 +49,23 @@ export function streamSuite(tape: string, request: string, swaps: number, follow
   ];
 }
 
-/** `copysim sweep` with 1 worker and with `workers` workers: wall time and speed-up. */
+/**
+ * `copysim sweep` with 1 worker and with `workers` workers: wall time and speed-up. The speed-up
+ * is given twice: on the first requests end to end, and with the start-up taken out (reading,
+ * validating and packing the tape, starting the workers), which more workers cannot shorten:
+ * the difference between the first `sampleCount` requests and the first `smallCount`, each
+ * run with 1 worker and with `workers`.
+ */
 export function sweepSuite(
   tape: string,
-  requests: { readonly all: string; readonly count: number; readonly sample: string; readonly sampleCount: number },
+  requests: {
+    readonly all: string;
+    readonly count: number;
+    readonly sample: string;
+    readonly sampleCount: number;
+    readonly small: string;
+    readonly smallCount: number;
+  },
   swaps: number,
   workers: number,
   targets = true,
@@ -62,7 +75,11 @@ export function sweepSuite(
   const all = time(requests.all, workers);
   const one = time(requests.sample, 1);
   const many = time(requests.sample, workers);
+  const oneSmall = time(requests.small, 1);
+  const manySmall = time(requests.small, workers);
   const over = `over ${swaps.toLocaleString('en-US')} swaps`;
+  const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+  const between = `requests ${requests.smallCount + 1} to ${requests.sampleCount}`;
   return [
     row('sweep', `wall time, ${workers} workers`, all.wallMs / 1000, 's', {
       ...(targets ? { atMost: 60 } : {}),
@@ -70,7 +87,10 @@ export function sweepSuite(
     }),
     row('sweep', 'requests/s', requests.count / (all.wallMs / 1000), 'requests/s', { note: `${workers} workers` }),
     row('sweep', 'speed-up', one.wallMs / many.wallMs, '×', {
-      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests (${Math.round(one.wallMs / 1000)} s against ${Math.round(many.wallMs / 1000)} s)`,
+      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests (${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s)`,
+    }),
+    row('sweep', 'speed-up, start-up taken out', (one.wallMs - oneSmall.wallMs) / (many.wallMs - manySmall.wallMs), '×', {
+      note: `${between}: ${seconds(one.wallMs - oneSmall.wallMs)} s against ${seconds(many.wallMs - manySmall.wallMs)} s`,
     }),
   ];
 }
