@@ -12,7 +12,7 @@ export interface Liquidity {
   readonly half: Decimal;
 }
 
-function liquidity(raw: DecimalInput): Liquidity {
+function parseLiquidity(raw: DecimalInput): Liquidity {
   const usd = new Decimal(raw);
   return { usd, half: usd.times(HALF) };
 }
@@ -69,7 +69,7 @@ export class KnownPrices implements PriceBook {
     const raw = this.liquidity[tokenId];
     if (raw === undefined) return null;
     if (this.liquiditySource[tokenId] === raw) return this.liquidityDecimal[tokenId]!;
-    const value = liquidity(raw);
+    const value = parseLiquidity(raw);
     this.liquiditySource[tokenId] = raw;
     this.liquidityDecimal[tokenId] = value;
     return value;
@@ -112,6 +112,6 @@ export class IndexedKnownPrices implements PriceBook {
   liquidityOf(tokenId: number): Liquidity | null {
     const i = this.liquiditySwap[tokenId]!;
     if (i < 0) return null;
-    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = liquidity(this.swaps[i]!.usd_liquidity!));
+    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
   }
 }
