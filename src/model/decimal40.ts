@@ -709,8 +709,8 @@ function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean
 
 function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   if (a.c0 === 0 || b.c0 === 0) return ZERO40;
-  if (b.c1 === 0 && b.c2 === 0 && b.c3 === 0 && b.c4 === 0 && b.c5 === 0) return multiplyByOneLimb(a, b);
-  if (a.c1 === 0 && a.c2 === 0 && a.c3 === 0 && a.c4 === 0 && a.c5 === 0) return multiplyByOneLimb(b, a);
+  if (hasOneLimb(b)) return multiplyByOneLimb(a, b);
+  if (hasOneLimb(a)) return multiplyByOneLimb(b, a);
   // Column sums of the schoolbook product, written out: each is at most six products below
   // 10^14, exact in a float64; the carries follow.
   PRODUCT[0] = 0;
@@ -727,6 +727,11 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   PRODUCT[11] = a.c5 * b.c5;
   propagateCarries(PRODUCT, 0, 12);
   return round40(PRODUCT, 12, false, a.e + b.e, a.s * b.s);
+}
+
+/** True when the coefficient of `d` lies in its top limb: at most five significant digits. */
+function hasOneLimb(d: Decimal40): boolean {
+  return d.c1 === 0 && d.c2 === 0 && d.c3 === 0 && d.c4 === 0 && d.c5 === 0;
 }
 
 /**
