@@ -690,20 +690,31 @@ function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean
   let carry = subtract && belowNonZero ? -1 : 0;
   let v = x.c5 + direction * z5 + carry;
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
-  WORK[5] = v - carry * BASE;
+  const s5 = v - carry * BASE;
   v = x.c4 + direction * z4 + carry;
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
-  WORK[4] = v - carry * BASE;
+  const s4 = v - carry * BASE;
   v = x.c3 + direction * z3 + carry;
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
-  WORK[3] = v - carry * BASE;
+  const s3 = v - carry * BASE;
   v = x.c2 + direction * z2 + carry;
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
-  WORK[2] = v - carry * BASE;
+  const s2 = v - carry * BASE;
   v = x.c1 + direction * z1 + carry;
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
-  WORK[1] = v - carry * BASE;
-  WORK[0] = x.c0 + direction * z0 + carry;
+  const s1 = v - carry * BASE;
+  const s0 = x.c0 + direction * z0 + carry;
+  // The common endings, straight from the locals (see roundAligned): an addition that neither
+  // carries into a 41st digit nor rounds up, and a subtraction with nothing below x's last digit
+  // (R = 0, so exact) that keeps 40 digits. Equal exponents always leave R = 0.
+  const exact = subtract ? !belowNonZero && s0 >= C0_START : s0 < C0_END && (versusHalf < 0 || (versusHalf === 0 && s5 % 2 === 0));
+  if (exact) return new Decimal40(sign, x.e, s0, s1, s2, s3, s4, s5);
+  WORK[0] = s0;
+  WORK[1] = s1;
+  WORK[2] = s2;
+  WORK[3] = s3;
+  WORK[4] = s4;
+  WORK[5] = s5;
   return roundAligned(sign, x.e, subtract, versusHalf, belowNonZero);
 }
 
