@@ -88,8 +88,19 @@ export class IndexedKnownPrices implements PriceBook {
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
+  /** Without `keep`: each token's price decimal as last made, and the swap it came from. */
+  private readonly tokenPrice: (Decimal | undefined)[];
+  private readonly tokenPriceSwap: Int32Array;
 
-  constructor(tape: IndexedTape) {
+  /**
+   * `keep`: add the prices it makes to the tape's memo. A replay with the chart values open deals
+   * at many market swaps' prices, each needed once: kept, they would only grow the memo (and
+   * the garbage collector's work); it keeps each token's latest instead.
+   */
+  constructor(
+    tape: IndexedTape,
+    private readonly keep = true,
+  ) {
     const memo = tapeMemo(tape);
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
@@ -97,6 +108,8 @@ export class IndexedKnownPrices implements PriceBook {
     this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
+    this.tokenPrice = new Array<Decimal | undefined>(keep ? 0 : tape.tokens.length);
+    this.tokenPriceSwap = new Int32Array(keep ? 0 : tape.tokens.length).fill(-1);
   }
 
   observe(tokenId: number, _swap: Swap, i: number): void {
@@ -106,7 +119,14 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceOf(tokenId: number): Decimal {
     const i = this.priceSwap[tokenId]!;
-    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+    const known = this.priceMemo[i];
+    if (known !== undefined) return known;
+    if (this.keep) return (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+    if (this.tokenPriceSwap[tokenId] === i) return this.tokenPrice[tokenId]!;
+    const price = new Decimal(this.swaps[i]!.usd_price);
+    this.tokenPriceSwap[tokenId] = i;
+    this.tokenPrice[tokenId] = price;
+    return price;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

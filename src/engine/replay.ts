@@ -85,7 +85,7 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     chart: control.chart ?? true,
     trades: control.trades ?? true,
     facts: new IndexedLeaderFacts(tape),
-    prices: new IndexedKnownPrices(tape),
+    prices: new IndexedKnownPrices(tape, !(control.chart ?? true)),
   });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
