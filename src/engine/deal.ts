@@ -133,9 +133,7 @@ export class Deal {
     this.feeUnit = ZERO;
     this.feeCount = 0;
     if (!this.open) {
-      this.firstLot = ZERO;
-      this.otherLeaders = null;
-      this.otherLots = null;
+      this.emptyLots();
       this.avg = ZERO;
       this.investedNow = ZERO;
       this.marketValue = ZERO;
@@ -179,10 +177,7 @@ export class Deal {
     botFee: Decimal | null,
   ): Decimal {
     if (leader === null) {
-      this.firstLot = ZERO;
-      this.otherLeaders = null;
-      this.otherLots = null;
-      this.qty = ZERO;
+      this.emptyLots();
       this.investedNow = null;
     } else {
       this.changeLot(leader, fill.quantity.neg());
@@ -201,6 +196,14 @@ export class Deal {
     this.open = false;
     this.specialTag = tag;
     this.closeTime = this.lastOperationTime;
+  }
+
+  /** Every lot, and so `qty`, to zero. */
+  private emptyLots(): void {
+    this.firstLot = ZERO;
+    this.otherLeaders = null;
+    this.otherLots = null;
+    this.qty = ZERO;
   }
 
   /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
