@@ -1,4 +1,4 @@
-import { Decimal40 } from '../model/decimal40.js';
+import { decimal40, type Decimal40 } from '../model/decimal40.js';
 import type { TradeType } from '../model/response.js';
 
 /**
@@ -44,7 +44,7 @@ export class PackedDecimals {
     const at = (i & (CHUNK_VALUES - 1)) * 8;
     const s = d[at]!;
     if (s === 0) return null;
-    return new Decimal40(s, d[at + 1]!, d[at + 2]!, d[at + 3]!, d[at + 4]!, d[at + 5]!, d[at + 6]!, d[at + 7]!);
+    return decimal40(s, d[at + 1]!, d[at + 2]!, d[at + 3]!, d[at + 4]!, d[at + 5]!, d[at + 6]!, d[at + 7]!);
   }
 }
 

@@ -21,8 +21,8 @@ import { Decimal as DecimalJs } from 'decimal.js';
  * there is no negative zero.
  */
 export class Decimal40 {
-  // Declared, not initialised: every field is set once in the constructor, in this order, with
-  // small integers, so V8 keeps them as unboxed small integers in one object shape.
+  // Declared, not initialised: every field is set once by `decimal40`, in this order, with small
+  // integers, so V8 keeps them as unboxed small integers in one object shape.
   /** Sign: 1 or -1 (zero is always 1). */
   declare readonly s: number;
   /** Exponent of the coefficient's last digit. */
@@ -35,29 +35,13 @@ export class Decimal40 {
   declare readonly c4: number;
   declare readonly c5: number;
 
-  constructor(value: Decimal40 | number | string);
-  /** @internal The parts as they are stored (no checks). */
-  constructor(sign: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number);
-  constructor(value: Decimal40 | number | string, e?: number, c0 = 0, c1 = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0) {
-    if (e === undefined) {
-      const parts = value instanceof Decimal40 ? value : parse(value);
-      e = parts.e;
-      value = parts.s;
-      c0 = parts.c0;
-      c1 = parts.c1;
-      c2 = parts.c2;
-      c3 = parts.c3;
-      c4 = parts.c4;
-      c5 = parts.c5;
-    }
-    this.s = value as number;
-    this.e = e;
-    this.c0 = c0;
-    this.c1 = c1;
-    this.c2 = c2;
-    this.c3 = c3;
-    this.c4 = c4;
-    this.c5 = c5;
+  /**
+   * Reads a decimal string or a finite number (as decimal.js does), or takes a Decimal40 as it
+   * is (decimals are immutable). Every Decimal40, this one included, is built by
+   * {@link decimal40}: the value made by `parse` is what the constructor returns.
+   */
+  constructor(value: Decimal40 | number | string) {
+    return value instanceof Decimal40 ? value : parse(value);
   }
 
   static max(a: Decimal40, b: Decimal40): Decimal40 {
@@ -130,11 +114,11 @@ export class Decimal40 {
   }
 
   neg(): Decimal40 {
-    return this.c0 === 0 ? this : new Decimal40(-this.s, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
+    return this.c0 === 0 ? this : decimal40(-this.s, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
   }
 
   abs(): Decimal40 {
-    return this.s > 0 ? this : new Decimal40(1, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
+    return this.s > 0 ? this : decimal40(1, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
   }
 
   /** The nearest float64, as decimal.js's `toNumber` gives it. */
@@ -197,6 +181,37 @@ export class Decimal40 {
 
 type Operand = Decimal40 | number | string;
 
+/** The fields of a Decimal40 as {@link decimal40} writes them. */
+type Parts = { -readonly [K in 's' | 'e' | 'c0' | 'c1' | 'c2' | 'c3' | 'c4' | 'c5']: number };
+
+/**
+ * Builds every Decimal40: a plain constructor function sharing the class's prototype (so
+ * `instanceof` and the methods hold), which stores the eight fields and nothing else. Being
+ * this small, V8 inlines it into each operation, where the class constructor (which also reads
+ * strings and numbers) would not be; and since no Decimal40 is made any other way, all of them
+ * share one object shape.
+ *
+ * `| 0` makes each limb a small integer before it is stored: a limb read from a Float64Array is
+ * a float64, and stored as one it would make V8 box every limb of every Decimal40 separately (six
+ * more allocations a value). Limbs are integers below 10^7.
+ */
+const Raw = function (this: Parts, s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): void {
+  this.s = s;
+  this.e = e;
+  this.c0 = c0 | 0;
+  this.c1 = c1 | 0;
+  this.c2 = c2 | 0;
+  this.c3 = c3 | 0;
+  this.c4 = c4 | 0;
+  this.c5 = c5 | 0;
+} as unknown as new (s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number) => Decimal40;
+Raw.prototype = Decimal40.prototype;
+
+/** @internal The decimal `s × C × 10^e` from its stored parts (no checks): see {@link Decimal40}. */
+export function decimal40(s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): Decimal40 {
+  return new Raw(s, e, c0, c1, c2, c3, c4, c5);
+}
+
 /**
  * decimal.js itself at the same settings, a private clone so a caller's global Decimal settings
  * never leak in: the reference `Decimal40` reproduces, and its formatter.
@@ -215,7 +230,7 @@ const POW10: readonly number[] = Array.from({ length: 23 }, (_, k) => Number(`1e
 const INV_BASE = 1e-7;
 const INV_POW10: readonly number[] = POW10.map((p) => 1 / p);
 
-export const ZERO40 = new Decimal40(1, 0, 0, 0, 0, 0, 0, 0);
+export const ZERO40 = decimal40(1, 0, 0, 0, 0, 0, 0, 0);
 
 function operand(x: Operand): Decimal40 {
   return x instanceof Decimal40 ? x : new Decimal40(x);
@@ -355,10 +370,11 @@ function notADecimal(text: string): TypeError {
 const X = new Float64Array(6);
 const Y = new Float64Array(6);
 const WORK = new Float64Array(14);
-const PRODUCT = new Float64Array(12);
 const REMAINDER = new Float64Array(13);
 const QUOTIENT = new Float64Array(7);
 const SHIFTED = new Float64Array(14);
+/** A product's top column sums, `COLUMNS[1, 7)` (see productTop). */
+const COLUMNS = new Float64Array(7);
 const PARSED = new Float64Array(6);
 
 /** The coefficient of `d` as six base-10^7 limbs into `out`. */
@@ -401,7 +417,7 @@ function fromLimbs(sign: number, e: number, limbs: Float64Array, at: number, rou
       }
     }
   }
-  return new Decimal40(sign, e, c0, c1, c2, c3, c4, c5);
+  return new Raw(sign, e, c0, c1, c2, c3, c4, c5);
 }
 
 /**
@@ -704,11 +720,15 @@ function addWithinALimb(x: Decimal40, y: Decimal40, d: number, subtract: boolean
   carry = v < 0 ? -1 : v >= BASE ? 1 : 0;
   const s1 = v - carry * BASE;
   const s0 = x.c0 + direction * z0 + carry;
-  // The common endings, straight from the locals (see roundAligned): an addition that neither
-  // carries into a 41st digit nor rounds up, and a subtraction with nothing below x's last digit
-  // (R = 0, so exact) that keeps 40 digits. Equal exponents always leave R = 0.
-  const exact = subtract ? !belowNonZero && s0 >= C0_START : s0 < C0_END && (versusHalf < 0 || (versusHalf === 0 && s5 % 2 === 0));
-  if (exact) return new Decimal40(sign, x.e, s0, s1, s2, s3, s4, s5);
+  // The common ending, straight from the locals (see roundAligned): the result keeps 40 digits
+  // at x's scale (no carry into a 41st, no cancellation) and R rounds it, carrying no further
+  // than its last limb. Equal exponents always leave R = 0, so exact.
+  if (subtract ? s0 >= C0_START : s0 < C0_END) {
+    // What is left below the last digit, against half a unit (of a subtraction: 10^d − R).
+    const above = subtract ? (belowNonZero ? -versusHalf : -1) : versusHalf;
+    if (above < 0 || (above === 0 && s5 % 2 === 0)) return new Raw(sign, x.e, s0, s1, s2, s3, s4, s5);
+    if (s5 + 1 < BASE) return new Raw(sign, x.e, s0, s1, s2, s3, s4, s5 + 1);
+  }
   WORK[0] = s0;
   WORK[1] = s1;
   WORK[2] = s2;
@@ -722,22 +742,46 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   if (a.c0 === 0 || b.c0 === 0) return ZERO40;
   if (hasOneLimb(b)) return multiplyByOneLimb(a, b);
   if (hasOneLimb(a)) return multiplyByOneLimb(b, a);
-  // Column sums of the schoolbook product, written out: each is at most six products below
-  // 10^14, exact in a float64; the carries follow.
-  PRODUCT[0] = 0;
-  PRODUCT[1] = a.c0 * b.c0;
-  PRODUCT[2] = a.c0 * b.c1 + a.c1 * b.c0;
-  PRODUCT[3] = a.c0 * b.c2 + a.c1 * b.c1 + a.c2 * b.c0;
-  PRODUCT[4] = a.c0 * b.c3 + a.c1 * b.c2 + a.c2 * b.c1 + a.c3 * b.c0;
-  PRODUCT[5] = a.c0 * b.c4 + a.c1 * b.c3 + a.c2 * b.c2 + a.c3 * b.c1 + a.c4 * b.c0;
-  PRODUCT[6] = a.c0 * b.c5 + a.c1 * b.c4 + a.c2 * b.c3 + a.c3 * b.c2 + a.c4 * b.c1 + a.c5 * b.c0;
-  PRODUCT[7] = a.c1 * b.c5 + a.c2 * b.c4 + a.c3 * b.c3 + a.c4 * b.c2 + a.c5 * b.c1;
-  PRODUCT[8] = a.c2 * b.c5 + a.c3 * b.c4 + a.c4 * b.c3 + a.c5 * b.c2;
-  PRODUCT[9] = a.c3 * b.c5 + a.c4 * b.c4 + a.c5 * b.c3;
-  PRODUCT[10] = a.c4 * b.c5 + a.c5 * b.c4;
-  PRODUCT[11] = a.c5 * b.c5;
-  propagateCarries(PRODUCT, 0, 12);
-  return round40(PRODUCT, 12, false, a.e + b.e, a.s * b.s);
+  const a0 = a.c0;
+  const a1 = a.c1;
+  const a2 = a.c2;
+  const a3 = a.c3;
+  const a4 = a.c4;
+  const a5 = a.c5;
+  const b0 = b.c0;
+  const b1 = b.c1;
+  const b2 = b.c2;
+  const b3 = b.c3;
+  const b4 = b.c4;
+  const b5 = b.c5;
+  // Column sums of the schoolbook product, written out in locals: each is at most six products
+  // below 10^14, exact in a float64. The five columns below p6 are carried up at once; of them
+  // only whether any is nonzero is kept.
+  let p = a5 * b5;
+  let carry = floorDiv(p, BASE, INV_BASE);
+  let below = p !== carry * BASE;
+  p = a4 * b5 + a5 * b4 + carry;
+  carry = floorDiv(p, BASE, INV_BASE);
+  below = below || p !== carry * BASE;
+  p = a3 * b5 + a4 * b4 + a5 * b3 + carry;
+  carry = floorDiv(p, BASE, INV_BASE);
+  below = below || p !== carry * BASE;
+  p = a2 * b5 + a3 * b4 + a4 * b3 + a5 * b2 + carry;
+  carry = floorDiv(p, BASE, INV_BASE);
+  below = below || p !== carry * BASE;
+  p = a1 * b5 + a2 * b4 + a3 * b3 + a4 * b2 + a5 * b1 + carry;
+  carry = floorDiv(p, BASE, INV_BASE);
+  below = below || p !== carry * BASE;
+  // The top six columns go to productTop through a typed array: as arguments of a call, each
+  // (beyond 2^31) would be boxed.
+  const columns = COLUMNS;
+  columns[1] = a0 * b0;
+  columns[2] = a0 * b1 + a1 * b0;
+  columns[3] = a0 * b2 + a1 * b1 + a2 * b0;
+  columns[4] = a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
+  columns[5] = a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0;
+  columns[6] = a0 * b5 + a1 * b4 + a2 * b3 + a3 * b2 + a4 * b1 + a5 * b0 + carry;
+  return productTop(a.s * b.s, a.e + b.e + 35, below);
 }
 
 /** True when the coefficient of `d` lies in its top limb: at most five significant digits. */
@@ -748,20 +792,90 @@ function hasOneLimb(d: Decimal40): boolean {
 /**
  * {@link multiply} when `b` has at most five significant digits (its coefficient is `b.c0 ×
  * 10^35`, a constant such as 100 or 0.5 or a round amount): one limb product per limb of `a`,
- * seven columns instead of twelve.
+ * and nothing below the sixth column.
  */
 function multiplyByOneLimb(a: Decimal40, b: Decimal40): Decimal40 {
   const y = b.c0;
-  PRODUCT[0] = 0;
-  PRODUCT[1] = a.c0 * y;
-  PRODUCT[2] = a.c1 * y;
-  PRODUCT[3] = a.c2 * y;
-  PRODUCT[4] = a.c3 * y;
-  PRODUCT[5] = a.c4 * y;
-  PRODUCT[6] = a.c5 * y;
-  propagateCarries(PRODUCT, 0, 7);
-  // The five columns below are zero: the product's integer is PRODUCT[0, 7) × 10^35.
-  return round40(PRODUCT, 7, false, a.e + b.e + 35, a.s * b.s);
+  const columns = COLUMNS;
+  columns[1] = a.c0 * y;
+  columns[2] = a.c1 * y;
+  columns[3] = a.c2 * y;
+  columns[4] = a.c3 * y;
+  columns[5] = a.c4 * y;
+  columns[6] = a.c5 * y;
+  return productTop(a.s * b.s, a.e + b.e + 35, false);
+}
+
+/**
+ * The end of a product of two 40-digit coefficients: the decimal `sign × P × 10^e6` rounded half
+ * to even to 40 digits, where `P = Σ p_k × 10^(7 × (6 − k))` for the column sums `p1…p6` in
+ * `COLUMNS[1, 7)` (exact integers below 2^53; p6 has taken the carry from the columns below it)
+ * and `below` says whether the columns below p6 left anything nonzero. Written in locals, for
+ * speed.
+ *
+ * Both coefficients lie in [10^39, 10^40), so once carried the product's top limb `p0` has two
+ * or three digits: the 40 digits are `p0`, `p1…p5` and the top 3 or 2 digits of `p6`. Each new
+ * limb is the low digits of one carried limb, shifted up, and the high digits of the next.
+ */
+function productTop(sign: number, e6: number, below: boolean): Decimal40 {
+  let p1 = COLUMNS[1]!;
+  let p2 = COLUMNS[2]!;
+  let p3 = COLUMNS[3]!;
+  let p4 = COLUMNS[4]!;
+  let p5 = COLUMNS[5]!;
+  let p6 = COLUMNS[6]!;
+  let carry = floorDiv(p6, BASE, INV_BASE);
+  p6 -= carry * BASE;
+  p5 += carry;
+  carry = floorDiv(p5, BASE, INV_BASE);
+  p5 -= carry * BASE;
+  p4 += carry;
+  carry = floorDiv(p4, BASE, INV_BASE);
+  p4 -= carry * BASE;
+  p3 += carry;
+  carry = floorDiv(p3, BASE, INV_BASE);
+  p3 -= carry * BASE;
+  p2 += carry;
+  carry = floorDiv(p2, BASE, INV_BASE);
+  p2 -= carry * BASE;
+  p1 += carry;
+  const p0 = floorDiv(p1, BASE, INV_BASE);
+  p1 -= p0 * BASE;
+  // The low `cut` digits of each limb move down to the next new limb.
+  const cut = p0 < 100 ? 4 : 5;
+  const unit = cut === 4 ? 1e4 : 1e5;
+  const inverse = cut === 4 ? 1e-4 : 1e-5;
+  const scale = BASE / unit;
+  let high = floorDiv(p1, unit, inverse);
+  const c0 = p0 * scale + high;
+  let rest = p1 - high * unit;
+  high = floorDiv(p2, unit, inverse);
+  const c1 = rest * scale + high;
+  rest = p2 - high * unit;
+  high = floorDiv(p3, unit, inverse);
+  const c2 = rest * scale + high;
+  rest = p3 - high * unit;
+  high = floorDiv(p4, unit, inverse);
+  const c3 = rest * scale + high;
+  rest = p4 - high * unit;
+  high = floorDiv(p5, unit, inverse);
+  const c4 = rest * scale + high;
+  rest = p5 - high * unit;
+  high = floorDiv(p6, unit, inverse);
+  const c5 = rest * scale + high;
+  rest = p6 - high * unit;
+  const half = unit / 2;
+  const above = rest > half ? 1 : rest < half ? -1 : below ? 1 : 0;
+  const e = e6 + cut;
+  if (above < 0 || (above === 0 && c5 % 2 === 0)) return new Raw(sign, e, c0, c1, c2, c3, c4, c5);
+  if (c5 + 1 < BASE) return new Raw(sign, e, c0, c1, c2, c3, c4, c5 + 1);
+  WORK[0] = c0;
+  WORK[1] = c1;
+  WORK[2] = c2;
+  WORK[3] = c3;
+  WORK[4] = c4;
+  WORK[5] = c5;
+  return fromLimbs(sign, e, WORK, 0, true);
 }
 
 /**

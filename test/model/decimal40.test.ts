@@ -180,6 +180,9 @@ describe('Decimal40: the four operations match the clone', () => {
           return !shape(a).zero && !shape(b).zero && Math.min(x, y) <= 5 && Math.max(x, y) > 5 && shape(exactResult('times', a, b)).digits.length > 40;
         },
         'times: both factors of at most five digits': ([a, b]) => !shape(a).zero && !shape(b).zero && shape(a).digits.length <= 5 && shape(b).digits.length <= 5,
+        // The two 40-digit coefficients' product has 79 or 80 digits: its top limb two or three.
+        'times: a product of 79 digits': ([a, b]) => productDigits(a, b) === 79,
+        'times: a product of 80 digits': ([a, b]) => productDigits(a, b) === 80,
         'div: an exact tie': quotientIsTie,
         'div: an endless quotient': ([a, b]) => !shape(b).zero && shape(exactResult('div', a, b)).digits.length > 100,
         'div: by zero': ([, b]) => shape(b).zero,
@@ -189,6 +192,13 @@ describe('Decimal40: the four operations match the clone', () => {
     });
   });
 });
+
+/** Digits of the product of the operands' coefficients, each padded to 40 digits (0 for a zero). */
+function productDigits(a: Input, b: Input): number {
+  const [x, y] = [shape(a), shape(b)];
+  if (x.zero || y.zero) return 0;
+  return String(BigInt(x.digits.padEnd(40, '0')) * BigInt(y.digits.padEnd(40, '0'))).length;
+}
 
 /** True when `leading` or more leading digits of the larger operand cancel in `result`. */
 function cancels(result: ReturnType<typeof exactResult>, a: Input, b: Input, leading: number): boolean {
@@ -444,6 +454,14 @@ describe('Decimal40: hand-written cases', () => {
     // Ties in times and div.
     ['2469135780246913578024691357802469135783', 'times', '0.5', '1234567890123456789012345678901234567892'],
     ['2469135780246913578024691357802469135781', 'div', '2', '1234567890123456789012345678901234567890'],
+    // A product just below a power of ten rounds up through every limb to it: 1 − 10^-78, and
+    // 13 × 0.0769…692 = 0.99…996 (41 digits) with the one-limb factor on either side.
+    ['0.999999999999999999999999999999999999999', 'times', '1.000000000000000000000000000000000000001', '1'],
+    ['13', 'times', '0.07692307692307692307692307692307692307692', '1'],
+    ['0.07692307692307692307692307692307692307692', 'times', '13', '1'],
+    // A product whose top limb has two digits (3.3 × 3 = 10…) and one with three (9.9 × 9.9 = 99…).
+    ['3.333333333333333333333333333333333333333', 'times', '3.000000000000000000000000000000000000001', '10'],
+    ['9.999999999999999999999999999999999999999', 'times', '9.999999999999999999999999999999999999999', '99.99999999999999999999999999999999999998'],
     // A carry through all forty digits, printed plainly with 41 digits.
     ['9999999999999999999999999999999999999999', 'plus', '1', '10000000000000000000000000000000000000000'],
     // A tie on a 9: rounds up and carries through all digits.
