@@ -373,7 +373,7 @@ const WORK = new Float64Array(14);
 const REMAINDER = new Float64Array(13);
 const QUOTIENT = new Float64Array(7);
 const SHIFTED = new Float64Array(14);
-/** A product's top column sums, `COLUMNS[1, 7)` (see productTop). */
+/** The limbs that roundTop rounds, `COLUMNS[1, 7)`. */
 const COLUMNS = new Float64Array(7);
 const PARSED = new Float64Array(6);
 
@@ -772,7 +772,7 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   p = a1 * b5 + a2 * b4 + a3 * b3 + a4 * b2 + a5 * b1 + carry;
   carry = floorDiv(p, BASE, INV_BASE);
   below = below || p !== carry * BASE;
-  // The top six columns go to productTop through a typed array: as arguments of a call, each
+  // The top six columns go to roundTop through a typed array: as arguments of a call, each
   // (beyond 2^31) would be boxed.
   const columns = COLUMNS;
   columns[1] = a0 * b0;
@@ -781,7 +781,7 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   columns[4] = a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0;
   columns[5] = a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0;
   columns[6] = a0 * b5 + a1 * b4 + a2 * b3 + a3 * b2 + a4 * b1 + a5 * b0 + carry;
-  return productTop(a.s * b.s, a.e + b.e + 35, below);
+  return roundTop(a.s * b.s, a.e + b.e + 35, 0, below);
 }
 
 /** True when the coefficient of `d` lies in its top limb: at most five significant digits. */
@@ -803,21 +803,22 @@ function multiplyByOneLimb(a: Decimal40, b: Decimal40): Decimal40 {
   columns[4] = a.c3 * y;
   columns[5] = a.c4 * y;
   columns[6] = a.c5 * y;
-  return productTop(a.s * b.s, a.e + b.e + 35, false);
+  return roundTop(a.s * b.s, a.e + b.e + 35, 0, false);
 }
 
 /**
- * The end of a product of two 40-digit coefficients: the decimal `sign × P × 10^e6` rounded half
- * to even to 40 digits, where `P = Σ p_k × 10^(7 × (6 − k))` for the column sums `p1…p6` in
- * `COLUMNS[1, 7)` (exact integers below 2^53; p6 has taken the carry from the columns below it)
- * and `below` says whether the columns below p6 left anything nonzero. Written in locals, for
- * speed.
+ * The end of a product or a quotient, written in locals for speed: the decimal
+ * `sign × (Σ p_k × 10^(7 × (6 − k))) × 10^e6` rounded half to even to 40 digits, for the limbs
+ * `p1…p6` in `COLUMNS[1, 7)` and `p0 = top`, given before their carries (any integers below 2^53
+ * in magnitude: a product's column sums, p6 with the carry of the columns below it, or a long
+ * division's quotient limbs) and `below`, whether anything nonzero lies below p6.
  *
- * Both coefficients lie in [10^39, 10^40), so once carried the product's top limb `p0` has two
- * or three digits: the 40 digits are `p0`, `p1…p5` and the top 3 or 2 digits of `p6`. Each new
- * limb is the low digits of one carried limb, shifted up, and the high digits of the next.
+ * Once carried, the top limb `p0` has 0 to 3 digits: 2 or 3 for the product of two 40-digit
+ * coefficients (79 or 80 digits), 0 or 1 for the quotient `A × 10^42 / B` (42 or 43 digits). The
+ * 40 digits are then those of `p0…p5` and the top of `p6`, and each new limb is the low digits of
+ * one carried limb, shifted up, and the high digits of the next.
  */
-function productTop(sign: number, e6: number, below: boolean): Decimal40 {
+function roundTop(sign: number, e6: number, top: number, below: boolean): Decimal40 {
   let p1 = COLUMNS[1]!;
   let p2 = COLUMNS[2]!;
   let p3 = COLUMNS[3]!;
@@ -839,12 +840,13 @@ function productTop(sign: number, e6: number, below: boolean): Decimal40 {
   carry = floorDiv(p2, BASE, INV_BASE);
   p2 -= carry * BASE;
   p1 += carry;
-  const p0 = floorDiv(p1, BASE, INV_BASE);
-  p1 -= p0 * BASE;
+  carry = floorDiv(p1, BASE, INV_BASE);
+  p1 -= carry * BASE;
+  const p0 = top + carry;
   // The low `cut` digits of each limb move down to the next new limb.
-  const cut = p0 < 100 ? 4 : 5;
-  const unit = cut === 4 ? 1e4 : 1e5;
-  const inverse = cut === 4 ? 1e-4 : 1e-5;
+  const cut = p0 === 0 ? 2 : p0 < 10 ? 3 : p0 < 100 ? 4 : 5;
+  const unit = POW10[cut]!;
+  const inverse = INV_POW10[cut]!;
   const scale = BASE / unit;
   let high = floorDiv(p1, unit, inverse);
   const c0 = p0 * scale + high;
@@ -935,9 +937,9 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
     addDivisorToRemainder(r, Y, -1);
   }
   const sticky = anyNonZero(r, 7, 13);
-  QUOTIENT[6] = QUOTIENT[6]! + correction;
-  propagateCarries(QUOTIENT, 0, 7);
-  return round40(QUOTIENT, 7, sticky, a.e - b.e - 42, a.s * b.s);
+  for (let k = 1; k < 7; k++) COLUMNS[k] = QUOTIENT[k]!;
+  COLUMNS[6] = COLUMNS[6]! + correction;
+  return roundTop(a.s * b.s, a.e - b.e - 42, QUOTIENT[0]!, sticky);
 }
 
 /**
