@@ -1,4 +1,5 @@
 import { Decimal as DecimalJs } from 'decimal.js';
+import { nearestDouble } from './nearest-double.js';
 
 /**
  * The engine's exact decimal: a floating decimal of 40 significant digits whose four operations
@@ -136,6 +137,8 @@ export class Decimal40 {
       if (e >= 0 && e <= 22) return this.s * (c * POW10[e]!);
       if (e < 0 && e >= -22) return this.s * (c / POW10[-e]!);
     }
+    const nearest = nearestDouble(this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
+    if (!Number.isNaN(nearest)) return this.s * nearest;
     return Number(`${this.s < 0 ? '-' : ''}${this.coefficientDigits()}e${this.e}`);
   }
 
