@@ -93,14 +93,16 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     if (id !== undefined) leaderOfWallet[id] = leader;
   });
   const { order, swaps, walletOf, tokenOf } = tape;
-  const times = tapeMemo(tape).times();
+  const memo = tapeMemo(tape);
+  const times = memo.times();
+  const buys = memo.buys();
   const { onProgress } = control;
   const end = run.window.end;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const time = times[i]!;
     if (time > end) break;
-    run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time);
+    run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time, buys[i] === 1);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
   onProgress?.(order.length, order.length);
@@ -162,10 +164,11 @@ export class Replay {
   /**
    * One step of the replay for a swap at or before `window_end`, in event order; `leader` is
    * the index of its wallet in the request's `wallets`, or -1 for market data; `i` is its index
-   * in an indexed tape (for the {@link LeaderFacts} and prices kept with it), `time` its time
-   * (an indexed replay reads it from a typed array: a market swap's object is never read).
+   * in an indexed tape (for the {@link LeaderFacts} and prices kept with it), `time` its time and
+   * `buy` its side (an indexed replay reads both from typed arrays: once the tape's memo holds
+   * a swap's decimals, its object is never read).
    */
-  step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time): void {
+  step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
     this.prices.observe(tokenId, swap, i);
     const deal = this.openDeal[tokenId];
@@ -174,8 +177,8 @@ export class Replay {
 
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
-    if (swap.type === 'buy') this.copyBuy(swap, i, leader, tokenId);
-    else this.copySell(swap, i, leader, tokenId, held);
+    if (buy) this.copyBuy(swap, i, leader, tokenId, time);
+    else this.copySell(swap, i, leader, tokenId, held, time);
   }
 
   /** Closes the window: the time-fixes due by `window_end`, then the final time-fix (model 3.4). */
@@ -199,7 +202,7 @@ export class Replay {
   }
 
   /** Model 3.1. */
-  private copyBuy(swap: Swap, i: number, leader: number, tokenId: number): void {
+  private copyBuy(swap: Swap, i: number, leader: number, tokenId: number, time: number): void {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
@@ -209,25 +212,25 @@ export class Replay {
     if (room.lt(amount)) amount = room;
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
-    const networkFee = this.exec.networkFee(swap.time);
+    const networkFee = this.exec.networkFee(time);
     const botFee = this.perTradeBotFee ? this.exec.botFee(amount) : null;
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, leader, swap.time, this.exec.botFeeRate, this.trades);
+      target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.unrealized?.open(target);
     }
-    target.addBuy(leader, swap.time, fill, liquidity, networkFee, botFee);
+    target.addBuy(leader, time, fill, liquidity, networkFee, botFee);
     this.afterTrade(target, fill, networkFee, botFee, null);
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
-  private copySell(swap: Swap, i: number, leader: number, tokenId: number, held: Decimal): void {
+  private copySell(swap: Swap, i: number, leader: number, tokenId: number, held: Decimal, time: number): void {
     const deal = this.openDeal[tokenId];
     if (deal === undefined) return;
     if (this.request.close_all) {
-      this.sellAll(deal, 'sell', swap.time);
+      this.sellAll(deal, 'sell', time);
       return;
     }
     const lot = deal.lot(leader);
@@ -236,9 +239,9 @@ export class Replay {
     const sold = fraction === null ? lot : lot.times(fraction);
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
-    const networkFee = this.exec.networkFee(swap.time);
+    const networkFee = this.exec.networkFee(time);
     const botFee = this.perTradeBotFee ? this.exec.botFee(fill.usdAmount) : null;
-    const cost = deal.addSell('sell', leader, swap.time, fill, liquidity, networkFee, botFee);
+    const cost = deal.addSell('sell', leader, time, fill, liquidity, networkFee, botFee);
     if (deal.qty.isZero()) deal.close(null);
     this.afterTrade(deal, fill, networkFee, botFee, cost);
   }

@@ -22,6 +22,7 @@ export class TapeMemo {
   private previousOfPair: Int32Array | null = null;
   private timeOf: Float64Array | null = null;
   private liquidityFlags: Uint8Array | null = null;
+  private buyFlags: Uint8Array | null = null;
 
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
@@ -51,6 +52,19 @@ export class TapeMemo {
     const flags = new Uint8Array(swaps.length);
     for (let i = 0; i < swaps.length; i++) flags[i] = swaps[i]!.usd_liquidity != null ? 1 : 0;
     return (this.liquidityFlags = flags);
+  }
+
+  /**
+   * 1 for each buy, 0 for each sell: with {@link times}, all the replay loop reads of a swap once
+   * the memo holds its decimals, so it never touches the swap objects (scattered in memory, and a
+   * cache miss each).
+   */
+  buys(): Uint8Array {
+    if (this.buyFlags !== null) return this.buyFlags;
+    const { swaps } = this.tape;
+    const flags = new Uint8Array(swaps.length);
+    for (let i = 0; i < swaps.length; i++) flags[i] = swaps[i]!.type === 'buy' ? 1 : 0;
+    return (this.buyFlags = flags);
   }
 
   /**
