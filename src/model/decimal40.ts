@@ -745,6 +745,8 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
   if (a.c0 === 0 || b.c0 === 0) return ZERO40;
   if (hasOneLimb(b)) return multiplyByOneLimb(a, b);
   if (hasOneLimb(a)) return multiplyByOneLimb(b, a);
+  if (hasTwoLimbs(b)) return multiplyByTwoLimbs(a, b);
+  if (hasTwoLimbs(a)) return multiplyByTwoLimbs(b, a);
   const a0 = a.c0;
   const a1 = a.c1;
   const a2 = a.c2;
@@ -790,6 +792,30 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
 /** True when the coefficient of `d` lies in its top limb: at most five significant digits. */
 function hasOneLimb(d: Decimal40): boolean {
   return d.c1 === 0 && d.c2 === 0 && d.c3 === 0 && d.c4 === 0 && d.c5 === 0;
+}
+
+/** True when the coefficient of `d` lies in its top two limbs: at most twelve significant digits. */
+function hasTwoLimbs(d: Decimal40): boolean {
+  return d.c2 === 0 && d.c3 === 0 && d.c4 === 0 && d.c5 === 0;
+}
+
+/**
+ * {@link multiply} when `b` has at most twelve significant digits (a price as a tape writes it,
+ * in the PnL chart's valuations): two limb products per limb of `a`, one column below the sixth.
+ */
+function multiplyByTwoLimbs(a: Decimal40, b: Decimal40): Decimal40 {
+  const b0 = b.c0;
+  const b1 = b.c1;
+  const p = a.c5 * b1;
+  const carry = floorDiv(p, BASE, INV_BASE);
+  const columns = COLUMNS;
+  columns[1] = a.c0 * b0;
+  columns[2] = a.c0 * b1 + a.c1 * b0;
+  columns[3] = a.c1 * b1 + a.c2 * b0;
+  columns[4] = a.c2 * b1 + a.c3 * b0;
+  columns[5] = a.c3 * b1 + a.c4 * b0;
+  columns[6] = a.c4 * b1 + a.c5 * b0 + carry;
+  return roundTop(a.s * b.s, a.e + b.e + 35, 0, p !== carry * BASE);
 }
 
 /**

@@ -179,6 +179,11 @@ describe('Decimal40: the four operations match the clone', () => {
           const [x, y] = [shape(a).digits.length, shape(b).digits.length];
           return !shape(a).zero && !shape(b).zero && Math.min(x, y) <= 5 && Math.max(x, y) > 5 && shape(exactResult('times', a, b)).digits.length > 40;
         },
+        // The two-limb product: a factor of six to twelve significant digits, the other longer.
+        'times: by six to twelve digits, over 40 digits': ([a, b]) => {
+          const [x, y] = [significantDigits(a), significantDigits(b)];
+          return Math.min(x, y) >= 6 && Math.min(x, y) <= 12 && Math.max(x, y) > 12 && shape(exactResult('times', a, b)).digits.length > 40;
+        },
         'times: both factors of at most five digits': ([a, b]) => !shape(a).zero && !shape(b).zero && shape(a).digits.length <= 5 && shape(b).digits.length <= 5,
         // The two 40-digit coefficients' product has 79 or 80 digits: its top limb two or three.
         'times: a product of 79 digits': ([a, b]) => productDigits(a, b) === 79,
@@ -192,6 +197,12 @@ describe('Decimal40: the four operations match the clone', () => {
     });
   });
 });
+
+/** Significant digits of a value, trailing zeros left out (0 for a zero). */
+function significantDigits(v: Input): number {
+  const s = shape(v);
+  return s.zero ? 0 : s.digits.replace(/0+$/, '').length;
+}
 
 /** Digits of the product of the operands' coefficients, each padded to 40 digits (0 for a zero). */
 function productDigits(a: Input, b: Input): number {
@@ -459,6 +470,9 @@ describe('Decimal40: hand-written cases', () => {
     ['0.999999999999999999999999999999999999999', 'times', '1.000000000000000000000000000000000000001', '1'],
     ['13', 'times', '0.07692307692307692307692307692307692307692', '1'],
     ['0.07692307692307692307692307692307692307692', 'times', '13', '1'],
+    // …and with a factor of six digits (two limbs) on either side.
+    ['100015', 'times', '0.000009998500224966255061740738889166625006249', '1'],
+    ['0.000009998500224966255061740738889166625006249', 'times', '100015', '1'],
     // A quotient just below a whole number, 10.99…989, rounds up through every limb to it.
     ['1', 'div', '0.09090909090909090909090909090909090909091', '11'],
     // A product whose top limb has two digits (3.3 × 3 = 10…) and one with three (9.9 × 9.9 = 99…).
