@@ -7,13 +7,14 @@ import { nearestDouble } from './nearest-double.js';
  * rounding: ROUND_HALF_EVEN` (a differential property test holds the two side by side, operation
  * by operation). It exists for speed: decimal.js keeps its digits in an array of any length and
  * handles every precision and rounding mode, which makes an addition cost about a microsecond;
- * this type knows its length (40 digits) and its rounding, keeps the digits in three plain
- * number fields and works in small typed scratch arrays, so an operation costs a few dozen
- * nanoseconds and allocates one small object.
+ * this type knows its length (40 digits) and its rounding, keeps the digits in six small-integer
+ * fields and works in locals and small typed scratch arrays, so an operation costs a few hundred
+ * instructions and allocates one small object.
  *
  * Representation: `value = s × C × 10^e`, where the coefficient `C` has exactly 40 digits, kept
  * as six base-10^7 limbs `c0…c5` (`10^4 ≤ c0 < 10^5`), unless the value is zero (every limb 0,
- * `s = 1`, `e = 0`). Limbs below 10^7 are small integers, which V8 stores unboxed in the object.
+ * `s = 1`, `e = 0`). Limbs below 10^7 are small integers, which V8 stores unboxed in the object
+ * when they are stored as such (see `decimal40`, which builds every value).
  * The working arrays hold limbs of the same base, most significant first, so a product of two
  * limbs (< 10^14) and a column of six such products stay far below 2^53: exact in a float64.
  *
