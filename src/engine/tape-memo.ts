@@ -20,9 +20,7 @@ export class TapeMemo {
   /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
-  private timeOf: Float64Array | null = null;
-  private liquidityFlags: Uint8Array | null = null;
-  private buyFlags: Uint8Array | null = null;
+  private swapColumns: SwapColumns | null = null;
 
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
@@ -38,20 +36,12 @@ export class TapeMemo {
    * objects, whose shapes vary (fields present or not), for the market swaps it only observes.
    */
   times(): Float64Array {
-    if (this.timeOf !== null) return this.timeOf;
-    const { swaps } = this.tape;
-    const times = new Float64Array(swaps.length);
-    for (let i = 0; i < swaps.length; i++) times[i] = swaps[i]!.time;
-    return (this.timeOf = times);
+    return this.columns().time;
   }
 
   /** 1 for each swap that carries a liquidity (`usd_liquidity` not null nor absent), else 0. */
   carriesLiquidity(): Uint8Array {
-    if (this.liquidityFlags !== null) return this.liquidityFlags;
-    const { swaps } = this.tape;
-    const flags = new Uint8Array(swaps.length);
-    for (let i = 0; i < swaps.length; i++) flags[i] = swaps[i]!.usd_liquidity != null ? 1 : 0;
-    return (this.liquidityFlags = flags);
+    return this.columns().carriesLiquidity;
   }
 
   /**
@@ -60,11 +50,22 @@ export class TapeMemo {
    * cache miss each).
    */
   buys(): Uint8Array {
-    if (this.buyFlags !== null) return this.buyFlags;
+    return this.columns().buy;
+  }
+
+  /** The swaps' fields the replay loop reads, by swap index, read from the swaps in one pass. */
+  private columns(): SwapColumns {
+    if (this.swapColumns !== null) return this.swapColumns;
     const { swaps } = this.tape;
-    const flags = new Uint8Array(swaps.length);
-    for (let i = 0; i < swaps.length; i++) flags[i] = swaps[i]!.type === 'buy' ? 1 : 0;
-    return (this.buyFlags = flags);
+    const n = swaps.length;
+    const columns: SwapColumns = { time: new Float64Array(n), buy: new Uint8Array(n), carriesLiquidity: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) {
+      const swap = swaps[i]!;
+      columns.time[i] = swap.time;
+      columns.buy[i] = swap.type === 'buy' ? 1 : 0;
+      columns.carriesLiquidity[i] = swap.usd_liquidity != null ? 1 : 0;
+    }
+    return (this.swapColumns = columns);
   }
 
   /**
@@ -85,6 +86,13 @@ export class TapeMemo {
     }
     return (this.previousOfPair = previous);
   }
+}
+
+/** See {@link TapeMemo.times}, {@link TapeMemo.buys} and {@link TapeMemo.carriesLiquidity}. */
+interface SwapColumns {
+  readonly time: Float64Array;
+  readonly buy: Uint8Array;
+  readonly carriesLiquidity: Uint8Array;
 }
 
 const memoOfTape = new WeakMap<IndexedTape, TapeMemo>();
