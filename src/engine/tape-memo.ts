@@ -33,7 +33,7 @@ export class TapeMemo {
 
   /**
    * Each swap's `time`, by swap index: the replay loop reads a typed array instead of the swap
-   * objects, whose shapes vary (fields present or not), for the market swaps it only observes.
+   * objects, whose shapes vary (fields present or not) and which lie scattered in memory.
    */
   times(): Float64Array {
     return this.columns().time;

@@ -1,5 +1,5 @@
 import { Decimal as DecimalJs } from 'decimal.js';
-import { nearestDouble } from './nearest-double.js';
+import { nearestDouble, POW10 } from './nearest-double.js';
 
 /**
  * The engine's exact decimal: a floating decimal of 40 significant digits whose four operations
@@ -126,18 +126,6 @@ export class Decimal40 {
   /** The nearest float64, as decimal.js's `toNumber` gives it. */
   toNumber(): number {
     if (this.c0 === 0) return 0;
-    if (this.c2 === 0 && this.c3 === 0 && this.c4 === 0 && this.c5 === 0) {
-      // Fast path: a coefficient of at most 12 digits and a small exponent take one correctly
-      // rounded float operation between two exact doubles.
-      let c = this.c0 * BASE + this.c1;
-      let e = this.e + 28;
-      while (c % 10 === 0) {
-        c /= 10;
-        e++;
-      }
-      if (e >= 0 && e <= 22) return this.s * (c * POW10[e]!);
-      if (e < 0 && e >= -22) return this.s * (c / POW10[-e]!);
-    }
     const nearest = nearestDouble(this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5);
     if (!Number.isNaN(nearest)) return this.s * nearest;
     return Number(`${this.s < 0 ? '-' : ''}${this.coefficientDigits()}e${this.e}`);
@@ -226,7 +214,6 @@ const BASE = 1e7;
 /** The top limb of a 40-digit coefficient lies in [C0_START, C0_END). */
 const C0_START = 1e4;
 const C0_END = 1e5;
-const POW10: readonly number[] = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 /**
  * Reciprocals for the limb splits: a product by `1e-k` is much cheaper than a division by
  * `1e k`; it may land one off after `floor`, which every split corrects.
@@ -375,9 +362,11 @@ const X = new Float64Array(6);
 const Y = new Float64Array(6);
 const WORK = new Float64Array(14);
 const REMAINDER = new Float64Array(13);
-const QUOTIENT = new Float64Array(7);
 const SHIFTED = new Float64Array(14);
-/** The limbs that roundTop rounds, `COLUMNS[1, 7)`. */
+/**
+ * The limbs that roundTop rounds, `COLUMNS[1, 7)`: a product's top column sums, or a division's
+ * quotient limbs (its first one in `COLUMNS[0]`).
+ */
 const COLUMNS = new Float64Array(7);
 const PARSED = new Float64Array(6);
 
@@ -792,7 +781,7 @@ function multiply(a: Decimal40, b: Decimal40): Decimal40 {
 
 /** True when the coefficient of `d` lies in its top limb: at most five significant digits. */
 function hasOneLimb(d: Decimal40): boolean {
-  return d.c1 === 0 && d.c2 === 0 && d.c3 === 0 && d.c4 === 0 && d.c5 === 0;
+  return d.c1 === 0 && hasTwoLimbs(d);
 }
 
 /** True when the coefficient of `d` lies in its top two limbs: at most twelve significant digits. */
@@ -953,7 +942,7 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
     r[j + 5] = r[j + 5]! - q * y4;
     r[j + 6] = r[j + 6]! - q * y5;
     r[j] = 0;
-    QUOTIENT[j] = q;
+    COLUMNS[j] = q;
   }
   // The remainder, r[7, 13), normalised: every limb below the top one in [0, BASE).
   propagateCarries(r, 7, 13);
@@ -967,9 +956,8 @@ function divide(a: Decimal40, b: Decimal40): Decimal40 {
     addDivisorToRemainder(r, Y, -1);
   }
   const sticky = anyNonZero(r, 7, 13);
-  for (let k = 1; k < 7; k++) COLUMNS[k] = QUOTIENT[k]!;
   COLUMNS[6] = COLUMNS[6]! + correction;
-  return roundTop(a.s * b.s, a.e - b.e - 42, QUOTIENT[0]!, sticky);
+  return roundTop(a.s * b.s, a.e - b.e - 42, COLUMNS[0]!, sticky);
 }
 
 /**

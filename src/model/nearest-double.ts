@@ -3,9 +3,11 @@
  * the last step of every response, where it was a tenth of `copysim simulate`'s time.
  *
  * The decimal is `V = C × 10^e` with the coefficient `C` in six base-10^7 limbs (as Decimal40
- * keeps it). Write `C = H × 10^25 + L`, with `H` its top 15 digits (an exact double) and `l = L /
- * 10^25 ∈ [0, 1)`, so that `V = (H + l) × 10^k` with `k = e + 25`. When `10^k` or `10^-k` is an
- * exact double (|k| ≤ 22):
+ * keeps it), `C` in [10^39, 10^40). A coefficient of at most 12 significant digits with a small
+ * exponent takes one correctly rounded operation between two exact doubles. Otherwise write
+ * `C = H × 10^25 + L`, with `H` its top 15 digits (an exact double) and `l = L / 10^25 ∈ [0, 1)`,
+ * so that `V = (H + l) × 10^k` with `k = e + 25`. When `10^k` or `10^-k` is an exact double
+ * (|k| ≤ 22):
  *
  * 1. `H × 10^k` (or `H / 10^-k`) is formed as a double `a` plus its exact error (Dekker's
  *    error-free product, without a fused multiply-add), so `V = a + δ` with `δ` known to a
@@ -19,6 +21,18 @@
  *    value in 10^5, for digits that fall at random) and keeps the fast answer exact.
  */
 export function nearestDouble(e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): number {
+  if (c2 === 0 && c3 === 0 && c4 === 0 && c5 === 0) {
+    // A coefficient of at most 12 digits is an exact double: with a small exponent, one
+    // correctly rounded product or quotient by an exact power of ten is the answer.
+    let c = c0 * 1e7 + c1;
+    let exponent = e + 28;
+    while (c % 10 === 0) {
+      c /= 10;
+      exponent++;
+    }
+    if (exponent >= 0 && exponent <= 22) return c * POW10[exponent]!;
+    if (exponent < 0 && exponent >= -22) return c / POW10[-exponent]!;
+  }
   const k = e + 25;
   if (k > 22 || k < -22) return NaN;
   const c2High = Math.floor(c2 / 1e4);
@@ -71,7 +85,8 @@ const SPLITTER = 134217729;
  * a unit, so 2^-20 leaves a wide berth.
  */
 const MARGIN = 2 ** -20;
-const POW10: readonly number[] = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+/** 10^0 … 10^22: the powers of ten that are exact doubles. */
+export const POW10: readonly number[] = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);
 /** The 32-bit halves of a float64 in this machine's byte order. */
