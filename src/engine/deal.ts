@@ -68,8 +68,9 @@ export class Deal {
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
-  /** `qty × known price` at the last valuation, and `invested` as last booked (see `UnrealizedBook`). */
-  marketValue: Decimal = ZERO;
+  /** `qty` and the known price at the last valuation, and `invested` as last booked (see `UnrealizedBook`). */
+  valuedQty: Decimal = ZERO;
+  valuedPrice: Decimal = ZERO;
   bookedInvested: Decimal = ZERO;
   /** True when the price or the position moved since the last valuation. */
   dirty = false;
@@ -136,7 +137,8 @@ export class Deal {
       this.emptyLots();
       this.avg = ZERO;
       this.investedNow = ZERO;
-      this.marketValue = ZERO;
+      this.valuedQty = ZERO;
+      this.valuedPrice = ZERO;
       this.bookedInvested = ZERO;
     }
   }

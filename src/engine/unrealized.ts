@@ -1,24 +1,24 @@
-import { Decimal, ZERO } from '../model/decimal.js';
+import { ExactSum, ZERO, type Decimal } from '../model/decimal.js';
 import type { Deal } from './deal.js';
 
 /**
- * The sum over open deals of `qty × known price − usd_invested`, kept incrementally as two
- * sums: the market value `Σ qty × price`, re-valued only for the deals whose token's price or
- * position moved since the last reading, and the cost `Σ usd_invested`, moved by trades. A
- * price move only flags the deal (no decimal work per market swap); a re-valuation costs a
- * product and two additions.
+ * The sum over open deals of `qty × known price − usd_invested`, kept exactly in an
+ * {@link ExactSum} and rounded once, to 40 digits, when read. Each open deal's terms stay in the
+ * sum as last booked: `qty × price` at its last valuation, re-valued only for the deals whose
+ * token's price or position moved since the last reading (the old product taken away, the new
+ * one added), and `usd_invested`, moved by trades. A price move only flags the deal (no decimal
+ * work per market swap). Nothing is rounded between readings, so the sum is the exact one
+ * whatever the order of the updates, and exactly zero with no deal open.
  */
 export class UnrealizedBook {
   private readonly dirty: Deal[] = [];
-  private openDeals = 0;
-  private marketValue: Decimal = ZERO;
-  private invested: Decimal = ZERO;
+  private readonly sum = new ExactSum();
 
   constructor(private readonly priceOf: (tokenId: number) => Decimal) {}
 
   open(deal: Deal): void {
-    this.openDeals++;
-    deal.marketValue = ZERO;
+    deal.valuedQty = ZERO;
+    deal.valuedPrice = ZERO;
     deal.bookedInvested = ZERO;
   }
 
@@ -32,21 +32,17 @@ export class UnrealizedBook {
 
   /** The deal traded and stays open: its position and `usd_invested` moved. */
   traded(deal: Deal): void {
-    this.invested = this.invested.plus(deal.invested.minus(deal.bookedInvested));
-    deal.bookedInvested = deal.invested;
+    const invested = deal.invested;
+    this.sum.add(deal.bookedInvested);
+    this.sum.add(invested, -1);
+    deal.bookedInvested = invested;
     this.markDirty(deal);
   }
 
+  /** The deal closed: its terms leave the sum. */
   close(deal: Deal): void {
-    this.openDeals--;
-    if (this.openDeals === 0) {
-      // With no deal open both sums are exactly zero, whatever rounding the updates left behind.
-      this.marketValue = ZERO;
-      this.invested = ZERO;
-    } else {
-      this.marketValue = this.marketValue.minus(deal.marketValue);
-      this.invested = this.invested.minus(deal.bookedInvested);
-    }
+    this.sum.addProduct(deal.valuedQty, deal.valuedPrice, -1);
+    this.sum.add(deal.bookedInvested);
   }
 
   /** The current sum, after re-valuing the deals that moved. */
@@ -54,11 +50,15 @@ export class UnrealizedBook {
     for (const deal of this.dirty) {
       deal.dirty = false;
       if (!deal.open) continue; // closed since it was flagged
-      const value = deal.qty.times(this.priceOf(deal.tokenId));
-      this.marketValue = this.marketValue.plus(value.minus(deal.marketValue));
-      deal.marketValue = value;
+      const price = this.priceOf(deal.tokenId);
+      const qty = deal.qty;
+      if (price === deal.valuedPrice && qty === deal.valuedQty) continue;
+      this.sum.addProduct(deal.valuedQty, deal.valuedPrice, -1);
+      this.sum.addProduct(qty, price);
+      deal.valuedQty = qty;
+      deal.valuedPrice = price;
     }
     this.dirty.length = 0;
-    return this.marketValue.minus(this.invested);
+    return this.sum.value();
   }
 }

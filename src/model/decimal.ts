@@ -8,6 +8,8 @@ import { InputError } from './errors.js';
  * differential tests in `test/model/decimal40.test.ts`).
  */
 export const Decimal = Decimal40;
+/** Exact sums of decimals and products, rounded once when read (the PnL chart's unrealized PnL). */
+export { ExactSum } from './exact-sum.js';
 export type Decimal = Decimal40;
 
 /**

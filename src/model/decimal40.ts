@@ -210,15 +210,17 @@ export function decimal40(s: number, e: number, c0: number, c1: number, c2: numb
  */
 export const DecimalJs40 = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
 
-const BASE = 1e7;
+/** @internal The limbs' base (shared with `ExactSum`). */
+export const BASE = 1e7;
 /** The top limb of a 40-digit coefficient lies in [C0_START, C0_END). */
 const C0_START = 1e4;
 const C0_END = 1e5;
 /**
  * Reciprocals for the limb splits: a product by `1e-k` is much cheaper than a division by
- * `1e k`; it may land one off after `floor`, which every split corrects.
+ * `1e k`; it may land one off after `floor`, which every split corrects. Shared with `ExactSum`.
+ * @internal
  */
-const INV_BASE = 1e-7;
+export const INV_BASE = 1e-7;
 const INV_POW10: readonly number[] = POW10.map((p) => 1 / p);
 
 export const ZERO40 = decimal40(1, 0, 0, 0, 0, 0, 0, 0);
@@ -370,8 +372,8 @@ const SHIFTED = new Float64Array(14);
 const COLUMNS = new Float64Array(7);
 const PARSED = new Float64Array(6);
 
-/** The coefficient of `d` as six base-10^7 limbs into `out`. */
-function unpack(d: Decimal40, out: Float64Array): void {
+/** @internal The coefficient of `d` as six base-10^7 limbs into `out`. */
+export function unpack(d: Decimal40, out: Float64Array): void {
   out[0] = d.c0;
   out[1] = d.c1;
   out[2] = d.c2;
@@ -469,8 +471,9 @@ function anyNonZero(limbs: Float64Array, from: number, to: number): boolean {
  * in `limbs[0, length)` (base 10^7) and `sticky` says a nonzero amount below `A`'s last digit was
  * left out (a division's remainder). `A` must have at least 41 digits when `sticky` is set.
  * The limbs are used as scratch.
+ * @internal
  */
-function round40(limbs: Float64Array, length: number, sticky: boolean, lowExp: number, sign: number): Decimal40 {
+export function round40(limbs: Float64Array, length: number, sticky: boolean, lowExp: number, sign: number): Decimal40 {
   let top = 0;
   while (top < length && limbs[top] === 0) top++;
   if (top === length) return ZERO40;
