@@ -47,7 +47,7 @@ export class ExactSum {
     const r = mod7(d.e);
     if (this.load + 1 > LOAD_LIMIT) this.carry();
     // c5 lands in the column of 10^(e − r), the other limbs in the five above it.
-    const at = this.columnsAt((d.e - r) / 7, 5);
+    const at = this.columnsAt(columnOf(d.e - r), 5);
     const factor = sign * d.s * POW10[r]!;
     const c = this.columns;
     c[at] = c[at]! + d.c5 * factor;
@@ -94,7 +94,7 @@ export class ExactSum {
     if (this.load + shortLimbs + 1 > LOAD_LIMIT) this.carry();
     // SHORT_SHIFTED[t] and the long factor's limb q meet in the column of 10^(7 × (K + 11 − t − q)),
     // K = (exponent − r) / 7: the limbs of a coefficient weigh 10^35, 10^28, … 10^0.
-    const lowest = (exponent - r) / 7 + 12 - shortLimbs - longLimbs;
+    const lowest = columnOf(exponent - r) + 12 - shortLimbs - longLimbs;
     const at = this.columnsAt(lowest, shortLimbs + longLimbs - 1);
     const top = at + shortLimbs + longLimbs - 1;
     const c = this.columns;
@@ -122,7 +122,7 @@ export class ExactSum {
     const t1 = sign * (v - carry * BASE);
     const t0 = sign * carry;
     if (this.load + 3 > LOAD_LIMIT) this.carry();
-    const at = this.columnsAt((exponent - r) / 7 + 4, 7);
+    const at = this.columnsAt(columnOf(exponent - r) + 4, 7);
     const l0 = long.c0;
     const l1 = long.c1;
     const l2 = long.c2;
@@ -247,10 +247,19 @@ export class ExactSum {
   }
 }
 
-/** `e mod 7` in [0, 7), for negative `e` too. */
+/** `e mod 7` in [0, 7), for negative `e` too (and never -0). */
 function mod7(e: number): number {
   const r = e % 7;
-  return r < 0 ? r + 7 : r;
+  return r < 0 ? r + 7 : r | 0;
+}
+
+/**
+ * The column of `10^exponent`, for an `exponent` divisible by 7, as a small integer: a column
+ * index feeds the exponent of a reading, and one fractional-looking (float64) exponent stored in
+ * a Decimal40 would make V8 box the exponent of every Decimal40 (they share one shape).
+ */
+function columnOf(exponent: number): number {
+  return (exponent / 7) | 0;
 }
 
 /** The limbs of `d`'s coefficient up to its last nonzero one (1 to 6). */
