@@ -266,12 +266,85 @@ function parse(value: number | string): Decimal40 {
 /** Digits each limb of a 40-digit coefficient holds: five, then six times seven. */
 const LIMB_DIGITS = [5, 7, 7, 7, 7, 7];
 
+/** Reads a decimal string: most of those a tape holds on the short path, the rest on the long one. */
+function parseText(text: string): Decimal40 {
+  return parseShortText(text) ?? parseLongText(text);
+}
+
+/**
+ * {@link parseLongText} for a well-formed string of at most 15 significant digits (a price,
+ * an amount or a quantity as a tape writes them), or null for any other, which the long path
+ * then reads (or rejects, with its message). The digits gather in one float64, exact below
+ * 10^15, and are cut into the three top limbs at the end: no limb array to clear and fill
+ * digit by digit.
+ */
+function parseShortText(text: string): Decimal40 | null {
+  const length = text.length;
+  let i = 0;
+  let sign = 1;
+  const first = text.charCodeAt(0);
+  if (first === 45 /* - */) {
+    sign = -1;
+    i++;
+  }
+  let value = 0;
+  let digits = 0;
+  let significant = 0;
+  let fractionDigits = 0;
+  let point = false;
+  let exponent = 0;
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      digits++;
+      if (point) fractionDigits++;
+      if (significant === 0 && c === 48) continue;
+      if (++significant > 15) return null;
+      value = value * 10 + (c - 48);
+    } else if (c === 46 /* . */ && !point) {
+      point = true;
+    } else if ((c === 101 || c === 69) /* e E */ && digits > 0 && i + 1 < length) {
+      let j = i + 1;
+      let exponentSign = 1;
+      const s = text.charCodeAt(j);
+      if (s === 45 || s === 43) {
+        if (s === 45) exponentSign = -1;
+        if (++j === length) return null;
+      }
+      for (; j < length; j++) {
+        const d = text.charCodeAt(j) - 48;
+        if (d < 0 || d > 9 || exponent > 1e9) return null;
+        exponent = exponent * 10 + d;
+      }
+      if (exponent > 1e9) return null;
+      exponent *= exponentSign;
+      break;
+    } else {
+      return null;
+    }
+  }
+  if (digits === 0) return null;
+  if (significant === 0) return ZERO40;
+  // The coefficient is `value × 10^(40 − significant)`: five digits in c0, seven in c1, c2.
+  const e = (exponent - fractionDigits - (40 - significant)) | 0;
+  if (significant <= 5) return new Raw(sign, e, value * POW10[5 - significant]!, 0, 0, 0, 0, 0);
+  // `value / 10^k` rounds to the integer below it or to the exact quotient (the gap to the next
+  // integer is at least 10^-k, far above the rounding error), so `floor` cuts exactly.
+  const belowTop = POW10[significant - 5]!;
+  const c0 = Math.floor(value / belowTop);
+  const rest = value - c0 * belowTop;
+  if (significant <= 12) return new Raw(sign, e, c0, rest * POW10[12 - significant]!, 0, 0, 0, 0);
+  const belowSecond = POW10[significant - 12]!;
+  const c1 = Math.floor(rest / belowSecond);
+  return new Raw(sign, e, c0, c1, (rest - c1 * belowSecond) * POW10[19 - significant]!, 0, 0, 0);
+}
+
 /**
  * Reads a decimal string (`[+-]digits[.digits][e[+-]digits]`, at least one digit before the
  * exponent) in one pass: the first 40 significant digits go straight into their limbs, the
  * 41st and whether any later one is nonzero decide the rounding.
  */
-function parseText(text: string): Decimal40 {
+function parseLongText(text: string): Decimal40 {
   const length = text.length;
   let i = 0;
   let sign = 1;

@@ -187,6 +187,11 @@ export class ExactSum {
     let carry = 0;
     for (let j = this.low; j < this.high; j++) {
       const v = c[j]! + carry;
+      if (v >= 0 && v < BASE) {
+        carry = 0;
+        c[j] = v;
+        continue;
+      }
       carry = floorDiv(v, BASE, INV_BASE);
       c[j] = v - carry * BASE;
     }

@@ -131,6 +131,12 @@ describe('Decimal40: the four operations match the clone', () => {
         'leading point': (v) => typeof v === 'string' && /^[+-]?\.\d/.test(v),
         'trailing point': (v) => typeof v === 'string' && /\d\.$/.test(v),
         'plus sign': (v) => typeof v === 'string' && v.startsWith('+'),
+        // The two ways a string is read: the short path up to 15 significant digits (with 12 and
+        // 13, where it cuts into two or three limbs), the long one beyond.
+        'string of 1..5 digits (short path, one limb)': (v) => typeof v === 'string' && !shape(v).zero && shape(v).digits.length <= 5,
+        'string of 12 digits (short path, two limbs)': (v) => typeof v === 'string' && shape(v).digits.length === 12,
+        'string of 13..15 digits (short path, three limbs)': (v) => typeof v === 'string' && shape(v).digits.length >= 13 && shape(v).digits.length <= 15,
+        'string of 16+ digits (long path)': (v) => typeof v === 'string' && shape(v).digits.length >= 16,
       });
       for (const [name, count] of Object.entries(counts)) expect(count, name).toBeGreaterThanOrEqual(5);
       // None longer than 40 digits: those are rounded on construction, a documented difference.
