@@ -210,17 +210,15 @@ export function decimal40(s: number, e: number, c0: number, c1: number, c2: numb
  */
 export const DecimalJs40 = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
 
-/** @internal The limbs' base (shared with `ExactSum`). */
-export const BASE = 1e7;
+const BASE = 1e7;
 /** The top limb of a 40-digit coefficient lies in [C0_START, C0_END). */
 const C0_START = 1e4;
 const C0_END = 1e5;
 /**
  * Reciprocals for the limb splits: a product by `1e-k` is much cheaper than a division by
- * `1e k`; it may land one off after `floor`, which every split corrects. Shared with `ExactSum`.
- * @internal
+ * `1e k`; it may land one off after `floor`, which every split corrects.
  */
-export const INV_BASE = 1e-7;
+const INV_BASE = 1e-7;
 const INV_POW10: readonly number[] = POW10.map((p) => 1 / p);
 
 export const ZERO40 = decimal40(1, 0, 0, 0, 0, 0, 0, 0);

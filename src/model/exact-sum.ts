@@ -1,5 +1,11 @@
-import { BASE, INV_BASE, round40, unpack, ZERO40, type Decimal40 } from './decimal40.js';
-import { POW10 } from './nearest-double.js';
+import { round40, unpack, ZERO40, type Decimal40 } from './decimal40.js';
+import { POW10 as POWERS_OF_TEN } from './nearest-double.js';
+
+// The hot loops read these as this module's own constants: an imported binding is read through
+// a cell, with a check that it is initialised, at every use (the same held for floorDiv).
+const BASE = 1e7;
+const INV_BASE = 1e-7;
+const POW10: readonly number[] = POWERS_OF_TEN;
 
 /**
  * Terms below 10^14 a column may take before its carries must be passed on: 80 of them, plus a
@@ -281,10 +287,7 @@ const LONG = new Float64Array(6);
 const SHORT = new Float64Array(6);
 const SHORT_SHIFTED = new Float64Array(7);
 
-/**
- * `floor(v / unit)` exactly, as in decimal40.ts. A copy on purpose: imported from there, V8 did
- * not inline it here, and the PnL chart's replay took a twelfth more instructions.
- */
+/** `floor(v / unit)` exactly, as in decimal40.ts (a copy, see BASE above). */
 function floorDiv(v: number, unit: number, inverse: number): number {
   const q = Math.floor(v * inverse);
   const rest = v - q * unit;
