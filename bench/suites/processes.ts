@@ -54,7 +54,10 @@ export function streamSuite(tape: string, request: string, swaps: number, follow
  * is given twice: on the first requests end to end, and with the start-up taken out (reading,
  * validating and packing the tape, starting the workers), which more workers cannot shorten:
  * the difference between the first `sampleCount` requests and the first `smallCount`, each
- * run with 1 worker and with `workers`.
+ * run with 1 worker and with `workers`. The machine's speed drifts from minute to minute, so the
+ * runs with 1 worker and with `workers` alternate, twice, and each keeps its best. The whole
+ * sweep's CPU time over its wall time, the cores kept busy on average, does not depend on runs
+ * made minutes apart.
  */
 export function sweepSuite(
   tape: string,
@@ -73,10 +76,15 @@ export function sweepSuite(
   const time = (file: string, n: number): Measurement =>
     check(measure(['cli', 'sweep', '--tape', tape, '--requests', file, '--workers', String(n)]), `copysim sweep --workers ${n}`);
   const all = time(requests.all, workers);
-  const one = time(requests.sample, 1);
-  const many = time(requests.sample, workers);
-  const oneSmall = time(requests.small, 1);
-  const manySmall = time(requests.small, workers);
+  const best = (a: Measurement, b: Measurement): Measurement => (a.wallMs <= b.wallMs ? a : b);
+  let one = time(requests.sample, 1);
+  let many = time(requests.sample, workers);
+  let oneSmall = time(requests.small, 1);
+  let manySmall = time(requests.small, workers);
+  one = best(one, time(requests.sample, 1));
+  many = best(many, time(requests.sample, workers));
+  oneSmall = best(oneSmall, time(requests.small, 1));
+  manySmall = best(manySmall, time(requests.small, workers));
   const over = `over ${swaps.toLocaleString('en-US')} swaps`;
   const seconds = (ms: number): string => (ms / 1000).toFixed(1);
   const between = `requests ${requests.smallCount + 1} to ${requests.sampleCount}`;
@@ -86,8 +94,11 @@ export function sweepSuite(
       note: `${requests.count.toLocaleString('en-US')} requests ${over}`,
     }),
     row('sweep', 'requests/s', requests.count / (all.wallMs / 1000), 'requests/s', { note: `${workers} workers` }),
+    row('sweep', 'cores busy', all.cpuMs / all.wallMs, 'cores', {
+      note: `CPU time over wall time of the ${requests.count.toLocaleString('en-US')} requests with ${workers} workers (start-up included)`,
+    }),
     row('sweep', 'speed-up', one.wallMs / many.wallMs, '×', {
-      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests (${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s)`,
+      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests, best of 2 alternating (${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s)`,
     }),
     row('sweep', 'speed-up, start-up taken out', (one.wallMs - oneSmall.wallMs) / (many.wallMs - manySmall.wallMs), '×', {
       note: `${between}: ${seconds(one.wallMs - oneSmall.wallMs)} s against ${seconds(many.wallMs - manySmall.wallMs)} s`,
