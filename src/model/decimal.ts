@@ -8,9 +8,10 @@ import { InputError } from './errors.js';
  * differential tests in `test/model/decimal40.test.ts`).
  */
 export const Decimal = Decimal40;
+export type Decimal = Decimal40;
+
 /** Exact sums of decimals and products, rounded once when read (the PnL chart's unrealized PnL). */
 export { ExactSum } from './exact-sum.js';
-export type Decimal = Decimal40;
 
 /**
  * decimal.js itself at the same settings (`Decimal40`'s reference): also the type of the
