@@ -219,7 +219,6 @@ export class Replay {
       target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
-      this.unrealized?.open(target);
     }
     target.addBuy(leader, time, fill, liquidity, networkFee, botFee);
     this.afterTrade(target, fill, networkFee, botFee, null);

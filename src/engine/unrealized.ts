@@ -1,4 +1,4 @@
-import { ExactSum, ZERO, type Decimal } from '../model/decimal.js';
+import { ExactSum, type Decimal } from '../model/decimal.js';
 import type { Deal } from './deal.js';
 
 /**
@@ -7,7 +7,8 @@ import type { Deal } from './deal.js';
  * sum as last booked: `qty × price` at its last valuation, re-valued only for the deals whose
  * token's price or position moved since the last reading (the old product taken away, the new
  * one added), and `usd_invested`, moved by trades. A price move only flags the deal (no decimal
- * work per market swap). Nothing is rounded between readings, so the sum is the exact one
+ * work per market swap). A new deal enters with nothing booked (its fields start at zero).
+ * Nothing is rounded between readings, so the sum is the exact one
  * whatever the order of the updates, and exactly zero with no deal open.
  */
 export class UnrealizedBook {
@@ -15,12 +16,6 @@ export class UnrealizedBook {
   private readonly sum = new ExactSum();
 
   constructor(private readonly priceOf: (tokenId: number) => Decimal) {}
-
-  open(deal: Deal): void {
-    deal.valuedQty = ZERO;
-    deal.valuedPrice = ZERO;
-    deal.bookedInvested = ZERO;
-  }
 
   /** The deal's token has a new price: re-value it at the next reading. */
   markDirty(deal: Deal): void {

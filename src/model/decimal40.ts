@@ -301,21 +301,10 @@ function parseShortText(text: string): Decimal40 | null {
       value = value * 10 + (c - 48);
     } else if (c === 46 /* . */ && !point) {
       point = true;
-    } else if ((c === 101 || c === 69) /* e E */ && digits > 0 && i + 1 < length) {
-      let j = i + 1;
-      let exponentSign = 1;
-      const s = text.charCodeAt(j);
-      if (s === 45 || s === 43) {
-        if (s === 45) exponentSign = -1;
-        if (++j === length) return null;
-      }
-      for (; j < length; j++) {
-        const d = text.charCodeAt(j) - 48;
-        if (d < 0 || d > 9 || exponent > 1e9) return null;
-        exponent = exponent * 10 + d;
-      }
-      if (exponent > 1e9) return null;
-      exponent *= exponentSign;
+    } else if ((c === 101 || c === 69) /* e E */ && digits > 0) {
+      exponent = parseExponent(text, i + 1);
+      // NaN (malformed) fails both tests; an exponent beyond ±10^9 is left to the long path.
+      if (!(exponent >= -1e9 && exponent <= 1e9)) return null;
       break;
     } else {
       return null;
@@ -382,6 +371,7 @@ function parseLongText(text: string): Decimal40 {
       point = true;
     } else if ((c === 101 || c === 69) /* e E */ && digits > 0) {
       exponent = parseExponent(text, i + 1);
+      if (Number.isNaN(exponent)) throw notADecimal(text);
       break;
     } else {
       throw notADecimal(text);
@@ -405,7 +395,10 @@ function parseLongText(text: string): Decimal40 {
   return fromLimbs(sign, e, limbs, 0, roundUp);
 }
 
-/** The exponent after an `e` at `from`: an optional sign and at least one digit, to the end. */
+/**
+ * The exponent after an `e` at `from`: an optional sign and at least one digit, to the end; NaN
+ * when the text there is not that.
+ */
 function parseExponent(text: string, from: number): number {
   let i = from;
   let sign = 1;
@@ -414,11 +407,11 @@ function parseExponent(text: string, from: number): number {
     if (c === 45) sign = -1;
     i++;
   }
-  if (i >= text.length) throw notADecimal(text);
+  if (i >= text.length) return NaN;
   let value = 0;
   for (; i < text.length; i++) {
     const d = text.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) throw notADecimal(text);
+    if (d < 0 || d > 9) return NaN;
     value = value * 10 + d;
   }
   return sign * value;
