@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../model/decimal.js';
+import { Decimal, ZERO, type DecimalInput } from '../model/decimal.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
 import type { Fill } from './execution.js';
 import type { Liquidity } from './known-prices.js';
@@ -68,12 +68,17 @@ export class Deal {
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
-  /** `qty` and the known price at the last valuation, and `invested` as last booked (see `UnrealizedBook`). */
+  /**
+   * `qty` and the known price at the last valuation (a decimal or the raw tape value), and
+   * `invested` as last booked (see `UnrealizedBook`).
+   */
   valuedQty: Decimal = ZERO;
-  valuedPrice: Decimal = ZERO;
+  valuedPrice: Decimal | DecimalInput = ZERO;
   bookedInvested: Decimal = ZERO;
   /** True when the price or the position moved since the last valuation. */
   dirty = false;
+  /** The deal's slot in the `UnrealizedBook` while it is in the chart's sum, else -1. */
+  slot = -1;
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
   private avg: Decimal | null = null;
   private investedNow: Decimal | null = null;

@@ -27,6 +27,11 @@ export interface PriceBook {
   observe(tokenId: number, swap: Swap, i: number): void;
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
+  /**
+   * The same price for a valuation: its decimal when one is at hand, else the raw tape value
+   * (a valuation converts it itself, without making a decimal). Equal results mean equal prices.
+   */
+  valuationPrice(tokenId: number): Decimal | DecimalInput;
   /** The known liquidity of a token, or null when none of its swaps carried one. */
   liquidityOf(tokenId: number): Liquidity | null;
 }
@@ -65,6 +70,11 @@ export class KnownPrices implements PriceBook {
     return value;
   }
 
+  valuationPrice(tokenId: number): Decimal | DecimalInput {
+    const raw = this.price[tokenId]!;
+    return this.priceSource[tokenId] === raw ? this.priceDecimal[tokenId]! : raw;
+  }
+
   liquidityOf(tokenId: number): Liquidity | null {
     const raw = this.liquidity[tokenId];
     if (raw === undefined) return null;
@@ -79,6 +89,8 @@ export class KnownPrices implements PriceBook {
 /**
  * The price book of an indexed tape: a token's latest price and liquidity are swap indices, and
  * their decimals are parsed once per tape ({@link TapeMemo}), whatever the number of requests.
+ * Only the prices trades ask for are parsed and kept: a valuation takes a market swap's raw
+ * price ({@link valuationPrice}), so the memo does not grow with the chart's valuations.
  */
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
@@ -88,19 +100,8 @@ export class IndexedKnownPrices implements PriceBook {
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
-  /** Without `keep`: each token's price decimal as last made, and the swap it came from. */
-  private readonly tokenPrice: (Decimal | undefined)[];
-  private readonly tokenPriceSwap: Int32Array;
 
-  /**
-   * `keep`: add the prices it makes to the tape's memo. A replay with the chart values open deals
-   * at many market swaps' prices, each needed once: kept, they would only grow the memo (and
-   * the garbage collector's work); it keeps each token's latest instead.
-   */
-  constructor(
-    tape: IndexedTape,
-    private readonly keep = true,
-  ) {
+  constructor(tape: IndexedTape) {
     const memo = tapeMemo(tape);
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
@@ -108,8 +109,6 @@ export class IndexedKnownPrices implements PriceBook {
     this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
-    this.tokenPrice = new Array<Decimal | undefined>(keep ? 0 : tape.tokens.length);
-    this.tokenPriceSwap = new Int32Array(keep ? 0 : tape.tokens.length).fill(-1);
   }
 
   observe(tokenId: number, _swap: Swap, i: number): void {
@@ -119,14 +118,12 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceOf(tokenId: number): Decimal {
     const i = this.priceSwap[tokenId]!;
-    const known = this.priceMemo[i];
-    if (known !== undefined) return known;
-    if (this.keep) return (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
-    if (this.tokenPriceSwap[tokenId] === i) return this.tokenPrice[tokenId]!;
-    const price = new Decimal(this.swaps[i]!.usd_price);
-    this.tokenPriceSwap[tokenId] = i;
-    this.tokenPrice[tokenId] = price;
-    return price;
+    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+  }
+
+  valuationPrice(tokenId: number): Decimal | DecimalInput {
+    const i = this.priceSwap[tokenId]!;
+    return this.priceMemo[i] ?? this.swaps[i]!.usd_price;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

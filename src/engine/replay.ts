@@ -85,7 +85,7 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     chart: control.chart ?? true,
     trades: control.trades ?? true,
     facts: new IndexedLeaderFacts(tape),
-    prices: new IndexedKnownPrices(tape, !(control.chart ?? true)),
+    prices: new IndexedKnownPrices(tape),
   });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
@@ -154,7 +154,7 @@ export class Replay {
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
-    this.unrealized = chart ? new UnrealizedBook((tokenId) => this.prices.priceOf(tokenId)) : null;
+    this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.perTradeBotFee = trades || chart;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
@@ -287,11 +287,13 @@ export class Replay {
     if (!botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
+    unrealized.read(this.realized);
     this.points.add({
       time: deal.lastOperationTime,
       dealIndex: deal.index,
       realized: this.realized,
-      unrealized: unrealized.total(),
+      unrealized: unrealized.unrealized,
+      total: unrealized.total,
       feeSum: this.feeSum,
       botFeeSum: this.botFeeSum,
     });

@@ -117,20 +117,26 @@ export class TradeLog {
   }
 }
 
-/** The running totals after one follower trade: one point of the PnL and fee chart. */
+/**
+ * The running totals after one follower trade: one point of the PnL and fee chart. The
+ * unrealized and total PnL come as the doubles the response prints (see `UnrealizedBook`).
+ */
 export interface ChartPoint {
   readonly time: number;
   readonly dealIndex: number;
   readonly realized: Decimal40;
-  readonly unrealized: Decimal40;
+  readonly unrealized: number;
+  readonly total: number;
   readonly feeSum: Decimal40;
   readonly botFeeSum: Decimal40;
 }
 
-/** The PnL and fee chart's points of a replay, packed as the trades are (four decimals a point). */
+/** The PnL and fee chart's points of a replay, packed as the trades are (three decimals and two doubles a point). */
 export class PointLog {
   private readonly times: number[] = [];
   private readonly dealIndexes: number[] = [];
+  private readonly unrealized: number[] = [];
+  private readonly total: number[] = [];
   private readonly values = new PackedDecimals();
 
   get length(): number {
@@ -140,8 +146,9 @@ export class PointLog {
   add(p: ChartPoint): void {
     this.times.push(p.time);
     this.dealIndexes.push(p.dealIndex);
+    this.unrealized.push(p.unrealized);
+    this.total.push(p.total);
     this.values.push(p.realized);
-    this.values.push(p.unrealized);
     this.values.push(p.feeSum);
     this.values.push(p.botFeeSum);
   }
@@ -151,10 +158,11 @@ export class PointLog {
     return {
       time: this.times[i]!,
       dealIndex: this.dealIndexes[i]!,
-      realized: v.get(4 * i)!,
-      unrealized: v.get(4 * i + 1)!,
-      feeSum: v.get(4 * i + 2)!,
-      botFeeSum: v.get(4 * i + 3)!,
+      realized: v.get(3 * i)!,
+      unrealized: this.unrealized[i]!,
+      total: this.total[i]!,
+      feeSum: v.get(3 * i + 1)!,
+      botFeeSum: v.get(3 * i + 2)!,
     };
   }
 }

@@ -17,8 +17,8 @@ export function pnlAndFeeChart(points: PointLog): PnlAndFeeChart {
   for (let i = 0; i < points.length; i++) {
     const p = points.get(i);
     chart.pnl_realized.push(toJsonNumber(p.realized));
-    chart.pnl_unrealized.push(toJsonNumber(p.unrealized));
-    chart.pnl_total.push(toJsonNumber(p.realized.plus(p.unrealized)));
+    chart.pnl_unrealized.push(p.unrealized);
+    chart.pnl_total.push(p.total);
     chart.fee_sum.push(toJsonNumber(p.feeSum));
     chart.bot_fee.push(toJsonNumber(p.botFeeSum));
     chart.deal_indexes.push(p.dealIndex);
