@@ -69,11 +69,11 @@ export class Deal {
   /** Time of the closing trade, when closed. */
   closeTime = -1;
   /**
-   * `qty` and the known price at the last valuation (a decimal or the raw tape value), and
-   * `invested` as last booked (see `UnrealizedBook`).
+   * `qty`, the known price's key (`PriceBook.priceKey`) and `invested` at the last valuation
+   * (see `UnrealizedBook`).
    */
   valuedQty: Decimal = ZERO;
-  valuedPrice: Decimal | DecimalInput = ZERO;
+  valuedPriceKey: number | DecimalInput = -1;
   bookedInvested: Decimal = ZERO;
   /** True when the price or the position moved since the last valuation. */
   dirty = false;
@@ -143,7 +143,7 @@ export class Deal {
       this.avg = ZERO;
       this.investedNow = ZERO;
       this.valuedQty = ZERO;
-      this.valuedPrice = ZERO;
+      this.valuedPriceKey = -1;
       this.bookedInvested = ZERO;
     }
   }

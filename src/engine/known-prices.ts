@@ -1,7 +1,8 @@
 import { Decimal, HALF, type DecimalInput } from '../model/decimal.js';
+import { rawToWord, toWord, W } from '../model/double-word.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
-import { tapeMemo } from './tape-memo.js';
+import { tapeMemo, type TapeMemo } from './tape-memo.js';
 
 /**
  * A token's known liquidity: `L`, the USD value of its pool (both sides), and the pool's USD
@@ -27,11 +28,13 @@ export interface PriceBook {
   observe(tokenId: number, swap: Swap, i: number): void;
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
+  /** A key of a token's known price for a valuation: equal keys, equal prices. */
+  priceKey(tokenId: number): number | DecimalInput;
   /**
-   * The same price for a valuation: its decimal when one is at hand, else the raw tape value
-   * (a valuation converts it itself, without making a decimal). Equal results mean equal prices.
+   * The token's known price as a double word, in `W` (`model/double-word.ts`), for a valuation:
+   * made from the raw tape value without making a decimal.
    */
-  valuationPrice(tokenId: number): Decimal | DecimalInput;
+  priceWord(tokenId: number): void;
   /** The known liquidity of a token, or null when none of its swaps carried one. */
   liquidityOf(tokenId: number): Liquidity | null;
 }
@@ -70,9 +73,14 @@ export class KnownPrices implements PriceBook {
     return value;
   }
 
-  valuationPrice(tokenId: number): Decimal | DecimalInput {
+  priceKey(tokenId: number): DecimalInput {
+    return this.price[tokenId]!;
+  }
+
+  priceWord(tokenId: number): void {
     const raw = this.price[tokenId]!;
-    return this.priceSource[tokenId] === raw ? this.priceDecimal[tokenId]! : raw;
+    if (this.priceSource[tokenId] === raw) toWord(this.priceDecimal[tokenId]!);
+    else rawToWord(raw);
   }
 
   liquidityOf(tokenId: number): Liquidity | null {
@@ -89,20 +97,22 @@ export class KnownPrices implements PriceBook {
 /**
  * The price book of an indexed tape: a token's latest price and liquidity are swap indices, and
  * their decimals are parsed once per tape ({@link TapeMemo}), whatever the number of requests.
- * Only the prices trades ask for are parsed and kept: a valuation takes a market swap's raw
- * price ({@link valuationPrice}), so the memo does not grow with the chart's valuations.
+ * Only the prices trades ask for are kept as decimals: a valuation takes a swap's price as a
+ * double word ({@link priceWord}), made once per swap and tape, 16 bytes a swap.
  */
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
   private readonly priceMemo: (Decimal | undefined)[];
   private readonly liquidityMemo: (Liquidity | undefined)[];
   private readonly carriesLiquidity: Uint8Array;
+  private readonly memo: TapeMemo;
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
 
   constructor(tape: IndexedTape) {
     const memo = tapeMemo(tape);
+    this.memo = memo;
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
     this.liquidityMemo = memo.liquidity;
@@ -121,9 +131,24 @@ export class IndexedKnownPrices implements PriceBook {
     return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
   }
 
-  valuationPrice(tokenId: number): Decimal | DecimalInput {
+  priceKey(tokenId: number): number {
+    return this.priceSwap[tokenId]!;
+  }
+
+  priceWord(tokenId: number): void {
     const i = this.priceSwap[tokenId]!;
-    return this.priceMemo[i] ?? this.swaps[i]!.usd_price;
+    const words = this.memo.priceWords();
+    const high = words[2 * i]!;
+    if (high !== 0) {
+      W[0] = high;
+      W[1] = words[2 * i + 1]!;
+      return;
+    }
+    const known = this.priceMemo[i];
+    if (known !== undefined) toWord(known);
+    else rawToWord(this.swaps[i]!.usd_price);
+    words[2 * i] = W[0]!;
+    words[2 * i + 1] = W[1]!;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

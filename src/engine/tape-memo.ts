@@ -21,6 +21,7 @@ export class TapeMemo {
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
   private swapColumns: SwapColumns | null = null;
+  private words: Float64Array | null = null;
 
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
@@ -51,6 +52,14 @@ export class TapeMemo {
    */
   buys(): Uint8Array {
     return this.columns().buy;
+  }
+
+  /**
+   * Each swap's `usd_price` as a double word (`model/double-word.ts`), high and low at `2i` and
+   * `2i + 1`, for the PnL chart's valuations; 0 until made (a price is positive).
+   */
+  priceWords(): Float64Array {
+    return (this.words ??= new Float64Array(2 * this.tape.swaps.length));
   }
 
   /** The swaps' fields the replay loop reads, by swap index, read from the swaps in one pass. */

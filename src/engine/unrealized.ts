@@ -1,4 +1,5 @@
-import { Decimal, ExactSum, toJsonNumber, type DecimalInput } from '../model/decimal.js';
+import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
+import { addWords, decide, multiplyWords, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 
@@ -114,7 +115,7 @@ export class UnrealizedBook {
     const sum = this.exact;
     sum.clear();
     for (const deal of this.open) {
-      sum.addProduct(deal.valuedQty, new Decimal(deal.valuedPrice));
+      sum.addProduct(deal.valuedQty, this.prices.priceOf(deal.tokenId));
       sum.add(deal.bookedInvested, -1);
     }
     const value = sum.value();
@@ -150,10 +151,10 @@ export class UnrealizedBook {
     for (const deal of this.dirty) {
       deal.dirty = false;
       if (deal.slot < 0) continue; // closed since it was flagged
-      const price = this.prices.valuationPrice(deal.tokenId);
+      const priceKey = this.prices.priceKey(deal.tokenId);
       const qty = deal.qty;
       const invested = deal.invested;
-      if (price === deal.valuedPrice && qty === deal.valuedQty && invested === deal.bookedInvested) continue;
+      if (priceKey === deal.valuedPriceKey && qty === deal.valuedQty && invested === deal.bookedInvested) continue;
       const base = deal.slot * SLOT;
       if (qty !== deal.valuedQty) {
         toWord(qty);
@@ -167,9 +168,8 @@ export class UnrealizedBook {
         f[base + INVESTED_LOW] = W[1]!;
         deal.bookedInvested = invested;
       }
-      deal.valuedPrice = price;
-      if (price instanceof Decimal) toWord(price);
-      else rawToWord(price);
+      deal.valuedPriceKey = priceKey;
+      this.prices.priceWord(deal.tokenId);
       multiplyWords(f[base + QTY_HIGH]!, f[base + QTY_LOW]!, W[0]!, W[1]!);
       const productHigh = W[0]!;
       const investedHigh = f[base + INVESTED_HIGH]!;
@@ -218,241 +218,3 @@ const TWO_M100 = 2 ** -100;
 const TWO_M128 = 2 ** -128;
 /** Covers the rounding of the bound's own arithmetic (relative 2^-53 a step). */
 const SAFETY = 1.001;
-
-// ---- Double-word arithmetic -------------------------------------------------------------------
-// A double word is an unevaluated sum `high + low` of two doubles with |low| ≤ half a unit in
-// the last place of `high` (Dekker; Joldes, Muller and Popescu, "Tight and rigorous error bounds
-// for basic building blocks of double-word arithmetic", 2017). Results go to the scratch `W`
-// (high, low) so that nothing is allocated.
-
-/** The result of the last double-word operation: `W[0] + W[1]`. */
-export const W = new Float64Array(2);
-
-/** 2^27 + 1: splits a double into two halves of 26 significant bits (Veltkamp). */
-const SPLITTER = 134217729;
-
-/** `W = x + y` for double words, relative error < 3 × 2^-106 (AccurateDWPlusDW). */
-export function addWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
-  let s = xHigh + yHigh;
-  let v = s - xHigh;
-  const sLow = xHigh - (s - v) + (yHigh - v);
-  const t = xLow + yLow;
-  v = t - xLow;
-  const tLow = xLow - (t - v) + (yLow - v);
-  let c = sLow + t;
-  let high = s + c;
-  c = c - (high - s);
-  s = high;
-  c += tLow;
-  high = s + c;
-  W[0] = high;
-  W[1] = c - (high - s);
-}
-
-/** `W = x × y` for double words, relative error < 2^-102 (Dekker's product, then the cross terms). */
-export function multiplyWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
-  const p = xHigh * yHigh;
-  let t = SPLITTER * xHigh;
-  const xh = t - (t - xHigh);
-  const xl = xHigh - xh;
-  t = SPLITTER * yHigh;
-  const yh = t - (t - yHigh);
-  const yl = yHigh - yh;
-  const error = xh * yh - p + xh * yl + xl * yh + xl * yl;
-  const low = error + (xHigh * yLow + xLow * yHigh);
-  const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
-}
-
-/**
- * `W` = the decimal as a double word, relative error < 2^-100; NaN in `W[0]` when its exponent
- * is outside the table (beyond about 10^±250, where no money amount of the engine lies).
- * The 40-digit coefficient is split into three integers exact in a double, `H` (12 digits),
- * `M` and `L` (14 each): `C = H × 10^28 + M × 10^14 + L`.
- */
-export function toWord(d: Decimal): void {
-  const e = d.e;
-  const k = e + 28 - POW10_LOW_EXPONENT;
-  if (k < 28 || k >= POW10_HIGH.length) {
-    W[0] = d.c0 === 0 ? 0 : NaN;
-    W[1] = 0;
-    return;
-  }
-  const sign = d.s;
-  const h = (d.c0 * 1e7 + d.c1) * sign;
-  // h × 10^(e+28) exactly as a double plus its error, with the table's low part.
-  const ph = POW10_HIGH[k]!;
-  const p = h * ph;
-  let t = SPLITTER * h;
-  const hh = t - (t - h);
-  const hl = h - hh;
-  t = SPLITTER * ph;
-  const qh = t - (t - ph);
-  const ql = ph - qh;
-  let low = hh * qh - p + hh * ql + hl * qh + hl * ql + h * POW10_LOW[k]!;
-  if (d.c2 !== 0 || d.c3 !== 0 || d.c4 !== 0 || d.c5 !== 0) {
-    // M × 10^(e+14) and L × 10^e are below 10^-12 and 10^-26 of the value: one product each,
-    // with the table's low part for M, keeps them within 2^-106 of it.
-    const m = (d.c2 * 1e7 + d.c3) * sign;
-    const l = (d.c4 * 1e7 + d.c5) * sign;
-    low += m * POW10_HIGH[k - 14]! + (m * POW10_LOW[k - 14]! + l * POW10_HIGH[k - 28]!);
-  }
-  const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
-}
-
-/**
- * `W` = a tape's raw decimal (a string or a number, as `Decimal` reads it) as a double word,
- * relative error < 2^-100, without making a decimal when it has at most 15 significant digits.
- */
-export function rawToWord(raw: DecimalInput): void {
-  if (!(typeof raw === 'string' ? shortTextToWord(raw) : numberToWord(raw))) toWord(new Decimal(raw));
-}
-
-/** `W` = a plain decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
-function shortTextToWord(text: string): boolean {
-  const length = text.length;
-  let i = 0;
-  let sign = 1;
-  if (text.charCodeAt(0) === 45 /* - */) {
-    sign = -1;
-    i++;
-  }
-  let value = 0;
-  let digits = 0;
-  let significant = 0;
-  let fractionDigits = 0;
-  let point = false;
-  let exponent = 0;
-  for (; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (point) fractionDigits++;
-      if (significant === 0 && c === 48) continue;
-      if (++significant > 15) return false;
-      value = value * 10 + (c - 48);
-    } else if (c === 46 /* . */ && !point) {
-      point = true;
-    } else if ((c === 101 || c === 69) /* e E */ && digits > 0 && i + 1 < length) {
-      let j = i + 1;
-      const exponentSign = text.charCodeAt(j) === 45 ? -1 : 1;
-      if (text.charCodeAt(j) === 45 || text.charCodeAt(j) === 43) j++;
-      if (j === length || length - j > 4) return false;
-      for (; j < length; j++) {
-        const d = text.charCodeAt(j) - 48;
-        if (d < 0 || d > 9) return false;
-        exponent = exponent * 10 + d;
-      }
-      exponent *= exponentSign;
-      break;
-    } else {
-      return false;
-    }
-  }
-  if (digits === 0) return false;
-  return scaledToWord(sign * value, exponent - fractionDigits);
-}
-
-/**
- * `W` = a number as `Decimal` reads it, its shortest decimal text. When `c × 10^-j` with
- * `c < 10^15` rounds to the number, it is that text's value (two decimals of at most 15
- * significant digits lie too far apart to round to the same double); false when none is found.
- */
-function numberToWord(n: number): boolean {
-  if (Number.isSafeInteger(n)) {
-    W[0] = n;
-    W[1] = 0;
-    return true;
-  }
-  const magnitude = Math.abs(n);
-  if (!(magnitude >= 1e-250 && magnitude <= 1e250)) return false;
-  const j = 14 - Math.floor(Math.log10(magnitude));
-  const at = j - POW10_LOW_EXPONENT;
-  if (at < 0 || at >= POW10_HIGH.length) return false;
-  const c = Math.round(magnitude * POW10_HIGH[at]!);
-  if (c >= 1e15 || !scaledToWord(c, -j)) return false;
-  // c × 10^-j is within 2^-104 of W: it rounds to W[0] when W[0] is the number and W[1] is
-  // well inside half a unit in its last place (at least 2^-53 of it).
-  if (W[0] !== magnitude || Math.abs(W[1]!) >= magnitude * 2 ** -55) return false;
-  if (n < 0) {
-    W[0] = -W[0]!;
-    W[1] = -W[1]!;
-  }
-  return true;
-}
-
-/** `W` = `c × 10^k` for an integer `|c| < 2^53`; false when `10^k` is outside the table. */
-function scaledToWord(c: number, k: number): boolean {
-  const at = k - POW10_LOW_EXPONENT;
-  if (at < 0 || at >= POW10_HIGH.length) return false;
-  const ph = POW10_HIGH[at]!;
-  const p = c * ph;
-  let t = SPLITTER * c;
-  const ch = t - (t - c);
-  const cl = c - ch;
-  t = SPLITTER * ph;
-  const qh = t - (t - ph);
-  const ql = ph - qh;
-  const low = ch * qh - p + ch * ql + cl * qh + cl * ql + c * POW10_LOW[at]!;
-  const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
-  return true;
-}
-
-/**
- * The double nearest to every value within `bound` of the double word `high + low`, or NaN when
- * that interval reaches the edge of `high`'s rounding cell (or `high` is zero, tiny or huge): then
- * the value must be computed exactly.
- */
-export function decide(high: number, low: number, bound: number): number {
-  const magnitude = Math.abs(high);
-  if (!(magnitude >= 1e-250 && magnitude <= 1e250)) return NaN;
-  F64[0] = magnitude;
-  const top = U32[HIGH_WORD]!;
-  const powerOfTwo = (top & 0xfffff) === 0 && U32[LOW_WORD] === 0;
-  // Half a unit in the last place of `high`: 2^(exponent − 53), built from the exponent bits.
-  U32[HIGH_WORD] = ((top >>> 20) - 53) << 20;
-  U32[LOW_WORD] = 0;
-  const half = F64[0]!;
-  // Toward zero, the doubles below a power of two lie twice as close.
-  const halfTowardZero = powerOfTwo ? half / 2 : half;
-  const away = high > 0 ? low : -low;
-  return away + bound < half && away - bound > -halfTowardZero ? high : NaN;
-}
-
-const F64 = new Float64Array(1);
-const U32 = new Uint32Array(F64.buffer);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const HIGH_WORD = LITTLE_ENDIAN ? 1 : 0;
-const LOW_WORD = LITTLE_ENDIAN ? 0 : 1;
-
-/**
- * 10^k as a double word `POW10_HIGH[k − POW10_LOW_EXPONENT] + POW10_LOW[…]`, for k in
- * [-290, 300], within 2^-106 of 10^k: computed once from exact integers.
- */
-const POW10_LOW_EXPONENT = -290;
-const POW10_HIGH_EXPONENT = 300;
-const POW10_HIGH = new Float64Array(POW10_HIGH_EXPONENT - POW10_LOW_EXPONENT + 1);
-const POW10_LOW = new Float64Array(POW10_HIGH.length);
-for (let k = POW10_LOW_EXPONENT; k <= POW10_HIGH_EXPONENT; k++) {
-  const i = k - POW10_LOW_EXPONENT;
-  if (k >= 0) {
-    const n = 10n ** BigInt(k);
-    const high = Number(n);
-    POW10_HIGH[i] = high;
-    POW10_LOW[i] = Number(n - BigInt(high));
-  } else {
-    // 10^k = q × 2^-m, q = ⌊2^m / 10^-k⌋ of about 130 bits (its truncation is far below 2^-106).
-    const d = 10n ** BigInt(-k);
-    const m = d.toString(2).length + 130;
-    const q = (1n << BigInt(m)) / d;
-    const high = Number(q);
-    const scale = (x: number): number => x * 2 ** -(m >> 1) * 2 ** -(m - (m >> 1));
-    POW10_HIGH[i] = scale(high);
-    POW10_LOW[i] = scale(Number(q - BigInt(high)));
-  }
-}
