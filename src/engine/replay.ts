@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
+import { Decimal, HUNDRED } from '../model/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
@@ -10,6 +10,7 @@ import type { NativePriceSeries } from './native-prices.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { tapeMemo } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
+import { RunningSum } from './running-sum.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 
@@ -139,9 +140,9 @@ export class Replay {
   /** True when each trade's bot fee is wanted: for the trade records or the chart. */
   private readonly perTradeBotFee: boolean;
   // The chart's running sums.
-  private realized: Decimal = ZERO;
-  private feeSum: Decimal = ZERO;
-  private botFeeSum: Decimal = ZERO;
+  private readonly realized = new RunningSum();
+  private readonly feeSum = new RunningSum();
+  private readonly botFeeSum = new RunningSum();
   private readonly totals = new DealTotals();
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
@@ -280,22 +281,27 @@ export class Replay {
    * its gain (`usd_amount − cost` of a sell, 0 of a buy) less its fees (model 4).
    */
   private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, botFee: Decimal, cost: Decimal | null): void {
-    const fee = botFee.isZero() ? networkFee : networkFee.plus(botFee);
-    const gain = cost === null ? ZERO : fill.usdAmount.minus(cost);
-    this.realized = this.realized.plus(gain.minus(fee));
-    this.feeSum = this.feeSum.plus(fee);
-    if (!botFee.isZero()) this.botFeeSum = this.botFeeSum.plus(botFee);
+    const realized = this.realized;
+    if (cost !== null) {
+      realized.add(fill.usdAmount);
+      realized.add(cost, -1);
+    }
+    realized.add(networkFee, -1);
+    realized.add(botFee, -1);
+    this.feeSum.add(networkFee);
+    this.feeSum.add(botFee);
+    this.botFeeSum.add(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
-    unrealized.read(this.realized);
+    unrealized.read(realized);
     this.points.add({
       time: deal.lastOperationTime,
       dealIndex: deal.index,
-      realized: this.realized,
+      realized: realized.read(),
       unrealized: unrealized.unrealized,
       total: unrealized.total,
-      feeSum: this.feeSum,
-      botFeeSum: this.botFeeSum,
+      feeSum: this.feeSum.read(),
+      botFeeSum: this.botFeeSum.read(),
     });
   }
 }

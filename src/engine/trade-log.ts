@@ -118,26 +118,28 @@ export class TradeLog {
 }
 
 /**
- * The running totals after one follower trade: one point of the PnL and fee chart. The
- * unrealized and total PnL come as the doubles the response prints (see `UnrealizedBook`).
+ * The running totals after one follower trade: one point of the PnL and fee chart, as the
+ * doubles the response prints (see `RunningSum` and `UnrealizedBook`).
  */
 export interface ChartPoint {
   readonly time: number;
   readonly dealIndex: number;
-  readonly realized: Decimal40;
+  readonly realized: number;
   readonly unrealized: number;
   readonly total: number;
-  readonly feeSum: Decimal40;
-  readonly botFeeSum: Decimal40;
+  readonly feeSum: number;
+  readonly botFeeSum: number;
 }
 
-/** The PnL and fee chart's points of a replay, packed as the trades are (three decimals and two doubles a point). */
+/** The PnL and fee chart's points of a replay: five doubles a point, in arrays of doubles. */
 export class PointLog {
   private readonly times: number[] = [];
   private readonly dealIndexes: number[] = [];
+  private readonly realized: number[] = [];
   private readonly unrealized: number[] = [];
   private readonly total: number[] = [];
-  private readonly values = new PackedDecimals();
+  private readonly feeSum: number[] = [];
+  private readonly botFeeSum: number[] = [];
 
   get length(): number {
     return this.times.length;
@@ -146,23 +148,22 @@ export class PointLog {
   add(p: ChartPoint): void {
     this.times.push(p.time);
     this.dealIndexes.push(p.dealIndex);
+    this.realized.push(p.realized);
     this.unrealized.push(p.unrealized);
     this.total.push(p.total);
-    this.values.push(p.realized);
-    this.values.push(p.feeSum);
-    this.values.push(p.botFeeSum);
+    this.feeSum.push(p.feeSum);
+    this.botFeeSum.push(p.botFeeSum);
   }
 
   get(i: number): ChartPoint {
-    const v = this.values;
     return {
       time: this.times[i]!,
       dealIndex: this.dealIndexes[i]!,
-      realized: v.get(3 * i)!,
+      realized: this.realized[i]!,
       unrealized: this.unrealized[i]!,
       total: this.total[i]!,
-      feeSum: v.get(3 * i + 1)!,
-      botFeeSum: v.get(3 * i + 2)!,
+      feeSum: this.feeSum[i]!,
+      botFeeSum: this.botFeeSum[i]!,
     };
   }
 }

@@ -1,7 +1,8 @@
-import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
+import { ExactSum, toJsonNumber } from '../model/decimal.js';
 import { addWords, decide, multiplyWords, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
+import type { RunningSum } from './running-sum.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
@@ -77,29 +78,27 @@ export class UnrealizedBook {
 
   /**
    * Re-values the deals that moved, then sets {@link unrealized} and {@link total} (`realized`
-   * plus the sum, rounded to 40 digits) to the doubles the response prints.
+   * plus the sum, each rounded to 40 digits, and their sum rounded to 40 digits) to the doubles
+   * the response prints.
    */
-  read(realized: Decimal): void {
+  read(realized: RunningSum): void {
     this.revalue();
     if (this.open.length === 0) {
       this.unrealized = 0;
-      this.total = toJsonNumber(realized);
+      this.total = realized.read();
       return;
     }
     const high = this.sumHigh;
     const low = this.sumLow;
     // The 40-digit rounding of the sum moves it by at most 5 × 10^-40 of itself (< 2^-128).
-    const bound = this.bound * SAFETY + Math.abs(high) * TWO_M128;
-    const unrealized = decide(high, low, bound);
+    const unrealized = decide(high, low, this.bound * SAFETY + Math.abs(high) * TWO_M128);
     if (unrealized === unrealized) {
-      // realized + sum, rounded to 40 digits: the conversion of `realized`, one more addition and
-      // the rounding add their errors.
-      toWord(realized);
-      const rHigh = W[0]!;
-      addWords(rHigh, W[1]!, high, low);
-      const tHigh = W[0]!;
-      const totalBound = bound + (Math.abs(rHigh) * TWO_M98 + Math.abs(tHigh) * TWO_M100 + Math.abs(tHigh) * TWO_M128) * SAFETY;
-      const total = decide(tHigh, W[1]!, totalBound);
+      // Both sums' errors and 40-digit roundings, the addition's error and its own rounding.
+      const rHigh = realized.high;
+      addWords(rHigh, realized.low, high, low);
+      const tHigh = Math.abs(W[0]!);
+      const totalBound = (this.bound + realized.bound) * SAFETY + (Math.abs(rHigh) + Math.abs(high) + tHigh) * TWO_M127 + tHigh * TWO_M100;
+      const total = decide(W[0]!, W[1]!, totalBound);
       if (total === total) {
         this.unrealized = unrealized;
         this.total = total;
@@ -110,7 +109,7 @@ export class UnrealizedBook {
   }
 
   /** The exact sum over the open deals, rounded to 40 digits; the double-word sum restarts from it. */
-  private readExactly(realized: Decimal): void {
+  private readExactly(realized: RunningSum): void {
     this.exactReadings++;
     const sum = this.exact;
     sum.clear();
@@ -120,7 +119,7 @@ export class UnrealizedBook {
     }
     const value = sum.value();
     this.unrealized = toJsonNumber(value);
-    this.total = toJsonNumber(realized.plus(value));
+    this.total = toJsonNumber(realized.value().plus(value));
     toWord(value);
     // The 40-digit value differs from the exact sum by < 2^-128 of it, its double word by < 2^-100.
     this.restart(W[0]!, W[1]!, Math.abs(W[0]!) * TWO_M98);
@@ -215,6 +214,7 @@ const SLOT = 8;
 const TWO_M96 = 2 ** -96;
 const TWO_M98 = 2 ** -98;
 const TWO_M100 = 2 ** -100;
+const TWO_M127 = 2 ** -127;
 const TWO_M128 = 2 ** -128;
 /** Covers the rounding of the bound's own arithmetic (relative 2^-53 a step). */
 const SAFETY = 1.001;

@@ -36,17 +36,21 @@ export function addWords(xHigh: number, xLow: number, yHigh: number, yLow: numbe
 /** `W = x × y` for double words, relative error < 2^-102 (Dekker's product, then the cross terms). */
 export function multiplyWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
   const p = xHigh * yHigh;
-  let t = SPLITTER * xHigh;
-  const xh = t - (t - xHigh);
-  const xl = xHigh - xh;
-  t = SPLITTER * yHigh;
-  const yh = t - (t - yHigh);
-  const yl = yHigh - yh;
-  const error = xh * yh - p + xh * yl + xl * yh + xl * yl;
-  const low = error + (xHigh * yLow + xLow * yHigh);
+  const low = productError(xHigh, yHigh, p) + (xHigh * yLow + xLow * yHigh);
   const high = p + low;
   W[0] = high;
   W[1] = low - (high - p);
+}
+
+/** `a × b − fl(a × b)` exactly, for the product `ab = fl(a × b)` of two doubles (Dekker, Veltkamp). */
+function productError(a: number, b: number, ab: number): number {
+  let t = SPLITTER * a;
+  const aHigh = t - (t - a);
+  const aLow = a - aHigh;
+  t = SPLITTER * b;
+  const bHigh = t - (t - b);
+  const bLow = b - bHigh;
+  return aHigh * bHigh - ab + aHigh * bLow + aLow * bHigh + aLow * bLow;
 }
 
 /**
@@ -65,26 +69,25 @@ export function toWord(d: Decimal): void {
   }
   const sign = d.s;
   const h = (d.c0 * 1e7 + d.c1) * sign;
-  // h × 10^(e+28) exactly as a double plus its error, with the table's low part.
+  // H × 10^(e+28) exactly as a double and its error, with the table's low part.
   const ph = POW10_HIGH[k]!;
-  const p = h * ph;
-  let t = SPLITTER * h;
-  const hh = t - (t - h);
-  const hl = h - hh;
-  t = SPLITTER * ph;
-  const qh = t - (t - ph);
-  const ql = ph - qh;
-  let low = hh * qh - p + hh * ql + hl * qh + hl * ql + h * POW10_LOW[k]!;
+  let high = h * ph;
+  let low = productError(h, ph, high) + h * POW10_LOW[k]!;
   if (d.c2 !== 0 || d.c3 !== 0 || d.c4 !== 0 || d.c5 !== 0) {
-    // M × 10^(e+14) and L × 10^e are below 10^-12 and 10^-26 of the value: one product each,
-    // with the table's low part for M, keeps them within 2^-106 of it.
+    // M × 10^(e+14) is up to 10^-11 of the value, so its product is also taken exactly and
+    // added to the head exactly (Fast2Sum: |head| ≥ |M part|); L × 10^e, below 10^-25 of the
+    // value, and the table's low part of 10^(e+14) need one rounded product each.
     const m = (d.c2 * 1e7 + d.c3) * sign;
     const l = (d.c4 * 1e7 + d.c5) * sign;
-    low += m * POW10_HIGH[k - 14]! + (m * POW10_LOW[k - 14]! + l * POW10_HIGH[k - 28]!);
+    const pm = POW10_HIGH[k - 14]!;
+    const q = m * pm;
+    const head = high + q;
+    low += q - (head - high) + productError(m, pm, q) + (m * POW10_LOW[k - 14]! + l * POW10_HIGH[k - 28]!);
+    high = head;
   }
-  const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
+  const sum = high + low;
+  W[0] = sum;
+  W[1] = low - (sum - high);
 }
 
 /**
@@ -181,13 +184,7 @@ function scaledToWord(c: number, k: number): boolean {
   if (at < 0 || at >= POW10_HIGH.length) return false;
   const ph = POW10_HIGH[at]!;
   const p = c * ph;
-  let t = SPLITTER * c;
-  const ch = t - (t - c);
-  const cl = c - ch;
-  t = SPLITTER * ph;
-  const qh = t - (t - ph);
-  const ql = ph - qh;
-  const low = ch * qh - p + ch * ql + cl * qh + cl * ql + c * POW10_LOW[at]!;
+  const low = productError(c, ph, p) + c * POW10_LOW[at]!;
   const high = p + low;
   W[0] = high;
   W[1] = low - (high - p);

@@ -1,4 +1,4 @@
-import { roundHalfAwayFromZero, toJsonNumber, ZERO } from '../model/decimal.js';
+import { roundHalfAwayFromZero, ZERO } from '../model/decimal.js';
 import type { DealsChart, PnlAndFeeChart } from '../model/response.js';
 import type { PointLog } from '../engine/trade-log.js';
 import { closingOrder, type DealResult } from './deal-results.js';
@@ -16,11 +16,11 @@ export function pnlAndFeeChart(points: PointLog): PnlAndFeeChart {
   };
   for (let i = 0; i < points.length; i++) {
     const p = points.get(i);
-    chart.pnl_realized.push(toJsonNumber(p.realized));
+    chart.pnl_realized.push(p.realized);
     chart.pnl_unrealized.push(p.unrealized);
     chart.pnl_total.push(p.total);
-    chart.fee_sum.push(toJsonNumber(p.feeSum));
-    chart.bot_fee.push(toJsonNumber(p.botFeeSum));
+    chart.fee_sum.push(p.feeSum);
+    chart.bot_fee.push(p.botFeeSum);
     chart.deal_indexes.push(p.dealIndex);
     chart.timestamps.push(p.time);
   }

@@ -58,7 +58,7 @@ describe('TradeLog and PointLog', () => {
     records.forEach((r, k) => expect(log.get(k)).toEqual(r));
 
     const points = new PointLog();
-    const point = { time: 5, dealIndex: 2, realized: new Decimal40('-1.5'), unrealized: 3 / 7, total: -1.5 + 3 / 7, feeSum: new Decimal40('0.1'), botFeeSum: new Decimal40(0) };
+    const point = { time: 5, dealIndex: 2, realized: -1.5, unrealized: 3 / 7, total: -1.5 + 3 / 7, feeSum: 0.1, botFeeSum: 0 };
     points.add(point);
     expect(points.length).toBe(1);
     expect(points.get(0)).toEqual(point);
