@@ -75,8 +75,6 @@ export class Deal {
   valuedQty: Decimal = ZERO;
   valuedPriceKey: number | DecimalInput = -1;
   bookedInvested: Decimal = ZERO;
-  /** True when the price or the position moved since the last valuation. */
-  dirty = false;
   /** The deal's slot in the `UnrealizedBook` while it is in the chart's sum, else -1. */
   slot = -1;
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */

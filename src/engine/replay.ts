@@ -173,7 +173,7 @@ export class Replay {
     if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
     this.prices.observe(tokenId, swap, i);
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined) this.unrealized?.markDirty(deal);
+    if (deal !== undefined) this.unrealized?.priceMoved(tokenId);
     if (leader < 0) return;
 
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);

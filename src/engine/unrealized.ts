@@ -21,11 +21,17 @@ import type { RunningSum } from './running-sum.js';
  *
  * Each open deal holds a slot with its booked term `qty × price − usd_invested` as a double word,
  * the error bound of that term, and the double words of the `qty` and `usd_invested` it was made
- * from (see {@link SLOT}). A price move only flags the deal (no work per market swap); a reading
- * re-values the flagged deals whose price, position or `usd_invested` changed.
+ * from (see {@link SLOT}). A price move only flags the token, in arrays indexed by token (no
+ * work per market swap, and the deal object is not touched); a reading re-values the flagged
+ * tokens' deals whose price, position or `usd_invested` changed.
  */
 export class UnrealizedBook {
-  private readonly dirty: Deal[] = [];
+  /** The tokens flagged since the last reading (a stack of token ids), and each token's flag. */
+  private flagged = new Int32Array(64);
+  private flaggedCount = 0;
+  private flag = new Uint8Array(64);
+  /** The deal in the sum of each token, by token id. */
+  private readonly dealOfToken: (Deal | undefined)[] = [];
   /** The deals in the sum, by slot. */
   private readonly open: Deal[] = [];
   /** Per slot, {@link SLOT} doubles. */
@@ -43,18 +49,24 @@ export class UnrealizedBook {
 
   constructor(private readonly prices: PriceBook) {}
 
-  /** The deal's token has a new price: re-value it at the next reading. */
+  /** The token has a new price: re-value its deal, if any, at the next reading. */
+  priceMoved(tokenId: number): void {
+    if (tokenId >= this.flag.length) this.flag = grown(this.flag, tokenId);
+    if (this.flag[tokenId] === 1) return;
+    this.flag[tokenId] = 1;
+    if (this.flaggedCount === this.flagged.length) this.flagged = grown(this.flagged, this.flaggedCount);
+    this.flagged[this.flaggedCount++] = tokenId;
+  }
+
+  /** The deal's token has a new price (see {@link priceMoved}). */
   markDirty(deal: Deal): void {
-    if (!deal.dirty) {
-      deal.dirty = true;
-      this.dirty.push(deal);
-    }
+    this.priceMoved(deal.tokenId);
   }
 
   /** The deal traded and stays open: its position and `usd_invested` moved. */
   traded(deal: Deal): void {
     if (deal.slot < 0) this.enter(deal);
-    this.markDirty(deal);
+    this.priceMoved(deal.tokenId);
   }
 
   /** The deal closed: its term leaves the sum. */
@@ -73,6 +85,7 @@ export class UnrealizedBook {
     }
     this.open.length = last;
     deal.slot = -1;
+    this.dealOfToken[deal.tokenId] = undefined;
     if (last === 0) this.restart(0, 0, 0); // nothing open: the sum is exactly zero
   }
 
@@ -142,14 +155,18 @@ export class UnrealizedBook {
     this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
     this.open.push(deal);
     deal.slot = at;
+    this.dealOfToken[deal.tokenId] = deal;
   }
 
-  /** Re-books the term of every flagged open deal whose price, position or `usd_invested` changed. */
+  /** Re-books the term of every flagged token's deal whose price, position or `usd_invested` changed. */
   private revalue(): void {
     const f = this.slots;
-    for (const deal of this.dirty) {
-      deal.dirty = false;
-      if (deal.slot < 0) continue; // closed since it was flagged
+    const flagged = this.flagged;
+    for (let k = 0; k < this.flaggedCount; k++) {
+      const tokenId = flagged[k]!;
+      this.flag[tokenId] = 0;
+      const deal = this.dealOfToken[tokenId];
+      if (deal === undefined) continue; // no deal, or closed since
       const priceKey = this.prices.priceKey(deal.tokenId);
       const qty = deal.qty;
       const invested = deal.invested;
@@ -184,7 +201,7 @@ export class UnrealizedBook {
       f[base + TERM_LOW] = termLow;
       f[base + TERM_BOUND] = termBound;
     }
-    this.dirty.length = 0;
+    this.flaggedCount = 0;
   }
 
   /**
@@ -197,6 +214,13 @@ export class UnrealizedBook {
     this.sumLow = W[1]!;
     this.bound += termBound + Math.abs(W[0]!) * TWO_M100;
   }
+}
+
+/** A copy of `array` with room for index `index` at least. */
+function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
+  const copy = new (array.constructor as new (length: number) => T)(Math.max(2 * array.length, index + 1));
+  copy.set(array);
+  return copy;
 }
 
 // Per slot: the double words of qty and usd_invested as last converted, and the booked term
