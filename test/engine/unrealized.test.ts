@@ -471,11 +471,11 @@ type Price = Decimal40 | string | number;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** The fields of a Deal the book reads and writes (a fake deal: plain fields, cast to Deal). */
-type BookDeal = Mutable<Pick<Deal, 'tokenId' | 'qty' | 'invested' | 'open' | 'dirty' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
+type BookDeal = Mutable<Pick<Deal, 'tokenId' | 'qty' | 'invested' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
 
 function newDeal(tokenId: number, qty: Decimal40, invested: Decimal40): BookDeal {
-  // As a new Deal starts: no slot, not flagged, nothing valued or booked.
-  return { tokenId, qty, invested, open: true, dirty: false, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
+  // As a new Deal starts: no slot, nothing valued or booked.
+  return { tokenId, qty, invested, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
 }
 
 function asDeal(deal: BookDeal): Deal {
