@@ -11,25 +11,40 @@ import { addWords, decide, toWord, W } from '../model/double-word.js';
  * instead of a 40-digit addition per term and a rounding.
  */
 export class RunningSum {
-  /** The sum as a double word, and a bound on its distance to the exact sum. */
-  high = 0;
-  low = 0;
-  bound = 0;
+  /**
+   * The sum as a double word and a bound on its distance to the exact sum: in a typed array, as
+   * double fields of an object may be kept as boxed numbers, one allocation a store.
+   */
+  private readonly state = new Float64Array(3);
   /** Readings that had to read the exact sum (for tests and diagnostics). */
   exactReadings = 0;
   private readonly exact = new ExactSum();
+
+  get high(): number {
+    return this.state[0]!;
+  }
+
+  get low(): number {
+    return this.state[1]!;
+  }
+
+  get bound(): number {
+    return this.state[2]!;
+  }
 
   /** Adds `sign × d` (`sign` 1 or -1). */
   add(d: Decimal, sign = 1): void {
     if (d.c0 === 0) return;
     this.exact.add(d, sign);
     toWord(d);
-    const high = sign * W[0]!;
-    addWords(this.high, this.low, high, sign * W[1]!);
-    this.high = W[0]!;
-    this.low = W[1]!;
+    const term = sign * W[0]!;
+    const state = this.state;
+    addWords(state[0]!, state[1]!, term, sign * W[1]!);
+    const sum = W[0]!;
+    state[0] = sum;
+    state[1] = W[1]!;
     // The term's conversion errs by < 2^-100 of it, the addition by < 2^-104 of the result.
-    this.bound += Math.abs(high) * TWO_M98 + Math.abs(this.high) * TWO_M100;
+    state[2] = state[2]! + Math.abs(term) * TWO_M98 + Math.abs(sum) * TWO_M100;
   }
 
   /** The exact sum rounded half to even to 40 digits. */
@@ -40,15 +55,17 @@ export class RunningSum {
   /** The double nearest to {@link value}. */
   read(): number {
     // No error at all: only zeros were added, the sum is exactly 0.
-    if (this.bound === 0) return 0;
-    const printed = decide(this.high, this.low, this.bound * SAFETY + Math.abs(this.high) * TWO_M128);
+    const state = this.state;
+    const high = state[0]!;
+    if (state[2] === 0) return 0;
+    const printed = decide(high, state[1]!, state[2]! * SAFETY + Math.abs(high) * TWO_M128);
     if (printed === printed) return printed;
     this.exactReadings++;
     const value = this.exact.value();
     toWord(value);
-    this.high = W[0]!;
-    this.low = W[1]!;
-    this.bound = Math.abs(W[0]!) * TWO_M98;
+    state[0] = W[0]!;
+    state[1] = W[1]!;
+    state[2] = Math.abs(W[0]!) * TWO_M98;
     return toJsonNumber(value);
   }
 }

@@ -36,18 +36,28 @@ export class UnrealizedBook {
   private readonly open: Deal[] = [];
   /** Per slot, {@link SLOT} doubles. */
   private slots = new Float64Array(64 * SLOT);
-  /** The sum as a double word, and a bound on its distance to the exact sum of the open deals' terms. */
-  private sumHigh = 0;
-  private sumLow = 0;
-  private bound = 0;
+  /**
+   * The sum as a double word and a bound on its distance to the exact sum of the open deals'
+   * terms ({@link HIGH}, {@link LOW}, {@link BOUND}), then the last reading's printed
+   * `pnl_unrealized` and `pnl_total`: in a typed array, as double fields of an object may be
+   * kept as boxed numbers, one allocation a store.
+   */
+  private readonly state = new Float64Array(5);
   private readonly exact = new ExactSum();
-  /** The last reading: the printed `pnl_unrealized` and `pnl_total`. */
-  unrealized = 0;
-  total = 0;
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
 
   constructor(private readonly prices: PriceBook) {}
+
+  /** The last reading's `pnl_unrealized`, as printed. */
+  get unrealized(): number {
+    return this.state[UNREALIZED]!;
+  }
+
+  /** The last reading's `pnl_total`, as printed. */
+  get total(): number {
+    return this.state[TOTAL]!;
+  }
 
   /** The token has a new price: re-value its deal, if any, at the next reading. */
   priceMoved(tokenId: number): void {
@@ -96,25 +106,27 @@ export class UnrealizedBook {
    */
   read(realized: RunningSum): void {
     this.revalue();
+    const state = this.state;
     if (this.open.length === 0) {
-      this.unrealized = 0;
-      this.total = realized.read();
+      state[UNREALIZED] = 0;
+      state[TOTAL] = realized.read();
       return;
     }
-    const high = this.sumHigh;
-    const low = this.sumLow;
+    const high = state[HIGH]!;
+    const low = state[LOW]!;
+    const bound = state[BOUND]!;
     // The 40-digit rounding of the sum moves it by at most 5 × 10^-40 of itself (< 2^-128).
-    const unrealized = decide(high, low, this.bound * SAFETY + Math.abs(high) * TWO_M128);
+    const unrealized = decide(high, low, bound * SAFETY + Math.abs(high) * TWO_M128);
     if (unrealized === unrealized) {
       // Both sums' errors and 40-digit roundings, the addition's error and its own rounding.
       const rHigh = realized.high;
       addWords(rHigh, realized.low, high, low);
       const tHigh = Math.abs(W[0]!);
-      const totalBound = (this.bound + realized.bound) * SAFETY + (Math.abs(rHigh) + Math.abs(high) + tHigh) * TWO_M127 + tHigh * TWO_M100;
+      const totalBound = (bound + realized.bound) * SAFETY + (Math.abs(rHigh) + Math.abs(high) + tHigh) * TWO_M127 + tHigh * TWO_M100;
       const total = decide(W[0]!, W[1]!, totalBound);
       if (total === total) {
-        this.unrealized = unrealized;
-        this.total = total;
+        state[UNREALIZED] = unrealized;
+        state[TOTAL] = total;
         return;
       }
     }
@@ -131,17 +143,18 @@ export class UnrealizedBook {
       sum.add(deal.bookedInvested, -1);
     }
     const value = sum.value();
-    this.unrealized = toJsonNumber(value);
-    this.total = toJsonNumber(realized.value().plus(value));
+    this.state[UNREALIZED] = toJsonNumber(value);
+    this.state[TOTAL] = toJsonNumber(realized.value().plus(value));
     toWord(value);
     // The 40-digit value differs from the exact sum by < 2^-128 of it, its double word by < 2^-100.
     this.restart(W[0]!, W[1]!, Math.abs(W[0]!) * TWO_M98);
   }
 
   private restart(high: number, low: number, bound: number): void {
-    this.sumHigh = high;
-    this.sumLow = low;
-    this.bound = bound;
+    const state = this.state;
+    state[HIGH] = high;
+    state[LOW] = low;
+    state[BOUND] = bound;
   }
 
   /** Gives a deal that starts trading a slot, with nothing booked. */
@@ -209,10 +222,12 @@ export class UnrealizedBook {
    * by the term's and by the addition's error (< 2^-104 of the result, counted as 2^-100).
    */
   private addToSum(high: number, low: number, termBound: number): void {
-    addWords(this.sumHigh, this.sumLow, high, low);
-    this.sumHigh = W[0]!;
-    this.sumLow = W[1]!;
-    this.bound += termBound + Math.abs(W[0]!) * TWO_M100;
+    const state = this.state;
+    addWords(state[HIGH]!, state[LOW]!, high, low);
+    const sum = W[0]!;
+    state[HIGH] = sum;
+    state[LOW] = W[1]!;
+    state[BOUND] = state[BOUND]! + termBound + Math.abs(sum) * TWO_M100;
   }
 }
 
@@ -222,6 +237,13 @@ function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
   copy.set(array);
   return copy;
 }
+
+// The book's state.
+const HIGH = 0;
+const LOW = 1;
+const BOUND = 2;
+const UNREALIZED = 3;
+const TOTAL = 4;
 
 // Per slot: the double words of qty and usd_invested as last converted, and the booked term
 // `qty × price − usd_invested` with its error bound.
