@@ -282,14 +282,13 @@ export class Replay {
    */
   private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, botFee: Decimal, cost: Decimal | null): void {
     const realized = this.realized;
+    const fee = botFee.isZero() ? networkFee : networkFee.plus(botFee);
     if (cost !== null) {
       realized.add(fill.usdAmount);
       realized.add(cost, -1);
     }
-    realized.add(networkFee, -1);
-    realized.add(botFee, -1);
-    this.feeSum.add(networkFee);
-    this.feeSum.add(botFee);
+    realized.add(fee, -1);
+    this.feeSum.add(fee);
     this.botFeeSum.add(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
