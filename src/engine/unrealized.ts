@@ -68,11 +68,6 @@ export class UnrealizedBook {
     this.flagged[this.flaggedCount++] = tokenId;
   }
 
-  /** The deal's token has a new price (see {@link priceMoved}). */
-  markDirty(deal: Deal): void {
-    this.priceMoved(deal.tokenId);
-  }
-
   /** The deal traded and stays open: its position and `usd_invested` moved. */
   traded(deal: Deal): void {
     if (deal.slot < 0) this.enter(deal);

@@ -10,7 +10,7 @@ import { InputError } from './errors.js';
 export const Decimal = Decimal40;
 export type Decimal = Decimal40;
 
-/** Exact sums of decimals and products, rounded once when read (the PnL chart's unrealized PnL). */
+/** Exact sums of decimals and products, rounded once when read (the PnL chart's exact readings). */
 export { ExactSum } from './exact-sum.js';
 
 /**

@@ -24,8 +24,9 @@ const LOAD_LIMIT = 80;
  * rounds the exact sum once, half to even, to 40 digits.
  *
  * An addition costs a few multiply-adds and no allocation, where a {@link Decimal40} sum costs an
- * aligned addition, a rounding and a new value. The PnL chart's unrealized PnL, re-valued many
- * times a trade, is kept in one (see `UnrealizedBook`); taking away exactly what was added
+ * aligned addition, a rounding and a new value. The PnL chart's running sums keep their terms
+ * in one, and its unrealized PnL is summed in one when a reading must be exact (see
+ * `RunningSum` and `UnrealizedBook`); taking away exactly what was added
  * leaves exactly zero.
  *
  * @example

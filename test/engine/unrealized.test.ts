@@ -565,7 +565,7 @@ class Harness {
     this.prices.set(tokenId, price);
     this.price.set(tokenId, decimalValue(price));
     const deal = this.deals.get(tokenId);
-    if (deal !== undefined) this.book.markDirty(asDeal(deal));
+    if (deal !== undefined) this.book.priceMoved(deal.tokenId);
   }
 
   /** Adds terms to the realized PnL (a trade's gain, its fees with sign -1). */
