@@ -270,13 +270,13 @@ function parseText(text: string): Decimal40 {
 }
 
 /**
- * {@link parseLongText} for a well-formed string of at most 15 significant digits (a price,
- * an amount or a quantity as a tape writes them), or null for any other, which the long path
- * then reads (or rejects, with its message). The digits gather in one float64, exact below
- * 10^15, and are cut into the three top limbs at the end: no limb array to clear and fill
- * digit by digit.
+ * Reads a well-formed decimal string of at most 15 significant digits (a price, an amount or a
+ * quantity as a tape writes them) into `out`: its digits as one integer with its sign (exact in a
+ * float64 below 10^15), the exponent of its last digit and the number of significant digits.
+ * False for any other string, which the long path then reads (or rejects, with its message).
+ * Shared by {@link parseShortText} and the double words of `double-word.ts`.
  */
-function parseShortText(text: string): Decimal40 | null {
+export function scanShortDecimal(text: string, out: Float64Array): boolean {
   const length = text.length;
   let i = 0;
   let sign = 1;
@@ -297,23 +297,41 @@ function parseShortText(text: string): Decimal40 | null {
       digits++;
       if (point) fractionDigits++;
       if (significant === 0 && c === 48) continue;
-      if (++significant > 15) return null;
+      if (++significant > 15) return false;
       value = value * 10 + (c - 48);
     } else if (c === 46 /* . */ && !point) {
       point = true;
     } else if ((c === 101 || c === 69) /* e E */ && digits > 0) {
       exponent = parseExponent(text, i + 1);
       // NaN (malformed) fails both tests; an exponent beyond ±10^9 is left to the long path.
-      if (!(exponent >= -1e9 && exponent <= 1e9)) return null;
+      if (!(exponent >= -1e9 && exponent <= 1e9)) return false;
       break;
     } else {
-      return null;
+      return false;
     }
   }
-  if (digits === 0) return null;
+  if (digits === 0) return false;
+  out[0] = sign * value;
+  out[1] = exponent - fractionDigits;
+  out[2] = significant;
+  return true;
+}
+
+/**
+ * {@link parseLongText} for a string {@link scanShortDecimal} reads, or null for any other. The
+ * digits are cut into the three top limbs at the end: no limb array to clear and fill digit by
+ * digit.
+ */
+function parseShortText(text: string): Decimal40 | null {
+  if (!scanShortDecimal(text, SCANNED)) return null;
+  const significant = SCANNED[2]!;
   if (significant === 0) return ZERO40;
+  const signed = SCANNED[0]!;
+  const sign = signed < 0 ? -1 : 1;
+  const value = signed * sign;
+  const lastDigitExponent = SCANNED[1]!;
   // The coefficient is `value × 10^(40 − significant)`: five digits in c0, seven in c1, c2.
-  const e = (exponent - fractionDigits - (40 - significant)) | 0;
+  const e = (lastDigitExponent - (40 - significant)) | 0;
   if (significant <= 5) return new Raw(sign, e, value * POW10[5 - significant]!, 0, 0, 0, 0, 0);
   // `value / 10^k` rounds to the integer below it or to the exact quotient (the gap to the next
   // integer is at least 10^-k, far above the rounding error), so `floor` cuts exactly.
@@ -435,6 +453,8 @@ const SHIFTED = new Float64Array(14);
  */
 const COLUMNS = new Float64Array(7);
 const PARSED = new Float64Array(6);
+/** What {@link scanShortDecimal} read for {@link parseShortText}. */
+const SCANNED = new Float64Array(3);
 
 /** @internal The coefficient of `d` as six base-10^7 limbs into `out`. */
 export function unpack(d: Decimal40, out: Float64Array): void {

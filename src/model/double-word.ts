@@ -1,4 +1,6 @@
 import { Decimal, type DecimalInput } from './decimal.js';
+import { scanShortDecimal } from './decimal40.js';
+import { productError } from './nearest-double.js';
 
 /**
  * Double-word arithmetic: a value is the unevaluated sum `high + low` of two doubles with
@@ -11,9 +13,6 @@ import { Decimal, type DecimalInput } from './decimal.js';
 
 /** The result of the last double-word operation: `W[0] + W[1]`. */
 export const W = new Float64Array(2);
-
-/** 2^27 + 1: splits a double into two halves of 26 significant bits (Veltkamp). */
-const SPLITTER = 134217729;
 
 /** `W = x + y` for double words, relative error < 3 × 2^-106 (AccurateDWPlusDW). */
 export function addWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
@@ -40,17 +39,6 @@ export function multiplyWords(xHigh: number, xLow: number, yHigh: number, yLow: 
   const high = p + low;
   W[0] = high;
   W[1] = low - (high - p);
-}
-
-/** `a × b − fl(a × b)` exactly, for the product `ab = fl(a × b)` of two doubles (Dekker, Veltkamp). */
-function productError(a: number, b: number, ab: number): number {
-  let t = SPLITTER * a;
-  const aHigh = t - (t - a);
-  const aLow = a - aHigh;
-  t = SPLITTER * b;
-  const bHigh = t - (t - b);
-  const bLow = b - bHigh;
-  return aHigh * bHigh - ab + aHigh * bLow + aLow * bHigh + aLow * bLow;
 }
 
 /**
@@ -98,49 +86,9 @@ export function rawToWord(raw: DecimalInput): void {
   if (!(typeof raw === 'string' ? shortTextToWord(raw) : numberToWord(raw))) toWord(new Decimal(raw));
 }
 
-/** `W` = a plain decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
+/** `W` = a decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
 function shortTextToWord(text: string): boolean {
-  const length = text.length;
-  let i = 0;
-  let sign = 1;
-  if (text.charCodeAt(0) === 45 /* - */) {
-    sign = -1;
-    i++;
-  }
-  let value = 0;
-  let digits = 0;
-  let significant = 0;
-  let fractionDigits = 0;
-  let point = false;
-  let exponent = 0;
-  for (; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      digits++;
-      if (point) fractionDigits++;
-      if (significant === 0 && c === 48) continue;
-      if (++significant > 15) return false;
-      value = value * 10 + (c - 48);
-    } else if (c === 46 /* . */ && !point) {
-      point = true;
-    } else if ((c === 101 || c === 69) /* e E */ && digits > 0 && i + 1 < length) {
-      let j = i + 1;
-      const exponentSign = text.charCodeAt(j) === 45 ? -1 : 1;
-      if (text.charCodeAt(j) === 45 || text.charCodeAt(j) === 43) j++;
-      if (j === length || length - j > 4) return false;
-      for (; j < length; j++) {
-        const d = text.charCodeAt(j) - 48;
-        if (d < 0 || d > 9) return false;
-        exponent = exponent * 10 + d;
-      }
-      exponent *= exponentSign;
-      break;
-    } else {
-      return false;
-    }
-  }
-  if (digits === 0) return false;
-  return scaledToWord(sign * value, exponent - fractionDigits);
+  return scanShortDecimal(text, SCANNED) && scaledToWord(SCANNED[0]!, SCANNED[1]!);
 }
 
 /**
@@ -213,6 +161,8 @@ export function decide(high: number, low: number, bound: number): number {
 }
 
 const TWO_M100 = 2 ** -100;
+/** What {@link scanShortDecimal} read for {@link shortTextToWord}. */
+const SCANNED = new Float64Array(3);
 const LOG10_2 = Math.log10(2);
 const F64 = new Float64Array(1);
 const U32 = new Uint32Array(F64.buffer);

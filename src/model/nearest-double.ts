@@ -68,7 +68,7 @@ export function nearestDouble(e: number, c0: number, c1: number, c2: number, c3:
 }
 
 /** `a × b − fl(a × b)` exactly, for the product `ab = fl(a × b)` of two doubles (Dekker, Veltkamp). */
-function productError(a: number, b: number, ab: number): number {
+export function productError(a: number, b: number, ab: number): number {
   let t = SPLITTER * a;
   const aHigh = t - (t - a);
   const aLow = a - aHigh;
