@@ -7,10 +7,10 @@ import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
+import { RunningSum } from './running-sum.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { tapeMemo } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
-import { RunningSum } from './running-sum.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 
@@ -292,11 +292,12 @@ export class Replay {
     this.botFeeSum.add(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
-    unrealized.read(realized);
+    const printedRealized = realized.read();
+    unrealized.read(realized, printedRealized);
     this.points.add({
       time: deal.lastOperationTime,
       dealIndex: deal.index,
-      realized: realized.read(),
+      realized: printedRealized,
       unrealized: unrealized.unrealized,
       total: unrealized.total,
       feeSum: this.feeSum.read(),

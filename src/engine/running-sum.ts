@@ -1,5 +1,5 @@
 import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
-import { addWords, decide, toWord, W } from '../model/double-word.js';
+import { accumulate, CONVERSION_ERROR, decide40, restartAt, toWord, W } from '../model/double-word.js';
 
 /**
  * A running sum of the PnL chart (realized PnL, fees), printed after every trade as the double
@@ -37,14 +37,8 @@ export class RunningSum {
     if (d.c0 === 0) return;
     this.exact.add(d, sign);
     toWord(d);
-    const term = sign * W[0]!;
-    const state = this.state;
-    addWords(state[0]!, state[1]!, term, sign * W[1]!);
-    const sum = W[0]!;
-    state[0] = sum;
-    state[1] = W[1]!;
-    // The term's conversion errs by < 2^-100 of it, the addition by < 2^-104 of the result.
-    state[2] = state[2]! + Math.abs(term) * TWO_M98 + Math.abs(sum) * TWO_M100;
+    const high = sign * W[0]!;
+    accumulate(this.state, high, sign * W[1]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
   /** The exact sum rounded half to even to 40 digits. */
@@ -54,25 +48,14 @@ export class RunningSum {
 
   /** The double nearest to {@link value}. */
   read(): number {
-    // No error at all: only zeros were added, the sum is exactly 0.
     const state = this.state;
-    const high = state[0]!;
+    // No error at all: only zeros were added, the sum is exactly 0.
     if (state[2] === 0) return 0;
-    const printed = decide(high, state[1]!, state[2]! * SAFETY + Math.abs(high) * TWO_M128);
+    const printed = decide40(state[0]!, state[1]!, state[2]!);
     if (printed === printed) return printed;
     this.exactReadings++;
     const value = this.exact.value();
-    toWord(value);
-    state[0] = W[0]!;
-    state[1] = W[1]!;
-    state[2] = Math.abs(W[0]!) * TWO_M98;
+    restartAt(state, value);
     return toJsonNumber(value);
   }
 }
-
-const TWO_M98 = 2 ** -98;
-const TWO_M100 = 2 ** -100;
-/** The 40-digit rounding moves a value by at most 5 × 10^-40 of itself, below 2^-128. */
-const TWO_M128 = 2 ** -128;
-/** Covers the rounding of the bound's own arithmetic (relative 2^-53 a step). */
-const SAFETY = 1.001;

@@ -1,5 +1,5 @@
 import { ExactSum, toJsonNumber } from '../model/decimal.js';
-import { addWords, decide, multiplyWords, toWord, W } from '../model/double-word.js';
+import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { RunningSum } from './running-sum.js';
@@ -80,7 +80,7 @@ export class UnrealizedBook {
     if (at < 0) return;
     const base = at * SLOT;
     const f = this.slots;
-    this.addToSum(-f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
+    accumulate(this.state, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
     const last = this.open.length - 1;
     const moved = this.open[last]!;
     if (moved !== deal) {
@@ -91,7 +91,7 @@ export class UnrealizedBook {
     this.open.length = last;
     deal.slot = -1;
     this.dealOfToken[deal.tokenId] = undefined;
-    if (last === 0) this.restart(0, 0, 0); // nothing open: the sum is exactly zero
+    if (last === 0) this.state.fill(0, HIGH, BOUND + 1); // nothing open: the sum is exactly zero
   }
 
   /**
@@ -99,26 +99,25 @@ export class UnrealizedBook {
    * plus the sum, each rounded to 40 digits, and their sum rounded to 40 digits) to the doubles
    * the response prints.
    */
-  read(realized: RunningSum): void {
+  read(realized: RunningSum, printedRealized: number): void {
     this.revalue();
     const state = this.state;
     if (this.open.length === 0) {
       state[UNREALIZED] = 0;
-      state[TOTAL] = realized.read();
+      state[TOTAL] = printedRealized;
       return;
     }
     const high = state[HIGH]!;
     const low = state[LOW]!;
     const bound = state[BOUND]!;
-    // The 40-digit rounding of the sum moves it by at most 5 × 10^-40 of itself (< 2^-128).
-    const unrealized = decide(high, low, bound * SAFETY + Math.abs(high) * TWO_M128);
+    const unrealized = decide40(high, low, bound);
     if (unrealized === unrealized) {
-      // Both sums' errors and 40-digit roundings, the addition's error and its own rounding.
+      // Both sums' errors and 40-digit roundings, and the addition's error; decide40 adds the
+      // total's own rounding.
       const rHigh = realized.high;
       addWords(rHigh, realized.low, high, low);
-      const tHigh = Math.abs(W[0]!);
-      const totalBound = (bound + realized.bound) * SAFETY + (Math.abs(rHigh) + Math.abs(high) + tHigh) * TWO_M127 + tHigh * TWO_M100;
-      const total = decide(W[0]!, W[1]!, totalBound);
+      const totalBound = bound + realized.bound + (Math.abs(rHigh) + Math.abs(high)) * ROUNDING_40_ERROR + Math.abs(W[0]!) * ADDITION_ERROR;
+      const total = decide40(W[0]!, W[1]!, totalBound);
       if (total === total) {
         state[UNREALIZED] = unrealized;
         state[TOTAL] = total;
@@ -138,18 +137,11 @@ export class UnrealizedBook {
       sum.add(deal.bookedInvested, -1);
     }
     const value = sum.value();
-    this.state[UNREALIZED] = toJsonNumber(value);
-    this.state[TOTAL] = toJsonNumber(realized.value().plus(value));
-    toWord(value);
-    // The 40-digit value differs from the exact sum by < 2^-128 of it, its double word by < 2^-100.
-    this.restart(W[0]!, W[1]!, Math.abs(W[0]!) * TWO_M98);
-  }
-
-  private restart(high: number, low: number, bound: number): void {
     const state = this.state;
-    state[HIGH] = high;
-    state[LOW] = low;
-    state[BOUND] = bound;
+    state[UNREALIZED] = toJsonNumber(value);
+    state[TOTAL] = toJsonNumber(realized.value().plus(value));
+    // The 40-digit value differs from the exact sum by < 2^-128 of it: within the conversion's bound.
+    restartAt(state, value);
   }
 
   /** Gives a deal that starts trading a slot, with nothing booked. */
@@ -198,31 +190,16 @@ export class UnrealizedBook {
       const productHigh = W[0]!;
       const investedHigh = f[base + INVESTED_HIGH]!;
       addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
-      // Each factor's conversion errs by < 2^-100 of it, their product by < 2^-102 and the
-      // difference by < 2^-104 of the operands: < 2^-98 of |product| + |invested| in all.
-      const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TWO_M96;
+      const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
       const termHigh = W[0]!;
       const termLow = W[1]!;
-      this.addToSum(-f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
-      this.addToSum(termHigh, termLow, termBound);
+      accumulate(this.state, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
+      accumulate(this.state, termHigh, termLow, termBound);
       f[base + TERM_HIGH] = termHigh;
       f[base + TERM_LOW] = termLow;
       f[base + TERM_BOUND] = termBound;
     }
     this.flaggedCount = 0;
-  }
-
-  /**
-   * Adds a term (a double word within `termBound` of an exact term) to the sum; the bound grows
-   * by the term's and by the addition's error (< 2^-104 of the result, counted as 2^-100).
-   */
-  private addToSum(high: number, low: number, termBound: number): void {
-    const state = this.state;
-    addWords(state[HIGH]!, state[LOW]!, high, low);
-    const sum = W[0]!;
-    state[HIGH] = sum;
-    state[LOW] = W[1]!;
-    state[BOUND] = state[BOUND]! + termBound + Math.abs(sum) * TWO_M100;
   }
 }
 
@@ -233,7 +210,7 @@ function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
   return copy;
 }
 
-// The book's state.
+// The book's state: a bounded sum (`accumulate` in `double-word.ts`), then the last reading.
 const HIGH = 0;
 const LOW = 1;
 const BOUND = 2;
@@ -252,10 +229,8 @@ const TERM_BOUND = 6;
 /** Doubles per slot (one spare, for alignment). */
 const SLOT = 8;
 
-const TWO_M96 = 2 ** -96;
-const TWO_M98 = 2 ** -98;
-const TWO_M100 = 2 ** -100;
-const TWO_M127 = 2 ** -127;
-const TWO_M128 = 2 ** -128;
-/** Covers the rounding of the bound's own arithmetic (relative 2^-53 a step). */
-const SAFETY = 1.001;
+/**
+ * A term `qty × price − usd_invested`: two conversions and a product (< 2^-102) and a difference
+ * (< 2^-104 of the operands), counted as 4 × CONVERSION_ERROR of |product| + |invested|.
+ */
+const TERM_ERROR = 4 * CONVERSION_ERROR;

@@ -160,6 +160,47 @@ export function decide(high: number, low: number, bound: number): number {
   return away + bound < half && away - bound > -halfTowardZero ? high : NaN;
 }
 
+// ---- Sums with a bound ----------------------------------------------------------------------
+// A bounded sum is a `Float64Array` whose first three entries are a double word (high, low) and a
+// bound on its distance to the exact sum it stands for. The bounds count a decimal's conversion
+// (< 2^-100 of it) as 2^-98, a double-word addition (< 2^-104 of its result) as 2^-100, and a
+// 40-digit rounding (at most 5 × 10^-40 of a value) as 2^-128.
+
+/** The relative error a bound counts for a decimal's conversion to a double word ({@link toWord}). */
+export const CONVERSION_ERROR = 2 ** -98;
+/** The relative error a bound counts for a 40-digit rounding. */
+export const ROUNDING_40_ERROR = 2 ** -128;
+/** The relative error a bound counts for a double-word addition ({@link addWords}). */
+export const ADDITION_ERROR = 2 ** -100;
+/** Covers the rounding of a bound's own arithmetic (relative 2^-53 a step). */
+const BOUND_SAFETY = 1.001;
+
+/** Adds to a bounded sum a double word within `termBound` of its exact term. */
+export function accumulate(sum: Float64Array, high: number, low: number, termBound: number): void {
+  addWords(sum[0]!, sum[1]!, high, low);
+  const total = W[0]!;
+  sum[0] = total;
+  sum[1] = W[1]!;
+  sum[2] = sum[2]! + termBound + Math.abs(total) * ADDITION_ERROR;
+}
+
+/** A bounded sum starts again at the decimal `d` (its exact value, with the conversion's bound). */
+export function restartAt(sum: Float64Array, d: Decimal): void {
+  toWord(d);
+  sum[0] = W[0]!;
+  sum[1] = W[1]!;
+  sum[2] = Math.abs(W[0]!) * CONVERSION_ERROR;
+}
+
+/**
+ * The double the response prints for an exact value within `bound` of `high + low`, rounded to
+ * 40 digits: {@link decide} with the rounding and the bound's own error added; NaN when the
+ * value must be computed exactly.
+ */
+export function decide40(high: number, low: number, bound: number): number {
+  return decide(high, low, bound * BOUND_SAFETY + Math.abs(high) * ROUNDING_40_ERROR);
+}
+
 const TWO_M100 = 2 ** -100;
 /** What {@link scanShortDecimal} read for {@link shortTextToWord}. */
 const SCANNED = new Float64Array(3);

@@ -84,10 +84,6 @@ export class ExactSum {
     }
     const exponent = a.e + b.e;
     const r = mod7(exponent);
-    if (shortLimbs <= 2) {
-      this.addProductByTwoLimbs(long, short, exponent, r, sign * a.s * b.s);
-      return;
-    }
     unpack(long, LONG);
     unpack(short, SHORT);
     const factor = POW10[r]!;
@@ -112,40 +108,6 @@ export class ExactSum {
       for (let q = 0; q < longLimbs; q++) c[top - t - q] = c[top - t - q]! + x * LONG[q]!;
     }
     this.load += shortLimbs + 1;
-  }
-
-  /**
-   * {@link addProduct} when `short` has at most two nonzero limbs (twelve digits: a price as a
-   * tape writes it), written out in locals: its three limbs times `10^r` against the six of
-   * `long`, eighteen limb products in eight columns.
-   */
-  private addProductByTwoLimbs(long: Decimal40, short: Decimal40, exponent: number, r: number, sign: number): void {
-    const factor = POW10[r]!;
-    let v = short.c1 * factor;
-    let carry = floorDiv(v, BASE, INV_BASE);
-    const t2 = sign * (v - carry * BASE);
-    v = short.c0 * factor + carry;
-    carry = floorDiv(v, BASE, INV_BASE);
-    const t1 = sign * (v - carry * BASE);
-    const t0 = sign * carry;
-    if (this.load + 3 > LOAD_LIMIT) this.carry();
-    const at = this.columnsAt(columnOf(exponent - r) + 4, 7);
-    const l0 = long.c0;
-    const l1 = long.c1;
-    const l2 = long.c2;
-    const l3 = long.c3;
-    const l4 = long.c4;
-    const l5 = long.c5;
-    const c = this.columns;
-    c[at + 7] = c[at + 7]! + t0 * l0;
-    c[at + 6] = c[at + 6]! + t0 * l1 + t1 * l0;
-    c[at + 5] = c[at + 5]! + t0 * l2 + t1 * l1 + t2 * l0;
-    c[at + 4] = c[at + 4]! + t0 * l3 + t1 * l2 + t2 * l1;
-    c[at + 3] = c[at + 3]! + t0 * l4 + t1 * l3 + t2 * l2;
-    c[at + 2] = c[at + 2]! + t0 * l5 + t1 * l4 + t2 * l3;
-    c[at + 1] = c[at + 1]! + t1 * l5 + t2 * l4;
-    c[at] = c[at]! + t2 * l5;
-    this.load += 3;
   }
 
   /** The sum rounded half to even to 40 digits. */

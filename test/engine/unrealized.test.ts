@@ -617,7 +617,7 @@ class Harness {
   read(...realized: Decimal40[]): void {
     this.addRealized(...realized);
     const before = this.book.exactReadings;
-    this.book.read(this.realized);
+    this.book.read(this.realized, this.realized.read());
     if (this.book.exactReadings > before) this.exactPath++;
     else if (this.deals.size > 0) this.doubleWordPath++;
     const exact = this.exactSum();
@@ -779,7 +779,7 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     const h = new Harness();
     h.move(0, 1);
     h.book.traded(asDeal(newDeal(0, d40(X), ZERO40)));
-    h.book.read(h.realized);
+    h.book.read(h.realized, h.realized.read());
     expect({ unrealized: h.book.unrealized, total: h.book.total }).toEqual({ unrealized: B, total: B });
   });
 
@@ -789,7 +789,7 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     h.move(0, '1');
     h.book.traded(asDeal(newDeal(0, d40('1e-30'), ZERO40)));
     h.realized.add(d40(X));
-    h.book.read(h.realized);
+    h.book.read(h.realized, h.realized.read());
     expect(h.book.unrealized).toBe(1e-30);
     expect(toJsonNumber(d40(X).plus(d40('1e-30')))).toBe(B);
     expect(h.book.total).toBe(B);
@@ -820,7 +820,8 @@ describe('UnrealizedBook: a whale deal valued near its cost, and a small deal ne
     const book = new UnrealizedBook(prices.book);
     book.traded(asDeal(newDeal(0, qty, d40('30528'))));
     book.traded(asDeal(newDeal(1, d40('1'), investedB)));
-    book.read(new RunningSum());
+    const realized = new RunningSum();
+    book.read(realized, realized.read());
     expect(book.unrealized).toBe(193.2756488316059);
     expect(book.total).toBe(193.2756488316059);
   });
