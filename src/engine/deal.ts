@@ -1,8 +1,9 @@
-import { Decimal, ZERO, type DecimalInput } from '../model/decimal.js';
+import { Decimal, toJsonNumber, ZERO, type DecimalInput } from '../model/decimal.js';
+import { printedProduct, printedProductOfQuotient, printedQuotient } from '../model/printed-double.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
 import type { Fill } from './execution.js';
 import type { Liquidity } from './known-prices.js';
-import type { TradeLog } from './trade-log.js';
+import { BOT_FEE, BUY_PRICE_AVG, INVESTED, LIQUIDITY, NETWORK_FEE, PRICE, QUANTITY, SLIPPAGE, USD_AMOUNT, type TradeLog } from './trade-log.js';
 
 /**
  * Sums over the settled deals that the summary needs besides their PnL (model 5): the fees,
@@ -80,6 +81,9 @@ export class Deal {
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
   private avg: Decimal | null = null;
   private investedNow: Decimal | null = null;
+  /** The last network fee printed and its double (a fee stays the same for many trades). */
+  private printedFeeOf: Decimal | null = null;
+  private printedFee = 0;
 
   constructor(
     /** Position in the response's `deals`: deals are numbered in the order they open. */
@@ -154,8 +158,8 @@ export class Deal {
   }
 
   /**
-   * Records a buy copied from leader `leader`; `botFee` is the trade's bot fee when the trade is
-   * printed, else null.
+   * Records a buy copied from leader `leader`; `botFee` is the trade's bot fee when the replay
+   * needs it (for the chart), else null.
    */
   addBuy(leader: number, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): void {
     this.changeLot(leader, fill.quantity);
@@ -247,22 +251,36 @@ export class Deal {
     this.feeCount++;
     this.lastOperationTime = time;
     this.tradeCount++;
-    if (this.log !== null) {
-      this.tradeRows.push(
-        this.log.add({
-          type,
-          time,
-          usdAmount: fill.usdAmount,
-          quantity: fill.quantity,
-          price: fill.price,
-          liquidity: liquidity === null ? null : liquidity.usd,
-          buyPriceAvg: this.buyPriceAvg,
-          invested: this.invested,
-          slippage: fill.slippage,
-          networkFee,
-          botFee: botFee!,
-        }),
-      );
+    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity, networkFee, botFee));
+  }
+
+  /**
+   * Writes the trade to the log as the response prints it. `usd_buy_price_avg` and
+   * `usd_invested` are printed from the decimals when a sell or a cap has made them, else straight
+   * from the running sums (see `model/printed-double.ts`), so a buy costs no 40-digit division
+   * only to be printed.
+   */
+  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): number {
+    const log = this.log!;
+    const row = log.row;
+    row[USD_AMOUNT] = toJsonNumber(fill.usdAmount);
+    row[QUANTITY] = toJsonNumber(fill.quantity);
+    row[PRICE] = fill.price;
+    row[LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
+    const avg = this.avg;
+    row[BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(this.boughtUsd, this.boughtQty, 1);
+    const invested = this.investedNow;
+    if (invested !== null) row[INVESTED] = toJsonNumber(invested);
+    else if (this.qty.isZero()) row[INVESTED] = 0;
+    else row[INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
+    row[SLIPPAGE] = fill.slippage;
+    if (networkFee !== this.printedFeeOf) {
+      this.printedFeeOf = networkFee;
+      this.printedFee = toJsonNumber(networkFee);
     }
+    row[NETWORK_FEE] = this.printedFee;
+    const rate = this.botFeeRate;
+    row[BOT_FEE] = botFee !== null ? toJsonNumber(botFee) : rate === null ? 0 : printedProduct(fill.usdAmount, rate);
+    return log.add(type, time);
   }
 }

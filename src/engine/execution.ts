@@ -1,4 +1,5 @@
-import { Decimal, HUNDRED, ONE, ZERO } from '../model/decimal.js';
+import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../model/decimal.js';
+import { printedQuotient } from '../model/printed-double.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
 import type { Liquidity } from './known-prices.js';
@@ -8,10 +9,12 @@ import type { NativePriceSeries } from './native-prices.js';
 export interface Fill {
   readonly usdAmount: Decimal;
   readonly quantity: Decimal;
-  /** Execution price, USD per token (of a sell: zero when the model does not print it). */
-  readonly price: Decimal;
-  /** Slippage in percent (zero when the model does not print it). */
-  readonly slippage: Decimal;
+  /**
+   * Execution price, USD per token, and slippage in percent: only printed, so they come as the
+   * doubles the response prints (zero when no trade is recorded).
+   */
+  readonly price: number;
+  readonly slippage: number;
   /**
    * The trade at the reference price `p`: `quantity × p` (of a sell, `V`). The slippage loss is
    * its gap to `usdAmount`; the deal sums both sides and takes the gap once.
@@ -31,11 +34,11 @@ export interface Fill {
 export class ExecutionModel {
   /** `1 + s` with the slippage `s` used when no liquidity is known. */
   private readonly unknownOnePlusS: Decimal;
-  /** Buy slippage in percent when no liquidity is known: `100 × s`. */
-  private readonly unknownBuySlippage: Decimal;
-  /** `1 / (1 + s)` and the sell slippage `100 × s / (1 + s)` when no liquidity is known. */
+  /** Buy slippage in percent when no liquidity is known, `100 × s`, as printed. */
+  private readonly unknownBuySlippage: number;
+  /** `1 / (1 + s)`, and the sell slippage `100 × s / (1 + s)` as printed, when no liquidity is known. */
   private readonly unknownSellFactor: Decimal;
-  private readonly unknownSellSlippage: Decimal;
+  private readonly unknownSellSlippage: number;
   /** `base_fee_native + priority_fee + bribe`, native coin per transaction. */
   private readonly feeNative: Decimal;
   /** `bot_fee_percent / 100`, or null when bot fees are not included. */
@@ -52,16 +55,17 @@ export class ExecutionModel {
     includeBotFees: boolean,
     private readonly native: NativePriceSeries,
     /**
-     * False when no trade is recorded (a summary): the fill's `price` of a sell and the
-     * `slippage` percentages are only printed, so they are left at zero instead of computed.
+     * False when no trade is recorded (a summary): the fill's `price` and `slippage` are only
+     * printed, so they are left at zero instead of computed.
      */
     private readonly printed = true,
   ) {
     const s = new Decimal(options.unknown_liquidity_slippage_percent).div(HUNDRED);
     this.unknownOnePlusS = ONE.plus(s);
-    this.unknownBuySlippage = s.times(HUNDRED);
+    const buySlippage = s.times(HUNDRED);
+    this.unknownBuySlippage = toJsonNumber(buySlippage);
     this.unknownSellFactor = ONE.div(this.unknownOnePlusS);
-    this.unknownSellSlippage = this.unknownBuySlippage.div(this.unknownOnePlusS);
+    this.unknownSellSlippage = toJsonNumber(buySlippage.div(this.unknownOnePlusS));
     this.feeNative = new Decimal(options.base_fee_native[network]).plus(priorityFee).plus(bribe);
     this.botFeeRate = includeBotFees ? new Decimal(options.bot_fee_percent).div(HUNDRED) : null;
   }
@@ -69,24 +73,24 @@ export class ExecutionModel {
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
   buy(usd: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
     let price: Decimal;
-    let slippage: Decimal;
+    let slippage = 0;
     if (liquidity === null) {
       price = p.times(this.unknownOnePlusS);
       slippage = this.unknownBuySlippage;
     } else {
       const s = usd.div(liquidity.half); // A / (L/2)
       price = p.times(ONE.plus(s));
-      slippage = this.printed ? s.times(HUNDRED) : ZERO;
+      if (this.printed) slippage = toJsonNumber(s.times(HUNDRED));
     }
     const quantity = usd.div(price);
-    return { usdAmount: usd, quantity, price, slippage, atReference: quantity.times(p) };
+    return { usdAmount: usd, quantity, price: this.printed ? toJsonNumber(price) : 0, slippage, atReference: quantity.times(p) };
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
   sell(quantity: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
     const value = quantity.times(p);
     let usdAmount: Decimal;
-    let slippage: Decimal;
+    let slippage = 0;
     if (liquidity === null) {
       usdAmount = value.times(this.unknownSellFactor);
       slippage = this.unknownSellSlippage;
@@ -94,10 +98,10 @@ export class ExecutionModel {
       const pool = liquidity.half.plus(value); // (L/2) × (1 + s)
       usdAmount = value.times(liquidity.half).div(pool);
       // 100 × s / (1 + s) = 100 × V / (L/2 + V), precise when s is tiny
-      slippage = this.printed ? value.times(HUNDRED).div(pool) : ZERO;
+      if (this.printed) slippage = printedQuotient(value, pool, 100);
     }
-    // The execution price usd_amount / Q is only printed.
-    const price = this.printed ? usdAmount.div(quantity) : ZERO;
+    // The execution price usd_amount / Q.
+    const price = this.printed ? printedQuotient(usdAmount, quantity, 1) : 0;
     return { usdAmount, quantity, price, slippage, atReference: value };
   }
 

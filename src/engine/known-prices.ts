@@ -1,4 +1,4 @@
-import { Decimal, HALF, type DecimalInput } from '../model/decimal.js';
+import { Decimal, HALF, toJsonNumber, type DecimalInput } from '../model/decimal.js';
 import { rawToWord, toWord, W } from '../model/double-word.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
@@ -11,11 +11,13 @@ import { tapeMemo, type TapeMemo } from './tape-memo.js';
 export interface Liquidity {
   readonly usd: Decimal;
   readonly half: Decimal;
+  /** `usd` as a trade record prints it. */
+  readonly printed: number;
 }
 
 function parseLiquidity(raw: DecimalInput): Liquidity {
   const usd = new Decimal(raw);
-  return { usd, half: usd.times(HALF) };
+  return { usd, half: usd.times(HALF), printed: toJsonNumber(usd) };
 }
 
 /**

@@ -137,7 +137,7 @@ export class Replay {
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
-  /** True when each trade's bot fee is wanted: for the trade records or the chart. */
+  /** True when each trade's bot fee is wanted as a decimal: for the chart's fee sums. */
   private readonly perTradeBotFee: boolean;
   // The chart's running sums.
   private readonly realized = new RunningSum();
@@ -156,7 +156,7 @@ export class Replay {
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
-    this.perTradeBotFee = trades || chart;
+    this.perTradeBotFee = chart;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
@@ -294,14 +294,6 @@ export class Replay {
     else unrealized.close(deal);
     const printedRealized = realized.read();
     unrealized.read(realized, printedRealized);
-    this.points.add({
-      time: deal.lastOperationTime,
-      dealIndex: deal.index,
-      realized: printedRealized,
-      unrealized: unrealized.unrealized,
-      total: unrealized.total,
-      feeSum: this.feeSum.read(),
-      botFeeSum: this.botFeeSum.read(),
-    });
+    this.points.add(deal.lastOperationTime, deal.index, printedRealized, unrealized.unrealized, unrealized.total, this.feeSum.read(), this.botFeeSum.read());
   }
 }

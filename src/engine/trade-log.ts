@@ -1,118 +1,112 @@
-import { decimal40, type Decimal40 } from '../model/decimal40.js';
 import type { TradeType } from '../model/response.js';
 
 /**
- * Exact decimals packed eight int32 to a value (sign, exponent, the six limbs of
- * {@link Decimal40}): 32 bytes each instead of an object of about 90, and nothing for the
- * garbage collector to trace. A response of a million trades keeps thirteen million decimals
- * until it is written; this is what keeps a long streamed tape within its memory budget.
- * A slot may hold null (sign 0).
+ * Rows of `width` doubles in fixed-size chunks of typed arrays: nothing for the garbage
+ * collector to trace, and growing never copies or doubles a large block (a memory peak).
+ * A row is written in {@link row}, then appended.
  */
-export class PackedDecimals {
-  /** Fixed-size chunks, so growing never copies or doubles a large block (a memory peak). */
-  private readonly chunks: Int32Array[] = [];
+export class DoubleRows {
+  /** The row being written; {@link append} copies it in. */
+  readonly row: Float64Array;
+  private readonly chunks: Float64Array[] = [];
   private count = 0;
+
+  constructor(private readonly width: number) {
+    this.row = new Float64Array(width);
+  }
 
   get length(): number {
     return this.count;
   }
 
-  push(value: Decimal40 | null): void {
-    const slot = this.count & (CHUNK_VALUES - 1);
-    if (slot === 0) this.chunks.push(new Int32Array(CHUNK_VALUES * 8));
-    const d = this.chunks[this.chunks.length - 1]!;
-    const at = slot * 8;
-    this.count++;
-    if (value === null) {
-      d[at] = 0;
-      return;
-    }
-    if ((value.e | 0) !== value.e) throw new RangeError(`exponent ${value.e} out of the packed range`);
-    d[at] = value.s;
-    d[at + 1] = value.e;
-    d[at + 2] = value.c0;
-    d[at + 3] = value.c1;
-    d[at + 4] = value.c2;
-    d[at + 5] = value.c3;
-    d[at + 6] = value.c4;
-    d[at + 7] = value.c5;
+  /** Appends {@link row} and gives its number. */
+  append(): number {
+    const slot = this.count & (CHUNK_ROWS - 1);
+    if (slot === 0) this.chunks.push(new Float64Array(CHUNK_ROWS * this.width));
+    this.chunks[this.chunks.length - 1]!.set(this.row, slot * this.width);
+    return this.count++;
   }
 
-  /** The value in slot `i`. */
-  get(i: number): Decimal40 | null {
-    const d = this.chunks[Math.floor(i / CHUNK_VALUES)]!;
-    const at = (i & (CHUNK_VALUES - 1)) * 8;
-    const s = d[at]!;
-    if (s === 0) return null;
-    return decimal40(s, d[at + 1]!, d[at + 2]!, d[at + 3]!, d[at + 4]!, d[at + 5]!, d[at + 6]!, d[at + 7]!);
+  /** Value `k` of row `i`. */
+  get(i: number, k: number): number {
+    return this.chunks[Math.floor(i / CHUNK_ROWS)]![(i & (CHUNK_ROWS - 1)) * this.width + k]!;
   }
 }
 
-/** Values a chunk of {@link PackedDecimals} holds (a power of two): 512 KiB a chunk. */
-const CHUNK_VALUES = 1 << 14;
+/** Rows a chunk of {@link DoubleRows} holds (a power of two). */
+const CHUNK_ROWS = 1 << 12;
 
-/** A follower trade as the response prints it (exact decimals; JSON numbers only at the edge). */
+/**
+ * A follower trade as the response prints it: every value the double the response prints (the
+ * nearest to the model's 40-digit result), `liquidity` null when unknown.
+ */
 export interface TradeRecord {
   readonly type: TradeType;
   readonly time: number;
-  readonly usdAmount: Decimal40;
-  readonly quantity: Decimal40;
-  readonly price: Decimal40;
-  readonly liquidity: Decimal40 | null;
-  readonly buyPriceAvg: Decimal40;
-  readonly invested: Decimal40;
-  readonly slippage: Decimal40;
-  readonly networkFee: Decimal40;
-  readonly botFee: Decimal40;
+  readonly usdAmount: number;
+  readonly quantity: number;
+  readonly price: number;
+  readonly liquidity: number | null;
+  readonly buyPriceAvg: number;
+  readonly invested: number;
+  readonly slippage: number;
+  readonly networkFee: number;
+  readonly botFee: number;
 }
 
 const TRADE_TYPES: readonly TradeType[] = ['buy', 'sell', 'sell_timefix', 'sell_timefix_final'];
-/** Decimals a trade keeps, in {@link TradeRecord} order. */
-const TRADE_DECIMALS = 9;
+
+// A trade's row: its type's code, its time, then its values in {@link TradeRecord} order (an
+// unknown liquidity as NaN).
+const TYPE = 0;
+const TIME = 1;
+export const USD_AMOUNT = 2;
+export const QUANTITY = 3;
+export const PRICE = 4;
+export const LIQUIDITY = 5;
+export const BUY_PRICE_AVG = 6;
+export const INVESTED = 7;
+export const SLIPPAGE = 8;
+export const NETWORK_FEE = 9;
+export const BOT_FEE = 10;
 
 /**
- * Every follower trade of a replay, in execution order, packed: a row is a type code, a time and
- * nine decimals. A deal keeps the numbers of its rows. Records are made again one at a time when
- * the response is written.
+ * Every follower trade of a replay, in execution order, as the doubles the response prints: 88
+ * bytes a trade. A deal keeps the numbers of its rows. The deal writes a trade's values in
+ * {@link row} (at {@link USD_AMOUNT} … {@link BOT_FEE}), then {@link add}s it.
  */
 export class TradeLog {
-  private readonly types: number[] = [];
-  private readonly times: number[] = [];
-  private readonly values = new PackedDecimals();
+  private readonly rows = new DoubleRows(BOT_FEE + 1);
 
-  /** Appends a trade and gives its row number. */
-  add(t: TradeRecord): number {
-    this.types.push(TRADE_TYPES.indexOf(t.type));
-    this.times.push(t.time);
-    const v = this.values;
-    v.push(t.usdAmount);
-    v.push(t.quantity);
-    v.push(t.price);
-    v.push(t.liquidity);
-    v.push(t.buyPriceAvg);
-    v.push(t.invested);
-    v.push(t.slippage);
-    v.push(t.networkFee);
-    v.push(t.botFee);
-    return this.times.length - 1;
+  /** The trade being written. */
+  get row(): Float64Array {
+    return this.rows.row;
   }
 
-  /** The trade in row `row`. */
-  get(row: number): TradeRecord {
-    const v = this.values;
-    const at = row * TRADE_DECIMALS;
+  /** Appends the trade in {@link row} with its type and time, and gives its row number. */
+  add(type: TradeType, time: number): number {
+    const row = this.rows.row;
+    row[TYPE] = TRADE_TYPES.indexOf(type);
+    row[TIME] = time;
+    return this.rows.append();
+  }
+
+  /** The trade in row `i`. */
+  get(i: number): TradeRecord {
+    const r = this.rows;
+    const liquidity = r.get(i, LIQUIDITY);
     return {
-      type: TRADE_TYPES[this.types[row]!]!,
-      time: this.times[row]!,
-      usdAmount: v.get(at)!,
-      quantity: v.get(at + 1)!,
-      price: v.get(at + 2)!,
-      liquidity: v.get(at + 3),
-      buyPriceAvg: v.get(at + 4)!,
-      invested: v.get(at + 5)!,
-      slippage: v.get(at + 6)!,
-      networkFee: v.get(at + 7)!,
-      botFee: v.get(at + 8)!,
+      type: TRADE_TYPES[r.get(i, TYPE)]!,
+      time: r.get(i, TIME),
+      usdAmount: r.get(i, USD_AMOUNT),
+      quantity: r.get(i, QUANTITY),
+      price: r.get(i, PRICE),
+      liquidity: liquidity === liquidity ? liquidity : null,
+      buyPriceAvg: r.get(i, BUY_PRICE_AVG),
+      invested: r.get(i, INVESTED),
+      slippage: r.get(i, SLIPPAGE),
+      networkFee: r.get(i, NETWORK_FEE),
+      botFee: r.get(i, BOT_FEE),
     };
   }
 }
@@ -131,39 +125,36 @@ export interface ChartPoint {
   readonly botFeeSum: number;
 }
 
-/** The PnL and fee chart's points of a replay: five doubles a point, in arrays of doubles. */
+/** The PnL and fee chart's points of a replay: seven doubles a point (time and deal index too). */
 export class PointLog {
-  private readonly times: number[] = [];
-  private readonly dealIndexes: number[] = [];
-  private readonly realized: number[] = [];
-  private readonly unrealized: number[] = [];
-  private readonly total: number[] = [];
-  private readonly feeSum: number[] = [];
-  private readonly botFeeSum: number[] = [];
+  private readonly rows = new DoubleRows(7);
 
   get length(): number {
-    return this.times.length;
+    return this.rows.length;
   }
 
-  add(p: ChartPoint): void {
-    this.times.push(p.time);
-    this.dealIndexes.push(p.dealIndex);
-    this.realized.push(p.realized);
-    this.unrealized.push(p.unrealized);
-    this.total.push(p.total);
-    this.feeSum.push(p.feeSum);
-    this.botFeeSum.push(p.botFeeSum);
+  add(time: number, dealIndex: number, realized: number, unrealized: number, total: number, feeSum: number, botFeeSum: number): void {
+    const row = this.rows.row;
+    row[0] = time;
+    row[1] = dealIndex;
+    row[2] = realized;
+    row[3] = unrealized;
+    row[4] = total;
+    row[5] = feeSum;
+    row[6] = botFeeSum;
+    this.rows.append();
   }
 
   get(i: number): ChartPoint {
+    const r = this.rows;
     return {
-      time: this.times[i]!,
-      dealIndex: this.dealIndexes[i]!,
-      realized: this.realized[i]!,
-      unrealized: this.unrealized[i]!,
-      total: this.total[i]!,
-      feeSum: this.feeSum[i]!,
-      botFeeSum: this.botFeeSum[i]!,
+      time: r.get(i, 0),
+      dealIndex: r.get(i, 1),
+      realized: r.get(i, 2),
+      unrealized: r.get(i, 3),
+      total: r.get(i, 4),
+      feeSum: r.get(i, 5),
+      botFeeSum: r.get(i, 6),
     };
   }
 }

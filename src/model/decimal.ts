@@ -1,4 +1,5 @@
 import { Decimal40, DecimalJs40 } from './decimal40.js';
+import { CONVERSION_ERROR, decide, toWord, W } from './double-word.js';
 import { InputError } from './errors.js';
 
 /**
@@ -33,7 +34,11 @@ export const HALF = new Decimal(0.5);
  * beyond float64's range would print as `null`; it throws instead of writing a broken result.
  */
 export function toJsonNumber(value: Decimal): number {
-  const n = value.toNumber();
+  // The double word of the decimal decides its nearest double but near a tie (see decide).
+  toWord(value);
+  const high = W[0]!;
+  const quick = decide(high, W[1]!, Math.abs(high) * CONVERSION_ERROR);
+  const n = quick === quick ? quick : value.toNumber();
   if (!Number.isFinite(n)) {
     throw new InputError(`a result (${value.toExponential(6)}) lies beyond the range of a JSON number; the inputs are too large`, {
       source: 'result',

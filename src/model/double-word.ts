@@ -1,5 +1,6 @@
-import { Decimal, type DecimalInput } from './decimal.js';
-import { scanShortDecimal } from './decimal40.js';
+import type { DecimalInput } from './decimal.js';
+// Decimal40 is the engine's Decimal; taken from its own module, so that decimal.ts may use this one.
+import { Decimal40 as Decimal, scanShortDecimal } from './decimal40.js';
 import { productError } from './nearest-double.js';
 
 /**
@@ -39,6 +40,28 @@ export function multiplyWords(xHigh: number, xLow: number, yHigh: number, yLow: 
   const high = p + low;
   W[0] = high;
   W[1] = low - (high - p);
+}
+
+/**
+ * `W = x / y` for double words, relative error < 15 × 2^-106 + 56 × 2^-159 (DWDivDW2 of Joldes,
+ * Muller and Popescu): the quotient of the heads, corrected by the remainder `x − y × head`.
+ */
+export function divideWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
+  const t = xHigh / yHigh;
+  // y × t as a double word (DWTimesFP1): Dekker's product of the heads, the low part's product.
+  const c = yHigh * t;
+  const cError = productError(yHigh, t, c);
+  const cLow = yLow * t;
+  const r = c + cLow;
+  const rLow = cError + (cLow - (r - c));
+  const rHigh = r + rLow;
+  const rLow2 = rLow - (rHigh - r);
+  // x − y × t: the heads cancel exactly (Sterbenz), the low parts are rounded once.
+  const delta = xHigh - rHigh + (xLow - rLow2);
+  const tLow = delta / yHigh;
+  const high = t + tLow;
+  W[0] = high;
+  W[1] = tLow - (high - t);
 }
 
 /**
@@ -172,6 +195,8 @@ export const CONVERSION_ERROR = 2 ** -98;
 export const ROUNDING_40_ERROR = 2 ** -128;
 /** The relative error a bound counts for a double-word addition ({@link addWords}). */
 export const ADDITION_ERROR = 2 ** -100;
+/** The relative error a bound counts for a double-word product or quotient ({@link multiplyWords}, {@link divideWords}). */
+export const PRODUCT_ERROR = 2 ** -100;
 /** Covers the rounding of a bound's own arithmetic (relative 2^-53 a step). */
 const BOUND_SAFETY = 1.001;
 

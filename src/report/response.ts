@@ -11,15 +11,15 @@ function tradeJson(t: TradeRecord): SimulatedTrade {
   return {
     type: t.type,
     time: t.time,
-    usd_amount: toJsonNumber(t.usdAmount),
-    quantity: toJsonNumber(t.quantity),
-    usd_price: toJsonNumber(t.price),
-    usd_liquidity: t.liquidity === null ? null : toJsonNumber(t.liquidity),
-    usd_buy_price_avg: toJsonNumber(t.buyPriceAvg),
-    usd_invested: toJsonNumber(t.invested),
-    slippage: toJsonNumber(t.slippage),
-    usd_network_fee: toJsonNumber(t.networkFee),
-    usd_bot_fee: toJsonNumber(t.botFee),
+    usd_amount: t.usdAmount,
+    quantity: t.quantity,
+    usd_price: t.price,
+    usd_liquidity: t.liquidity,
+    usd_buy_price_avg: t.buyPriceAvg,
+    usd_invested: t.invested,
+    slippage: t.slippage,
+    usd_network_fee: t.networkFee,
+    usd_bot_fee: t.botFee,
   };
 }
 

@@ -14,8 +14,7 @@
  *
  * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/model/decimal40-cases.ts).
  *
- * Exact doubles: `new Decimal(x)` reads a double's shortest text, not its value; here a double is
- * read from its bits, `m × 2^e` written as the exact decimal `m × 5^-e × 10^e`.
+ * Exact doubles: read from their bits (test/support/exact-double.ts).
  */
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
@@ -26,8 +25,9 @@ import { RunningSum } from '../../src/engine/running-sum.js';
 import { UnrealizedBook } from '../../src/engine/unrealized.js';
 import { toJsonNumber } from '../../src/model/decimal.js';
 import { Decimal40, ZERO40 } from '../../src/model/decimal40.js';
-import { addWords, decide, multiplyWords, rawToWord, toWord, W } from '../../src/model/double-word.js';
+import { addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/model/double-word.js';
 import type { Swap } from '../../src/model/tape.js';
+import { awayFromZero, bitsOf, exactText, fromBits } from '../support/exact-double.js';
 import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED, spell, spellingArb } from '../model/decimal40-cases.js';
 
 /** Exact for everything here: the widest value, a product of two double words near 10^±100, needs under 1,500 digits. */
@@ -38,45 +38,14 @@ const PARAMS = { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS * 2, includeErrorIn
 
 // ---- exact doubles ------------------------------------------------------------------------------
 
-const F = new Float64Array(1);
-const BITS = new BigUint64Array(F.buffer);
-
-function bitsOf(x: number): bigint {
-  F[0] = x;
-  return BITS[0]!;
-}
-
-function fromBits(bits: bigint): number {
-  BITS[0] = bits;
-  return F[0]!;
-}
-
-/** The exact value of a finite double, from its bits. */
+/** The exact value of a finite double. */
 function exactOf(x: number): WideValue {
-  if (x === 0) return new Wide(0);
-  const bits = bitsOf(Math.abs(x));
-  const biased = Number(bits >> 52n);
-  let mantissa = bits & ((1n << 52n) - 1n);
-  let exponent: number;
-  if (biased === 0) {
-    exponent = -1074;
-  } else {
-    mantissa |= 1n << 52n;
-    exponent = biased - 1075;
-  }
-  const sign = x < 0 ? '-' : '';
-  if (exponent >= 0) return new Wide(`${sign}${mantissa << BigInt(exponent)}`);
-  return new Wide(`${sign}${mantissa * 5n ** BigInt(-exponent)}e${exponent}`);
+  return new Wide(exactText(x));
 }
 
 /** The value of a double word, exactly. */
 function wordValue(high: number, low: number): WideValue {
   return exactOf(high).plus(exactOf(low));
-}
-
-/** The next double away from zero (x finite, nonzero, below the largest). */
-function awayFromZero(x: number): number {
-  return fromBits(bitsOf(x) + 1n);
 }
 
 /** The next double toward zero (x finite, nonzero). */
@@ -401,6 +370,26 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
       }),
       PARAMS,
     );
+  });
+
+  it('divideWords: relative error within 2^-100 (the bound printed-double.ts counts for a quotient)', () => {
+    fc.assert(
+      fc.property(wordArb(), wordArb(), ([xh, xl], [yh, yl]) => {
+        divideWords(xh, xl, yh, yl);
+        expectWordNear(`divideWords(${xh}, ${xl}, ${yh}, ${yl})`, wordValue(xh, xl).div(wordValue(yh, yl)));
+      }),
+      PARAMS,
+    );
+  });
+
+  it('divideWords: hand-computed, 1 / 3 and 2 / (1 + 2^-60)', () => {
+    divideWords(1, 0, 3, 0);
+    expectWordNear('1 / 3', new Wide(1).div(3));
+    expect(W[0]).toBe(1 / 3);
+    divideWords(2, 0, 1, 2 ** -60);
+    expectWordNear('2 / (1 + 2^-60)', new Wide(2).div(new Wide(1).plus(new Wide(2).pow(-60))));
+    expect(W[0]).toBe(2);
+    expect(W[1]).toBe(-(2 ** -59));
   });
 
   it('decide: a double it gives is the nearest to high + low and to both ends of ± bound; well inside the cell it gives one', () => {

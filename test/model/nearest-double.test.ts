@@ -10,9 +10,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal40 } from '../../src/model/decimal40.js';
 import { nearestDouble } from '../../src/model/nearest-double.js';
+import { awayFromZero, exactText } from '../support/exact-double.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './decimal40-cases.js';
 
-const Wide = DecimalJs.clone({ precision: 80 });
+const Wide = DecimalJs.clone({ precision: 200 });
 const PARAMS = { numRuns: PROPERTY_RUNS * 50, seed: PROPERTY_SEED };
 
 /** The fast answer for `text` (NaN when it declines), and the exact one. */
@@ -40,15 +41,10 @@ const valueArb = fc
   .tuple(fc.boolean(), digitsArb, fc.integer({ min: -75, max: 5 }))
   .map(([negative, digits, e]) => `${negative ? '-' : ''}${digits}e${e}`);
 
-/** The midpoint between a double and the next one up, to 40 digits, nudged by `nudge` × x. */
+/** The midpoint between a double and the next one up (exactly, from the bits), to 40 digits, nudged by `nudge` × x. */
 const doubleArb = fc.double({ min: 1e-8, max: 1e36, noNaN: true, noDefaultInfinity: true });
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
 function midpoint(x: number, nudge: string): string {
-  F64[0] = x;
-  U64[0] = U64[0]! + 1n;
-  const next = F64[0]!;
-  const mid = new Wide(x).plus(next).div(2);
+  const mid = new Wide(exactText(x)).plus(exactText(awayFromZero(x))).div(2);
   return mid.plus(mid.times(nudge)).toSignificantDigits(40).toString();
 }
 
