@@ -1,6 +1,7 @@
 import { Decimal40, DecimalJs40 } from './decimal40.js';
 import { CONVERSION_ERROR, decide, toWord, W } from './double-word.js';
 import { InputError } from './errors.js';
+import { nearestDouble } from './nearest-double.js';
 
 /**
  * The decimal type of all money arithmetic: 40 significant digits, half to even (the model asks
@@ -34,11 +35,7 @@ export const HALF = new Decimal(0.5);
  * beyond float64's range would print as `null`; it throws instead of writing a broken result.
  */
 export function toJsonNumber(value: Decimal): number {
-  // The double word of the decimal decides its nearest double but near a tie (see decide).
-  toWord(value);
-  const high = W[0]!;
-  const quick = decide(high, W[1]!, Math.abs(high) * CONVERSION_ERROR);
-  const n = quick === quick ? quick : value.toNumber();
+  const n = value.c0 === 0 ? 0 : nearestOf(value);
   if (!Number.isFinite(n)) {
     throw new InputError(`a result (${value.toExponential(6)}) lies beyond the range of a JSON number; the inputs are too large`, {
       source: 'result',
@@ -46,6 +43,20 @@ export function toJsonNumber(value: Decimal): number {
   }
   // -0 would print as 0 anyway; normalise so byte-identical output never depends on it.
   return n === 0 ? 0 : n;
+}
+
+/**
+ * The double nearest to a nonzero decimal: the fast conversion for magnitudes near 10^±22 and
+ * below (`nearestDouble`), else the decimal's double word (far-off magnitudes such as tiny
+ * prices), and its text only near a tie.
+ */
+function nearestOf(value: Decimal): number {
+  const fast = nearestDouble(value.e, value.c0, value.c1, value.c2, value.c3, value.c4, value.c5);
+  if (fast === fast) return value.s * fast;
+  toWord(value);
+  const high = W[0]!;
+  const quick = decide(high, W[1]!, Math.abs(high) * CONVERSION_ERROR);
+  return quick === quick ? quick : value.toNumber();
 }
 
 /** Rounds to a whole number, half away from zero (the model's rule for the deal charts). */
