@@ -12,11 +12,7 @@ import { CONVERSION_ERROR, decide40, divideWords, multiplyWords, PRODUCT_ERROR, 
 
 /** `round40(a / b) × scale` as printed, for `scale` 1 or a power of ten (which shifts the digits exactly). */
 export function printedQuotient(a: Decimal, b: Decimal, scale: number): number {
-  toWord(b);
-  const bHigh = W[0]!;
-  const bLow = W[1]!;
-  toWord(a);
-  divideWords(W[0]!, W[1]!, bHigh, bLow);
+  quotientToWord(a, b);
   if (scale !== 1) multiplyWords(W[0]!, W[1]!, scale, 0);
   const high = W[0]!;
   // Two conversions, the quotient and the scaling; decide40 adds the 40-digit rounding.
@@ -40,11 +36,7 @@ export function printedProduct(a: Decimal, b: Decimal): number {
 
 /** `round40(q × round40(a / b))` as printed: a position's `usd_invested`, `qty × usd_buy_price_avg`. */
 export function printedProductOfQuotient(q: Decimal, a: Decimal, b: Decimal): number {
-  toWord(b);
-  const bHigh = W[0]!;
-  const bLow = W[1]!;
-  toWord(a);
-  divideWords(W[0]!, W[1]!, bHigh, bLow);
+  quotientToWord(a, b);
   const quotientHigh = W[0]!;
   const quotientLow = W[1]!;
   toWord(q);
@@ -54,4 +46,13 @@ export function printedProductOfQuotient(q: Decimal, a: Decimal, b: Decimal): nu
   const bound = Math.abs(high) * (3 * CONVERSION_ERROR + 2 * PRODUCT_ERROR + ROUNDING_40_ERROR);
   const printed = decide40(high, W[1]!, bound);
   return printed === printed ? printed : toJsonNumber(q.times(a.div(b)));
+}
+
+/** `W = a / b` from the decimals' double words: two conversions and a quotient. */
+function quotientToWord(a: Decimal, b: Decimal): void {
+  toWord(b);
+  const bHigh = W[0]!;
+  const bLow = W[1]!;
+  toWord(a);
+  divideWords(W[0]!, W[1]!, bHigh, bLow);
 }
