@@ -81,8 +81,7 @@ export class Deal {
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
   private avg: Decimal | null = null;
   private investedNow: Decimal | null = null;
-  /** The last network fee printed and its double (a fee stays the same for many trades). */
-  private printedFeeOf: Decimal | null = null;
+  /** `feeUnit` as a trade record prints it (when the deal records its trades). */
   private printedFee = 0;
 
   constructor(
@@ -247,11 +246,12 @@ export class Deal {
       this.feesBefore = this.networkFeesPaid();
       this.feeUnit = networkFee;
       this.feeCount = 0;
+      if (this.log !== null) this.printedFee = toJsonNumber(networkFee);
     }
     this.feeCount++;
     this.lastOperationTime = time;
     this.tradeCount++;
-    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity, networkFee, botFee));
+    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity, botFee));
   }
 
   /**
@@ -260,7 +260,7 @@ export class Deal {
    * from the running sums (see `model/printed-double.ts`), so a buy costs no 40-digit division
    * only to be printed.
    */
-  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): number {
+  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, botFee: Decimal | null): number {
     const log = this.log!;
     const row = log.row;
     row[USD_AMOUNT] = toJsonNumber(fill.usdAmount);
@@ -274,10 +274,6 @@ export class Deal {
     else if (this.qty.isZero()) row[INVESTED] = 0;
     else row[INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
     row[SLIPPAGE] = fill.slippage;
-    if (networkFee !== this.printedFeeOf) {
-      this.printedFeeOf = networkFee;
-      this.printedFee = toJsonNumber(networkFee);
-    }
     row[NETWORK_FEE] = this.printedFee;
     const rate = this.botFeeRate;
     row[BOT_FEE] = botFee !== null ? toJsonNumber(botFee) : rate === null ? 0 : printedProduct(fill.usdAmount, rate);
