@@ -1,14 +1,20 @@
 import type { TradeType } from '../model/response.js';
 
 /**
- * Rows of `width` doubles in fixed-size chunks of typed arrays: nothing for the garbage
- * collector to trace, and growing never copies or doubles a large block (a memory peak).
- * A row is written in {@link row}, then appended.
+ * Rows of `width` doubles in fixed-size chunks: nothing for the garbage collector to trace, and
+ * growing never copies or doubles a large block (a memory peak). A row is written in {@link row},
+ * then appended.
+ *
+ * The chunks are arrays of doubles, not typed arrays. A typed array's buffer is external memory,
+ * and V8 answers every 64 MB of new external memory with a full mark-compact of the whole heap:
+ * with a large tape in memory (500 MB for a million swaps), 400 ms every few replays. An array of
+ * doubles lives in the heap (as a flat block of doubles, which marking does not scan) and counts
+ * against the old generation's limit, which grows with the heap.
  */
 export class DoubleRows {
   /** The row being written; {@link append} copies it in. */
   readonly row: Float64Array;
-  private readonly chunks: Float64Array[] = [];
+  private readonly chunks: number[][] = [];
   private count = 0;
 
   constructor(private readonly width: number) {
@@ -22,7 +28,8 @@ export class DoubleRows {
   /** Appends {@link row} and gives its number. */
   append(): number {
     const slot = this.count & (CHUNK_ROWS - 1);
-    if (slot === 0) this.chunks.push(new Float64Array(CHUNK_ROWS * this.width));
+    // Filled with a fraction so that the array holds unboxed doubles from the start.
+    if (slot === 0) this.chunks.push(new Array<number>(CHUNK_ROWS * this.width).fill(0.5));
     const chunk = this.chunks[this.chunks.length - 1]!;
     const { row, width } = this;
     // A loop, not TypedArray.set: a row is a few doubles, and the builtin's call costs more.
