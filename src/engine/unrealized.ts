@@ -1,5 +1,5 @@
 import { ExactSum, toJsonNumber } from '../model/decimal.js';
-import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
+import { accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { RunningSum } from './running-sum.js';
@@ -80,7 +80,7 @@ export class UnrealizedBook {
     if (at < 0) return;
     const base = at * SLOT;
     const f = this.slots;
-    accumulate(this.state, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
+    accumulateKept(this.state, f, base + TERM_HIGH, -1);
     const last = this.open.length - 1;
     const moved = this.open[last]!;
     if (moved !== deal) {
@@ -193,11 +193,11 @@ export class UnrealizedBook {
       const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
       const termHigh = W[0]!;
       const termLow = W[1]!;
-      accumulate(this.state, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!, f[base + TERM_BOUND]!);
-      accumulate(this.state, termHigh, termLow, termBound);
+      accumulateKept(this.state, f, base + TERM_HIGH, -1);
       f[base + TERM_HIGH] = termHigh;
       f[base + TERM_LOW] = termLow;
       f[base + TERM_BOUND] = termBound;
+      accumulateKept(this.state, f, base + TERM_HIGH, 1);
     }
     this.flaggedCount = 0;
   }
@@ -218,7 +218,7 @@ const UNREALIZED = 3;
 const TOTAL = 4;
 
 // Per slot: the double words of qty and usd_invested as last converted, and the booked term
-// `qty × price − usd_invested` with its error bound.
+// `qty × price − usd_invested` with its error bound (in a row, as `accumulateKept` reads it).
 const QTY_HIGH = 0;
 const QTY_LOW = 1;
 const INVESTED_HIGH = 2;

@@ -209,6 +209,19 @@ export function accumulate(sum: Float64Array, high: number, low: number, termBou
   sum[2] = sum[2]! + termBound + Math.abs(total) * ADDITION_ERROR;
 }
 
+/**
+ * {@link accumulate} for a term kept in `terms` at `at` (high, low, bound), added with `sign` 1
+ * or taken away with -1. Its arguments are objects and small integers, so a call that the
+ * compiler does not inline boxes no double (three allocations a call with {@link accumulate}).
+ */
+export function accumulateKept(sum: Float64Array, terms: Float64Array, at: number, sign: 1 | -1): void {
+  addWords(sum[0]!, sum[1]!, sign * terms[at]!, sign * terms[at + 1]!);
+  const total = W[0]!;
+  sum[0] = total;
+  sum[1] = W[1]!;
+  sum[2] = sum[2]! + terms[at + 2]! + Math.abs(total) * ADDITION_ERROR;
+}
+
 /** A bounded sum starts again at the decimal `d` (its exact value, with the conversion's bound). */
 export function restartAt(sum: Float64Array, d: Decimal): void {
   toWord(d);

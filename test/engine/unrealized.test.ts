@@ -25,7 +25,7 @@ import { RunningSum } from '../../src/engine/running-sum.js';
 import { UnrealizedBook } from '../../src/engine/unrealized.js';
 import { toJsonNumber } from '../../src/model/decimal.js';
 import { Decimal40, ZERO40 } from '../../src/model/decimal40.js';
-import { addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/model/double-word.js';
+import { accumulate, accumulateKept, addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/model/double-word.js';
 import type { Swap } from '../../src/model/tape.js';
 import { awayFromZero, bitsOf, exactText, fromBits } from '../support/exact-double.js';
 import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED, spell, spellingArb } from '../model/decimal40-cases.js';
@@ -264,6 +264,23 @@ describe('decide: hand-computed', () => {
     expect(decide(Infinity, 0, 0)).toBeNaN();
     expect(decide(1e-249, 0, 0)).toBe(1e-249);
     expect(decide(-1e249, 0, 0)).toBe(-1e249);
+  });
+});
+
+describe('accumulate and accumulateKept: hand-computed', () => {
+  it('a kept term added, then taken away: the sum, and a bound that grows by the term and each addition', () => {
+    const sum = new Float64Array(3);
+    // A term 3 + 2^-60 within 2^-90 of its exact value, kept at index 1 (high, low, bound).
+    const terms = new Float64Array([7, 3, 2 ** -60, 2 ** -90]);
+    accumulateKept(sum, terms, 1, 1);
+    expect([sum[0], sum[1]]).toEqual([3, 2 ** -60]);
+    expect(sum[2]).toBe(2 ** -90 + 3 * 2 ** -100);
+    accumulate(sum, 1, 0, 0); // 4 + 2^-60: the bound gains the addition's 4 × 2^-100
+    expect([sum[0], sum[1]]).toEqual([4, 2 ** -60]);
+    expect(sum[2]).toBe(2 ** -90 + 7 * 2 ** -100);
+    accumulateKept(sum, terms, 1, -1); // back to exactly 1; the term's bound counts again
+    expect([sum[0], sum[1]]).toEqual([1, 0]);
+    expect(sum[2]).toBe(2 * 2 ** -90 + 8 * 2 ** -100);
   });
 });
 
