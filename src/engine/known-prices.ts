@@ -141,11 +141,19 @@ export class IndexedKnownPrices implements PriceBook {
     const i = this.priceSwap[tokenId]!;
     const words = this.memo.priceWords();
     const high = words[2 * i]!;
-    if (high !== 0) {
-      W[0] = high;
-      W[1] = words[2 * i + 1]!;
+    if (high === 0) {
+      this.makePriceWord(i, words);
       return;
     }
+    W[0] = high;
+    W[1] = words[2 * i + 1]!;
+  }
+
+  /**
+   * Makes swap `i`'s price word, once per swap and tape. Kept out of {@link priceWord}, which
+   * the re-valuation inlines: the conversion is large and, after the first replay, rare.
+   */
+  private makePriceWord(i: number, words: Float64Array): void {
     const known = this.priceMemo[i];
     if (known !== undefined) toWord(known);
     else rawToWord(this.swaps[i]!.usd_price);

@@ -1,4 +1,4 @@
-import { ExactSum, toJsonNumber } from '../model/decimal.js';
+import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
 import { accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
@@ -160,47 +160,61 @@ export class UnrealizedBook {
 
   /** Re-books the term of every flagged token's deal whose price, position or `usd_invested` changed. */
   private revalue(): void {
-    const f = this.slots;
     const flagged = this.flagged;
     for (let k = 0; k < this.flaggedCount; k++) {
       const tokenId = flagged[k]!;
       this.flag[tokenId] = 0;
       const deal = this.dealOfToken[tokenId];
       if (deal === undefined) continue; // no deal, or closed since
-      const priceKey = this.prices.priceKey(deal.tokenId);
+      const priceKey = this.prices.priceKey(tokenId);
       const qty = deal.qty;
       const invested = deal.invested;
       if (priceKey === deal.valuedPriceKey && qty === deal.valuedQty && invested === deal.bookedInvested) continue;
-      const base = deal.slot * SLOT;
-      if (qty !== deal.valuedQty) {
-        toWord(qty);
-        f[base + QTY_HIGH] = W[0]!;
-        f[base + QTY_LOW] = W[1]!;
-        deal.valuedQty = qty;
-      }
-      if (invested !== deal.bookedInvested) {
-        toWord(invested);
-        f[base + INVESTED_HIGH] = W[0]!;
-        f[base + INVESTED_LOW] = W[1]!;
-        deal.bookedInvested = invested;
-      }
+      if (qty !== deal.valuedQty || invested !== deal.bookedInvested) this.convertPosition(deal, qty, invested);
       deal.valuedPriceKey = priceKey;
-      this.prices.priceWord(deal.tokenId);
-      multiplyWords(f[base + QTY_HIGH]!, f[base + QTY_LOW]!, W[0]!, W[1]!);
-      const productHigh = W[0]!;
-      const investedHigh = f[base + INVESTED_HIGH]!;
-      addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
-      const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
-      const termHigh = W[0]!;
-      const termLow = W[1]!;
-      accumulateKept(this.state, f, base + TERM_HIGH, -1);
-      f[base + TERM_HIGH] = termHigh;
-      f[base + TERM_LOW] = termLow;
-      f[base + TERM_BOUND] = termBound;
-      accumulateKept(this.state, f, base + TERM_HIGH, 1);
+      this.prices.priceWord(tokenId);
+      rebook(this.state, this.slots, deal.slot * SLOT);
     }
     this.flaggedCount = 0;
   }
+
+  /** Keeps the double words of a deal's new `qty` and `usd_invested` in its slot. */
+  private convertPosition(deal: Deal, qty: Decimal, invested: Decimal): void {
+    const f = this.slots;
+    const base = deal.slot * SLOT;
+    if (qty !== deal.valuedQty) {
+      toWord(qty);
+      f[base + QTY_HIGH] = W[0]!;
+      f[base + QTY_LOW] = W[1]!;
+      deal.valuedQty = qty;
+    }
+    if (invested !== deal.bookedInvested) {
+      toWord(invested);
+      f[base + INVESTED_HIGH] = W[0]!;
+      f[base + INVESTED_LOW] = W[1]!;
+      deal.bookedInvested = invested;
+    }
+  }
+}
+
+/**
+ * Re-books the term of the slot at `base` at the price in `W`: `qty × price − usd_invested` from
+ * the slot's double words, the old term taken out of the sum and the new one put in. Its
+ * arguments are arrays and a small integer: if the compiler does not inline it (the replay's
+ * functions use up its inlining budget), no double is boxed to call it.
+ */
+function rebook(sum: Float64Array, f: Float64Array, base: number): void {
+  multiplyWords(f[base + QTY_HIGH]!, f[base + QTY_LOW]!, W[0]!, W[1]!);
+  const productHigh = W[0]!;
+  const investedHigh = f[base + INVESTED_HIGH]!;
+  addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
+  const termHigh = W[0]!;
+  const termLow = W[1]!;
+  accumulateKept(sum, f, base + TERM_HIGH, -1);
+  f[base + TERM_HIGH] = termHigh;
+  f[base + TERM_LOW] = termLow;
+  f[base + TERM_BOUND] = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
+  accumulateKept(sum, f, base + TERM_HIGH, 1);
 }
 
 /** A copy of `array` with room for index `index` at least. */
