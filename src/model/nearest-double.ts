@@ -26,7 +26,9 @@ export function nearestDouble(e: number, c0: number, c1: number, c2: number, c3:
     // correctly rounded product or quotient by an exact power of ten is the answer.
     let c = c0 * 1e7 + c1;
     let exponent = e + 28;
-    while (c % 10 === 0) {
+    // Trailing zeros are stripped (a division by 10 each, a remainder of doubles) only when
+    // that can bring a tiny value's exponent into range.
+    while (exponent < -22 && c % 10 === 0) {
       c /= 10;
       exponent++;
     }

@@ -88,6 +88,34 @@ describe('nearestDouble', () => {
     }
   });
 
+  it('short coefficients (1 to 12 digits), tiny to large: the exact double, answered whenever the value is in range', () => {
+    const shortArb = fc
+      .tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: -60, max: 30 }))
+      .map(([digits, n, e]) => `${n % 10 ** digits || 1}e${e}`);
+    fc.assert(
+      fc.property(shortArb, (text) => {
+        const answered = assertNeverWrong(text);
+        const d = new Decimal40(text);
+        // Its last significant digit has the exponent of a short coefficient read without
+        // trailing zeros; with that in [-22, 22] and at most 12 digits, one exact operation answers.
+        const lastDigit = new DecimalJs(text).e - new DecimalJs(text).sd() + 1;
+        if (lastDigit >= -22 && lastDigit <= 22 - 12) expect(answered, `${text} (${d.toString()})`).toBe(true);
+      }),
+      PARAMS,
+    );
+    // Hand-picked: round amounts; a tiny price whose exponent comes into range only once its
+    // trailing zeros are stripped (123 × 10^-22); one that stays out of range and is declined.
+    const fast = (text: string): number => {
+      const d = new Decimal40(text);
+      return nearestDouble(d.e, d.c0, d.c1, d.c2, d.c3, d.c4, d.c5);
+    };
+    expect(fast('100')).toBe(100);
+    expect(fast('0.5')).toBe(0.5);
+    expect(fast('1.5e-11')).toBe(1.5e-11);
+    expect(fast('1.23e-20')).toBe(1.23e-20);
+    expect(fast('1.5e-29')).toBeNaN();
+  });
+
   it('examples: a value of 40 digits, its negative, and one beyond the fast range', () => {
     expect(new Decimal40('1234567890.123456789012345678901234567891').toNumber()).toBe(1234567890.1234568);
     expect(new Decimal40('-0.1000000000000000055511151231257827021182').toNumber()).toBe(-0.1);
