@@ -169,8 +169,9 @@ export class UnrealizedBook {
       const priceKey = this.prices.priceKey(tokenId);
       const qty = deal.qty;
       const invested = deal.invested;
-      if (priceKey === deal.valuedPriceKey && qty === deal.valuedQty && invested === deal.bookedInvested) continue;
-      if (qty !== deal.valuedQty || invested !== deal.bookedInvested) this.convertPosition(deal, qty, invested);
+      const positionMoved = qty !== deal.valuedQty || invested !== deal.bookedInvested;
+      if (positionMoved) this.convertPosition(deal, qty, invested);
+      else if (priceKey === deal.valuedPriceKey) continue;
       deal.valuedPriceKey = priceKey;
       this.prices.priceWord(tokenId);
       rebook(this.state, this.slots, deal.slot * SLOT);
