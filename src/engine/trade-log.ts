@@ -28,8 +28,7 @@ export class DoubleRows {
   /** Appends {@link row} and gives its number. */
   append(): number {
     const slot = this.count & (CHUNK_ROWS - 1);
-    // Filled with a fraction so that the array holds unboxed doubles from the start.
-    if (slot === 0) this.chunks.push(new Array<number>(CHUNK_ROWS * this.width).fill(0.5));
+    if (slot === 0) this.chunks.push(blankChunk(this.width));
     const chunk = this.chunks[this.chunks.length - 1]!;
     const { row, width } = this;
     // A loop, not TypedArray.set: a row is a few doubles, and the builtin's call costs more.
@@ -45,6 +44,20 @@ export class DoubleRows {
 
 /** Rows a chunk of {@link DoubleRows} holds (a power of two). */
 const CHUNK_ROWS = 1 << 12;
+
+/** A blank chunk for each row width, never written: chunks are copies of it. */
+const BLANK_CHUNKS: number[][] = [];
+
+/**
+ * A new chunk of rows of `width` doubles, holding unboxed doubles from the start (it is filled
+ * with a fraction). Copied from a blank one: `slice` of an array of doubles copies one block,
+ * where `new Array(n).fill(0.5)` first makes an array of holes as large, then stores element by
+ * element while changing the array's kind.
+ */
+function blankChunk(width: number): number[] {
+  const blank = (BLANK_CHUNKS[width] ??= new Array<number>(CHUNK_ROWS * width).fill(0.5));
+  return blank.slice();
+}
 
 /**
  * A follower trade as the response prints it: every value the double the response prints (the
