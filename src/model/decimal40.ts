@@ -898,10 +898,13 @@ function multiplyByTwoLimbs(a: Decimal40, b: Decimal40): Decimal40 {
 /**
  * {@link multiply} when `b` has at most five significant digits (its coefficient is `b.c0 ×
  * 10^35`, a constant such as 100 or 0.5 or a round amount): one limb product per limb of `a`,
- * and nothing below the sixth column.
+ * and nothing below the sixth column. A power of ten (`b.c0 = 10^4`: a rate such as 1 % or a
+ * buy percentage of 10 %) only moves the exponent: the product is exact, `a`'s coefficient times
+ * 10^39.
  */
 function multiplyByOneLimb(a: Decimal40, b: Decimal40): Decimal40 {
   const y = b.c0;
+  if (y === C0_START) return new Raw(a.s * b.s, a.e + b.e + 39, a.c0, a.c1, a.c2, a.c3, a.c4, a.c5);
   const columns = COLUMNS;
   columns[1] = a.c0 * y;
   columns[2] = a.c1 * y;
