@@ -29,7 +29,8 @@ export class TimeFixQueue {
    * none is due. Call repeatedly until empty to fire everything due.
    */
   takeDue(until: number): { readonly deadline: number; readonly deals: readonly Deal[] } | null {
-    this.due.length = 0;
+    // Setting an array's length is a runtime call, even to its own length: most calls find it empty.
+    if (this.due.length !== 0) this.due.length = 0;
     while (this.head < this.deals.length) {
       const deadline = this.deadlines[this.head]!;
       if (deadline > until) break;
