@@ -93,33 +93,21 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
     if (id !== undefined) leaderOfWallet[id] = leader;
   });
-  const { onProgress } = control;
-  feedSwaps(run, tape, leaderOfWallet, onProgress);
-  onProgress?.(tape.order.length, tape.order.length);
-  return run.finish();
-}
-
-/**
- * The replay's loop: every swap at or before `window_end`, in event order, into `run`. A function
- * of its own, with nothing after its loop: V8 compiles a long loop on the fly (on-stack
- * replacement) during the first replay, before the code after the loop has ever run, and it
- * keeps that compiled loop for later replays. Code after the loop in the same function would
- * lack type feedback in it, and every replay would leave the compiled code there and start the
- * next one in slower code.
- */
-function feedSwaps(run: Replay, tape: IndexedTape, leaderOfWallet: Int32Array, onProgress: ReplayControl['onProgress']): void {
   const { order, swaps, walletOf, tokenOf } = tape;
   const memo = tapeMemo(tape);
   const times = memo.times();
   const buys = memo.buys();
+  const { onProgress } = control;
   const end = run.window.end;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
     const time = times[i]!;
-    if (time > end) return;
+    if (time > end) break;
     run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time, buys[i] === 1);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
+  onProgress?.(order.length, order.length);
+  return run.finish();
 }
 
 /**
