@@ -6,24 +6,16 @@
  *
  *   node --max-semi-space-size=64 dist/bench/profile-modes.js [ROUNDS] [MODE,MODE] [TAPE.json] [REQUEST.json]
  *
- * Modes as in `replay-runs.js` (`full`, `chart`, `trades`, `summary`); defaults: 4 rounds,
+ * Modes as in `replay-input.ts` (`full`, `chart`, `trades`, `summary`); defaults: 4 rounds,
  * `full,summary`, `bench/data/tape-1000000.json` and its request. Two rounds warm up first.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
-import { replay, type ReplayControl } from '../src/engine/replay.js';
-import { readTapeFile } from '../src/io/read-tape.js';
+import { replay } from '../src/engine/replay.js';
 import { resolveEngineOptions } from '../src/model/options.js';
-import { parseSimulatorRequest } from '../src/model/request.js';
 import { isMain } from './is-main.js';
+import { readReplayInput, replayMode } from './replay-input.js';
 
-const MODES: Record<string, ReplayControl> = {
-  full: { chart: true, trades: true },
-  chart: { chart: true, trades: false },
-  trades: { chart: false, trades: true },
-  summary: { chart: false, trades: false },
-};
 const WARM_UP = 2;
 /** Sampling interval, µs. */
 const INTERVAL = 200;
@@ -31,21 +23,12 @@ const INTERVAL = 200;
 async function main(argv: readonly string[]): Promise<void> {
   const rounds = Number(argv[0] ?? 4);
   const modes = (argv[1] ?? 'full,summary').split(',');
-  const tapePath = argv[2] ?? 'bench/data/tape-1000000.json';
-  const requestPath = argv[3] ?? tapePath.replace(/\.jsonl?$/, '.request.json');
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`ROUNDS must be a whole number above 0, not ${argv[0]}`);
-  if (modes.length !== 2 || !modes.every((m) => Object.hasOwn(MODES, m))) {
-    throw new Error(`give two modes out of ${Object.keys(MODES).join(', ')}, as full,summary; not ${argv[1]}`);
-  }
-  for (const path of [tapePath, requestPath]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing: \`npm run bench -- --only loop\` generates the default tape and request`);
-  }
-  const parsed = parseSimulatorRequest(JSON.parse(readFileSync(requestPath, 'utf8')));
-  if (!parsed.success) throw new Error(`${requestPath} is not a valid request`);
-  const request = parsed.data;
-  const tape = readTapeFile(tapePath);
+  if (modes.length !== 2) throw new Error(`give two modes, as full,summary; not ${argv[1]}`);
+  const controls = modes.map(replayMode);
+  const { tape, request } = readReplayInput(argv[2] ?? 'bench/data/tape-1000000.json', argv[3], 'npm run bench -- --only loop');
   const options = resolveEngineOptions({});
-  for (let i = 0; i < WARM_UP; i++) for (const m of modes) replay(tape, request, options, MODES[m]);
+  for (let i = 0; i < WARM_UP; i++) for (const control of controls) replay(tape, request, options, control);
 
   const session = new Session();
   session.connect();
@@ -55,9 +38,9 @@ async function main(argv: readonly string[]): Promise<void> {
   // Each replay's span on the profiler's clock (µs, the monotonic clock of hrtime).
   const spans: { mode: string; start: number; end: number }[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const mode of modes) {
+    for (const [k, mode] of modes.entries()) {
       const start = Number(process.hrtime.bigint() / 1000n);
-      replay(tape, request, options, MODES[mode]);
+      replay(tape, request, options, controls[k]);
       spans.push({ mode, start, end: Number(process.hrtime.bigint() / 1000n) });
     }
   }

@@ -16,40 +16,24 @@
  * (count for 12 − count for 2) / 10 = instructions per replay (docs/performance.md). Without
  * valgrind it prints the time a replay took.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { replay } from '../src/engine/replay.js';
-import { readTapeFile } from '../src/io/read-tape.js';
 import { resolveEngineOptions } from '../src/model/options.js';
-import { parseSimulatorRequest } from '../src/model/request.js';
 import { isMain } from './is-main.js';
+import { readReplayInput, replayMode } from './replay-input.js';
 
 const WARM_UP = 3;
-const MODES = {
-  chart: { chart: true, trades: false },
-  summary: { chart: false, trades: false },
-  trades: { chart: false, trades: true },
-  full: { chart: true, trades: true },
-} as const;
 
 function main(argv: readonly string[]): void {
   const count = Number(argv[0] ?? 10);
   const mode = argv[1] ?? 'chart';
-  const tapePath = argv[2] ?? 'bench/data/tape-100000.json';
-  const requestPath = argv[3] ?? tapePath.replace(/\.jsonl?$/, '.request.json');
   if (!Number.isInteger(count) || count < 0) throw new Error(`N must be a whole number of replays, not ${argv[0]}`);
-  if (!Object.hasOwn(MODES, mode)) throw new Error(`the mode is one of ${Object.keys(MODES).join(', ')}, not ${mode}`);
-  for (const path of [tapePath, requestPath]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and request`);
-  }
-  const parsed = parseSimulatorRequest(JSON.parse(readFileSync(requestPath, 'utf8')));
-  if (!parsed.success) throw new Error(`${requestPath} is not a valid request`);
-  const tape = readTapeFile(tapePath);
+  const control = replayMode(mode);
+  const { tape, request } = readReplayInput(argv[2] ?? 'bench/data/tape-100000.json', argv[3], 'npm run bench -- --only sweep');
   const options = resolveEngineOptions({});
-  const control = MODES[mode as keyof typeof MODES];
-  for (let i = 0; i < WARM_UP; i++) replay(tape, parsed.data, options, control);
+  for (let i = 0; i < WARM_UP; i++) replay(tape, request, options, control);
   let trades = 0;
   const start = performance.now();
-  for (let i = 0; i < count; i++) trades = replay(tape, parsed.data, options, control).deals.reduce((n, d) => n + d.tradeCount, 0);
+  for (let i = 0; i < count; i++) trades = replay(tape, request, options, control).deals.reduce((n, d) => n + d.tradeCount, 0);
   const ms = performance.now() - start;
   const each = count > 0 ? `${(ms / count).toFixed(1)} ms a replay` : '-';
   process.stdout.write(`${count} replays (${mode}, ${trades} follower trades each) after ${WARM_UP} to warm up: ${each}\n`);
