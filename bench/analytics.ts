@@ -10,22 +10,34 @@
  *   (on a fresh index each run, so nothing is cached);
  * - deals of the busiest wallet: its deals read (page 1), its follower simulated (fresh index).
  */
-import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
+import { z } from 'zod';
 import { buildAnalyticsIndex, indexTape, listWallets, walletDeals, type AnalyticsIndex } from '../src/index.js';
 import { indicatorMap } from '../src/analytics/indicators.js';
 import { analyticsTape } from './analytics-tape.js';
+import { count, topLevelOptions, whole } from './script-args.js';
 
-const { values } = parseArgs({
-  options: {
+const USAGE = `Usage: node dist/bench/analytics.js [options]
+
+The wallet analytics' speed over a generated tape (tinybench).
+
+  --swaps N        swaps in the tape (default 1000000; 100k and 1m work too)
+  --wallets N      wallets (default 20000)
+  --tokens N       tokens (default 2000)
+  --iterations N   runs of each task (default 3)`;
+
+const { swaps, wallets, tokens, iterations } = topLevelOptions(
+  'analytics',
+  {
     swaps: { type: 'string', default: '1000000' },
     wallets: { type: 'string', default: '20000' },
     tokens: { type: 'string', default: '2000' },
     iterations: { type: 'string', default: '3' },
   },
-});
-const shape = { swaps: Number(values.swaps), wallets: Number(values.wallets), tokens: Number(values.tokens) };
-const iterations = Number(values.iterations);
+  z.object({ swaps: count(1), wallets: count(1), tokens: count(1), iterations: whole(1) }),
+  USAGE,
+);
+const shape = { swaps, wallets, tokens };
 
 const generated = Date.now();
 const tape = analyticsTape(shape);

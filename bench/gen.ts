@@ -10,17 +10,10 @@
  */
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { isMain } from './is-main.js';
+import { count, number, runScript, scriptOptions } from './script-args.js';
 import { DEFAULT_SHAPE, requestVariants, TapeGenerator, type TapeShape } from './tape-generator.js';
-
-/** Parses a count such as `250000`, `250k` or `1.5m`. */
-export function parseCount(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
-  if (match === null) throw new Error(`not a count: "${text}" (try 100000, 100k or 1m)`);
-  const scale = { '': 1, k: 1e3, m: 1e6 }[match[2]!.toLowerCase() as '' | 'k' | 'm'];
-  return Math.round(Number(match[1]) * scale);
-}
 
 /** Buffers text and writes it to a file descriptor in large chunks. */
 class ChunkedWriter {
@@ -76,9 +69,37 @@ export function requestPathOf(tapePath: string): string {
   return `${tapePath.replace(/\.jsonl?$/, '')}.request.json`;
 }
 
-function main(): void {
-  const { values } = parseArgs({
-    options: {
+const USAGE = `Usage: npm run bench:gen -- [options]   (or node dist/bench/gen.js [options])
+
+Writes a seeded benchmark tape and, beside it, a request following its leaders (the first 100).
+
+  --swaps N          swaps in the tape (default ${DEFAULT_SHAPE.swaps}; 100k and 1m work too)
+  --leaders N        leaders, the followed wallets (default ${DEFAULT_SHAPE.leaders})
+  --tokens N         tokens (default ${DEFAULT_SHAPE.tokens})
+  --wallets N        market wallets, not followed (default ${DEFAULT_SHAPE.marketWallets})
+  --leader-share X   share of the swaps the leaders make, above 0 and at most 1 (default ${DEFAULT_SHAPE.leaderShare})
+  --days X           days over which the tokens launch, above 0 (default ${DEFAULT_SHAPE.days})
+  --seed N           the random generator's seed, a whole number (default ${DEFAULT_SHAPE.seed})
+  --requests N       also write N sweep settings to <name>.requests.jsonl (default 0)
+  --out FILE         the tape, .json or .jsonl (default bench/data/tape-<swaps>.json)`;
+
+/** Each option of the generator, as its string is checked and read. */
+export const GenOptions = z.object({
+  swaps: count(1),
+  leaders: count(1),
+  tokens: count(1),
+  wallets: count(1),
+  'leader-share': number(z.number().gt(0, 'expected a share above 0').max(1, 'expected a share of at most 1')),
+  days: number(z.number().gt(0, 'expected a number of days above 0')),
+  seed: number(z.number().int('expected a whole number').min(0, 'expected a whole number of at least 0').max(Number.MAX_SAFE_INTEGER)),
+  requests: count(0),
+  out: z.string().regex(/\.jsonl?$/, 'expected a file name ending in .json or .jsonl').optional(),
+});
+
+function main(argv: readonly string[]): void {
+  const values = scriptOptions(
+    argv,
+    {
       swaps: { type: 'string', default: String(DEFAULT_SHAPE.swaps) },
       leaders: { type: 'string', default: String(DEFAULT_SHAPE.leaders) },
       tokens: { type: 'string', default: String(DEFAULT_SHAPE.tokens) },
@@ -89,20 +110,23 @@ function main(): void {
       requests: { type: 'string', default: '0' },
       out: { type: 'string' },
     },
-  });
-  const swaps = parseCount(values.swaps);
-  const out = values.out ?? `bench/data/tape-${values.swaps}.json`;
+    GenOptions,
+    USAGE,
+  );
+  if (values === null) return;
+  const { swaps } = values;
+  const out = values.out ?? `bench/data/tape-${swaps}.json`;
   const generator = writeTape(out, {
     swaps,
-    leaders: parseCount(values.leaders),
-    tokens: parseCount(values.tokens),
-    marketWallets: parseCount(values.wallets),
-    leaderShare: Number(values['leader-share']),
-    days: Number(values.days),
-    seed: Number(values.seed),
+    leaders: values.leaders,
+    tokens: values.tokens,
+    marketWallets: values.wallets,
+    leaderShare: values['leader-share'],
+    days: values.days,
+    seed: values.seed,
   });
   process.stdout.write(`wrote ${out} (${swaps} swaps) and ${requestPathOf(out)}\n`);
-  const sweepSize = parseCount(values.requests);
+  const sweepSize = values.requests;
   if (sweepSize > 0) {
     const path = requestsPathOf(out);
     const lines = requestVariants(generator.request(), sweepSize).map((r) => JSON.stringify(r));
@@ -111,4 +135,4 @@ function main(): void {
   }
 }
 
-if (isMain(import.meta.url)) main();
+if (isMain(import.meta.url)) runScript('bench:gen', USAGE, main);

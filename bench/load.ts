@@ -15,25 +15,36 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { z } from 'zod';
 import { KeyStore } from '../src/server/index.js';
+import { topLevelOptions, whole } from './script-args.js';
 
-const { values } = parseArgs({
-  options: {
+const USAGE = `Usage: npx tsc -p tsconfig.build.json && node dist/bench/load.js [options]
+
+Load of the HTTP service (autocannon): the simulator, a read, and the read under simulator load.
+
+  --duration S      seconds a scenario (default 10)
+  --connections N   concurrent connections (default 10)
+  --workers N       simulation workers of the service (default: its own)
+  --data DIR        the tapes the service serves (default fixtures/example)`;
+
+const { duration, connections, workers, data } = topLevelOptions(
+  'load',
+  {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     workers: { type: 'string' },
     data: { type: 'string' },
   },
-});
-const duration = Number(values.duration);
-const connections = Number(values.connections);
+  z.object({ duration: whole(1), connections: whole(1), workers: whole(1).optional(), data: z.string().optional() }),
+  USAGE,
+);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..'); // dist/bench → the project
 const example = join(root, 'fixtures', 'example');
-const dataDir = values.data ?? example;
+const dataDir = data ?? example;
 const requestBody = readFileSync(join(example, 'request-sol.json'), 'utf8');
 const leader = (JSON.parse(requestBody) as { wallets: string[] }).wallets[0]!;
 
@@ -46,7 +57,7 @@ const { key, record } = setup.create({ credits: initial, label: 'load' });
 setup.close();
 
 const args = [join(root, 'dist', 'src', 'cli', 'main.js'), 'serve', '--data', dataDir, '--db', db, '--port', '0'];
-if (values.workers !== undefined) args.push('--workers', values.workers);
+if (workers !== undefined) args.push('--workers', String(workers));
 const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 let banner = '';
 const url = await new Promise<string>((resolveUrl, reject) => {

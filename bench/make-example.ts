@@ -12,10 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { DecimalJs40 as Decimal } from '../src/model/decimal.js';
 import type { Network, SimulatorRequestInput } from '../src/model/request.js';
 import type { Swap, TokenMeta } from '../src/model/tape.js';
+import { UsageError } from '../src/cli/usage.js';
 import {
   buyChance, ETH_ADDRESSES, liquidityAt, multipleAt, Random, SOL_ADDRESSES, swapsPerHour,
   type AddressBook, type TokenLife,
 } from './example-market.js';
+import { runScript } from './script-args.js';
 
 const HOUR = 3600;
 
@@ -280,11 +282,24 @@ function packageRoot(): string {
   return dir;
 }
 
+const USAGE = `Usage: npx tsc -p tsconfig.build.json && node dist/bench/make-example.js [OUT_DIR]
+
+Writes the bundled example's tapes and requests to OUT_DIR (default fixtures/example).`;
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const out = resolve(process.argv[2] ?? join(packageRoot(), 'fixtures', 'example'));
-  mkdirSync(out, { recursive: true });
-  for (const [name, text] of Object.entries(exampleFiles())) {
-    writeFileSync(join(out, name), text);
-    process.stdout.write(`wrote ${join(out, name)} (${text.length} bytes)\n`);
-  }
+  runScript('make-example', USAGE, (argv) => {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    }
+    const unknown = argv.find((arg) => arg.startsWith('-'));
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}`);
+    if (argv.length > 1) throw new UsageError(`one output folder at most, not ${argv.length} arguments`);
+    const out = resolve(argv[0] ?? join(packageRoot(), 'fixtures', 'example'));
+    mkdirSync(out, { recursive: true });
+    for (const [name, text] of Object.entries(exampleFiles())) {
+      writeFileSync(join(out, name), text);
+      process.stdout.write(`wrote ${join(out, name)} (${text.length} bytes)\n`);
+    }
+  });
 }

@@ -16,12 +16,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { readTapeFile } from '../src/io/read-tape.js';
 import { hasReplayFlags, restartWithReplayFlags } from '../src/cli/node-flags.js';
-import { parseCount, requestPathOf, writeTape } from './gen.js';
+import { requestPathOf, writeTape } from './gen.js';
 import { isMain } from './is-main.js';
+import { runScript, scriptOptions, whole } from './script-args.js';
 import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
 import { floorSuite, streamSuite, sweepSuite } from './suites/processes.js';
@@ -67,25 +68,53 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
+const SUITES = ['decimal', 'loop', 'floor', 'stream', 'sweep'] as const;
+
+const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
+
+Runs the benchmark suites, prints a table and writes it as JSON to bench/results/. The tapes
+are generated into bench/data/ on first use.
+
+  --only LIST     suites to run, comma-separated: ${SUITES.join(', ')} (default: all)
+  --quick         small sizes: a smoke run of a few minutes
+  --rounds N      rounds of the loop and floor suites, each keeping its best (default 3; 2 with --quick)
+  --workers N     workers of the sweep suite (default: the cores, ${availableParallelism()})`;
+
+/** The runner's options, as their strings are checked and read. */
+export const RunOptions = z.object({
+  quick: z.boolean(),
+  only: z
+    .string()
+    .transform((list) => list.split(',').map((name) => name.trim()))
+    .pipe(z.array(z.enum(SUITES, { error: (issue) => `unknown suite "${String(issue.input)}": the suites are ${SUITES.join(', ')}` })))
+    .optional(),
+  rounds: whole(1).optional(),
+  workers: whole(1),
+});
+
+async function main(argv: readonly string[]): Promise<void> {
+  const values = scriptOptions(
+    argv,
+    {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
       rounds: { type: 'string' },
       workers: { type: 'string', default: String(availableParallelism()) },
     },
-  });
+    RunOptions,
+    USAGE,
+  );
+  if (values === null) return;
   const quick = values.quick;
   const sizes = {
     tape: quick ? 100_000 : 1_000_000,
     stream: quick ? 1_000_000 : 10_000_000,
     sweepTape: 100_000,
     sweepRequests: quick ? 20 : 1_000,
-    rounds: values.rounds !== undefined ? parseCount(values.rounds) : quick ? 2 : 3,
+    rounds: values.rounds ?? (quick ? 2 : 3),
   };
-  const only = new Set((values.only ?? 'decimal,loop,floor,stream,sweep').split(','));
-  const workers = Number(values.workers);
+  const only = new Set<string>(values.only ?? SUITES);
+  const workers = values.workers;
   const startLoad = loadavg();
   const rows: Row[] = [];
   const say = (rs: Row[]): void => {
@@ -147,6 +176,6 @@ async function main(): Promise<void> {
 
 // Every suite measures the engine as the command runs it: in a node with the replay flags.
 if (isMain(import.meta.url)) {
-  if (hasReplayFlags(process.execArgv, process.env.NODE_OPTIONS)) await main();
+  if (hasReplayFlags(process.execArgv, process.env.NODE_OPTIONS)) runScript('bench', USAGE, main);
   else restartWithReplayFlags(fileURLToPath(import.meta.url), process.argv.slice(2));
 }
