@@ -11,9 +11,14 @@
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { processIo } from '../src/cli/io.js';
+import { progressBar, type Progress } from '../src/cli/progress.js';
 import { isMain } from './is-main.js';
 import { count, number, runScript, scriptOptions } from './script-args.js';
 import { DEFAULT_SHAPE, requestVariants, TapeGenerator, type TapeShape } from './tape-generator.js';
+
+/** Swaps written between two progress reports. */
+const PROGRESS_EVERY = 1 << 16;
 
 /** Buffers text and writes it to a file descriptor in large chunks. */
 class ChunkedWriter {
@@ -33,8 +38,13 @@ class ChunkedWriter {
 }
 
 /** Writes the tape of `shape` to `path`; returns its generator (for its leaders and request). */
-export function writeTape(path: string, shape: Partial<TapeShape>): TapeGenerator {
+export function writeTape(path: string, shape: Partial<TapeShape>, onProgress?: (done: number, total: number) => void): TapeGenerator {
   const generator = new TapeGenerator(shape);
+  const total = generator.shape.swaps;
+  let done = 0;
+  const tick = (): void => {
+    if (onProgress !== undefined && (++done & (PROGRESS_EVERY - 1)) === 0) onProgress(done, total);
+  };
   const jsonl = path.endsWith('.jsonl');
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'w');
@@ -42,7 +52,10 @@ export function writeTape(path: string, shape: Partial<TapeShape>): TapeGenerato
   const { network, tokens, native_prices } = generator.header;
   if (jsonl) {
     out.write(`${JSON.stringify({ network, tokens, native_prices })}\n`);
-    for (const swap of generator.swaps()) out.write(`${JSON.stringify(swap)}\n`);
+    for (const swap of generator.swaps()) {
+      out.write(`${JSON.stringify(swap)}\n`);
+      tick();
+    }
   } else {
     const head = JSON.stringify({ network, tokens, native_prices });
     out.write(`${head.slice(0, -1)},"swaps":[\n`);
@@ -50,13 +63,20 @@ export function writeTape(path: string, shape: Partial<TapeShape>): TapeGenerato
     for (const swap of generator.swaps()) {
       out.write(first ? JSON.stringify(swap) : `,\n${JSON.stringify(swap)}`);
       first = false;
+      tick();
     }
     out.write('\n]}\n');
   }
   out.flush();
   closeSync(fd);
   writeFileSync(requestPathOf(path), `${JSON.stringify(generator.request(), null, 1)}\n`);
+  onProgress?.(total, total);
   return generator;
+}
+
+/** A progress bar for writing a tape, on standard error when it is a terminal. */
+export function generationBar(label: string): Progress {
+  return progressBar(processIo, label, 'swaps');
 }
 
 /** `bench/data/tape.json` → `bench/data/tape.requests.jsonl`: the settings of a sweep. */
@@ -116,6 +136,7 @@ function main(argv: readonly string[]): void {
   if (values === null) return;
   const { swaps } = values;
   const out = values.out ?? `bench/data/tape-${swaps}.json`;
+  const bar = generationBar('bench:gen');
   const generator = writeTape(out, {
     swaps,
     leaders: values.leaders,
@@ -124,7 +145,8 @@ function main(argv: readonly string[]): void {
     leaderShare: values['leader-share'],
     days: values.days,
     seed: values.seed,
-  });
+  }, bar.update);
+  bar.finish();
   process.stdout.write(`wrote ${out} (${swaps} swaps) and ${requestPathOf(out)}\n`);
   const sweepSize = values.requests;
   if (sweepSize > 0) {

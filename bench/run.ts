@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { readTapeFile } from '../src/io/read-tape.js';
 import { hasReplayFlags, restartWithReplayFlags } from '../src/cli/node-flags.js';
-import { requestPathOf, writeTape } from './gen.js';
+import { generationBar, requestPathOf, writeTape } from './gen.js';
 import { isMain } from './is-main.js';
 import { runScript, scriptOptions, whole } from './script-args.js';
 import { decimalSuite } from './suites/decimal.js';
@@ -38,7 +38,9 @@ function ensureTape(swaps: number, extension: 'json' | 'jsonl'): { tape: string;
   const tape = join(DATA_DIR, `tape-${swaps}.${extension}`);
   if (!existsSync(tape) || !existsSync(requestPathOf(tape))) {
     process.stderr.write(`generating ${tape} …\n`);
-    writeTape(tape, { swaps });
+    const bar = generationBar('generating');
+    writeTape(tape, { swaps }, bar.update);
+    bar.finish();
   }
   return { tape, request: requestPathOf(tape) };
 }
