@@ -116,20 +116,23 @@ export const GenOptions = z.object({
   out: z.string().regex(/\.jsonl?$/, 'expected a file name ending in .json or .jsonl').optional(),
 });
 
+/** The generator's options as the command line gives them: strings, read by {@link GenOptions}. */
+export const GEN_ARGS = {
+  swaps: { type: 'string', default: String(DEFAULT_SHAPE.swaps) },
+  leaders: { type: 'string', default: String(DEFAULT_SHAPE.leaders) },
+  tokens: { type: 'string', default: String(DEFAULT_SHAPE.tokens) },
+  wallets: { type: 'string', default: String(DEFAULT_SHAPE.marketWallets) },
+  'leader-share': { type: 'string', default: String(DEFAULT_SHAPE.leaderShare) },
+  days: { type: 'string', default: String(DEFAULT_SHAPE.days) },
+  seed: { type: 'string', default: String(DEFAULT_SHAPE.seed) },
+  requests: { type: 'string', default: '0' },
+  out: { type: 'string' },
+} as const;
+
 function main(argv: readonly string[]): void {
   const values = scriptOptions(
     argv,
-    {
-      swaps: { type: 'string', default: String(DEFAULT_SHAPE.swaps) },
-      leaders: { type: 'string', default: String(DEFAULT_SHAPE.leaders) },
-      tokens: { type: 'string', default: String(DEFAULT_SHAPE.tokens) },
-      wallets: { type: 'string', default: String(DEFAULT_SHAPE.marketWallets) },
-      'leader-share': { type: 'string', default: String(DEFAULT_SHAPE.leaderShare) },
-      days: { type: 'string', default: String(DEFAULT_SHAPE.days) },
-      seed: { type: 'string', default: String(DEFAULT_SHAPE.seed) },
-      requests: { type: 'string', default: '0' },
-      out: { type: 'string' },
-    },
+    GEN_ARGS,
     GenOptions,
     USAGE,
   );

@@ -94,15 +94,18 @@ export const RunOptions = z.object({
   workers: whole(1),
 });
 
+/** The runner's options as the command line gives them: strings, read by {@link RunOptions}. */
+export const RUN_ARGS = {
+  quick: { type: 'boolean', default: false },
+  only: { type: 'string' },
+  rounds: { type: 'string' },
+  workers: { type: 'string', default: String(availableParallelism()) },
+} as const;
+
 async function main(argv: readonly string[]): Promise<void> {
   const values = scriptOptions(
     argv,
-    {
-      quick: { type: 'boolean', default: false },
-      only: { type: 'string' },
-      rounds: { type: 'string' },
-      workers: { type: 'string', default: String(availableParallelism()) },
-    },
+    RUN_ARGS,
     RunOptions,
     USAGE,
   );

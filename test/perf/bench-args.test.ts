@@ -3,33 +3,14 @@
  * naming the option and its value, never a stack trace or a tape that does not validate.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GenOptions } from '../../bench/gen.js';
-import { RunOptions } from '../../bench/run.js';
+import { GEN_ARGS, GenOptions } from '../../bench/gen.js';
+import { RUN_ARGS, RunOptions } from '../../bench/run.js';
 import { parseCount, scriptOptions } from '../../bench/script-args.js';
 import { DEFAULT_SHAPE } from '../../bench/tape-generator.js';
 import { UsageError } from '../../src/cli/usage.js';
 
-const GEN_CONFIG = {
-  swaps: { type: 'string', default: '1m' },
-  leaders: { type: 'string', default: '100' },
-  tokens: { type: 'string', default: '2000' },
-  wallets: { type: 'string', default: '20000' },
-  'leader-share': { type: 'string', default: '0.5' },
-  days: { type: 'string', default: '30' },
-  seed: { type: 'string', default: '1' },
-  requests: { type: 'string', default: '0' },
-  out: { type: 'string' },
-} as const;
-
-const RUN_CONFIG = {
-  quick: { type: 'boolean', default: false },
-  only: { type: 'string' },
-  rounds: { type: 'string' },
-  workers: { type: 'string', default: '2' },
-} as const;
-
-const gen = (argv: string[]) => scriptOptions(argv, GEN_CONFIG, GenOptions, 'usage');
-const run = (argv: string[]) => scriptOptions(argv, RUN_CONFIG, RunOptions, 'usage');
+const gen = (argv: string[]) => scriptOptions(argv, GEN_ARGS, GenOptions, 'usage');
+const run = (argv: string[]) => scriptOptions(['--workers', '2', ...argv], RUN_ARGS, RunOptions, 'usage');
 
 /** The message `f` throws, or '' when it does not throw. */
 function thrown(f: () => unknown): string {
