@@ -11,7 +11,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { UsageError } from '../src/cli/usage.js';
+import { isUsageError, UsageError } from '../src/cli/usage.js';
 
 /** Parses a count such as `250000`, `250k` or `1.5m`. */
 export function parseCount(text: string): number {
@@ -76,8 +76,7 @@ export function scriptOptions<S extends z.ZodType>(argv: readonly string[], conf
  */
 export function runScript(name: string, usage: string, main: (argv: readonly string[]) => void | Promise<void>): void {
   const fail = (e: unknown): void => {
-    const usageError = e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
-    process.stderr.write(`${name}: ${(e as Error).message}\n${usageError ? `\n${usage}\n` : ''}`);
+    process.stderr.write(`${name}: ${(e as Error).message}\n${isUsageError(e) ? `\n${usage}\n` : ''}`);
     process.exitCode = 1;
   };
   try {

@@ -12,7 +12,7 @@ import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
 import { sweepCommand, SWEEP_HELP } from './sweep-command.js';
 import { walletCommand, WALLET_HELP } from './wallet-command.js';
 import { walletsCommand, WALLETS_HELP } from './wallets-command.js';
-import { UsageError } from './usage.js';
+import { isUsageError } from './usage.js';
 
 interface Command {
   readonly summary: string;
@@ -68,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       io.err(`copysim ${name}: ${e.message}\n`);
       return EXIT_INPUT;
     }
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (isUsageError(e)) {
       io.err(`copysim ${name}: ${(e as Error).message}\n\n${command.help}\n`);
       return EXIT_INPUT;
     }
