@@ -49,17 +49,20 @@ export function streamSuite(tape: string, request: string, swaps: number, follow
   ];
 }
 
+/** Rounds of the sweep suite's alternating runs. */
+const SWEEP_ROUNDS = 2;
+
 /**
  * `copysim sweep` with 1 worker and with `workers` workers: wall time and speed-up. The speed-up
  * is given three times: on the whole sweep, on the first requests end to end, and with the
  * start-up taken out (reading, validating and packing the tape, starting the workers), which
  * more workers cannot shorten: the difference between the first `sampleCount` requests and the
  * first `smallCount`, each run with 1 worker and with `workers`. The machine's speed drifts from
- * minute to minute, so the runs with 1 worker and with `workers` alternate, twice. The whole
- * sweep's speed-up is the mean of the two pairs' ratios, each pair a run with `workers` workers
- * and one with 1 just after it (one pair alone moves with the machine); the sample rows keep
- * each run's best. The whole sweep's CPU time over its wall time, the cores kept busy on
- * average, does not depend on runs made minutes apart.
+ * minute to minute, so the runs with 1 worker and with `workers` alternate ({@link SWEEP_ROUNDS}
+ * rounds). The whole sweep's speed-up is the mean of the pairs' ratios, each pair a run with
+ * `workers` workers and one with 1 just after it (one pair alone moves with the machine); the
+ * sample rows keep each run's best. The whole sweep's CPU time over its wall time, the cores
+ * kept busy on average, does not depend on runs made minutes apart.
  */
 export function sweepSuite(
   tape: string,
@@ -80,15 +83,15 @@ export function sweepSuite(
   // Each worker compiles the code and fills its own memo of the tape on its first requests, so
   // the speed-up grows with the number of requests: the whole sweep's is the issue's figure.
   const pairs: { readonly many: Measurement; readonly one: Measurement }[] = [];
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < SWEEP_ROUNDS; round++) {
     const many = time(requests.all, workers);
     pairs.push({ many, one: workers > 1 ? time(requests.all, 1) : many });
   }
   // The faster run with `workers` workers gives the wall-time rows.
-  const all = pairs[0]!.many.wallMs <= pairs[1]!.many.wallMs ? pairs[0]!.many : pairs[1]!.many;
+  const all = pairs.reduce((best, { many }) => (many.wallMs < best.wallMs ? many : best), pairs[0]!.many);
   const ratios = pairs.map(({ many, one }) => one.wallMs / many.wallMs);
   const wholeSpeedUp = ratios.reduce((sum, r) => sum + r, 0) / ratios.length;
-  // Best wall time of each of these, in ms, over two rounds that alternate them.
+  // Best wall time of each of these, in ms, over rounds that alternate them.
   const runs = [
     [requests.sample, 1],
     [requests.sample, workers],
@@ -96,7 +99,7 @@ export function sweepSuite(
     [requests.small, workers],
   ] as const;
   const bestMs = runs.map(() => Infinity);
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < SWEEP_ROUNDS; round++) {
     runs.forEach(([file, n], k) => {
       bestMs[k] = Math.min(bestMs[k]!, time(file, n).wallMs);
     });
@@ -115,7 +118,7 @@ export function sweepSuite(
       note: `CPU time over wall time of the ${requests.count.toLocaleString('en-US')} requests with ${workers} workers (start-up included)`,
     }),
     row('sweep', 'speed-up, whole sweep', wholeSpeedUp, '×', {
-      note: `${workers} workers against 1 on the ${requests.count.toLocaleString('en-US')} requests, mean of two pairs run in turns (${pairs
+      note: `${workers} workers against 1 on the ${requests.count.toLocaleString('en-US')} requests, mean of ${pairs.length} pairs run in turns (${pairs
         .map(({ many, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s`)
         .join('; ')})`,
     }),
