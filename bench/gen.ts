@@ -130,12 +130,7 @@ export const GEN_ARGS = {
 } as const;
 
 function main(argv: readonly string[]): void {
-  const values = scriptOptions(
-    argv,
-    GEN_ARGS,
-    GenOptions,
-    USAGE,
-  );
+  const values = scriptOptions(argv, GEN_ARGS, GenOptions, USAGE);
   if (values === null) return;
   const { swaps } = values;
   const out = values.out ?? `bench/data/tape-${swaps}.json`;

@@ -17,7 +17,7 @@ import {
   buyChance, ETH_ADDRESSES, liquidityAt, multipleAt, Random, SOL_ADDRESSES, swapsPerHour,
   type AddressBook, type TokenLife,
 } from './example-market.js';
-import { runScript } from './script-args.js';
+import { printedHelp, runScript } from './script-args.js';
 
 const HOUR = 3600;
 
@@ -288,10 +288,7 @@ Writes the bundled example's tapes and requests to OUT_DIR (default fixtures/exa
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   runScript('make-example', USAGE, (argv) => {
-    if (argv.includes('--help') || argv.includes('-h')) {
-      process.stdout.write(`${USAGE}\n`);
-      return;
-    }
+    if (printedHelp(argv, USAGE)) return;
     const unknown = argv.find((arg) => arg.startsWith('-'));
     if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}`);
     if (argv.length > 1) throw new UsageError(`one output folder at most, not ${argv.length} arguments`);

@@ -103,12 +103,7 @@ export const RUN_ARGS = {
 } as const;
 
 async function main(argv: readonly string[]): Promise<void> {
-  const values = scriptOptions(
-    argv,
-    RUN_ARGS,
-    RunOptions,
-    USAGE,
-  );
+  const values = scriptOptions(argv, RUN_ARGS, RunOptions, USAGE);
   if (values === null) return;
   const quick = values.quick;
   const sizes = {

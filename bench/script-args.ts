@@ -56,10 +56,7 @@ export function number(check: z.ZodNumber): z.ZodType<number, string> {
  * {@link UsageError} naming it.
  */
 export function scriptOptions<S extends z.ZodType>(argv: readonly string[], config: NonNullable<ParseArgsConfig['options']>, schema: S, usage: string): z.output<S> | null {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${usage}\n`);
-    return null;
-  }
+  if (printedHelp(argv, usage)) return null;
   const { values } = parseArgs({ args: [...argv], options: config, allowPositionals: false });
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
@@ -68,6 +65,13 @@ export function scriptOptions<S extends z.ZodType>(argv: readonly string[], conf
     throw new UsageError(`--${name} ${String(values[name])}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/** True, after printing `usage`, when `argv` asks for it (`--help` or `-h`). */
+export function printedHelp(argv: readonly string[], usage: string): boolean {
+  if (!argv.includes('--help') && !argv.includes('-h')) return false;
+  process.stdout.write(`${usage}\n`);
+  return true;
 }
 
 /**

@@ -123,7 +123,7 @@ export function sweepSuite(
         .join('; ')})`,
     }),
     row('sweep', 'speed-up', one / many, '×', {
-      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests, best of 2 alternating (${seconds(one)} s against ${seconds(many)} s)`,
+      note: `${workers} workers against 1 on the first ${requests.sampleCount} requests, best of ${SWEEP_ROUNDS} alternating (${seconds(one)} s against ${seconds(many)} s)`,
     }),
     row('sweep', 'speed-up, start-up taken out', (one - oneSmall) / (many - manySmall), '×', {
       note: `${between}: ${seconds(one - oneSmall)} s against ${seconds(many - manySmall)} s`,
