@@ -70,12 +70,12 @@ export class Deal {
   /** Time of the closing trade, when closed. */
   closeTime = -1;
   /**
-   * `qty`, the known price's key (`PriceBook.priceKey`) and `usd_buy_price_avg` at the last valuation
+   * `qty`, the known price's key (`PriceBook.priceKey`) and `invested` at the last valuation
    * (see `UnrealizedBook`).
    */
   valuedQty: Decimal = ZERO;
   valuedPriceKey: number | DecimalInput = -1;
-  valuedAvg: Decimal = ZERO;
+  bookedInvested: Decimal = ZERO;
   /** The deal's slot in the `UnrealizedBook` while it is in the chart's sum, else -1. */
   slot = -1;
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
@@ -145,7 +145,7 @@ export class Deal {
       this.investedNow = ZERO;
       this.valuedQty = ZERO;
       this.valuedPriceKey = -1;
-      this.valuedAvg = ZERO;
+      this.bookedInvested = ZERO;
     }
   }
 

@@ -20,11 +20,10 @@ import type { RunningSum } from './running-sum.js';
  * operations instead of two exact products, and the printed numbers are the exact ones.
  *
  * Each open deal holds a slot with its booked term `qty × price − usd_invested` as a double word,
- * the error bound of that term, and the double words of the `qty` and `usd_buy_price_avg` it was
- * made from (see {@link SLOT}): `usd_invested`, their product, is taken in double words, so a
- * re-valuation needs no 40-digit product. A price move only flags the token, in arrays indexed
- * by token (no work per market swap, and the deal object is not touched); a reading re-values
- * the flagged tokens' deals whose price, position or `usd_buy_price_avg` changed.
+ * the error bound of that term, and the double words of the `qty` and `usd_invested` it was made
+ * from (see {@link SLOT}). A price move only flags the token, in arrays indexed by token (no
+ * work per market swap, and the deal object is not touched); a reading re-values the flagged
+ * tokens' deals whose price, position or `usd_invested` changed.
  */
 export class UnrealizedBook {
   /** The tokens flagged since the last reading (a stack of token ids), and each token's flag. */
@@ -136,7 +135,7 @@ export class UnrealizedBook {
     sum.clear();
     for (const deal of this.open) {
       sum.addProduct(deal.valuedQty, this.prices.priceOf(deal.tokenId));
-      sum.add(deal.valuedQty.times(deal.valuedAvg), -1); // usd_invested, the model's 40-digit product
+      sum.add(deal.bookedInvested, -1);
     }
     const value = sum.value();
     const state = this.state;
@@ -160,7 +159,7 @@ export class UnrealizedBook {
     this.dealOfToken[deal.tokenId] = deal;
   }
 
-  /** Re-books the term of every flagged token's deal whose price, position or `usd_buy_price_avg` changed. */
+  /** Re-books the term of every flagged token's deal whose price, position or `usd_invested` changed. */
   private revalue(): void {
     const flagged = this.flagged;
     for (let k = 0; k < this.flaggedCount; k++) {
@@ -170,9 +169,9 @@ export class UnrealizedBook {
       if (deal === undefined) continue; // no deal, or closed since
       const priceKey = this.prices.priceKey(tokenId);
       const qty = deal.qty;
-      const avg = deal.buyPriceAvg;
-      const positionMoved = qty !== deal.valuedQty || avg !== deal.valuedAvg;
-      if (positionMoved) this.convertPosition(deal, qty, avg);
+      const invested = deal.invested;
+      const positionMoved = qty !== deal.valuedQty || invested !== deal.bookedInvested;
+      if (positionMoved) this.convertPosition(deal, qty, invested);
       else if (priceKey === deal.valuedPriceKey) continue;
       deal.valuedPriceKey = priceKey;
       this.prices.priceWord(tokenId);
@@ -181,8 +180,8 @@ export class UnrealizedBook {
     this.flaggedCount = 0;
   }
 
-  /** Keeps the double words of a deal's new `qty` and `usd_buy_price_avg` in its slot. */
-  private convertPosition(deal: Deal, qty: Decimal, avg: Decimal): void {
+  /** Keeps the double words of a deal's new `qty` and `usd_invested` in its slot. */
+  private convertPosition(deal: Deal, qty: Decimal, invested: Decimal): void {
     const f = this.slots;
     const base = deal.slot * SLOT;
     if (qty !== deal.valuedQty) {
@@ -191,30 +190,26 @@ export class UnrealizedBook {
       f[base + QTY_LOW] = W[1]!;
       deal.valuedQty = qty;
     }
-    if (avg !== deal.valuedAvg) {
-      toWord(avg);
-      f[base + AVG_HIGH] = W[0]!;
-      f[base + AVG_LOW] = W[1]!;
-      deal.valuedAvg = avg;
+    if (invested !== deal.bookedInvested) {
+      toWord(invested);
+      f[base + INVESTED_HIGH] = W[0]!;
+      f[base + INVESTED_LOW] = W[1]!;
+      deal.bookedInvested = invested;
     }
   }
 }
 
 /**
- * Re-books the term of the slot at `base` at the price in `W`: `qty × price − qty × avg` from
+ * Re-books the term of the slot at `base` at the price in `W`: `qty × price − usd_invested` from
  * the slot's double words, the old term taken out of the sum and the new one put in. Its
  * arguments are arrays and a small integer: if the compiler does not inline it (the replay's
  * functions use up its inlining budget), no double is boxed to call it.
  */
 function rebook(sum: Float64Array, f: Float64Array, base: number): void {
-  const qtyHigh = f[base + QTY_HIGH]!;
-  const qtyLow = f[base + QTY_LOW]!;
-  multiplyWords(qtyHigh, qtyLow, W[0]!, W[1]!);
+  multiplyWords(f[base + QTY_HIGH]!, f[base + QTY_LOW]!, W[0]!, W[1]!);
   const productHigh = W[0]!;
-  const productLow = W[1]!;
-  multiplyWords(qtyHigh, qtyLow, f[base + AVG_HIGH]!, f[base + AVG_LOW]!);
-  const investedHigh = W[0]!;
-  addWords(productHigh, productLow, -investedHigh, -W[1]!);
+  const investedHigh = f[base + INVESTED_HIGH]!;
+  addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
   const termHigh = W[0]!;
   const termLow = W[1]!;
   accumulateKept(sum, f, base + TERM_HIGH, -1);
@@ -238,12 +233,12 @@ const BOUND = 2;
 const UNREALIZED = 3;
 const TOTAL = 4;
 
-// Per slot: the double words of qty and usd_buy_price_avg as last converted, and the booked term
+// Per slot: the double words of qty and usd_invested as last converted, and the booked term
 // `qty × price − usd_invested` with its error bound (in a row, as `accumulateKept` reads it).
 const QTY_HIGH = 0;
 const QTY_LOW = 1;
-const AVG_HIGH = 2;
-const AVG_LOW = 3;
+const INVESTED_HIGH = 2;
+const INVESTED_LOW = 3;
 const TERM_HIGH = 4;
 const TERM_LOW = 5;
 const TERM_BOUND = 6;
@@ -251,9 +246,7 @@ const TERM_BOUND = 6;
 const SLOT = 8;
 
 /**
- * A term `qty × price − usd_invested`, with `usd_invested = qty × usd_buy_price_avg` rounded to
- * 40 digits: each product is of two conversions (< 2^-100 each) and rounds once more (< 2^-102),
- * the 40-digit rounding adds < 2^-128, and the difference < 2^-104 of the operands. That is
- * within 2.4 × 2^-100 of |product| + |invested|, counted as 4 × CONVERSION_ERROR (2^-96).
+ * A term `qty × price − usd_invested`: two conversions and a product (< 2^-102) and a difference
+ * (< 2^-104 of the operands), counted as 4 × CONVERSION_ERROR of |product| + |invested|.
  */
 const TERM_ERROR = 4 * CONVERSION_ERROR;

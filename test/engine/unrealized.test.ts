@@ -477,16 +477,11 @@ type Price = Decimal40 | string | number;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** The fields of a Deal the book reads and writes (a fake deal: plain fields, cast to Deal). */
-type BookDeal = Mutable<Pick<Deal, 'tokenId' | 'qty' | 'buyPriceAvg' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'valuedAvg'>>;
+type BookDeal = Mutable<Pick<Deal, 'tokenId' | 'qty' | 'invested' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
 
-function newDeal(tokenId: number, qty: Decimal40, avg: Decimal40): BookDeal {
+function newDeal(tokenId: number, qty: Decimal40, invested: Decimal40): BookDeal {
   // As a new Deal starts: no slot, nothing valued or booked.
-  return { tokenId, qty, buyPriceAvg: avg, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, valuedAvg: ZERO40 };
-}
-
-/** A deal's `usd_invested` as the model makes it: `qty × usd_buy_price_avg`, rounded to 40 digits. */
-function investedOf(deal: BookDeal): Decimal40 {
-  return deal.qty.times(deal.buyPriceAvg);
+  return { tokenId, qty, invested, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
 }
 
 function asDeal(deal: BookDeal): Deal {
@@ -587,15 +582,15 @@ class Harness {
     }
   }
 
-  /** A trade that opens the deal or leaves it open with a new position and `usd_buy_price_avg`, then a reading. */
-  trade(tokenId: number, qty: Decimal40, avg: Decimal40, ...realized: Decimal40[]): void {
+  /** A trade that opens the deal or leaves it open with a new position and `usd_invested`, then a reading. */
+  trade(tokenId: number, qty: Decimal40, invested: Decimal40, ...realized: Decimal40[]): void {
     let deal = this.deals.get(tokenId);
     if (deal === undefined) {
-      deal = newDeal(tokenId, qty, avg);
+      deal = newDeal(tokenId, qty, invested);
       this.deals.set(tokenId, deal);
     } else {
       deal.qty = qty;
-      deal.buyPriceAvg = avg;
+      deal.invested = invested;
     }
     this.addRealized(...realized);
     this.book.traded(asDeal(deal));
@@ -619,7 +614,7 @@ class Harness {
     let sum = new Wide(0);
     for (const [tokenId, deal] of this.deals) {
       if (tokenId === skip) continue;
-      sum = sum.plus(decimalValue(deal.qty).times(this.price.get(tokenId)!).minus(decimalValue(investedOf(deal))));
+      sum = sum.plus(decimalValue(deal.qty).times(this.price.get(tokenId)!).minus(decimalValue(deal.invested)));
     }
     return sum;
   }
@@ -638,7 +633,7 @@ class Harness {
     const total = toJsonNumber(r40.plus(s40));
     const state = (): string =>
       [...this.deals.values()]
-        .map((d) => `{token ${d.tokenId}: qty ${d.qty.toString()}, avg ${d.buyPriceAvg.toString()}, price ${this.price.get(d.tokenId)!.toString()}}`)
+        .map((d) => `{token ${d.tokenId}: qty ${d.qty.toString()}, invested ${d.invested.toString()}, price ${this.price.get(d.tokenId)!.toString()}}`)
         .join(', ');
     if (!Object.is(this.book.unrealized, unrealized) || !Object.is(this.book.total, total)) {
       throw new Error(
@@ -668,8 +663,8 @@ describe('UnrealizedBook: hand-written scenarios', () => {
     expect([h.book.unrealized, h.book.total]).toEqual([0, 123.456]);
     // Open a deal, then close it: the sum is empty again. Realized 123.456 − 110.956 = 12.5.
     h.move(0, '0.5');
-    h.trade(0, d40('1000'), d40('0.4'), d40('-110.956'));
-    // 1000 × 0.5 − 1000 × 0.4 = 100; total 112.5.
+    h.trade(0, d40('1000'), d40('400'), d40('-110.956'));
+    // 1000 × 0.5 − 400 = 100; total 112.5.
     expect([h.book.unrealized, h.book.total]).toEqual([100, 112.5]);
     // Realized 12.5 − 19.75 = −7.25.
     h.close(0, d40('-19.75'));
@@ -685,29 +680,25 @@ describe('UnrealizedBook: hand-written scenarios', () => {
     h.move(0, '0.3');
     h.move(1, 0.000512);
     h.move(2, d40('0.75'));
-    // 1000 × 0.3 − 1000 × 0.25 = 300 − 250 = 50.
-    h.trade(0, d40('1000'), d40('0.25'));
+    // 1000 × 0.3 − 250 = 50.
+    h.trade(0, d40('1000'), d40('250'));
     expect([h.book.unrealized, h.book.total]).toEqual([50, 50]);
-    // 2,500,000 × 0.000512 − 2,500,000 × 0.00049382712 = 1280 − 1234.5678 = 45.4322; sum 95.4322; realized 10.
-    h.trade(1, d40('2500000'), d40('0.00049382712'), d40('10'));
+    // 2,500,000 × 0.000512 − 1234.5678 = 1280 − 1234.5678 = 45.4322; sum 95.4322; realized 10.
+    h.trade(1, d40('2500000'), d40('1234.5678'), d40('10'));
     expect([h.book.unrealized, h.book.total]).toEqual([95.4322, 105.4322]);
-    // A 40-digit average, 9876.54321 / 12345.6789 = 0.8000000072900000663390006036849054935326,
-    // whose product with the quantity rounds to 9876.54321 again:
     // 12345.6789 × 0.75 − 9876.54321 = 9259.259175 − 9876.54321 = −617.284035; sum −521.851835.
-    const avg = d40('9876.54321').div(d40('12345.6789'));
-    expect(d40('12345.6789').times(avg).toString()).toBe('9876.54321');
-    h.trade(2, d40('12345.6789'), avg);
+    h.trade(2, d40('12345.6789'), d40('9876.54321'));
     expect([h.book.unrealized, h.book.total]).toEqual([-521.851835, -511.851835]);
-    // Price moves, a partial sell: the same average, a 40-digit usd_invested (10000 × it).
+    // Price moves, a partial sell with a 40-digit usd_invested (qty × a 40-digit average price).
     h.move(0, '0.31');
     h.move(1, '0.000499');
-    h.trade(2, d40('10000'), avg, d40('20.5'), d40('-5'));
+    h.trade(2, d40('10000'), d40('10000').times(d40('9876.54321').div(d40('12345.6789'))), d40('20.5'), d40('-5'));
     h.move(2, 0.7512);
     h.move(0, '0.29');
-    h.trade(0, d40('1500'), d40('0.2634'), d40('-0.25'));
+    h.trade(0, d40('1500'), d40('395.125'), d40('-0.25'));
     h.close(1, d40('14.75'));
     h.move(2, '0.8');
-    h.trade(2, d40('10000'), avg);
+    h.trade(2, d40('10000'), h.deals.get(2)!.invested);
     expect(h.doubleWordPath).toBe(7);
     expect(h.book.exactReadings).toBe(0);
     expect(h.realized.exactReadings).toBe(0);
@@ -717,30 +708,29 @@ describe('UnrealizedBook: hand-written scenarios', () => {
     const h = new Harness();
     h.move(0, '0.7');
     h.move(1, '0.3');
-    // Deal 0: 2,000,000 × 0.7 − 2,000,000 × 0.2 = +1,000,000.
-    h.trade(0, d40('2000000'), d40('0.2'), d40('12.5'));
+    // Deal 0: 3,000,000 × 0.7 − 1,100,000 = +1,000,000.
+    h.trade(0, d40('3000000'), d40('1100000'), d40('12.5'));
     expect([h.book.unrealized, h.book.total, h.book.exactReadings]).toEqual([1000000, 1000012.5, 0]);
-    // Deal 1: 1,000,000 × 0.3 − 1,000,000 × 1.299999999999999999999999999999999999
-    // = 300,000 − 1,299,999.999999999999999999999999999999 = −999,999.999999999999999999999999999999,
+    // Deal 1: 1,000,000 × 0.3 − 1,299,999.999999999999999999999999999999 = −999,999.999999999999999999999999999999,
     // so the sum is 10^-30, far below the double word's error bound (about 10^6 × 2^-96 ≈ 1.3e-23).
-    h.trade(1, d40('1000000'), d40('1.299999999999999999999999999999999999'));
+    h.trade(1, d40('1000000'), d40('1299999.999999999999999999999999999999'));
     expect(h.book.unrealized).toBe(1e-30);
     // 12.5 + 10^-30 to 40 digits is 12.50…01 (31 decimals), whose nearest double is 12.5.
     expect(h.book.total).toBe(12.5);
     expect(h.book.exactReadings).toBe(1);
-    // Deal 0 at 0.8: +1,200,000, sum 200,000 + 10^-30: decided from the restarted double word.
+    // Deal 0 at 0.8: +1,300,000, sum 300,000 + 10^-30: decided from the restarted double word.
     h.move(0, '0.8');
     h.read();
-    expect(h.book.unrealized).toBe(200000);
+    expect(h.book.unrealized).toBe(300000);
     expect(h.book.exactReadings).toBe(1);
     // Back to 0.7: 10^-30 again, read exactly again; realized 12.5 − 12.5 − 10^-30 = −10^-30, total 0.
     h.move(0, '0.7');
     h.read(d40('-12.5'), d40('-1e-30'));
     expect([h.book.unrealized, h.book.total]).toEqual([1e-30, 0]);
     expect(h.book.exactReadings).toBe(2);
-    // A sum of exactly zero: deal 1's average becomes 1.3 (usd_invested 1,300,000), its term
-    // −1,000,000, the opposite of deal 0's. Realized −10^-30 + 5 + 10^-30 = 5.
-    h.trade(1, d40('1000000'), d40('1.3'), d40('5'), d40('1e-30'));
+    // A sum of exactly zero: deal 1's usd_invested becomes 1,300,000, its term −1,000,000, the
+    // opposite of deal 0's. Realized −10^-30 + 5 + 10^-30 = 5.
+    h.trade(1, d40('1000000'), d40('1300000'), d40('5'), d40('1e-30'));
     expect([h.book.unrealized, h.book.total]).toEqual([0, 5]);
     expect(h.book.exactReadings).toBe(3);
   });
@@ -749,12 +739,12 @@ describe('UnrealizedBook: hand-written scenarios', () => {
     const h = new Harness();
     const n = 150;
     for (let i = 0; i < n; i++) {
-      // Prices as strings, numbers and decimals in turn; a 40-digit average every third deal.
+      // Prices as strings, numbers and decimals in turn; 40-digit usd_invested every third deal.
       const priceText = `${(i % 17) + 1}.${String((i * 7919) % 100000).padStart(5, '0')}e-${i % 9}`;
       h.move(i, i % 3 === 0 ? priceText : i % 3 === 1 ? Number(priceText) : d40(priceText));
       const qty = d40(`${(i * 104729) % 1000003}.${i % 97}`);
-      const avg = i % 3 === 2 ? d40('1').div(d40(String(i + 3))) : d40(`${(i * 31) % 9973}.${i}e-4`);
-      h.trade(i, qty, avg, d40(`${i}.25`));
+      const invested = i % 3 === 2 ? qty.times(d40('1').div(d40(String(i + 3)))) : d40(`${(i * 31) % 9973}.${i}`);
+      h.trade(i, qty, invested, d40(`${i}.25`));
     }
     // Re-value every other deal, then close them in a scrambled order (the last slot moves into each hole).
     for (let i = 0; i < n; i += 2) h.move(i, `${(i % 13) + 2}.125`);
@@ -815,15 +805,14 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
 describe('UnrealizedBook: a whale deal valued near its cost, and a small deal near a midpoint', () => {
   it('prints the nearest double of the exact sum', () => {
     // Deal 0: $30,528 bought at 0.00235323, i.e. 30528 / 0.00235323 = 12972807.58786858913068420851340497953876
-    // tokens (40 digits), usd_invested that × 0.00235323 to 40 digits, 30528 again; now at 0.00236810: term
-    // 12972807.58786858913068420851340497953876 × 0.00236810 − 30528 = 192.6456488316059…. Deal 1: 1 token at 1, usd_invested
+    // tokens (40 digits), usd_invested 30528, now at 0.00236810: term 12972807.58786858913068420851340497953876
+    // × 0.00236810 − 30528 = 192.6456488316059…. Deal 1: 1 token at 1, usd_invested
     // 0.6299999999999999097575391132132385446711 (chosen, by a search, to put the sum about
     // 2^-75 ≈ 2.6e-23 from a midpoint of two doubles): term 0.3700000000000000902….
     // Sum: 193.2756488316059204635166414811188071928849 (43 digits, computed at 4,000 digits
     // below), whose 40-digit rounding prints as 193.2756488316059.
     const qty = d40('30528').div(d40('0.00235323'));
     expect(qty.toString()).toBe('12972807.58786858913068420851340497953876');
-    expect(qty.times(d40('0.00235323')).toString()).toBe('30528');
     const investedB = d40('0.6299999999999999097575391132132385446711');
     const exact = new Wide(qty.toString()).times('0.00236810').minus(30528).plus(1).minus(investedB.toString());
     expect(exact.toString()).toBe('193.2756488316059204635166414811188071928849');
@@ -835,8 +824,8 @@ describe('UnrealizedBook: a whale deal valued near its cost, and a small deal ne
     prices.set(0, '0.00236810');
     prices.set(1, '1');
     const book = new UnrealizedBook(prices.book);
-    book.traded(asDeal(newDeal(0, qty, d40('0.00235323'))));
-    book.traded(asDeal(newDeal(1, d40('1'), investedB))); // 1 token: its average is its usd_invested
+    book.traded(asDeal(newDeal(0, qty, d40('30528'))));
+    book.traded(asDeal(newDeal(1, d40('1'), investedB)));
     const realized = new RunningSum();
     book.read(realized, realized.read());
     expect(book.unrealized).toBe(193.2756488316059);
@@ -860,19 +849,18 @@ describe('UnrealizedBook: properties against the exact sum', () => {
   const offsetArb = fc.oneof(fc.constant(ZERO40), decimal40Arb(-50, -25));
 
   /**
-   * usd_buy_price_avg: given; or making the deal's term nearly cancel (the price to 40 digits,
-   * plus a tiny offset); or making the whole sum nearly cancel (the other deals' terms included:
-   * `(qty × price + others) / qty` to 40 digits, plus the offset).
+   * usd_invested: given; or making the deal's term nearly cancel (qty × price to 40 digits, plus a
+   * tiny offset); or making the whole sum nearly cancel (the other deals' terms included).
    */
-  type Avg = { kind: 'given'; value: Decimal40 } | { kind: 'cancelTerm' | 'cancelSum'; offset: Decimal40 };
-  const avgArb: fc.Arbitrary<Avg> = fc.oneof(
-    { weight: 4, arbitrary: decimal40Arb(-20, 4, positive).map((value) => ({ kind: 'given' as const, value })) },
+  type Invested = { kind: 'given'; value: Decimal40 } | { kind: 'cancelTerm' | 'cancelSum'; offset: Decimal40 };
+  const investedArb: fc.Arbitrary<Invested> = fc.oneof(
+    { weight: 4, arbitrary: decimal40Arb(-12, 8, positive).map((value) => ({ kind: 'given' as const, value })) },
     { weight: 1, arbitrary: offsetArb.map((offset) => ({ kind: 'cancelTerm' as const, offset })) },
     { weight: 1, arbitrary: offsetArb.map((offset) => ({ kind: 'cancelSum' as const, offset })) },
   );
   type Op =
     | { kind: 'move'; token: number; price: Price }
-    | { kind: 'trade'; token: number; price: Price | null; qty: Decimal40; avg: Avg; realized: Decimal40[] }
+    | { kind: 'trade'; token: number; price: Price | null; qty: Decimal40; invested: Invested; realized: Decimal40[] }
     | { kind: 'close'; token: number; realized: Decimal40[] }
     | { kind: 'read'; realized: Decimal40[] };
   const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -884,7 +872,7 @@ describe('UnrealizedBook: properties against the exact sum', () => {
         token: tokenArb,
         price: fc.option(priceArb, { nil: null }),
         qty: decimal40Arb(-12, 8, positive),
-        avg: avgArb,
+        invested: investedArb,
         realized: realizedArb,
       }),
     },
@@ -902,16 +890,15 @@ describe('UnrealizedBook: properties against the exact sum', () => {
         case 'trade': {
           // The trade's own swap moves the price first (the replay observes it, then trades).
           if (op.price !== null) h.move(op.token, op.price);
-          let avg: Decimal40;
-          if (op.avg.kind === 'given') {
-            avg = op.avg.value;
+          let invested: Decimal40;
+          if (op.invested.kind === 'given') {
+            invested = op.invested.value;
           } else {
-            const others = op.avg.kind === 'cancelSum' ? h.exactSum(op.token) : new Wide(0);
-            const qty = decimalValue(op.qty);
-            const product = qty.times(decimalValue(h.prices.book.priceOf(op.token)));
-            avg = round40(product.plus(others).div(qty)).plus(op.avg.offset);
+            const others = op.invested.kind === 'cancelSum' ? h.exactSum(op.token) : new Wide(0);
+            const product = decimalValue(op.qty).times(decimalValue(h.prices.book.priceOf(op.token)));
+            invested = round40(product.plus(others)).plus(op.invested.offset);
           }
-          h.trade(op.token, op.qty, avg, ...op.realized);
+          h.trade(op.token, op.qty, invested, ...op.realized);
           break;
         }
         case 'close':
