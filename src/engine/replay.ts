@@ -93,11 +93,22 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     const id = tape.walletIds.get(addressKey(tape.network, wallet));
     if (id !== undefined) leaderOfWallet[id] = leader;
   });
+  replaySwaps(run, tape, leaderOfWallet, control.onProgress);
+  control.onProgress?.(tape.order.length, tape.order.length);
+  return run.finish();
+}
+
+/**
+ * The replay's loop: every swap up to `window_end`, in event order, through `run`. A function of
+ * its own, so that the optimised code V8 makes for the loop ends with it: code after the loop
+ * in the same function (the finish) has no type feedback when the loop is compiled, and the
+ * loop's compiled code would be thrown away at its end on every replay.
+ */
+function replaySwaps(run: Replay, tape: IndexedTape, leaderOfWallet: Int32Array, onProgress: ReplayControl['onProgress']): void {
   const { order, swaps, walletOf, tokenOf } = tape;
   const memo = tapeMemo(tape);
   const times = memo.times();
   const buys = memo.buys();
-  const { onProgress } = control;
   const end = run.window.end;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
@@ -106,8 +117,6 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time, buys[i] === 1);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
-  onProgress?.(order.length, order.length);
-  return run.finish();
 }
 
 /**
