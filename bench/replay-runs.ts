@@ -10,10 +10,11 @@
  * then N more; the difference between the counts of two values of N is the cost of that many
  * replays:
  *
- *   for n in 2 12; do valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
- *     node --single-threaded --predictable --max-semi-space-size=64 dist/bench/replay-runs.js $n chart 2>&1 | grep 'I *refs'; done
+ *   for n in 2 20; do setarch -R valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *     node --single-threaded --predictable --hash-seed=1 --random-seed=1 --max-semi-space-size=64 \
+ *     dist/bench/replay-runs.js $n chart 2>&1 | grep 'I *refs'; done
  *
- * (count for 12 − count for 2) / 10 = instructions per replay (docs/performance.md). Without
+ * (count for 20 − count for 2) / 18 = instructions per replay (docs/performance.md). Without
  * valgrind it prints the time a replay took.
  */
 import { replay } from '../src/engine/replay.js';
