@@ -101,8 +101,8 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
 /**
  * The replay's loop: every swap up to `window_end`, in event order, through `run`. A function of
  * its own, so that the optimised code V8 makes for the loop ends with it: code after the loop
- * in the same function (the finish) has no type feedback when the loop is compiled, and the
- * loop's compiled code would be thrown away at its end on every replay.
+ * in the same function (the finish) has no type feedback when the loop is compiled, and every
+ * replay would leave the loop's compiled code there by a deoptimisation.
  */
 function replaySwaps(run: Replay, tape: IndexedTape, leaderOfWallet: Int32Array, onProgress: ReplayControl['onProgress']): void {
   const { order, swaps, walletOf, tokenOf } = tape;
