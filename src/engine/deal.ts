@@ -95,6 +95,11 @@ export class Deal {
     private readonly botFeeRate: Decimal | null,
     /** Where the trades are recorded; null when only the deal's sums are wanted (a summary). */
     private readonly log: TradeLog | null,
+    /**
+     * True when the PnL chart values the deal after every trade: it makes `usd_buy_price_avg` and
+     * `usd_invested` anyway, so a record prints them from the decimals.
+     */
+    private readonly valuedAfterTrades = false,
   ) {
     this.firstLeader = leader;
     this.openTime = time;
@@ -256,9 +261,9 @@ export class Deal {
 
   /**
    * Writes the trade to the log as the response prints it. `usd_buy_price_avg` and
-   * `usd_invested` are printed from the decimals when a sell or a cap has made them, else straight
-   * from the running sums (see `model/printed-double.ts`), so a buy costs no 40-digit division
-   * only to be printed.
+   * `usd_invested` are printed from the decimals when a sell, a cap or the chart's valuation
+   * makes them, else straight from the running sums (see `model/printed-double.ts`), so a buy
+   * costs no 40-digit division only to be printed.
    */
   private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, botFee: Decimal | null): number {
     const log = this.log!;
@@ -267,16 +272,24 @@ export class Deal {
     row[QUANTITY] = toJsonNumber(fill.quantity);
     row[PRICE] = fill.price;
     row[LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
+    if (this.valuedAfterTrades && this.open) {
+      row[BUY_PRICE_AVG] = toJsonNumber(this.buyPriceAvg);
+      row[INVESTED] = toJsonNumber(this.invested);
+    } else this.printPosition(row);
+    row[SLIPPAGE] = fill.slippage;
+    row[NETWORK_FEE] = this.printedFee;
+    const rate = this.botFeeRate;
+    row[BOT_FEE] = botFee !== null ? toJsonNumber(botFee) : rate === null ? 0 : printedProduct(fill.usdAmount, rate);
+    return log.add(type, time);
+  }
+
+  /** `usd_buy_price_avg` and `usd_invested` into `row`, without making the decimals that no one else needs. */
+  private printPosition(row: Float64Array): void {
     const avg = this.avg;
     row[BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(this.boughtUsd, this.boughtQty, 1);
     const invested = this.investedNow;
     if (invested !== null) row[INVESTED] = toJsonNumber(invested);
     else if (this.qty.isZero()) row[INVESTED] = 0;
     else row[INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
-    row[SLIPPAGE] = fill.slippage;
-    row[NETWORK_FEE] = this.printedFee;
-    const rate = this.botFeeRate;
-    row[BOT_FEE] = botFee !== null ? toJsonNumber(botFee) : rate === null ? 0 : printedProduct(fill.usdAmount, rate);
-    return log.add(type, time);
   }
 }

@@ -226,7 +226,7 @@ export class Replay {
     const botFee = this.perTradeBotFee ? this.exec.botFee(amount) : null;
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades);
+      target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades, this.unrealized !== null);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
     }
