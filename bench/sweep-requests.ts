@@ -8,12 +8,14 @@
  * up, then N more through the sweep's own `runOne` (summary only). The difference between the
  * counts of two values of N is the cost of that many requests:
  *
- *   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
- *     node --single-threaded --predictable --max-semi-space-size=64 dist/bench/sweep-requests.js 24
+ *   setarch -R valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *     node --single-threaded --predictable --hash-seed=1 --random-seed=1 \
+ *     --max-semi-space-size=64 --min-semi-space-size=64 dist/bench/sweep-requests.js 24
  *
  * less the same with 4, divided by 20 (docs/performance.md). `--single-threaded --predictable`
- * make the count repeatable; the compiler's work then falls inside it, which a window of 20
- * requests keeps small. Without valgrind it prints the time a request took.
+ * and the fixed seeds, addresses and young generation make the count repeatable; the compiler's
+ * work then falls inside it, which a window of 20 requests keeps small. Without valgrind it
+ * prints the time a request took.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseSimulatorRequest } from '../src/model/request.js';

@@ -1,5 +1,5 @@
 import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../model/decimal.js';
-import { printedProduct, printedQuotient } from '../model/printed-double.js';
+import { printedQuotient } from '../model/printed-double.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
 import type { Liquidity } from './known-prices.js';
@@ -80,7 +80,7 @@ export class ExecutionModel {
     } else {
       const s = usd.div(liquidity.half); // A / (L/2)
       price = p.times(ONE.plus(s));
-      if (this.printed) slippage = printedProduct(s, HUNDRED);
+      if (this.printed) slippage = toJsonNumber(s.times(HUNDRED)); // exact: a product by a power of ten moves the exponent
     }
     const quantity = usd.div(price);
     return { usdAmount: usd, quantity, price: this.printed ? toJsonNumber(price) : 0, slippage, atReference: quantity.times(p) };
