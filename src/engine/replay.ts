@@ -296,8 +296,7 @@ export class Replay {
       realized.add(fill.usdAmount);
       realized.add(cost, -1);
     }
-    realized.add(fee, -1);
-    this.feeSum.add(fee);
+    this.feeSum.addAndTakeFrom(fee, realized);
     this.botFeeSum.add(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
