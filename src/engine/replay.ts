@@ -296,7 +296,8 @@ export class Replay {
       realized.add(fill.usdAmount);
       realized.add(cost, -1);
     }
-    this.feeSum.addAndTakeFrom(fee, realized);
+    realized.add(fee, -1);
+    this.feeSum.add(fee);
     this.botFeeSum.add(botFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);

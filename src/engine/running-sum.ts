@@ -41,22 +41,6 @@ export class RunningSum {
     accumulate(this.state, high, sign * W[1]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
-  /**
-   * Adds `d` to this sum and takes it away from `other`, converting it once (a trade's fee: into
-   * the fees, out of the realized PnL).
-   */
-  addAndTakeFrom(d: Decimal, other: RunningSum): void {
-    if (d.c0 === 0) return;
-    this.exact.add(d, 1);
-    other.exact.add(d, -1);
-    toWord(d);
-    const high = W[0]!;
-    const low = W[1]!;
-    const bound = Math.abs(high) * CONVERSION_ERROR;
-    accumulate(this.state, high, low, bound);
-    accumulate(other.state, -high, -low, bound);
-  }
-
   /** The exact sum rounded half to even to 40 digits. */
   value(): Decimal {
     return this.exact.value();
