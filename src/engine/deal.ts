@@ -161,18 +161,15 @@ export class Deal {
     return slot < 0 ? ZERO : this.otherLots![slot]!;
   }
 
-  /**
-   * Records a buy copied from leader `leader`; `botFee` is the trade's bot fee when the replay
-   * needs it (for the chart), else null.
-   */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): void {
+  /** Records a buy copied from leader `leader`. */
+  addBuy(leader: number, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
     this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.boughtAtReference = this.boughtAtReference.plus(fill.atReference);
     this.avg = null;
     this.buys++;
-    this.record('buy', time, fill, liquidity, networkFee, botFee);
+    this.record('buy', time, fill, liquidity, networkFee);
   }
 
   /**
@@ -180,15 +177,7 @@ export class Deal {
    * With `leader` set, they come out of that leader's lot; with null, the whole position is sold
    * (close_all and time-fix) and every lot empties.
    */
-  addSell(
-    type: TradeType,
-    leader: number | null,
-    time: number,
-    fill: Fill,
-    liquidity: Liquidity | null,
-    networkFee: Decimal,
-    botFee: Decimal | null,
-  ): Decimal {
+  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): Decimal {
     if (leader === null) {
       this.emptyLots();
       this.investedNow = null;
@@ -200,7 +189,7 @@ export class Deal {
     this.soldCost = this.soldCost.plus(cost);
     this.soldAtReference = this.soldAtReference.plus(fill.atReference);
     if (this.log !== null) this.soldQty = this.soldQty.plus(fill.quantity);
-    this.record(type, time, fill, liquidity, networkFee, botFee);
+    this.record(type, time, fill, liquidity, networkFee);
     return cost;
   }
 
@@ -246,7 +235,7 @@ export class Deal {
     return this.feesBefore.plus(this.feeCount === 1 ? this.feeUnit : this.feeUnit.times(this.feeCount));
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal, botFee: Decimal | null): void {
+  private record(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
     if (networkFee !== this.feeUnit) {
       this.feesBefore = this.networkFeesPaid();
       this.feeUnit = networkFee;
@@ -256,7 +245,7 @@ export class Deal {
     this.feeCount++;
     this.lastOperationTime = time;
     this.tradeCount++;
-    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity, botFee));
+    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity));
   }
 
   /**
@@ -265,7 +254,7 @@ export class Deal {
    * makes them, else straight from the running sums (see `model/printed-double.ts`), so a buy
    * costs no 40-digit division only to be printed.
    */
-  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, botFee: Decimal | null): number {
+  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null): number {
     const log = this.log!;
     const row = log.row;
     row[USD_AMOUNT] = toJsonNumber(fill.usdAmount);
@@ -279,7 +268,8 @@ export class Deal {
     row[SLIPPAGE] = fill.slippage;
     row[NETWORK_FEE] = this.printedFee;
     const rate = this.botFeeRate;
-    row[BOT_FEE] = botFee !== null ? toJsonNumber(botFee) : rate === null ? 0 : printedProduct(fill.usdAmount, rate);
+    // Exact but for the 40-digit rounding: the rate is a short decimal (a power of ten moves the exponent).
+    row[BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
     return log.add(type, time);
   }
 

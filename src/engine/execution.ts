@@ -114,9 +114,4 @@ export class ExecutionModel {
     }
     return this.lastNetworkFee;
   }
-
-  /** The bot fee of a trade of `usdAmount`. */
-  botFee(usdAmount: Decimal): Decimal {
-    return this.botFeeRate === null ? ZERO : usdAmount.times(this.botFeeRate);
-  }
 }

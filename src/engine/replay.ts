@@ -7,7 +7,7 @@ import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
-import { RunningSum } from './running-sum.js';
+import { CombinedSum, RunningSum } from './running-sum.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { tapeMemo } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
@@ -146,12 +146,13 @@ export class Replay {
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
-  /** True when each trade's bot fee is wanted as a decimal: for the chart's fee sums. */
-  private readonly perTradeBotFee: boolean;
-  // The chart's running sums.
-  private readonly realized = new RunningSum();
-  private readonly feeSum = new RunningSum();
-  private readonly botFeeSum = new RunningSum();
+  // The chart's running sums: the sells' gains (`usd_amount − cost`), the network fees and the
+  // bot fees (`usd_amount × rate`, exact products); its fee sum and realized PnL combine them.
+  private readonly gains = new RunningSum();
+  private readonly networkFees = new RunningSum();
+  private readonly botFees = new RunningSum();
+  private readonly feeSum = new CombinedSum(this.networkFees, 1, this.botFees, 1);
+  private readonly realized = new CombinedSum(this.gains, 1, this.networkFees, -1, this.botFees, -1);
   private readonly totals = new DealTotals();
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
@@ -165,7 +166,6 @@ export class Replay {
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
-    this.perTradeBotFee = chart;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
@@ -223,15 +223,14 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
-    const botFee = this.perTradeBotFee ? this.exec.botFee(amount) : null;
     let target = deal;
     if (target === undefined) {
       target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades, this.unrealized !== null);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
     }
-    target.addBuy(leader, time, fill, liquidity, networkFee, botFee);
-    this.afterTrade(target, fill, networkFee, botFee, null);
+    target.addBuy(leader, time, fill, liquidity, networkFee);
+    this.afterTrade(target, fill, networkFee, null);
   }
 
   /** Model 3.2; `held` is the leader's holdings just before this sell. */
@@ -249,10 +248,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
-    const botFee = this.perTradeBotFee ? this.exec.botFee(fill.usdAmount) : null;
-    const cost = deal.addSell('sell', leader, time, fill, liquidity, networkFee, botFee);
+    const cost = deal.addSell('sell', leader, time, fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterTrade(deal, fill, networkFee, botFee, cost);
+    this.afterTrade(deal, fill, networkFee, cost);
   }
 
   /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
@@ -260,10 +258,9 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
-    const botFee = this.perTradeBotFee ? this.exec.botFee(fill.usdAmount) : null;
-    const cost = deal.addSell(type, null, time, fill, liquidity, networkFee, botFee);
+    const cost = deal.addSell(type, null, time, fill, liquidity, networkFee);
     deal.close(type === 'sell' ? 'close_all' : type);
-    this.afterTrade(deal, fill, networkFee, botFee, cost);
+    this.afterTrade(deal, fill, networkFee, cost);
   }
 
   /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
@@ -275,13 +272,13 @@ export class Replay {
   }
 
   /** After a trade of `deal`: its time-fix, the open deal of its token, the chart. `cost`: a sell's cost. */
-  private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, botFee: Decimal | null, cost: Decimal | null): void {
+  private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
     if (deal.open) {
       this.timeFix?.touch(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
-    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, fill, networkFee, botFee!, cost);
+    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, fill, networkFee, cost);
     if (!deal.open) deal.settle(this.totals);
   }
 
@@ -289,20 +286,19 @@ export class Replay {
    * One point of the PnL and fee chart: the running totals after a trade, whose realized PnL is
    * its gain (`usd_amount − cost` of a sell, 0 of a buy) less its fees (model 4).
    */
-  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, botFee: Decimal, cost: Decimal | null): void {
-    const realized = this.realized;
-    const fee = botFee.isZero() ? networkFee : networkFee.plus(botFee);
+  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
     if (cost !== null) {
-      realized.add(fill.usdAmount);
-      realized.add(cost, -1);
+      this.gains.add(fill.usdAmount);
+      this.gains.add(cost, -1);
     }
-    realized.add(fee, -1);
-    this.feeSum.add(fee);
-    this.botFeeSum.add(botFee);
+    this.networkFees.add(networkFee);
+    const rate = this.exec.botFeeRate;
+    if (rate !== null) this.botFees.addProduct(fill.usdAmount, rate);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
+    const realized = this.realized;
     const printedRealized = realized.read();
     unrealized.read(realized, printedRealized);
-    this.points.add(deal.lastOperationTime, deal.index, printedRealized, unrealized.unrealized, unrealized.total, this.feeSum.read(), this.botFeeSum.read());
+    this.points.add(deal.lastOperationTime, deal.index, printedRealized, unrealized.unrealized, unrealized.total, this.feeSum.read(), this.botFees.read());
   }
 }

@@ -2,7 +2,7 @@ import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
 import { accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
-import type { RunningSum } from './running-sum.js';
+import type { BoundedSum } from './running-sum.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
@@ -100,7 +100,7 @@ export class UnrealizedBook {
    * plus the sum, each rounded to 40 digits, and their sum rounded to 40 digits) to the doubles
    * the response prints.
    */
-  read(realized: RunningSum, printedRealized: number): void {
+  read(realized: BoundedSum, printedRealized: number): void {
     this.revalue();
     const state = this.state;
     if (this.open.length === 0) {
@@ -129,7 +129,7 @@ export class UnrealizedBook {
   }
 
   /** The exact sum over the open deals, rounded to 40 digits; the double-word sum restarts from it. */
-  private readExactly(realized: RunningSum): void {
+  private readExactly(realized: BoundedSum): void {
     this.exactReadings++;
     const sum = this.exact;
     sum.clear();

@@ -110,6 +110,24 @@ export class ExactSum {
     this.load += shortLimbs + 1;
   }
 
+  /**
+   * Adds `sign × other`, exactly (`sign` 1 or -1): a reading of sums of sums, such as the PnL
+   * chart's realized PnL, its gains less its fees. Passes `other`'s carries on, which leaves
+   * its value as it is.
+   */
+  addSum(other: ExactSum, sign = 1): void {
+    other.carry();
+    if (other.low > other.high) return;
+    // Carried columns are below 10^7 in magnitude: each counts as one term.
+    if (this.load + 1 > LOAD_LIMIT) this.carry();
+    const span = other.high - other.low;
+    const at = this.columnsAt(other.low + other.offset, span);
+    const c = this.columns;
+    const o = other.columns;
+    for (let j = 0; j <= span; j++) c[at + j] = c[at + j]! + sign * o[other.low + j]!;
+    this.load++;
+  }
+
   /** The sum rounded half to even to 40 digits. */
   value(): Decimal40 {
     this.carry();

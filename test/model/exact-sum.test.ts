@@ -201,3 +201,72 @@ describe('ExactSum: against exact decimal.js sums', () => {
     );
   });
 });
+
+describe('ExactSum: addSum, a sum of sums', () => {
+  it('hand-computed: (3 × 0.1 + 10^-45) − (0.05 + 10^30) + 10^30 = 0.25 + 10^-45, rounded once', () => {
+    const a = new ExactSum();
+    a.addProduct(d('3'), d('0.1'));
+    a.add(d('1e-45'));
+    const b = new ExactSum();
+    b.add(d('0.05'));
+    b.add(d('1e30'));
+    const total = new ExactSum();
+    total.addSum(a);
+    total.addSum(b, -1);
+    total.add(d('1e30'));
+    // 0.25 + 10^-45 has 45 digits: rounded to 40, 0.25.
+    expect(total.value().toString()).toBe('0.25');
+    // The parts are still what they were (0.3 + 10^-45 reads as 0.3: 46 digits, rounded to 40).
+    expect(a.value().toString()).toBe('0.3');
+    expect(b.value().toString()).toBe('1000000000000000000000000000000.05');
+    // Exact until read: the 10^-45 that a sum of the parts' readings would lose is kept.
+    const c = new ExactSum();
+    c.addSum(b);
+    c.add(d('1e30'), -1);
+    c.addSum(a);
+    c.add(d('0.35'), -1);
+    expect(c.value().eq(d('1e-45'))).toBe(true);
+  });
+
+  it('an empty sum adds nothing; a sum added to itself and taken away again leaves zero', () => {
+    const empty = new ExactSum();
+    const total = new ExactSum();
+    total.add(d('7.5'));
+    total.addSum(empty, -1);
+    expect(total.value().toString()).toBe('7.5');
+    const other = new ExactSum();
+    other.addProduct(d('123.456'), d('0.000789'));
+    total.addSum(other);
+    total.addSum(other, -1);
+    expect(total.value().toString()).toBe('7.5');
+  });
+
+  it('adds any sums with any signs: the exact sum of all their terms, rounded once', () => {
+    const partsArb = fc.array(fc.tuple(fc.array(termArb(valueArb), { maxLength: 8 }), signArb), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(partsArb, fc.array(termArb(nearValueArb), { maxLength: 4 }), (parts, own) => {
+        const total = new ExactSum();
+        addAll(total, own);
+        const all: Term[] = [...own];
+        for (const [terms, sign] of parts) {
+          const part = new ExactSum();
+          addAll(part, terms);
+          total.addSum(part, sign);
+          all.push(...terms.map((t) => ({ ...t, sign: (t.sign * sign) as 1 | -1 })));
+        }
+        expect(total.value().toString()).toBe(expected(all));
+      }),
+      PARAMS,
+    );
+  });
+
+  it('takes more sums between readings than a column could hold without carrying', () => {
+    // A part of 40 nines in every column, added 200 times: each addition counts against the limit.
+    const part = new ExactSum();
+    part.add(d('9'.repeat(40)));
+    part.add(d(`0.${'9'.repeat(39)}`));
+    const total = new ExactSum();
+    for (let k = 0; k < 200; k++) total.addSum(part);
+    expect(total.value().toString()).toBe(rounded(new Wide('9'.repeat(40)).plus(`0.${'9'.repeat(39)}`).times(200)));
+  });
+});
