@@ -1,5 +1,5 @@
 import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
-import { accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
+import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { BoundedSum } from './running-sum.js';
@@ -201,7 +201,7 @@ export class UnrealizedBook {
 
 /**
  * Re-books the term of the slot at `base` at the price in `W`: `qty × price − usd_invested` from
- * the slot's double words, the old term taken out of the sum and the new one put in. Its
+ * the slot's double words; the sum takes the difference between the new term and the old. Its
  * arguments are arrays and a small integer: if the compiler does not inline it (the replay's
  * functions use up its inlining budget), no double is boxed to call it.
  */
@@ -212,11 +212,17 @@ function rebook(sum: Float64Array, f: Float64Array, base: number): void {
   addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
   const termHigh = W[0]!;
   const termLow = W[1]!;
-  accumulateKept(sum, f, base + TERM_HIGH, -1);
+  const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
+  // One addition to the sum instead of two (the old term out, the new one in). The change's
+  // bound counts the old and the new term's errors and the difference's own.
+  addWords(termHigh, termLow, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!);
+  const changeHigh = W[0]!;
+  const changeLow = W[1]!;
+  const changeBound = f[base + TERM_BOUND]! + termBound + Math.abs(changeHigh) * ADDITION_ERROR;
   f[base + TERM_HIGH] = termHigh;
   f[base + TERM_LOW] = termLow;
-  f[base + TERM_BOUND] = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
-  accumulateKept(sum, f, base + TERM_HIGH, 1);
+  f[base + TERM_BOUND] = termBound;
+  accumulate(sum, changeHigh, changeLow, changeBound);
 }
 
 /** A copy of `array` with room for index `index` at least. */
