@@ -256,30 +256,32 @@ export class Deal {
    */
   private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null): number {
     const log = this.log!;
-    const row = log.row;
-    row[USD_AMOUNT] = toJsonNumber(fill.usdAmount);
-    row[QUANTITY] = toJsonNumber(fill.quantity);
-    row[PRICE] = fill.price;
-    row[LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
+    const n = log.start(type, time);
+    const row = log.chunk;
+    const at = log.at;
+    row[at + USD_AMOUNT] = toJsonNumber(fill.usdAmount);
+    row[at + QUANTITY] = toJsonNumber(fill.quantity);
+    row[at + PRICE] = fill.price;
+    row[at + LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
     if (this.valuedAfterTrades && this.open) {
-      row[BUY_PRICE_AVG] = toJsonNumber(this.buyPriceAvg);
-      row[INVESTED] = toJsonNumber(this.invested);
-    } else this.printPosition(row);
-    row[SLIPPAGE] = fill.slippage;
-    row[NETWORK_FEE] = this.printedFee;
+      row[at + BUY_PRICE_AVG] = toJsonNumber(this.buyPriceAvg);
+      row[at + INVESTED] = toJsonNumber(this.invested);
+    } else this.printPosition(row, at);
+    row[at + SLIPPAGE] = fill.slippage;
+    row[at + NETWORK_FEE] = this.printedFee;
     const rate = this.botFeeRate;
     // Exact but for the 40-digit rounding: the rate is a short decimal (a power of ten moves the exponent).
-    row[BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
-    return log.add(type, time);
+    row[at + BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
+    return n;
   }
 
-  /** `usd_buy_price_avg` and `usd_invested` into `row`, without making the decimals that no one else needs. */
-  private printPosition(row: Float64Array): void {
+  /** `usd_buy_price_avg` and `usd_invested` into the row at `at`, without making the decimals that no one else needs. */
+  private printPosition(row: number[], at: number): void {
     const avg = this.avg;
-    row[BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(this.boughtUsd, this.boughtQty, 1);
+    row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(this.boughtUsd, this.boughtQty, 1);
     const invested = this.investedNow;
-    if (invested !== null) row[INVESTED] = toJsonNumber(invested);
-    else if (this.qty.isZero()) row[INVESTED] = 0;
-    else row[INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
+    if (invested !== null) row[at + INVESTED] = toJsonNumber(invested);
+    else if (this.qty.isZero()) row[at + INVESTED] = 0;
+    else row[at + INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
   }
 }

@@ -2,8 +2,8 @@ import type { TradeType } from '../model/response.js';
 
 /**
  * Rows of `width` doubles in fixed-size chunks: nothing for the garbage collector to trace, and
- * growing never copies or doubles a large block (a memory peak). A row is written in {@link row},
- * then appended.
+ * growing never copies or doubles a large block (a memory peak). {@link next} makes room for a
+ * row, which is then written in place: `chunk[at + k]` for its values `k`.
  *
  * The chunks are arrays of doubles, not typed arrays. A typed array's buffer is external memory,
  * and V8 answers every 64 MB of new external memory with a full mark-compact of the whole heap:
@@ -12,27 +12,26 @@ import type { TradeType } from '../model/response.js';
  * against the old generation's limit, which grows with the heap.
  */
 export class DoubleRows {
-  /** The row being written; {@link append} copies it in. */
-  readonly row: Float64Array;
+  /** The chunk of the row {@link next} made room for, and where in it the row starts. */
+  chunk: number[] = [];
+  at = 0;
   private readonly chunks: number[][] = [];
   private count = 0;
 
-  constructor(private readonly width: number) {
-    this.row = new Float64Array(width);
-  }
+  constructor(private readonly width: number) {}
 
   get length(): number {
     return this.count;
   }
 
-  /** Appends {@link row} and gives its number. */
-  append(): number {
+  /** Makes room for one more row (at {@link chunk}, {@link at}) and gives its number. */
+  next(): number {
     const slot = this.count & (CHUNK_ROWS - 1);
-    if (slot === 0) this.chunks.push(blankChunk(this.width));
-    const chunk = this.chunks[this.chunks.length - 1]!;
-    const { row, width } = this;
-    // A loop, not TypedArray.set: a row is a few doubles, and the builtin's call costs more.
-    for (let k = 0, at = slot * width; k < width; k++, at++) chunk[at] = row[k]!;
+    if (slot === 0) {
+      this.chunk = blankChunk(this.width);
+      this.chunks.push(this.chunk);
+    }
+    this.at = slot * this.width;
     return this.count++;
   }
 
@@ -95,23 +94,30 @@ export const BOT_FEE = 10;
 
 /**
  * Every follower trade of a replay, in execution order, as the doubles the response prints: 88
- * bytes a trade. A deal keeps the numbers of its rows. The deal writes a trade's values in
- * {@link row} (at {@link USD_AMOUNT} … {@link BOT_FEE}), then {@link add}s it.
+ * bytes a trade. A deal keeps the numbers of its rows. The deal {@link start}s a trade's row,
+ * then writes its values in place, at `chunk[at + USD_AMOUNT]` … `chunk[at + BOT_FEE]`.
  */
 export class TradeLog {
   private readonly rows = new DoubleRows(BOT_FEE + 1);
 
-  /** The trade being written. */
-  get row(): Float64Array {
-    return this.rows.row;
+  /** The chunk of the trade being written, and where in it its row starts. */
+  get chunk(): number[] {
+    return this.rows.chunk;
   }
 
-  /** Appends the trade in {@link row} with its type and time, and gives its row number. */
-  add(type: TradeType, time: number): number {
-    const row = this.rows.row;
-    row[TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : 3; // TRADE_TYPES
-    row[TIME] = time;
-    return this.rows.append();
+  get at(): number {
+    return this.rows.at;
+  }
+
+  /** Starts a trade's row with its type and time, and gives its row number. */
+  start(type: TradeType, time: number): number {
+    const rows = this.rows;
+    const n = rows.next();
+    const chunk = rows.chunk;
+    const at = rows.at;
+    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : 3; // TRADE_TYPES
+    chunk[at + TIME] = time;
+    return n;
   }
 
   /** The trade in row `i`. */
@@ -157,15 +163,17 @@ export class PointLog {
   }
 
   add(time: number, dealIndex: number, realized: number, unrealized: number, total: number, feeSum: number, botFeeSum: number): void {
-    const row = this.rows.row;
-    row[0] = time;
-    row[1] = dealIndex;
-    row[2] = realized;
-    row[3] = unrealized;
-    row[4] = total;
-    row[5] = feeSum;
-    row[6] = botFeeSum;
-    this.rows.append();
+    const rows = this.rows;
+    rows.next();
+    const row = rows.chunk;
+    const at = rows.at;
+    row[at] = time;
+    row[at + 1] = dealIndex;
+    row[at + 2] = realized;
+    row[at + 3] = unrealized;
+    row[at + 4] = total;
+    row[at + 5] = feeSum;
+    row[at + 6] = botFeeSum;
   }
 
   get(i: number): ChartPoint {

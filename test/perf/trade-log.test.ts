@@ -10,8 +10,8 @@ describe('DoubleRows', () => {
       fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.array(value, { minLength: 12, maxLength: 12 }), { maxLength: 40 }), (width, rows) => {
         const store = new DoubleRows(width);
         rows.forEach((r, i) => {
-          for (let k = 0; k < width; k++) store.row[k] = r[k]!;
-          expect(store.append()).toBe(i);
+          expect(store.next()).toBe(i);
+          for (let k = 0; k < width; k++) store.chunk[store.at + k] = r[k]!;
         });
         expect(store.length).toBe(rows.length);
         rows.forEach((r, i) => {
@@ -25,8 +25,10 @@ describe('DoubleRows', () => {
     const store = new DoubleRows(3);
     const count = 10_000;
     for (let i = 0; i < count; i++) {
-      store.row.set([i, i / 7, -i]);
-      store.append();
+      store.next();
+      store.chunk[store.at] = i;
+      store.chunk[store.at + 1] = i / 7;
+      store.chunk[store.at + 2] = -i;
     }
     for (const i of [0, 1, 4_095, 4_096, 4_097, 8_191, 8_192, count - 1]) {
       expect([store.get(i, 0), store.get(i, 1), store.get(i, 2)]).toEqual([i, i / 7, -i]);
@@ -52,17 +54,19 @@ describe('TradeLog and PointLog', () => {
     const log = new TradeLog();
     const records = Array.from({ length: 9 }, (_, k) => trade(k));
     const rows = records.map((r) => {
-      const row = log.row;
-      row[USD_AMOUNT] = r.usdAmount;
-      row[QUANTITY] = r.quantity;
-      row[PRICE] = r.price;
-      row[LIQUIDITY] = r.liquidity ?? NaN;
-      row[BUY_PRICE_AVG] = r.buyPriceAvg;
-      row[INVESTED] = r.invested;
-      row[SLIPPAGE] = r.slippage;
-      row[NETWORK_FEE] = r.networkFee;
-      row[BOT_FEE] = r.botFee;
-      return log.add(r.type, r.time);
+      const n = log.start(r.type, r.time);
+      const row = log.chunk;
+      const at = log.at;
+      row[at + USD_AMOUNT] = r.usdAmount;
+      row[at + QUANTITY] = r.quantity;
+      row[at + PRICE] = r.price;
+      row[at + LIQUIDITY] = r.liquidity ?? NaN;
+      row[at + BUY_PRICE_AVG] = r.buyPriceAvg;
+      row[at + INVESTED] = r.invested;
+      row[at + SLIPPAGE] = r.slippage;
+      row[at + NETWORK_FEE] = r.networkFee;
+      row[at + BOT_FEE] = r.botFee;
+      return n;
     });
     expect(rows).toEqual(records.map((_, k) => k));
     records.forEach((r, k) => expect(log.get(k)).toEqual(r));
