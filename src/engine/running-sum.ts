@@ -1,36 +1,21 @@
 import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
 import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, PRODUCT_ERROR, restartAt, toWord, W } from '../model/double-word.js';
 
-/** A sum the PnL chart prints: its double word, the bound on its error, and its exact value. */
-export interface BoundedSum {
-  readonly high: number;
-  readonly low: number;
-  readonly bound: number;
-  /** The exact sum rounded half to even to 40 digits. */
-  value(): Decimal;
-}
-
 /**
- * A running sum of the PnL chart (gains, fees), printed after every trade as the double
- * nearest to its exact value rounded to 40 digits. The terms go into an {@link ExactSum} (a few
- * multiply-adds, no rounding) and into a double-word sum with a bound on its error; a reading
- * decides the printed double from the double word, and only when the bound reaches the edge of a
- * double's rounding cell reads the exact sum (see `decide` in `model/double-word.ts`). The
- * printed numbers are the exact ones; a reading costs a few dozen floating-point operations
- * instead of a 40-digit addition per term and a rounding.
+ * A sum the PnL chart prints: its double word and the bound on its distance to the exact sum, in
+ * a typed array (double fields of an object may be kept as boxed numbers, one allocation a
+ * store), and its exact value.
  */
-export class RunningSum implements BoundedSum {
-  /**
-   * The sum as a double word and a bound on its distance to the exact sum, then the double word
-   * of the last factor of {@link addProduct}: in a typed array, as double fields of an object may
-   * be kept as boxed numbers, one allocation a store.
-   */
-  private readonly state = new Float64Array(5);
+export abstract class BoundedSum {
+  /** The double word (high, low) and the bound, then any doubles of the subclass's own. */
+  protected readonly state: Float64Array;
+  protected readonly exact = new ExactSum();
   /** Readings that had to read the exact sum (for tests and diagnostics). */
   exactReadings = 0;
-  private readonly exact = new ExactSum();
-  /** The last factor of {@link addProduct}, whose double word is kept in `state`. */
-  private factor: Decimal | null = null;
+
+  constructor(doubles: number) {
+    this.state = new Float64Array(doubles);
+  }
 
   get high(): number {
     return this.state[0]!;
@@ -42,6 +27,27 @@ export class RunningSum implements BoundedSum {
 
   get bound(): number {
     return this.state[2]!;
+  }
+
+  /** The exact sum rounded half to even to 40 digits. */
+  abstract value(): Decimal;
+}
+
+/**
+ * A running sum of the PnL chart (gains, fees), printed after every trade as the double
+ * nearest to its exact value rounded to 40 digits. The terms go into an {@link ExactSum} (a few
+ * multiply-adds, no rounding) and into a double-word sum with a bound on its error; a reading
+ * decides the printed double from the double word, and only when the bound reaches the edge of a
+ * double's rounding cell reads the exact sum (see `decide` in `model/double-word.ts`). The
+ * printed numbers are the exact ones; a reading costs a few dozen floating-point operations
+ * instead of a 40-digit addition per term and a rounding.
+ */
+export class RunningSum extends BoundedSum {
+  /** The last factor of {@link addProduct}, whose double word is kept in `state` (3 and 4). */
+  private factor: Decimal | null = null;
+
+  constructor() {
+    super(5);
   }
 
   /** Adds `sign × d` (`sign` 1 or -1). */
@@ -109,13 +115,8 @@ const PRODUCT_TERM_ERROR = 2 * CONVERSION_ERROR + PRODUCT_ERROR;
  * running sums of their own. A reading adds the parts' double words and bounds; when that does
  * not decide the printed double, it adds their exact sums.
  */
-export class CombinedSum implements BoundedSum {
-  /** The last reading's double word and bound. */
-  private readonly state = new Float64Array(3);
-  private readonly exact = new ExactSum();
-  /** Readings that had to read the exact sum (for tests and diagnostics). */
-  exactReadings = 0;
-
+export class CombinedSum extends BoundedSum {
+  // `state` holds the last reading's double word and bound; `exact` is scratch for an exact reading.
   constructor(
     private readonly a: RunningSum,
     private readonly aSign: 1 | -1,
@@ -123,19 +124,8 @@ export class CombinedSum implements BoundedSum {
     private readonly bSign: 1 | -1,
     private readonly c: RunningSum | null = null,
     private readonly cSign: 1 | -1 = 1,
-  ) {}
-
-  /** The double word and bound as of the last {@link read}. */
-  get high(): number {
-    return this.state[0]!;
-  }
-
-  get low(): number {
-    return this.state[1]!;
-  }
-
-  get bound(): number {
-    return this.state[2]!;
+  ) {
+    super(3);
   }
 
   /** The exact sum of the parts rounded half to even to 40 digits. */
