@@ -115,7 +115,8 @@ export class TradeLog {
     const n = rows.next();
     const chunk = rows.chunk;
     const at = rows.at;
-    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : 3; // TRADE_TYPES
+    // The type's index in TRADE_TYPES, by comparison (a function of its own counted 0.6 M more a replay).
+    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : 3;
     chunk[at + TIME] = time;
     return n;
   }
