@@ -270,7 +270,8 @@ export class Deal {
     row[at + SLIPPAGE] = fill.slippage;
     row[at + NETWORK_FEE] = this.printedFee;
     const rate = this.botFeeRate;
-    // Exact but for the 40-digit rounding: the rate is a short decimal (a power of ten moves the exponent).
+    // The model's product, rounded to 40 digits. The rate (`bot_fee_percent / 100`) is a short decimal,
+    // so the product is a cheap one (a power of ten only moves the exponent).
     row[at + BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
     return n;
   }
