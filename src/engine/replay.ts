@@ -7,7 +7,7 @@ import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
-import { CombinedSum, RunningSum } from './running-sum.js';
+import { ChartSums } from './chart-sums.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { tapeMemo } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
@@ -146,13 +146,8 @@ export class Replay {
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
-  // The chart's running sums: the sells' gains (`usd_amount − cost`), the network fees and the
-  // bot fees (`usd_amount × rate`, exact products); its fee sum and realized PnL combine them.
-  private readonly gains = new RunningSum();
-  private readonly networkFees = new RunningSum();
-  private readonly botFees = new RunningSum();
-  private readonly feeSum = new CombinedSum(this.networkFees, 1, this.botFees, 1);
-  private readonly realized = new CombinedSum(this.gains, 1, this.networkFees, -1, this.botFees, -1);
+  /** The chart's realized PnL, fee and bot fee sums (null without the chart). */
+  private readonly sums: ChartSums | null;
   private readonly totals = new DealTotals();
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
@@ -166,6 +161,7 @@ export class Replay {
     const fix = request.inactivity_time_fix;
     this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
+    this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
@@ -278,7 +274,7 @@ export class Replay {
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
-    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, fill, networkFee, cost);
+    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);
     if (!deal.open) deal.settle(this.totals);
   }
 
@@ -286,19 +282,13 @@ export class Replay {
    * One point of the PnL and fee chart: the running totals after a trade, whose realized PnL is
    * its gain (`usd_amount − cost` of a sell, 0 of a buy) less its fees (model 4).
    */
-  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
-    if (cost !== null) {
-      this.gains.add(fill.usdAmount);
-      this.gains.add(cost, -1);
-    }
-    this.networkFees.add(networkFee);
-    const rate = this.exec.botFeeRate;
-    if (rate !== null) this.botFees.addProduct(fill.usdAmount, rate);
+  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, sums: ChartSums, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
+    sums.addTrade(fill.usdAmount, cost, networkFee);
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
-    const realized = this.realized;
-    const printedRealized = realized.read();
-    unrealized.read(realized, printedRealized);
-    this.points.add(deal.lastOperationTime, deal.index, printedRealized, unrealized.unrealized, unrealized.total, this.feeSum.read(), this.botFees.read());
+    sums.read();
+    const realized = sums.realizedPnl;
+    unrealized.read(sums, realized);
+    this.points.add(deal.lastOperationTime, deal.index, realized, unrealized.unrealized, unrealized.total, sums.feeSum, sums.botFeeSum);
   }
 }

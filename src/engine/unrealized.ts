@@ -2,7 +2,7 @@ import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
 import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
-import type { BoundedSum } from './running-sum.js';
+import type { BoundedSum } from './chart-sums.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −

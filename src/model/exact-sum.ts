@@ -1,4 +1,4 @@
-import { round40, unpack, ZERO40, type Decimal40 } from './decimal40.js';
+import { Decimal40, round40, unpack, ZERO40 } from './decimal40.js';
 import { POW10 as POWERS_OF_TEN } from './nearest-double.js';
 
 // The hot loops read these as this module's own constants: an imported binding is read through
@@ -126,6 +126,20 @@ export class ExactSum {
     const o = other.columns;
     for (let j = 0; j <= span; j++) c[at + j] = c[at + j]! + sign * o[other.low + j]!;
     this.load++;
+  }
+
+  /**
+   * Adds `sign × other × b`, exactly (`sign` 1 or -1): the PnL chart's bot fees, a rate times a
+   * sum of amounts. Each of `other`'s carried columns (an integer below 10^7 in magnitude) is
+   * taken as a decimal of at most seven digits, times `b`. Made for readings that must be exact,
+   * which are rare: it parses a decimal for each column.
+   */
+  addSumTimes(other: ExactSum, b: Decimal40, sign = 1): void {
+    other.carry();
+    for (let j = other.low; j <= other.high; j++) {
+      const column = other.columns[j]!;
+      if (column !== 0) this.addProduct(new Decimal40(`${column}e${7 * (j + other.offset)}`), b, sign);
+    }
   }
 
   /** The sum rounded half to even to 40 digits. */

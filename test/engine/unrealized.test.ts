@@ -9,8 +9,8 @@
  *   one to the double word and to both ends of the interval `± bound`.
  * - The book against an exact reference: after every reading, `unrealized` must be the nearest
  *   double to S40, the exact sum of the open deals' terms rounded half to even to 40 digits, and
- *   `total` the nearest double to `R40.plus(S40)`, R40 being the realized PnL (a RunningSum of
- *   terms) rounded likewise, whichever path (double word or exact) the reading took.
+ *   `total` the nearest double to `R40.plus(S40)`, R40 being the realized PnL (the ChartSums of
+ *   the replay, fed gains and losses) rounded likewise, whichever path (double word or exact) the reading took.
  *
  * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/model/decimal40-cases.ts).
  *
@@ -19,9 +19,9 @@
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ChartSums } from '../../src/engine/chart-sums.js';
 import type { Deal } from '../../src/engine/deal.js';
 import { KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
-import { RunningSum } from '../../src/engine/running-sum.js';
 import { UnrealizedBook } from '../../src/engine/unrealized.js';
 import { toJsonNumber } from '../../src/model/decimal.js';
 import { Decimal40, ZERO40 } from '../../src/model/decimal40.js';
@@ -547,7 +547,7 @@ function round40(exact: WideValue): Decimal40 {
 }
 
 /**
- * A book with its deals, prices and realized PnL (a RunningSum, as the replay keeps it),
+ * A book with its deals, prices and realized PnL (a ChartSums, as the replay keeps it),
  * following the replay's protocol, and the exact reference: after every reading, with
  * S40 = round40(Σ over open deals of qty × price − invested) and R40 = round40(Σ realized terms),
  * `unrealized` must be the nearest double to S40 (0 with no open deal) and `total` the nearest
@@ -555,7 +555,7 @@ function round40(exact: WideValue): Decimal40 {
  */
 class Harness {
   readonly book: UnrealizedBook;
-  readonly realized = new RunningSum();
+  readonly realized = new ChartSums(null);
   readonly deals = new Map<number, BookDeal>();
   private readonly price = new Map<number, WideValue>();
   private realizedExact = new Wide(0);
@@ -577,7 +577,9 @@ class Harness {
   /** Adds terms to the realized PnL (a trade's gain, its fees with sign -1). */
   addRealized(...terms: Decimal40[]): void {
     for (const term of terms) {
-      this.realized.add(term);
+      // A gain as a sell's amount, a loss as its cost (no fees).
+      if (term.isNegative()) this.realized.addTrade(ZERO40, term.neg(), ZERO40);
+      else this.realized.addTrade(term, ZERO40, ZERO40);
       this.realizedExact = this.realizedExact.plus(decimalValue(term));
     }
   }
@@ -623,7 +625,8 @@ class Harness {
   read(...realized: Decimal40[]): void {
     this.addRealized(...realized);
     const before = this.book.exactReadings;
-    this.book.read(this.realized, this.realized.read());
+    this.realized.read();
+    this.book.read(this.realized, this.realized.realizedPnl);
     if (this.book.exactReadings > before) this.exactPath++;
     else if (this.deals.size > 0) this.doubleWordPath++;
     const exact = this.exactSum();
@@ -647,9 +650,9 @@ class Harness {
       throw new Error(`the reference ${unrealized} is not the nearest double to ${s40.toString()}`);
     }
     // The realized PnL the chart prints beside them.
-    const realizedPrinted = this.realized.read();
+    const realizedPrinted = this.realized.realizedPnl;
     if (!Object.is(realizedPrinted, toJsonNumber(r40))) {
-      throw new Error(`RunningSum.read() of ${this.realizedExact.toString()} (40 digits ${r40.toString()}): ${realizedPrinted}, expected ${toJsonNumber(r40)}`);
+      throw new Error(`ChartSums' realized PnL of ${this.realizedExact.toString()} (40 digits ${r40.toString()}): ${realizedPrinted}, expected ${toJsonNumber(r40)}`);
     }
   }
 }
@@ -785,7 +788,8 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     const h = new Harness();
     h.move(0, 1);
     h.book.traded(asDeal(newDeal(0, d40(X), ZERO40)));
-    h.book.read(h.realized, h.realized.read());
+    h.realized.read();
+    h.book.read(h.realized, h.realized.realizedPnl);
     expect({ unrealized: h.book.unrealized, total: h.book.total }).toEqual({ unrealized: B, total: B });
   });
 
@@ -794,8 +798,9 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     const h = new Harness();
     h.move(0, '1');
     h.book.traded(asDeal(newDeal(0, d40('1e-30'), ZERO40)));
-    h.realized.add(d40(X));
-    h.book.read(h.realized, h.realized.read());
+    h.realized.addTrade(d40(X), ZERO40, ZERO40);
+    h.realized.read();
+    h.book.read(h.realized, h.realized.realizedPnl);
     expect(h.book.unrealized).toBe(1e-30);
     expect(toJsonNumber(d40(X).plus(d40('1e-30')))).toBe(B);
     expect(h.book.total).toBe(B);
@@ -826,8 +831,9 @@ describe('UnrealizedBook: a whale deal valued near its cost, and a small deal ne
     const book = new UnrealizedBook(prices.book);
     book.traded(asDeal(newDeal(0, qty, d40('30528'))));
     book.traded(asDeal(newDeal(1, d40('1'), investedB)));
-    const realized = new RunningSum();
-    book.read(realized, realized.read());
+    const realized = new ChartSums(null);
+    realized.read();
+    book.read(realized, realized.realizedPnl);
     expect(book.unrealized).toBe(193.2756488316059);
     expect(book.total).toBe(193.2756488316059);
   });

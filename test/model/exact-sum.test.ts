@@ -270,3 +270,54 @@ describe('ExactSum: addSum, a sum of sums', () => {
     expect(total.value().toString()).toBe(rounded(new Wide('9'.repeat(40)).plus(`0.${'9'.repeat(39)}`).times(200)));
   });
 });
+
+describe('ExactSum: addSumTimes, a sum times a decimal', () => {
+  it('hand-computed: (12.5 + 40 − 10^-45) × 0.0075 = 0.39375 − 7.5 × 10^-48, rounded once', () => {
+    const amounts = new ExactSum();
+    amounts.add(d('12.5'));
+    amounts.add(d('40'));
+    amounts.add(d('1e-45'), -1);
+    const total = new ExactSum();
+    total.addSumTimes(amounts, d('0.0075'));
+    // 0.39374999…9925 has 48 digits: rounded to 40, 0.39375.
+    expect(total.value().toString()).toBe('0.39375');
+    // Exact until read: taking 0.39375 away leaves the −7.5 × 10^-48 a rounded product would lose.
+    total.add(d('0.39375'), -1);
+    expect(total.value().eq(d('-7.5e-48'))).toBe(true);
+    // A negative sum and a negative sign: −(−3 × 0.1) = 0.3 more.
+    const negative = new ExactSum();
+    negative.add(d('3'), -1);
+    total.addSumTimes(negative, d('0.1'), -1);
+    expect(total.value().toString()).toBe(rounded(new Wide('0.3').minus('7.5e-48')));
+  });
+
+  it('an empty sum adds nothing', () => {
+    const total = new ExactSum();
+    total.add(d('2'));
+    total.addSumTimes(new ExactSum(), d('0.01'));
+    expect(total.value().toString()).toBe('2');
+  });
+
+  it('adds any sum times any decimal, with any sign: the exact products, rounded once', () => {
+    fc.assert(
+      fc.property(fc.array(termArb(valueArb), { maxLength: 8 }), valueArb, signArb, fc.array(termArb(nearValueArb), { maxLength: 4 }), (terms, factor, sign, own) => {
+        const part = new ExactSum();
+        addAll(part, terms);
+        const total = new ExactSum();
+        addAll(total, own);
+        total.addSumTimes(part, d(factor), sign);
+        const ownExact = own.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
+        const partExact = terms.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
+        const want = ownExact.plus(partExact.times(new Decimal40(factor).toString()).times(sign));
+        expect(total.value().toString()).toBe(rounded(want));
+      }),
+      PARAMS,
+    );
+  });
+});
+
+/** A term's exact value, sign included. */
+function termValue({ a, b, sign }: Term): InstanceType<typeof Wide> {
+  const x = new Wide(new Decimal40(a).toString());
+  return (b === null ? x : x.times(new Decimal40(b).toString())).times(sign);
+}
