@@ -2,7 +2,7 @@ import { Decimal, HALF, toJsonNumber, type DecimalInput } from '../model/decimal
 import { rawToWord, toWord, W } from '../model/double-word.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
-import { tapeMemo, type TapeMemo } from './tape-memo.js';
+import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape-memo.js';
 
 /**
  * A token's known liquidity: `L`, the USD value of its pool (both sides), and the pool's USD
@@ -100,21 +100,22 @@ export class KnownPrices implements PriceBook {
  * The price book of an indexed tape: a token's latest price and liquidity are swap indices, and
  * their decimals are parsed once per tape ({@link TapeMemo}), whatever the number of requests.
  * Only the prices trades ask for are kept as decimals: a valuation takes a swap's price as a
- * double word ({@link priceWord}), made once per swap and tape, 16 bytes a swap.
+ * double word ({@link priceWord}), made once per swap and tape and kept beside its time.
  */
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
   private readonly priceMemo: (Decimal | undefined)[];
   private readonly liquidityMemo: (Liquidity | undefined)[];
   private readonly carriesLiquidity: Uint8Array;
-  private readonly memo: TapeMemo;
+  /** The tape's times and price words ({@link TapeMemo.timeline}). */
+  private readonly timeline: Float64Array;
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
 
   constructor(tape: IndexedTape) {
     const memo = tapeMemo(tape);
-    this.memo = memo;
+    this.timeline = memo.timeline();
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
     this.liquidityMemo = memo.liquidity;
@@ -139,26 +140,27 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceWord(tokenId: number): void {
     const i = this.priceSwap[tokenId]!;
-    const words = this.memo.priceWords();
-    const high = words[2 * i]!;
+    const timeline = this.timeline;
+    const at = SWAP_ROW * i;
+    const high = timeline[at + PRICE_HIGH]!;
     if (high === 0) {
-      this.makePriceWord(i, words);
+      this.makePriceWord(i, at);
       return;
     }
     W[0] = high;
-    W[1] = words[2 * i + 1]!;
+    W[1] = timeline[at + PRICE_LOW]!;
   }
 
   /**
    * Makes swap `i`'s price word, once per swap and tape. Kept out of {@link priceWord}, which
    * the re-valuation inlines: the conversion is large and, after the first replay, rare.
    */
-  private makePriceWord(i: number, words: Float64Array): void {
+  private makePriceWord(i: number, at: number): void {
     const known = this.priceMemo[i];
     if (known !== undefined) toWord(known);
     else rawToWord(this.swaps[i]!.usd_price);
-    words[2 * i] = W[0]!;
-    words[2 * i + 1] = W[1]!;
+    this.timeline[at + PRICE_HIGH] = W[0]!;
+    this.timeline[at + PRICE_LOW] = W[1]!;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

@@ -9,7 +9,7 @@ import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leade
 import type { NativePriceSeries } from './native-prices.js';
 import { ChartSums } from './chart-sums.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
-import { tapeMemo } from './tape-memo.js';
+import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
 import { TimeFixQueue } from './timefix.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
@@ -107,12 +107,12 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
 function replaySwaps(run: Replay, tape: IndexedTape, leaderOfWallet: Int32Array, onProgress: ReplayControl['onProgress']): void {
   const { order, swaps, walletOf, tokenOf } = tape;
   const memo = tapeMemo(tape);
-  const times = memo.times();
+  const timeline = memo.timeline();
   const buys = memo.buys();
   const end = run.window.end;
   for (let k = 0; k < order.length; k++) {
     const i = order[k]!;
-    const time = times[i]!;
+    const time = timeline[SWAP_ROW * i + TIME]!;
     if (time > end) break;
     run.step(swaps[i]!, tokenOf[i]!, leaderOfWallet[walletOf[i]!]!, i, time, buys[i] === 1);
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);

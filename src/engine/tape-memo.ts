@@ -21,7 +21,6 @@ export class TapeMemo {
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
   private swapColumns: SwapColumns | null = null;
-  private words: Float64Array | null = null;
 
   constructor(private readonly tape: IndexedTape) {
     const n = tape.swaps.length;
@@ -33,11 +32,16 @@ export class TapeMemo {
   }
 
   /**
-   * Each swap's `time`, by swap index: the replay loop reads a typed array instead of the swap
-   * objects, whose shapes vary (fields present or not) and which lie scattered in memory.
+   * Each swap's `time` and its `usd_price` as a double word (`model/double-word.ts`), by swap
+   * index: {@link SWAP_ROW} doubles a swap, at `SWAP_ROW × i` + {@link TIME}, {@link PRICE_HIGH}
+   * and {@link PRICE_LOW}; the price word is 0 until made (a price is positive). The replay loop
+   * reads a typed array instead of the swap objects, whose shapes vary (fields present or not)
+   * and which lie scattered in memory. The price words lie beside the times because the PnL
+   * chart's valuations read the words of recent swaps: the loop, reading every time in order,
+   * has brought them into the cache (in an array of their own, each such read missed it).
    */
-  times(): Float64Array {
-    return this.columns().time;
+  timeline(): Float64Array {
+    return this.columns().timeline;
   }
 
   /** 1 for each swap that carries a liquidity (`usd_liquidity` not null nor absent), else 0. */
@@ -46,7 +50,7 @@ export class TapeMemo {
   }
 
   /**
-   * 1 for each buy, 0 for each sell: with {@link times}, all the replay loop reads of a swap once
+   * 1 for each buy, 0 for each sell: with {@link timeline}, all the replay loop reads of a swap once
    * the memo holds its decimals, so it never touches the swap objects (scattered in memory, and a
    * cache miss each).
    */
@@ -54,23 +58,15 @@ export class TapeMemo {
     return this.columns().buy;
   }
 
-  /**
-   * Each swap's `usd_price` as a double word (`model/double-word.ts`), high and low at `2i` and
-   * `2i + 1`, for the PnL chart's valuations; 0 until made (a price is positive).
-   */
-  priceWords(): Float64Array {
-    return (this.words ??= new Float64Array(2 * this.tape.swaps.length));
-  }
-
   /** The swaps' fields the replay loop reads, by swap index, read from the swaps in one pass. */
   private columns(): SwapColumns {
     if (this.swapColumns !== null) return this.swapColumns;
     const { swaps } = this.tape;
     const n = swaps.length;
-    const columns: SwapColumns = { time: new Float64Array(n), buy: new Uint8Array(n), carriesLiquidity: new Uint8Array(n) };
+    const columns: SwapColumns = { timeline: new Float64Array(SWAP_ROW * n), buy: new Uint8Array(n), carriesLiquidity: new Uint8Array(n) };
     for (let i = 0; i < n; i++) {
       const swap = swaps[i]!;
-      columns.time[i] = swap.time;
+      columns.timeline[SWAP_ROW * i + TIME] = swap.time;
       columns.buy[i] = swap.type === 'buy' ? 1 : 0;
       columns.carriesLiquidity[i] = swap.usd_liquidity != null ? 1 : 0;
     }
@@ -97,12 +93,18 @@ export class TapeMemo {
   }
 }
 
-/** See {@link TapeMemo.times}, {@link TapeMemo.buys} and {@link TapeMemo.carriesLiquidity}. */
+/** See {@link TapeMemo.timeline}, {@link TapeMemo.buys} and {@link TapeMemo.carriesLiquidity}. */
 interface SwapColumns {
-  readonly time: Float64Array;
+  readonly timeline: Float64Array;
   readonly buy: Uint8Array;
   readonly carriesLiquidity: Uint8Array;
 }
+
+// A swap's row in {@link TapeMemo.timeline}: its time, then its price's double word.
+export const SWAP_ROW = 3;
+export const TIME = 0;
+export const PRICE_HIGH = 1;
+export const PRICE_LOW = 2;
 
 const memoOfTape = new WeakMap<IndexedTape, TapeMemo>();
 
