@@ -7,12 +7,8 @@ import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multi
  * store), and its exact value.
  */
 export abstract class BoundedSum {
-  /** The double word (high, low) and the bound, then any doubles of the subclass's own. */
-  protected readonly state: Float64Array;
-
-  constructor(doubles: number) {
-    this.state = new Float64Array(doubles);
-  }
+  /** The double word (high, low) and the bound. */
+  protected readonly state = new Float64Array(3);
 
   get high(): number {
     return this.state[0]!;
@@ -73,7 +69,7 @@ export class ChartSums extends BoundedSum {
 
   /** `rate`: `bot_fee_percent / 100`, or null when bot fees are not included. */
   constructor(private readonly rate: Decimal | null) {
-    super(3);
+    super();
     if (rate !== null) {
       toWord(rate);
       this.factors[2] = W[0]!;
