@@ -2,39 +2,14 @@ import { Decimal, ExactSum, toJsonNumber } from '../model/decimal.js';
 import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, PRODUCT_ERROR, restartAt, toWord, W } from '../model/double-word.js';
 
 /**
- * A sum the PnL chart prints: its double word and the bound on its distance to the exact sum, in
- * a typed array (double fields of an object may be kept as boxed numbers, one allocation a
- * store), and its exact value.
- */
-export abstract class BoundedSum {
-  /** The double word (high, low) and the bound. */
-  protected readonly state = new Float64Array(3);
-
-  get high(): number {
-    return this.state[0]!;
-  }
-
-  get low(): number {
-    return this.state[1]!;
-  }
-
-  get bound(): number {
-    return this.state[2]!;
-  }
-
-  /** The exact sum rounded half to even to 40 digits. */
-  abstract value(): Decimal;
-}
-
-/**
  * The PnL chart's running sums over the trades so far (model 4), read after every trade as the
  * doubles the response prints (the nearest to the exact sum rounded to 40 digits):
  * - the bot fee sum, `Σ usd_amount × rate` over every trade;
  * - the fee sum, the network fees plus the bot fees;
  * - the realized PnL, the sells' gains `Σ (usd_amount − cost)` less both fee sums.
  *
- * As a {@link BoundedSum} it stands for the realized PnL at the last reading (its double word,
- * bound and exact value), which `UnrealizedBook` adds to the unrealized PnL for `pnl_total`.
+ * `UnrealizedBook` adds the realized PnL's last reading (its double word and bound, or its exact
+ * value) to the unrealized PnL for `pnl_total`.
  *
  * The gains, network fees and bot fees are summed in double words with a bound on their error;
  * a reading decides the printed double from them (`decide` in `model/double-word.ts`) and only
@@ -45,7 +20,7 @@ export abstract class BoundedSum {
  * native price moves); and the sells' amounts serve both the gains and the bot fees. A buy adds
  * one decimal to an exact sum, a sell two.
  */
-export class ChartSums extends BoundedSum {
+export class ChartSums {
   // Double words and bounds (as `accumulate` keeps them): the sells' gains, the network fees, the bot fees.
   private readonly gains = new Float64Array(3);
   private readonly networkFees = new Float64Array(3);
@@ -54,6 +29,11 @@ export class ChartSums extends BoundedSum {
   private readonly factors = new Float64Array(4);
   /** The last reading's printed realized PnL, fee sum and bot fee sum. */
   private readonly printed = new Float64Array(3);
+  /**
+   * The last reading's realized PnL as a double word and its bound: in a typed array, as double
+   * fields of an object may be kept as boxed numbers, one allocation a store.
+   */
+  private readonly realized = new Float64Array(3);
   // Exact sums: the buys' and the sells' `usd_amount`, the sells' cost, the network fees before
   // the current one (`feeUnit`, paid `feeCount` times since).
   private readonly boughtUsd = new ExactSum();
@@ -69,17 +49,29 @@ export class ChartSums extends BoundedSum {
 
   /** `rate`: `bot_fee_percent / 100`, or null when bot fees are not included. */
   constructor(private readonly rate: Decimal | null) {
-    super();
     if (rate !== null) {
       toWord(rate);
-      this.factors[2] = W[0]!;
-      this.factors[3] = W[1]!;
+      this.factors[RATE_HIGH] = W[0]!;
+      this.factors[RATE_LOW] = W[1]!;
     }
   }
 
   /** The last reading's realized PnL, as printed. */
   get realizedPnl(): number {
     return this.printed[REALIZED]!;
+  }
+
+  /** The last reading's realized PnL as a double word (high, low) and the bound on its error. */
+  get realizedHigh(): number {
+    return this.realized[0]!;
+  }
+
+  get realizedLow(): number {
+    return this.realized[1]!;
+  }
+
+  get realizedBound(): number {
+    return this.realized[2]!;
   }
 
   /** The last reading's fee sum (network fees plus bot fees), as printed. */
@@ -113,7 +105,7 @@ export class ChartSums extends BoundedSum {
     this.addNetworkFee(networkFee);
     if (this.rate !== null && usdAmount.c0 !== 0) {
       const f = this.factors;
-      multiplyWords(usdHigh, usdLow, f[2]!, f[3]!);
+      multiplyWords(usdHigh, usdLow, f[RATE_HIGH]!, f[RATE_LOW]!);
       const high = W[0]!;
       accumulate(this.botFees, high, W[1]!, Math.abs(high) * PRODUCT_TERM_ERROR);
     }
@@ -127,12 +119,12 @@ export class ChartSums extends BoundedSum {
       this.feeUnit = fee;
       this.feeCount = 0;
       toWord(fee);
-      f[0] = W[0]!;
-      f[1] = W[1]!;
+      f[FEE_HIGH] = W[0]!;
+      f[FEE_LOW] = W[1]!;
     }
     this.feeCount++;
-    const high = f[0]!;
-    accumulate(this.networkFees, high, f[1]!, Math.abs(high) * CONVERSION_ERROR);
+    const high = f[FEE_HIGH]!;
+    accumulate(this.networkFees, high, f[FEE_LOW]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
   /** Reads the three sums: {@link realizedPnl}, {@link feeSum} and {@link botFeeSum}. */
@@ -151,15 +143,15 @@ export class ChartSums extends BoundedSum {
     const high = W[0]!;
     const low = W[1]!;
     const bound = gains[2]! + feeBound + Math.abs(high) * ADDITION_ERROR;
-    const state = this.state;
-    state[0] = high;
-    state[1] = low;
-    state[2] = bound;
+    const realized = this.realized;
+    realized[0] = high;
+    realized[1] = low;
+    realized[2] = bound;
     printed[REALIZED] = this.decideOr(high, low, bound, REALIZED);
   }
 
   /** The realized PnL's exact value rounded half to even to 40 digits. */
-  value(): Decimal {
+  realizedValue(): Decimal {
     return this.exactValue(REALIZED);
   }
 
@@ -206,6 +198,12 @@ export class ChartSums extends BoundedSum {
     return sum.value();
   }
 }
+
+// The double words in `factors`: the current network fee's, then the rate's.
+const FEE_HIGH = 0;
+const FEE_LOW = 1;
+const RATE_HIGH = 2;
+const RATE_LOW = 3;
 
 // Where the last reading's printed values are kept, and which sum an exact reading is for.
 const REALIZED = 0;

@@ -287,8 +287,7 @@ export class Replay {
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
     sums.read();
-    const realized = sums.realizedPnl;
-    unrealized.read(sums, realized);
-    this.points.add(deal.lastOperationTime, deal.index, realized, unrealized.unrealized, unrealized.total, sums.feeSum, sums.botFeeSum);
+    unrealized.read(sums);
+    this.points.add(deal.lastOperationTime, deal.index, sums.realizedPnl, unrealized.unrealized, unrealized.total, sums.feeSum, sums.botFeeSum);
   }
 }

@@ -2,7 +2,7 @@ import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
 import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
-import type { BoundedSum } from './chart-sums.js';
+import type { ChartSums } from './chart-sums.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
@@ -96,16 +96,16 @@ export class UnrealizedBook {
   }
 
   /**
-   * Re-values the deals that moved, then sets {@link unrealized} and {@link total} (`realized`
-   * plus the sum, each rounded to 40 digits, and their sum rounded to 40 digits) to the doubles
-   * the response prints.
+   * Re-values the deals that moved, then sets {@link unrealized} and {@link total} (the realized
+   * PnL of `sums`' last reading plus the sum, each rounded to 40 digits, and their sum rounded to
+   * 40 digits) to the doubles the response prints.
    */
-  read(realized: BoundedSum, printedRealized: number): void {
+  read(sums: ChartSums): void {
     this.revalue();
     const state = this.state;
     if (this.open.length === 0) {
       state[UNREALIZED] = 0;
-      state[TOTAL] = printedRealized;
+      state[TOTAL] = sums.realizedPnl;
       return;
     }
     const high = state[HIGH]!;
@@ -115,9 +115,9 @@ export class UnrealizedBook {
     if (unrealized === unrealized) {
       // Both sums' errors and 40-digit roundings, and the addition's error; decide40 adds the
       // total's own rounding.
-      const rHigh = realized.high;
-      addWords(rHigh, realized.low, high, low);
-      const totalBound = bound + realized.bound + (Math.abs(rHigh) + Math.abs(high)) * ROUNDING_40_ERROR + Math.abs(W[0]!) * ADDITION_ERROR;
+      const rHigh = sums.realizedHigh;
+      addWords(rHigh, sums.realizedLow, high, low);
+      const totalBound = bound + sums.realizedBound + (Math.abs(rHigh) + Math.abs(high)) * ROUNDING_40_ERROR + Math.abs(W[0]!) * ADDITION_ERROR;
       const total = decide40(W[0]!, W[1]!, totalBound);
       if (total === total) {
         state[UNREALIZED] = unrealized;
@@ -125,11 +125,11 @@ export class UnrealizedBook {
         return;
       }
     }
-    this.readExactly(realized);
+    this.readExactly(sums);
   }
 
   /** The exact sum over the open deals, rounded to 40 digits; the double-word sum restarts from it. */
-  private readExactly(realized: BoundedSum): void {
+  private readExactly(sums: ChartSums): void {
     this.exactReadings++;
     const sum = this.exact;
     sum.clear();
@@ -140,7 +140,7 @@ export class UnrealizedBook {
     const value = sum.value();
     const state = this.state;
     state[UNREALIZED] = toJsonNumber(value);
-    state[TOTAL] = toJsonNumber(realized.value().plus(value));
+    state[TOTAL] = toJsonNumber(sums.realizedValue().plus(value));
     // The 40-digit value differs from the exact sum by < 2^-128 of it: within the conversion's bound.
     restartAt(state, value);
   }

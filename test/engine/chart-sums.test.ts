@@ -43,7 +43,7 @@ describe('ChartSums: hand-computed', () => {
     // A sell for 12.5 USD of tokens that cost 2.25: the same network fee 0.3, bot fee 0.125.
     sums.addTrade(d('12.5'), d('2.25'), fee);
     expect(read(sums)).toEqual([9.125, 1.125, 0.525]);
-    expect(sums.value().toString()).toBe('9.125');
+    expect(sums.realizedValue().toString()).toBe('9.125');
     expect(sums.exactReadings).toBe(0);
   });
 
@@ -63,7 +63,7 @@ describe('ChartSums: hand-computed', () => {
     sums.addTrade(d(usd), null, ZERO);
     const bot = new Wide(usd).times('0.0075').times(2);
     expect(read(sums)).toEqual([printed(bot.neg()), printed(bot), printed(bot)]);
-    expect(sums.value().toString()).toBe(bot.neg().toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString());
+    expect(sums.realizedValue().toString()).toBe(bot.neg().toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString());
   });
 
   it('a realized PnL cancelled to 10^-30 is read exactly', () => {
@@ -72,7 +72,7 @@ describe('ChartSums: hand-computed', () => {
     // The double words' bounds (about 2^-98 of 1) are wider than the result: the exact sums decide.
     expect(read(sums)).toEqual([1e-30, 0.999999999999999999999999999999, 0]);
     expect(sums.exactReadings).toBe(1);
-    expect(sums.value().eq(d('1e-30'))).toBe(true);
+    expect(sums.realizedValue().eq(d('1e-30'))).toBe(true);
   });
 
   it('an exact reading counts a fee paid several times, and the fees before it', () => {
@@ -139,7 +139,7 @@ describe('ChartSums: properties against exact sums', () => {
           expect(read(sums)).toEqual([printed(gains.minus(feeSum)), printed(feeSum), printed(bot)]);
         }
         const bot = rate === null ? new Wide(0) : usdAmounts.times(rate);
-        expect(sums.value().toString()).toBe(new Decimal40(gains.minus(networkFees).minus(bot).toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString()).toString());
+        expect(sums.realizedValue().toString()).toBe(new Decimal40(gains.minus(networkFees).minus(bot).toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString()).toString());
       }),
       PARAMS,
     );

@@ -626,7 +626,7 @@ class Harness {
     this.addRealized(...realized);
     const before = this.book.exactReadings;
     this.realized.read();
-    this.book.read(this.realized, this.realized.realizedPnl);
+    this.book.read(this.realized);
     if (this.book.exactReadings > before) this.exactPath++;
     else if (this.deals.size > 0) this.doubleWordPath++;
     const exact = this.exactSum();
@@ -789,7 +789,7 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     h.move(0, 1);
     h.book.traded(asDeal(newDeal(0, d40(X), ZERO40)));
     h.realized.read();
-    h.book.read(h.realized, h.realized.realizedPnl);
+    h.book.read(h.realized);
     expect({ unrealized: h.book.unrealized, total: h.book.total }).toEqual({ unrealized: B, total: B });
   });
 
@@ -800,7 +800,7 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
     h.book.traded(asDeal(newDeal(0, d40('1e-30'), ZERO40)));
     h.realized.addTrade(d40(X), ZERO40, ZERO40);
     h.realized.read();
-    h.book.read(h.realized, h.realized.realizedPnl);
+    h.book.read(h.realized);
     expect(h.book.unrealized).toBe(1e-30);
     expect(toJsonNumber(d40(X).plus(d40('1e-30')))).toBe(B);
     expect(h.book.total).toBe(B);
@@ -833,7 +833,7 @@ describe('UnrealizedBook: a whale deal valued near its cost, and a small deal ne
     book.traded(asDeal(newDeal(1, d40('1'), investedB)));
     const realized = new ChartSums(null);
     realized.read();
-    book.read(realized, realized.realizedPnl);
+    book.read(realized);
     expect(book.unrealized).toBe(193.2756488316059);
     expect(book.total).toBe(193.2756488316059);
   });
