@@ -1,0 +1,85 @@
+/**
+ * Deal state of the reference model (spec 3, 4): the follower's trades and deals, and the
+ * quantities derived from them, each recomputed from scratch when asked.
+ */
+import { D, sum } from './decimal.js';
+
+export type TradeType = 'buy' | 'sell' | 'sell_timefix' | 'sell_timefix_final';
+export type SpecialTag = 'sell_timefix_final' | 'sell_timefix' | 'close_all' | null;
+
+/** A follower trade (3.3, I-2.8) plus what the results need (its slippage loss, its deal). */
+export interface Trade {
+  type: TradeType;
+  time: number;
+  usd_amount: D;
+  quantity: D;
+  usd_price: D; // execution price
+  usd_liquidity: D | null; // L
+  usd_buy_price_avg: D; // of the deal after this trade
+  usd_invested: D; // of the deal after this trade
+  slippage: D;
+  usd_network_fee: D;
+  usd_bot_fee: D;
+  slippage_loss: D; // 3.3
+  deal: Deal;
+}
+
+/** A deal (3): the follower's position in one token, with one lot per leader. */
+export interface Deal {
+  openSeq: number; // the order in which deals opened
+  tokenKey: string; // the token as compared (1.1)
+  tokenAddress: string; // the token as printed (see Replay.firstSpelling)
+  lots: D[]; // lots[i] = lot of leader i (request order)
+  bought_usd: D;
+  bought_qty: D;
+  buys: number;
+  trades: Trade[];
+  special_tag: SpecialTag;
+}
+
+/** One point of cumulative_pnl_and_fee_chart (6), still exact. */
+export interface ChartPoint {
+  pnl_realized: D;
+  pnl_unrealized: D;
+  pnl_total: D;
+  fee_sum: D;
+  bot_fee: D;
+  deal: Deal;
+  timestamp: number;
+}
+
+// ---- deal state (3) --------------------------------------------------------------------
+
+/** 3: qty = tokens held = sum of lots (summed in leader order). */
+export function dealQty(deal: Deal): D {
+  return sum(deal.lots);
+}
+
+/** 3: usd_buy_price_avg = bought_usd / bought_qty. */
+export function dealAvg(deal: Deal): D {
+  return deal.bought_usd.dividedBy(deal.bought_qty);
+}
+
+/** 3: usd_invested = qty × usd_buy_price_avg. */
+export function dealInvested(deal: Deal): D {
+  return dealQty(deal).times(dealAvg(deal));
+}
+
+/** 4: status closed when qty is 0. */
+export function dealIsOpen(deal: Deal): boolean {
+  return !dealQty(deal).isZero();
+}
+
+/**
+ * 4: pnl_realized = Σ over sells (usd_amount − quantity × usd_buy_price_avg at that sell)
+ *    − Σ over all its trades (usd_network_fee + usd_bot_fee), over the trades made so far.
+ */
+export function dealRealized(deal: Deal): D {
+  const sells: D[] = [];
+  const fees: D[] = [];
+  for (const t of deal.trades) {
+    if (t.type !== 'buy') sells.push(t.usd_amount.minus(t.quantity.times(t.usd_buy_price_avg)));
+    fees.push(t.usd_network_fee.plus(t.usd_bot_fee));
+  }
+  return sum(sells).minus(sum(fees));
+}

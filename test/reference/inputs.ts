@@ -1,0 +1,156 @@
+/**
+ * Reading the raw JSON inputs of the reference model: tape (spec 1.1, 8), request (spec 1.2 and
+ * interface 4.1) and engine options (spec 1.3, 8). Inputs are assumed valid; only the forms the
+ * spec allows are accepted (decimals as numbers or strings, optional and null fields).
+ */
+import { dec, type D } from './decimal.js';
+
+export type Network = 'sol' | 'eth';
+
+export interface Swap {
+  index: number; // position in the input list (the stable-sort tie breaker, 1.1)
+  wallet: string;
+  token: string;
+  type: 'buy' | 'sell';
+  time: number;
+  quantity: D;
+  usd_price: D;
+  usd_amount: D; // 1.1: when absent, quantity × usd_price
+  usd_liquidity: D | null; // 1.1: optional, may be null
+}
+
+export interface TokenMeta {
+  name: string | null;
+  symbol: string | null;
+}
+
+export interface Tape {
+  network: Network;
+  tokens: Array<{ address: string; meta: TokenMeta }>; // in the file's key order
+  nativePrices: Array<{ time: number; price: D }>; // in the file's order
+  swaps: Swap[]; // in the file's order
+}
+
+export interface Request {
+  wallets: string[];
+  network: Network;
+  windowStart: number;
+  windowEnd: number;
+  buy_percentage: D;
+  max_buy_amount: D;
+  max_position_amount: D;
+  priority_fee: D;
+  bribe: D;
+  max_dupe_buy_times: D;
+  close_all: boolean;
+  inactivity_hours: number | null; // null when inactivity_time_fix is absent or null
+  include_bot_fees: boolean;
+}
+
+export interface Options {
+  bot_fee_percent: D;
+  base_fee_native: D; // of the request's network
+  unknown_liquidity_slippage_percent: D;
+}
+
+type Json = Record<string, unknown>;
+
+function obj(value: unknown): Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+}
+
+/** Integer seconds; a numeric string is tolerated. */
+function seconds(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+function optionalString(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** 1.1: "Addresses compare exactly on sol, and case-insensitively on eth (hex addresses)". */
+export function addressKey(network: Network, address: string): string {
+  return network === 'eth' ? address.toLowerCase() : address;
+}
+
+export function readTape(raw: unknown): Tape {
+  const t = obj(raw);
+  const network = t['network'] as Network;
+  const tokens: Tape['tokens'] = [];
+  for (const [address, meta] of Object.entries(obj(t['tokens']))) {
+    const m = obj(meta);
+    tokens.push({ address, meta: { name: optionalString(m['name']), symbol: optionalString(m['symbol']) } });
+  }
+  const nativePrices: Tape['nativePrices'] = [];
+  for (const point of Array.isArray(t['native_prices']) ? (t['native_prices'] as unknown[]) : []) {
+    const p = point as unknown[];
+    nativePrices.push({ time: seconds(p[0]), price: dec(p[1]) });
+  }
+  const swaps: Swap[] = [];
+  const rawSwaps = Array.isArray(t['swaps']) ? (t['swaps'] as unknown[]) : [];
+  rawSwaps.forEach((rs, index) => {
+    const s = obj(rs);
+    const quantity = dec(s['quantity']);
+    const usd_price = dec(s['usd_price']);
+    const amount = s['usd_amount'];
+    const liquidity = s['usd_liquidity'];
+    swaps.push({
+      index,
+      wallet: String(s['wallet']),
+      token: String(s['token']),
+      type: s['type'] === 'sell' ? 'sell' : 'buy',
+      time: seconds(s['time']),
+      quantity,
+      usd_price,
+      // 1.1: usd_amount "when absent: quantity × usd_price" (null read as absent)
+      usd_amount: amount === undefined || amount === null ? quantity.times(usd_price) : dec(amount),
+      usd_liquidity: liquidity === undefined || liquidity === null ? null : dec(liquidity),
+    });
+  });
+  return { network, tokens, nativePrices, swaps };
+}
+
+/** 1.2: seconds of YYYY-MM-DD 00:00:00 UTC. */
+function dayStart(date: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  return Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1) / 1000;
+}
+
+export function readRequest(raw: unknown): Request {
+  const r = obj(raw);
+  const fix = r['inactivity_time_fix'];
+  return {
+    wallets: (r['wallets'] as unknown[]).map(String),
+    network: r['network'] as Network,
+    // 1.2: from from_date 00:00:00 UTC to to_date 23:59:59 UTC, both inclusive
+    windowStart: dayStart(String(r['from_date'])),
+    windowEnd: dayStart(String(r['to_date'])) + 86400 - 1,
+    buy_percentage: dec(r['buy_percentage']),
+    max_buy_amount: dec(r['max_buy_amount']),
+    max_position_amount: dec(r['max_position_amount']),
+    priority_fee: dec(r['priority_fee']),
+    bribe: dec(r['bribe']),
+    max_dupe_buy_times: dec(r['max_dupe_buy_times']),
+    close_all: r['close_all'] === true, // interface 4.1: default false
+    // 3.4: "only when inactivity_time_fix is an object"
+    inactivity_hours:
+      fix !== null && typeof fix === 'object' && !Array.isArray(fix) ? seconds(obj(fix)['hours']) : null,
+    include_bot_fees: r['include_bot_fees'] === true, // interface 4.1: default false
+  };
+}
+
+/** 1.3 defaults; 8: "missing names take the defaults" (also per network inside base_fee_native). */
+export function readOptions(raw: unknown, network: Network): Options {
+  const o = obj(raw);
+  const base = obj(o['base_fee_native']);
+  const baseDefault = network === 'sol' ? '0.000005' : '0.002';
+  const baseValue = base[network];
+  return {
+    bot_fee_percent: o['bot_fee_percent'] === undefined || o['bot_fee_percent'] === null ? dec('1') : dec(o['bot_fee_percent']),
+    base_fee_native: baseValue === undefined || baseValue === null ? dec(baseDefault) : dec(baseValue),
+    unknown_liquidity_slippage_percent:
+      o['unknown_liquidity_slippage_percent'] === undefined || o['unknown_liquidity_slippage_percent'] === null
+        ? dec('1')
+        : dec(o['unknown_liquidity_slippage_percent']),
+  };
+}
