@@ -1,4 +1,4 @@
-import { ExactSum, toJsonNumber, type Decimal } from '../model/decimal.js';
+import { ExactSum, toJsonNumber, ZERO, type Decimal } from '../model/decimal.js';
 import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
@@ -6,18 +6,21 @@ import type { ChartSums } from './chart-sums.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
- * usd_invested` (model 6), as the JSON numbers the response prints: the nearest doubles of the
- * exact sum rounded to 40 digits, and of `pnl_total`, the realized PnL plus that.
+ * usd_invested` (model 6), as the JSON numbers the response prints: the nearest doubles of that
+ * sum as the model's arithmetic makes it (each product, difference and addition rounded to 40
+ * digits, the open deals in deal order), and of `pnl_total`, the realized PnL plus that.
  *
  * Re-valuing open deals is most of the chart's work (after each trade, every deal whose token
  * traded since), and the printed answer is a double. So the sum is kept in double-word
  * arithmetic (about 106 bits, pairs of doubles) with a rigorous bound on its error, and each
  * reading decides the printed double from it: when the interval `sum ± bound` lies inside one
  * double's rounding cell, every exact value in it, the 40-digit rounding included, prints as that
- * double. Only when the interval touches a cell's edge (a near tie, or a sum cancelled to almost
- * nothing) is the sum computed exactly, in an {@link ExactSum} over the open deals, and the
- * double-word sum restarted from it. A re-valuation thus costs a few dozen floating-point
- * operations instead of two exact products, and the printed numbers are the exact ones.
+ * double. The bound also covers the gap between the exact sum and the model's rounded one (see
+ * {@link literalGap}). Only when the interval touches a cell's edge (a near tie, or a sum
+ * cancelled to almost nothing, as after a buy without slippage) is the sum computed as the model
+ * makes it, and the double-word sum restarted from the exact sum ({@link ExactSum}). A
+ * re-valuation thus costs a few dozen floating-point operations instead of two 40-digit
+ * products, and the printed numbers are the model's.
  *
  * Each open deal holds a slot with its booked term `qty × price − usd_invested` as a double word,
  * the error bound of that term, and the double words of the `qty` and `usd_invested` it was made
@@ -38,11 +41,12 @@ export class UnrealizedBook {
   private slots = new Float64Array(64 * SLOT);
   /**
    * The sum as a double word and a bound on its distance to the exact sum of the open deals'
-   * terms ({@link HIGH}, {@link LOW}, {@link BOUND}), then the last reading's printed
-   * `pnl_unrealized` and `pnl_total`: in a typed array, as double fields of an object may be
-   * kept as boxed numbers, one allocation a store.
+   * terms ({@link HIGH}, {@link LOW}, {@link BOUND}), what {@link literalGap} needs of the last
+   * restart ({@link LITERAL_BASE}), then the last reading's printed `pnl_unrealized` and
+   * `pnl_total`: in a typed array, as double fields of an object may be kept as boxed numbers,
+   * one allocation a store.
    */
-  private readonly state = new Float64Array(5);
+  private readonly state = new Float64Array(6);
   private readonly exact = new ExactSum();
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
@@ -92,7 +96,7 @@ export class UnrealizedBook {
     this.open.pop(); // the last deal, moved into the freed slot if it was not this one
     deal.slot = -1;
     this.dealOfToken[deal.tokenId] = undefined;
-    if (last === 0) this.state.fill(0, HIGH, BOUND + 1); // nothing open: the sum is exactly zero
+    if (last === 0) this.state.fill(0, HIGH, LITERAL_BASE + 1); // nothing open: the sum is exactly zero
   }
 
   /**
@@ -110,7 +114,7 @@ export class UnrealizedBook {
     }
     const high = state[HIGH]!;
     const low = state[LOW]!;
-    const bound = state[BOUND]!;
+    const bound = state[BOUND]! + this.literalGap();
     const unrealized = decide40(high, low, bound);
     if (unrealized === unrealized) {
       // Both sums' errors and 40-digit roundings, and the addition's error; decide40 adds the
@@ -128,21 +132,46 @@ export class UnrealizedBook {
     this.readExactly(sums);
   }
 
-  /** The exact sum over the open deals, rounded to 40 digits; the double-word sum restarts from it. */
+  /**
+   * A bound on the distance between the exact sum of the open deals' terms and the model's
+   * (each product, difference and addition rounded to 40 digits): at most
+   * `ROUNDING_40_ERROR × (n + 2) × M` for `n` open deals and `M = Σ (|qty × price| +
+   * |usd_invested|)` over them. The bound finds `M` without a loop: every term booked since the
+   * last restart added at least `TERM_ERROR × (|qty × price| + |usd_invested|)` to the sum's
+   * bound, and the restart kept `M` of the terms it found ({@link LITERAL_BASE}).
+   */
+  private literalGap(): number {
+    const state = this.state;
+    const magnitude = state[LITERAL_BASE]! + state[BOUND]! * PER_TERM_ERROR;
+    return (this.open.length + 2) * magnitude * ROUNDING_40_ERROR * LITERAL_SAFETY;
+  }
+
+  /**
+   * The sum as the model makes it: for the open deals in deal order, `qty × price − usd_invested`
+   * added up, each operation rounded to 40 digits. The double-word sum restarts from the exact
+   * sum, which {@link literalGap} keeps within reach of the model's.
+   */
   private readExactly(sums: ChartSums): void {
     this.exactReadings++;
-    const sum = this.exact;
-    sum.clear();
-    for (const deal of this.open) {
-      sum.addProduct(deal.valuedQty, this.prices.priceOf(deal.tokenId));
-      sum.add(deal.bookedInvested, -1);
+    const deals = this.open.slice().sort((a, b) => a.index - b.index);
+    const exact = this.exact;
+    exact.clear();
+    let value = ZERO;
+    let magnitude = 0;
+    for (const deal of deals) {
+      const price = this.prices.priceOf(deal.tokenId);
+      const product = deal.valuedQty.times(price);
+      value = value.plus(product.minus(deal.bookedInvested));
+      exact.addProduct(deal.valuedQty, price);
+      exact.add(deal.bookedInvested, -1);
+      magnitude += Math.abs(toJsonNumber(product)) + Math.abs(toJsonNumber(deal.bookedInvested));
     }
-    const value = sum.value();
     const state = this.state;
     state[UNREALIZED] = toJsonNumber(value);
     state[TOTAL] = toJsonNumber(sums.realizedValue().plus(value));
-    // The 40-digit value differs from the exact sum by < 2^-128 of it: within the conversion's bound.
-    restartAt(state, value);
+    // The exact sum rounded to 40 digits differs from it by < 2^-128 of it: within the conversion's bound.
+    restartAt(state, exact.value());
+    state[LITERAL_BASE] = magnitude * LITERAL_SAFETY - state[BOUND]! * PER_TERM_ERROR;
   }
 
   /** Gives a deal that starts trading a slot, with nothing booked. */
@@ -232,12 +261,14 @@ function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
   return copy;
 }
 
-// The book's state: a bounded sum (`accumulate` in `double-word.ts`), then the last reading.
+// The book's state: a bounded sum (`accumulate` in `double-word.ts`), the magnitude of the
+// terms at the last restart less what the bound held then (`literalGap`), and the last reading.
 const HIGH = 0;
 const LOW = 1;
 const BOUND = 2;
-const UNREALIZED = 3;
-const TOTAL = 4;
+const LITERAL_BASE = 3;
+const UNREALIZED = 4;
+const TOTAL = 5;
 
 // Per slot: the double words of qty and usd_invested as last converted, and the booked term
 // `qty × price − usd_invested` with its error bound (in a row, as `accumulateKept` reads it).
@@ -256,3 +287,10 @@ const SLOT = 8;
  * (< 2^-104 of the operands), counted as 4 × CONVERSION_ERROR of |product| + |invested|.
  */
 const TERM_ERROR = 4 * CONVERSION_ERROR;
+/** `1 / TERM_ERROR` (a power of two: exact). */
+const PER_TERM_ERROR = 1 / TERM_ERROR;
+/**
+ * Covers what `literalGap`'s count leaves out: the magnitudes read from doubles (a few units of
+ * 2^-53), the growth of partial sums by their roundings (`(1 + 2^-128)^n`), its own arithmetic.
+ */
+const LITERAL_SAFETY = 1 + 2 ** -20;

@@ -7,10 +7,12 @@
  *   2^-100 of the exact value, relatively (the bound the book's error analysis assumes).
  * - `decide` against exact midpoints: when it answers a double, that double must be the nearest
  *   one to the double word and to both ends of the interval `± bound`.
- * - The book against an exact reference: after every reading, `unrealized` must be the nearest
- *   double to S40, the exact sum of the open deals' terms rounded half to even to 40 digits, and
- *   `total` the nearest double to `R40.plus(S40)`, R40 being the realized PnL (the ChartSums of
- *   the replay, fed gains and losses) rounded likewise, whichever path (double word or exact) the reading took.
+ * - The book against a reference: after every reading, `unrealized` must be the nearest double
+ *   to U40, the open deals' terms `qty × price − invested` added up in deal order as the model's
+ *   arithmetic does it (every product, difference and addition rounded half to even to 40
+ *   digits), and `total` the nearest double to `R40.plus(U40)`, R40 being the realized PnL (the
+ *   ChartSums of the replay, fed gains and losses), exact and rounded likewise, whichever path
+ *   (double word or exact) the reading took.
  *
  * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/model/decimal40-cases.ts).
  *
@@ -477,11 +479,11 @@ type Price = Decimal40 | string | number;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** The fields of a Deal the book reads and writes (a fake deal: plain fields, cast to Deal). */
-type BookDeal = Mutable<Pick<Deal, 'tokenId' | 'qty' | 'invested' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
+type BookDeal = Mutable<Pick<Deal, 'index' | 'tokenId' | 'qty' | 'invested' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
 
-function newDeal(tokenId: number, qty: Decimal40, invested: Decimal40): BookDeal {
-  // As a new Deal starts: no slot, nothing valued or booked.
-  return { tokenId, qty, invested, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
+/** A deal as a new Deal starts: no slot, nothing valued or booked; `index` orders the deals. */
+function newDeal(tokenId: number, qty: Decimal40, invested: Decimal40, index = tokenId): BookDeal {
+  return { index, tokenId, qty, invested, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
 }
 
 function asDeal(deal: BookDeal): Deal {
@@ -548,10 +550,10 @@ function round40(exact: WideValue): Decimal40 {
 
 /**
  * A book with its deals, prices and realized PnL (a ChartSums, as the replay keeps it),
- * following the replay's protocol, and the exact reference: after every reading, with
- * S40 = round40(Σ over open deals of qty × price − invested) and R40 = round40(Σ realized terms),
- * `unrealized` must be the nearest double to S40 (0 with no open deal) and `total` the nearest
- * double to `R40.plus(S40)` (Decimal40: rounded half to even to 40 digits).
+ * following the replay's protocol, and the reference: after every reading, with U40 the model's
+ * sum ({@link Harness.modelSum}) and R40 = round40(Σ realized terms), `unrealized` must be the
+ * nearest double to U40 (0 with no open deal) and `total` the nearest double to `R40.plus(U40)`
+ * (Decimal40: rounded half to even to 40 digits).
  */
 class Harness {
   readonly book: UnrealizedBook;
@@ -559,6 +561,7 @@ class Harness {
   readonly deals = new Map<number, BookDeal>();
   private readonly price = new Map<number, WideValue>();
   private realizedExact = new Wide(0);
+  private dealsOpened = 0;
   exactPath = 0;
   doubleWordPath = 0;
 
@@ -588,7 +591,7 @@ class Harness {
   trade(tokenId: number, qty: Decimal40, invested: Decimal40, ...realized: Decimal40[]): void {
     let deal = this.deals.get(tokenId);
     if (deal === undefined) {
-      deal = newDeal(tokenId, qty, invested);
+      deal = newDeal(tokenId, qty, invested, this.dealsOpened++);
       this.deals.set(tokenId, deal);
     } else {
       deal.qty = qty;
@@ -621,7 +624,21 @@ class Harness {
     return sum;
   }
 
-  /** A reading, checked against the exact reference. */
+  /**
+   * The model's sum: for the open deals in deal order, `qty × price − invested`, each product,
+   * difference and addition rounded half to even to 40 digits (decimal.js at 40 digits, which
+   * the Decimal40 operations equal).
+   */
+  modelSum(): Decimal40 {
+    let sum = ZERO40;
+    for (const deal of [...this.deals.values()].sort((a, b) => a.index - b.index)) {
+      const price = new Decimal40(this.price.get(deal.tokenId)!.toString());
+      sum = sum.plus(deal.qty.times(price).minus(deal.invested));
+    }
+    return sum;
+  }
+
+  /** A reading, checked against the reference. */
   read(...realized: Decimal40[]): void {
     this.addRealized(...realized);
     const before = this.book.exactReadings;
@@ -630,7 +647,7 @@ class Harness {
     if (this.book.exactReadings > before) this.exactPath++;
     else if (this.deals.size > 0) this.doubleWordPath++;
     const exact = this.exactSum();
-    const s40 = round40(exact);
+    const s40 = this.modelSum();
     const r40 = round40(this.realizedExact);
     const unrealized = this.deals.size === 0 ? 0 : toJsonNumber(s40);
     const total = toJsonNumber(r40.plus(s40));
@@ -640,7 +657,7 @@ class Harness {
         .join(', ');
     if (!Object.is(this.book.unrealized, unrealized) || !Object.is(this.book.total, total)) {
       throw new Error(
-        `read over ${state()}, realized ${this.realizedExact.toString()}: exact sum ${exact.toString()}, 40 digits ${s40.toString()}; ` +
+        `read over ${state()}, realized ${this.realizedExact.toString()}: exact sum ${exact.toString()}, the model's ${s40.toString()}; ` +
           `expected unrealized ${unrealized}, total ${total}; got ${this.book.unrealized}, ${this.book.total} ` +
           `(exact readings ${this.book.exactReadings})`,
       );
@@ -839,7 +856,53 @@ describe('UnrealizedBook: a whale deal valued near its cost, and a small deal ne
   });
 });
 
-describe('UnrealizedBook: properties against the exact sum', () => {
+describe("UnrealizedBook: the model's 40-digit arithmetic", () => {
+  it('rounds a product to 40 digits before it takes usd_invested away', () => {
+    // (10^39 + 5) × 1.3 = 1300000000000000000000000000000000000006.5 exactly (41 digits), …0006 at
+    // 40 (half to even); less 1300000000000000000000000100000000000006: −100000000000000. The
+    // exact difference, −99999999999999.5, is what the sum would print without the rounding.
+    const h = new Harness();
+    h.move(0, '1.3');
+    h.trade(0, d40('1000000000000000000000000000000000000005'), d40('1300000000000000000000000100000000000006'));
+    expect(h.book.unrealized).toBe(-100000000000000);
+    expect(h.book.total).toBe(-100000000000000);
+  });
+
+  it('a buy of 84.5 USD at 1.7 without slippage is worth exactly its cost', () => {
+    // qty = 84.5 / 1.7 = 49.70588235294117647058823529411764705882; usd_invested (qty × 84.5 / qty)
+    // = 84.49999999999999999999999999999999999999; qty × 1.7 = 84.499999999999999999999999999999999999994
+    // exactly, the same 84.4999…9 at 40 digits: the term is 0 (exactly, 4e-39).
+    const qty = d40('84.5').div(d40('1.7'));
+    expect(qty.toString()).toBe('49.70588235294117647058823529411764705882');
+    const invested = qty.times(d40('84.5').div(qty));
+    expect(invested.toString()).toBe('84.49999999999999999999999999999999999999');
+    const h = new Harness();
+    h.move(0, '1.7');
+    h.trade(0, qty, invested);
+    expect(h.book.unrealized).toBe(0);
+    expect(h.book.exactReadings).toBe(1);
+  });
+
+  it('adds the open deals in deal order, each addition rounded', () => {
+    // Deals in the order they open: 0 and 1 (tokens 3 and 4, 1 token at 1 each), 2 (token 0: 1
+    // token at 0.4, nothing invested: 0.4), 3 (token 1: 10^39 tokens at 1: 10^39), 4 (token 2:
+    // 10^39 tokens at 1, 2 × 10^39 invested: −10^39). Closing deals 1 and 0 moves deals 4 and 3
+    // into their slots, so the book holds them as 3, 4, 2. In deal order: 0.4 + 10^39 rounds to
+    // 10^39 at 40 digits, less 10^39: 0. In the slots' order it would be 0 + 0.4 = 0.4.
+    const h = new Harness();
+    for (const [token, price] of [[3, '1'], [4, '1'], [0, '0.4'], [1, '1'], [2, '1']] as const) h.move(token, price);
+    h.trade(3, d40('1'), ZERO40);
+    h.trade(4, d40('1'), ZERO40);
+    h.trade(0, d40('1'), ZERO40);
+    h.trade(1, d40('1e39'), ZERO40);
+    h.trade(2, d40('1e39'), d40('2e39'));
+    h.close(4);
+    h.close(3);
+    expect(h.book.unrealized).toBe(0);
+  });
+});
+
+describe('UnrealizedBook: properties against the model', () => {
   const positive = fc.constant('');
   /** Prices: decimals, short and long strings, doubles and doubles from short decimals. */
   const priceArb: fc.Arbitrary<Price> = fc.oneof(
@@ -923,7 +986,7 @@ describe('UnrealizedBook: properties against the exact sum', () => {
     ['a price book of raw values and decimals', (): PriceSource => new FakePrices()],
     ["the engine's KnownPrices", (): PriceSource => new RealPrices()],
   ] as const) {
-    it(`every reading prints the exact answers, on both paths (${name})`, () => {
+    it(`every reading prints the model's answers, on both paths (${name})`, () => {
       let exactPath = 0;
       let doubleWordPath = 0;
       fc.assert(

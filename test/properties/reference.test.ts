@@ -1,0 +1,152 @@
+/**
+ * The engine against the reference model (test/reference/): a literal, slow implementation of
+ * the simulation model written from its text alone, with decimal.js and none of the engine's
+ * shortcuts (no Decimal40, no double words, no memo of the tape, no running sums). Both run on
+ * generated scenarios and on the real tapes of ../shared/real-data, and their responses must
+ * agree as the golden comparison accepts (../shared/golden/README.md): every key and list
+ * length, numbers within 1e-9. An input that one refuses with exit 1 the other must refuse too.
+ */
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  importPumpSwapFile,
+  importUniswapFiles,
+  InputError,
+  simulate,
+  suggestRequest,
+  type EngineOptionsInput,
+  type ImportResult,
+  type SimulatorRequestInput,
+  type TapeInput,
+} from '../../src/index.js';
+import { Decimal } from 'decimal.js';
+import { referenceSimulate, ReferenceInputError } from '../reference/model.js';
+import { scenarioArb, type Scenario } from '../support/arbitraries.js';
+import { compareGolden } from '../support/golden.js';
+import { present, REAL_DATA_DIR } from '../support/paths.js';
+import { checkProperty } from './run.js';
+
+/**
+ * The engine's arithmetic (docs/model.md §14 (i)): 40 significant digits, half to even. The model
+ * asks for at least 30; at the cap of a position the digits decide whether a unit of the last
+ * digit is left over for one more buy, so the reference must round as the engine does.
+ */
+const ENGINE_ARITHMETIC = { precision: 40, rounding: Decimal.ROUND_HALF_EVEN } as const;
+
+/** What the engine and the reference make of one input: the response, or exit 1. */
+type Outcome = { readonly body: unknown } | { readonly refused: string };
+
+function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
+  try {
+    return { body: JSON.parse(JSON.stringify(simulate(tape, request, options))) };
+  } catch (e) {
+    if (e instanceof InputError) return { refused: e.message };
+    throw e;
+  }
+}
+
+function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
+  try {
+    return { body: referenceSimulate(tape, request, options, ENGINE_ARITHMETIC) };
+  } catch (e) {
+    if (e instanceof ReferenceInputError) return { refused: e.message };
+    throw e;
+  }
+}
+
+/** Where the engine departs from the reference on one input (empty when they agree). */
+export function departures(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): string[] {
+  const expected = referenceOutcome(tape, request, options);
+  const actual = engineOutcome(tape, request, options);
+  if ('refused' in expected) return 'refused' in actual ? [] : [`the reference refuses the input (${expected.refused}) but the engine answers`];
+  if ('refused' in actual) return [`the engine refuses the input (${actual.refused}) but the reference answers`];
+  return compareGolden(expected.body, actual.body);
+}
+
+const scenarioDepartures = (s: Scenario): string[] => departures(s.tape, s.request, s.options);
+
+/** Scenarios with one request setting forced, so the rules that need it run often. */
+function withRequest(patch: fc.Arbitrary<Partial<SimulatorRequestInput>>): fc.Arbitrary<Scenario> {
+  return fc.tuple(scenarioArb(), patch).map(([s, p]) => ({ ...s, request: { ...s.request, ...p } }));
+}
+
+describe('the engine against the reference model, on generated scenarios', () => {
+  it('agrees on any scenario', () => {
+    checkProperty('reference', scenarioArb(), scenarioDepartures);
+  });
+
+  it('agrees with the inactivity time-fix', () => {
+    const arb = withRequest(fc.integer({ min: 1, max: 6 }).map((hours) => ({ inactivity_time_fix: { hours } })));
+    checkProperty('reference-time-fix', arb, scenarioDepartures);
+  });
+
+  it('agrees with close_all', () => {
+    checkProperty('reference-close-all', withRequest(fc.constant({ close_all: true })), scenarioDepartures);
+  });
+
+  it('agrees under caps that bind and dupe buys', () => {
+    const arb = withRequest(
+      fc.record({
+        max_buy_amount: fc.integer({ min: 1, max: 50 }),
+        max_position_amount: fc.integer({ min: 1, max: 120 }),
+        max_dupe_buy_times: fc.integer({ min: 0, max: 4 }),
+      }),
+    );
+    checkProperty('reference-caps', arb, scenarioDepartures);
+  });
+
+  it('agrees on long scenarios', () => {
+    checkProperty('reference-long', scenarioArb({}, 200), scenarioDepartures, 40);
+  });
+});
+
+const available = present(REAL_DATA_DIR);
+if (!available) console.warn(`engine-against-reference on real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
+
+/** Settings every real tape runs under, on top of the suggested request. */
+const SETTINGS: [string, Partial<SimulatorRequestInput>][] = [
+  ['suggested (bot fees, no time-fix)', {}],
+  ['close_all', { close_all: true }],
+  ['time-fix 1 h', { inactivity_time_fix: { hours: 1 } }],
+  ['tight caps, dupe buys', { max_buy_amount: 50, max_position_amount: 120, max_dupe_buy_times: 2 }],
+  ['no bot fees, priority fee and bribe', { include_bot_fees: false, priority_fee: 0.001, bribe: 0.0005, buy_percentage: 10 }],
+];
+
+function realTape(name: string, imported: () => ImportResult): void {
+  describe(name, () => {
+    let tape: TapeInput;
+    let request: SimulatorRequestInput;
+    beforeAll(() => {
+      tape = imported().tape;
+      request = suggestRequest(tape, 20)!;
+    });
+
+    it.each(SETTINGS)('agrees: %s', (_label, patch) => {
+      const problems = departures(tape, { ...request, ...patch }, {});
+      expect(problems, problems.slice(0, 10).join('\n')).toEqual([]);
+    });
+  });
+}
+
+describe.skipIf(!available)('the engine against the reference model, on the real tapes of ../shared/real-data', () => {
+  realTape('Uniswap v2/v3 on eth (four pools)', () =>
+    importUniswapFiles(
+      [
+        'uniswap_v2/0x2a8e096189d66f57196678701eb03f9c5f591ff3.json',
+        'uniswap_v2/0x74ab6bf0d6a8e8b2b06fa4e3225e8142d658cd80.json',
+        'uniswap_v3/0x3796f2e6a8f00d8f397dad77f5a77d60ae829e6b.json',
+        'uniswap_v3/0x6b102c653f9dd4b5df3efcc22f36847ef285b318.json',
+      ].map((f) => join(REAL_DATA_DIR, 'eth-uniswap', 'sample_data', f)),
+      {
+        pools: join(REAL_DATA_DIR, 'eth-uniswap', 'pool_info.csv'),
+        ethUsd: join(REAL_DATA_DIR, 'prices', 'ETH-USD_daily_yahoo_Cryp-Tor.csv'),
+      },
+    ),
+  );
+  realTape('PumpSwap capture on sol', () =>
+    importPumpSwapFile(join(REAL_DATA_DIR, 'sol-pumpswap', 'floor_capture_sample.jsonl'), {
+      solUsd: join(REAL_DATA_DIR, 'sol-pumpswap', 'sol_usd_hourly.json'),
+    }),
+  );
+});
