@@ -1,14 +1,24 @@
 import { z } from 'zod';
+import { isDecimalString, type DecimalInput } from './decimal.js';
 import { formatPath, InputError } from './errors.js';
 
-const nonNegative = z.number().finite().gte(0);
+/**
+ * A decimal ≥ 0 as JSON carries it, a finite number or a decimal string (model 8: "Decimals may
+ * be JSON numbers or decimal strings"); null, like a missing name, takes the default.
+ */
+const nonNegative = z
+  .custom<DecimalInput>((v) => (typeof v === 'number' ? Number.isFinite(v) && v >= 0 : typeof v === 'string' && isDecimalString(v) && Number.isFinite(Number(v))), {
+    message: 'expected a decimal ≥ 0 (a JSON number or a decimal string)',
+  })
+  .nullable()
+  .optional();
 
 /** Engine options (model 1.3): not part of the request; every name optional. */
 export const EngineOptionsSchema = z
   .object({
-    bot_fee_percent: nonNegative.optional(),
-    base_fee_native: z.object({ sol: nonNegative.optional(), eth: nonNegative.optional() }).strict().optional(),
-    unknown_liquidity_slippage_percent: nonNegative.optional(),
+    bot_fee_percent: nonNegative,
+    base_fee_native: z.object({ sol: nonNegative, eth: nonNegative }).strict().nullable().optional(),
+    unknown_liquidity_slippage_percent: nonNegative,
   })
   .strict();
 
@@ -17,9 +27,9 @@ export type EngineOptionsInput = z.input<typeof EngineOptionsSchema>;
 
 /** Engine options with every default filled in. */
 export interface EngineOptions {
-  readonly bot_fee_percent: number;
-  readonly base_fee_native: { readonly sol: number; readonly eth: number };
-  readonly unknown_liquidity_slippage_percent: number;
+  readonly bot_fee_percent: DecimalInput;
+  readonly base_fee_native: { readonly sol: DecimalInput; readonly eth: DecimalInput };
+  readonly unknown_liquidity_slippage_percent: DecimalInput;
 }
 
 /** The model's defaults (1.3). */

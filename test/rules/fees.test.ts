@@ -130,3 +130,38 @@ describe('bot fees (model 3.3)', () => {
     nearAll(response.summary, { bot_fees: buyFee + sellFee, network_fees: 2, pnl_realized: pnl }, 'summary');
   });
 });
+
+describe('engine options as JSON carries them (model 1.3, 8)', () => {
+  const trade = (options: unknown): number =>
+    onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, options as typeof FLAT_OPTIONS)).trades[0]!.usd_bot_fee;
+
+  it('takes decimal strings as numbers: bot_fee_percent "2.5" on 1000 USD is 25', () => {
+    expect(trade({ ...FLAT_OPTIONS, bot_fee_percent: '2.5' })).toBe(25);
+  });
+
+  it('keeps every digit of a decimal string: 0.1000000000000000000001 % of 1000 USD', () => {
+    // 1000 × 0.1000000000000000000001 / 100 = 1.000000000000000000001, printed as the double 1.
+    // As a JSON number the option would already be the double 0.1; the decimal is exact.
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, { ...FLAT_OPTIONS, bot_fee_percent: '0.1000000000000000000001' } as typeof FLAT_OPTIONS);
+    expect(onlyDeal(response).trades[0]!.usd_bot_fee).toBe(1);
+  });
+
+  it('takes null as the default, like a missing name', () => {
+    // Default 1 %: 10 USD. Default sol base fee 0.000005 × 100 = 0.0005 USD a trade.
+    expect(trade({ ...FLAT_OPTIONS, bot_fee_percent: null })).toBe(10);
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], {}, { base_fee_native: null, unknown_liquidity_slippage_percent: null } as unknown as typeof FLAT_OPTIONS);
+    const fill = onlyDeal(response).trades[0]!;
+    expect(fill.usd_network_fee).toBe(0.0005);
+    expect(fill.slippage).toBe(1); // the default unknown_liquidity_slippage_percent
+  });
+
+  it.each([
+    [{ bot_fee_percent: '-1' }, 'options.bot_fee_percent'],
+    [{ bot_fee_percent: 'one' }, 'options.bot_fee_percent'],
+    [{ base_fee_native: { sol: '1e999' } }, 'options.base_fee_native.sol'],
+    [{ unknown_liquidity_slippage_percent: true }, 'options.unknown_liquidity_slippage_percent'],
+  ])('refuses %j, naming %s', (options, path) => {
+    expect(() => trade(options)).toThrow(InputError);
+    expect(() => trade(options)).toThrow(path);
+  });
+});
