@@ -188,9 +188,10 @@ const optionsArb: fc.Arbitrary<EngineOptionsInput> = fc.oneof(
   fc.constant({}),
   fc.record(
     {
-      bot_fee_percent: fc.constantFrom(0, 0.5, 1, 2.5),
-      base_fee_native: fc.record({ sol: fc.constantFrom(0, 0.000005, 0.001), eth: fc.constantFrom(0, 0.002) }, { requiredKeys: [] }),
-      unknown_liquidity_slippage_percent: fc.constantFrom(0, 1, 3),
+      // Decimal strings too, and rates whose products run past 40 digits.
+      bot_fee_percent: fc.constantFrom<number | string>(0, 0.5, 1, 2.5, '1.5', '0.7', '0.123456789012345678901'),
+      base_fee_native: fc.record({ sol: fc.constantFrom<number | string>(0, 0.000005, 0.001, '0.0000073'), eth: fc.constantFrom(0, 0.002) }, { requiredKeys: [] }),
+      unknown_liquidity_slippage_percent: fc.constantFrom<number | string>(0, 1, 3, '0.7'),
     },
     { requiredKeys: [] },
   ),
