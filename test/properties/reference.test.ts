@@ -21,6 +21,7 @@ import {
   type TapeInput,
 } from '../../src/index.js';
 import { Decimal } from 'decimal.js';
+import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
 import { referenceSimulate, ReferenceInputError } from '../reference/model.js';
 import { scenarioArb, type Scenario } from '../support/arbitraries.js';
 import { compareGolden } from '../support/golden.js';
@@ -98,6 +99,20 @@ describe('the engine against the reference model, on generated scenarios', () =>
 
   it('agrees on long scenarios', () => {
     checkProperty('reference-long', scenarioArb({}, 200), scenarioDepartures, 40);
+  });
+});
+
+describe('the engine against the reference model, on seeded benchmark tapes', () => {
+  // The benchmark's pump-and-dump tapes (bench/tape-generator.ts), small enough for the
+  // reference's quadratic replay: 2,500 swaps over 12 tokens, 8 leaders making half of them.
+  const generator = new TapeGenerator({ swaps: 2_500, leaders: 8, tokens: 12, marketWallets: 150, days: 2, seed: 11 });
+  const tape = { ...generator.header, swaps: [...generator.swaps()] } as TapeInput;
+  const base = generator.request();
+  const requests = [base, ...requestVariants(base, 5, 3)] as SimulatorRequestInput[];
+
+  it.each(requests.map((request, i) => [i, request] as const))('agrees on request %i', (_i, request) => {
+    const problems = departures(tape, request, {});
+    expect(problems, problems.slice(0, 10).join('\n')).toEqual([]);
   });
 });
 
