@@ -5,40 +5,14 @@
  * `roundTrips`). Window: the data's whole date range. Every identity of
  * test/properties/checks.ts must hold under each setting.
  */
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  importPumpSwapFile,
-  importUniswapFiles,
-  indexTape,
-  simulate,
-  suggestRequest,
-  topRoundTripWallets,
-  type ImportResult,
-  type IndexedTape,
-  type SimulatorRequestInput,
-} from '../src/index.js';
+import { indexTape, simulate, suggestRequest, topRoundTripWallets, type ImportResult, type IndexedTape, type SimulatorRequestInput } from '../src/index.js';
 import { checkAll } from './properties/checks.js';
 import { present, REAL_DATA_DIR } from './support/paths.js';
+import { REAL_SETTINGS, REAL_TAPES } from './support/real-tapes.js';
 
 const available = present(REAL_DATA_DIR);
 if (!available) console.warn(`real-data test skipped: ${REAL_DATA_DIR} is absent on this machine`);
-
-const uniswapFiles = [
-  'uniswap_v2/0x2a8e096189d66f57196678701eb03f9c5f591ff3.json',
-  'uniswap_v2/0x74ab6bf0d6a8e8b2b06fa4e3225e8142d658cd80.json',
-  'uniswap_v3/0x3796f2e6a8f00d8f397dad77f5a77d60ae829e6b.json',
-  'uniswap_v3/0x6b102c653f9dd4b5df3efcc22f36847ef285b318.json',
-].map((f) => join(REAL_DATA_DIR, 'eth-uniswap', 'sample_data', f));
-
-/** Settings every tape runs under, on top of the suggested request. */
-const SETTINGS: [string, Partial<SimulatorRequestInput>][] = [
-  ['suggested (bot fees, no time-fix)', {}],
-  ['close_all', { close_all: true }],
-  ['time-fix 1 h', { inactivity_time_fix: { hours: 1 } }],
-  ['tight caps, no dupes', { max_buy_amount: 50, max_position_amount: 120, max_dupe_buy_times: 0 }],
-  ['no bot fees, priority fee and bribe', { include_bot_fees: false, priority_fee: 0.001, bribe: 0.0005, buy_percentage: 10 }],
-];
 
 function runAll(name: string, imported: () => ImportResult): void {
   describe(name, () => {
@@ -60,7 +34,7 @@ function runAll(name: string, imported: () => ImportResult): void {
       expect(topRoundTripWallets(tape, 1)[0]!.roundTrips).toBeGreaterThan(1);
     });
 
-    it.each(SETTINGS)('holds every identity: %s', (_label, patch) => {
+    it.each(REAL_SETTINGS)('holds every identity: %s', (_label, patch) => {
       const run = { tape: result.tape, request: { ...request, ...patch }, options: {} };
       const response = simulate(indexed, run.request, run.options);
       expect(response.deals.length).toBeGreaterThan(0);
@@ -71,15 +45,5 @@ function runAll(name: string, imported: () => ImportResult): void {
 }
 
 describe.skipIf(!available)('real tapes of ../shared/real-data', () => {
-  runAll('Uniswap v2/v3 on eth (four pools)', () =>
-    importUniswapFiles(uniswapFiles, {
-      pools: join(REAL_DATA_DIR, 'eth-uniswap', 'pool_info.csv'),
-      ethUsd: join(REAL_DATA_DIR, 'prices', 'ETH-USD_daily_yahoo_Cryp-Tor.csv'),
-    }),
-  );
-  runAll('PumpSwap capture on sol', () =>
-    importPumpSwapFile(join(REAL_DATA_DIR, 'sol-pumpswap', 'floor_capture_sample.jsonl'), {
-      solUsd: join(REAL_DATA_DIR, 'sol-pumpswap', 'sol_usd_hourly.json'),
-    }),
-  );
+  for (const [name, imported] of REAL_TAPES) runAll(name, imported);
 });

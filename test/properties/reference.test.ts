@@ -6,26 +6,16 @@
  * agree as the golden comparison accepts (../shared/golden/README.md): every key and list
  * length, numbers within 1e-9. An input that one refuses with exit 1 the other must refuse too.
  */
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  importPumpSwapFile,
-  importUniswapFiles,
-  InputError,
-  simulate,
-  suggestRequest,
-  type EngineOptionsInput,
-  type ImportResult,
-  type SimulatorRequestInput,
-  type TapeInput,
-} from '../../src/index.js';
+import { InputError, simulate, suggestRequest, type EngineOptionsInput, type ImportResult, type SimulatorRequestInput, type TapeInput } from '../../src/index.js';
 import { Decimal } from 'decimal.js';
 import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
 import { referenceSimulate, ReferenceInputError } from '../reference/model.js';
 import { scenarioArb, type Scenario } from '../support/arbitraries.js';
 import { compareGolden } from '../support/golden.js';
 import { present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_SETTINGS, REAL_TAPES } from '../support/real-tapes.js';
 import { checkProperty } from './run.js';
 
 /**
@@ -119,15 +109,6 @@ describe('the engine against the reference model, on seeded benchmark tapes', ()
 const available = present(REAL_DATA_DIR);
 if (!available) console.warn(`engine-against-reference on real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
 
-/** Settings every real tape runs under, on top of the suggested request. */
-const SETTINGS: [string, Partial<SimulatorRequestInput>][] = [
-  ['suggested (bot fees, no time-fix)', {}],
-  ['close_all', { close_all: true }],
-  ['time-fix 1 h', { inactivity_time_fix: { hours: 1 } }],
-  ['tight caps, dupe buys', { max_buy_amount: 50, max_position_amount: 120, max_dupe_buy_times: 2 }],
-  ['no bot fees, priority fee and bribe', { include_bot_fees: false, priority_fee: 0.001, bribe: 0.0005, buy_percentage: 10 }],
-];
-
 function realTape(name: string, imported: () => ImportResult): void {
   describe(name, () => {
     let tape: TapeInput;
@@ -137,7 +118,7 @@ function realTape(name: string, imported: () => ImportResult): void {
       request = suggestRequest(tape, 20)!;
     });
 
-    it.each(SETTINGS)('agrees: %s', (_label, patch) => {
+    it.each(REAL_SETTINGS)('agrees: %s', (_label, patch) => {
       const problems = departures(tape, { ...request, ...patch }, {});
       expect(problems, problems.slice(0, 10).join('\n')).toEqual([]);
     });
@@ -145,23 +126,5 @@ function realTape(name: string, imported: () => ImportResult): void {
 }
 
 describe.skipIf(!available)('the engine against the reference model, on the real tapes of ../shared/real-data', () => {
-  realTape('Uniswap v2/v3 on eth (four pools)', () =>
-    importUniswapFiles(
-      [
-        'uniswap_v2/0x2a8e096189d66f57196678701eb03f9c5f591ff3.json',
-        'uniswap_v2/0x74ab6bf0d6a8e8b2b06fa4e3225e8142d658cd80.json',
-        'uniswap_v3/0x3796f2e6a8f00d8f397dad77f5a77d60ae829e6b.json',
-        'uniswap_v3/0x6b102c653f9dd4b5df3efcc22f36847ef285b318.json',
-      ].map((f) => join(REAL_DATA_DIR, 'eth-uniswap', 'sample_data', f)),
-      {
-        pools: join(REAL_DATA_DIR, 'eth-uniswap', 'pool_info.csv'),
-        ethUsd: join(REAL_DATA_DIR, 'prices', 'ETH-USD_daily_yahoo_Cryp-Tor.csv'),
-      },
-    ),
-  );
-  realTape('PumpSwap capture on sol', () =>
-    importPumpSwapFile(join(REAL_DATA_DIR, 'sol-pumpswap', 'floor_capture_sample.jsonl'), {
-      solUsd: join(REAL_DATA_DIR, 'sol-pumpswap', 'sol_usd_hourly.json'),
-    }),
-  );
+  for (const [name, imported] of REAL_TAPES) realTape(name, imported);
 });

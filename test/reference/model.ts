@@ -165,22 +165,7 @@ class Replay {
     d.bought_usd = d.bought_usd.plus(A);
     d.bought_qty = d.bought_qty.plus(quantity);
     d.buys += 1;
-    const { usd_network_fee, usd_bot_fee } = this.fees(swap.time, A);
-    this.addTrade({
-      type: 'buy',
-      time: swap.time,
-      usd_amount: A,
-      quantity,
-      usd_price: executionPrice,
-      usd_liquidity: L,
-      usd_buy_price_avg: dealAvg(d),
-      usd_invested: dealInvested(d),
-      slippage,
-      usd_network_fee,
-      usd_bot_fee,
-      slippage_loss,
-      deal: d,
-    });
+    this.addTrade(d, { type: 'buy', time: swap.time, usd_amount: A, quantity, usd_price: executionPrice, usd_liquidity: L, slippage, slippage_loss });
   }
 
   /**
@@ -194,28 +179,17 @@ class Replay {
     const executionPrice = usd_amount.dividedBy(Q);
     const slippage = HUNDRED.times(s).dividedBy(ONE.plus(s));
     const slippage_loss = V.minus(usd_amount);
-    const { usd_network_fee, usd_bot_fee } = this.fees(time, usd_amount);
     if (!dealIsOpen(d)) d.special_tag = closeTag; // 3.2, 3.4: the deal closes
-    this.addTrade({
-      type,
-      time,
-      usd_amount,
-      quantity: Q,
-      usd_price: executionPrice,
-      usd_liquidity: L,
-      usd_buy_price_avg: dealAvg(d),
-      usd_invested: dealInvested(d),
-      slippage,
-      usd_network_fee,
-      usd_bot_fee,
-      slippage_loss,
-      deal: d,
-    });
+    this.addTrade(d, { type, time, usd_amount, quantity: Q, usd_price: executionPrice, usd_liquidity: L, slippage, slippage_loss });
   }
 
-  /** Records a trade and the chart point after it (6). */
-  addTrade(trade: Trade): void {
-    trade.deal.trades.push(trade);
+  /**
+   * Records a trade of deal `d` (its lots already moved), with its fees (3.3) and the deal's
+   * `usd_buy_price_avg` and `usd_invested` after it, and the chart point after it (6).
+   */
+  addTrade(d: Deal, fill: Omit<Trade, 'usd_network_fee' | 'usd_bot_fee' | 'usd_buy_price_avg' | 'usd_invested' | 'deal'>): void {
+    const trade: Trade = { ...fill, ...this.fees(fill.time, fill.usd_amount), usd_buy_price_avg: dealAvg(d), usd_invested: dealInvested(d), deal: d };
+    d.trades.push(trade);
     this.trades.push(trade);
     // 6: pnl_realized = sum of the realized PnL of all deals so far
     const pnl_realized = sum(this.deals.map(dealRealized));
