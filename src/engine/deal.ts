@@ -208,7 +208,10 @@ export class Deal {
     this.qty = ZERO;
   }
 
-  /** Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are). */
+  /**
+   * Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are),
+   * added in the order the deal first copied each leader (docs/model.md §14 (g)).
+   */
   private changeLot(leader: number, change: Decimal): void {
     this.investedNow = null;
     if (leader === this.firstLeader) {

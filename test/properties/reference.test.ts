@@ -6,6 +6,8 @@
  * agree as the golden comparison accepts (../shared/golden/README.md): every key and list
  * length, numbers within 1e-9. An input that one refuses with exit 1 the other must refuse too.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError, simulate, suggestRequest, type EngineOptionsInput, type ImportResult, type SimulatorRequestInput, type TapeInput } from '../../src/index.js';
@@ -16,7 +18,7 @@ import { scenarioArb, type Scenario } from '../support/arbitraries.js';
 import { compareGolden } from '../support/golden.js';
 import { present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_SETTINGS, REAL_TAPES } from '../support/real-tapes.js';
-import { checkProperty } from './run.js';
+import { checkProperty, REGRESSIONS_DIR, type RegressionFixture } from './run.js';
 
 /**
  * The engine's arithmetic (docs/model.md §14 (i)): 40 significant digits, half to even. The model
@@ -89,6 +91,16 @@ describe('the engine against the reference model, on generated scenarios', () =>
 
   it('agrees on long scenarios', () => {
     checkProperty('reference-long', scenarioArb({}, 200), scenarioDepartures, 40);
+  });
+});
+
+describe('the engine against the reference model, on saved departures', () => {
+  // Scenarios where the two once departed (test/support/regressions/reference-*.json), each with a note.
+  const files = readdirSync(REGRESSIONS_DIR).filter((f) => f.startsWith('reference-') && f.endsWith('.json')).sort();
+
+  it.each(files)('%s', (file) => {
+    const fixture = JSON.parse(readFileSync(join(REGRESSIONS_DIR, file), 'utf8')) as RegressionFixture;
+    expect(scenarioDepartures(fixture.scenario)).toEqual([]);
   });
 });
 

@@ -29,7 +29,7 @@ export interface Deal {
   openSeq: number; // the order in which deals opened
   tokenKey: string; // the token as compared (1.1)
   tokenAddress: string; // the token as printed (see Replay.firstSpelling)
-  lots: D[]; // lots[i] = lot of leader i (request order)
+  lots: Map<number, D>; // leader index -> lot, in the order the deal first copied each leader
   bought_usd: D;
   bought_qty: D;
   buys: number;
@@ -50,9 +50,14 @@ export interface ChartPoint {
 
 // ---- deal state (3) --------------------------------------------------------------------
 
-/** 3: qty = tokens held = sum of lots (summed in leader order). */
+/**
+ * 3: qty = tokens held = sum of lots. The spec does not say in which order; at 40 digits the
+ * order can move the last digit once three leaders hold lots. The project's reading
+ * (docs/model.md §14 (g)): in the order the deal first copied each leader, as a map keyed by
+ * leader holds them.
+ */
 export function dealQty(deal: Deal): D {
-  return sum(deal.lots);
+  return sum([...deal.lots.values()]);
 }
 
 /** 3: usd_buy_price_avg = bought_usd / bought_qty. */

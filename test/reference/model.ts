@@ -152,7 +152,7 @@ class Replay {
         openSeq: this.deals.length,
         tokenKey: this.key(swap.token),
         tokenAddress: this.firstSpelling(swap.token),
-        lots: this.request.wallets.map(() => ZERO),
+        lots: new Map<number, D>(),
         bought_usd: ZERO,
         bought_qty: ZERO,
         buys: 0,
@@ -161,7 +161,7 @@ class Replay {
       };
       this.deals.push(d);
     }
-    d.lots[leader] = d.lots[leader]!.plus(quantity);
+    d.lots.set(leader, (d.lots.get(leader) ?? ZERO).plus(quantity));
     d.bought_usd = d.bought_usd.plus(A);
     d.bought_qty = d.bought_qty.plus(quantity);
     d.buys += 1;
@@ -238,11 +238,11 @@ class Replay {
     if (this.request.close_all) {
       // 3.2: close_all sells the whole qty (all lots) in one sell trade, for a sell of any leader
       const Q = dealQty(deal);
-      deal.lots = deal.lots.map(() => ZERO);
+      emptyLots(deal);
       this.executeSell(deal, 'sell', swap.time, Q, swap.usd_price, L, 'close_all');
       return;
     }
-    const lot = deal.lots[leader]!;
+    const lot = deal.lots.get(leader) ?? ZERO;
     if (lot.isZero()) return;
     const q = swap.quantity;
     let Q: D;
@@ -252,14 +252,14 @@ class Replay {
       const f = q.dividedBy(h);
       Q = f.times(lot);
     }
-    deal.lots[leader] = lot.minus(Q);
+    deal.lots.set(leader, lot.minus(Q));
     this.executeSell(deal, 'sell', swap.time, Q, swap.usd_price, L, null);
   }
 
   /** 3.4: the time-fix sell of a deal's whole qty at `time`, at the known price and liquidity. */
   timeFixSell(deal: Deal, time: number, type: 'sell_timefix' | 'sell_timefix_final'): void {
     const Q = dealQty(deal);
-    deal.lots = deal.lots.map(() => ZERO);
+    emptyLots(deal);
     this.executeSell(deal, type, time, Q, this.knownPrice(deal.tokenKey), this.knownLiquidity(deal.tokenKey), type);
   }
 
@@ -317,6 +317,11 @@ class Replay {
       }
     }
   }
+}
+
+/** Sells every lot (close_all, time-fix): each lot to 0, their order kept. */
+function emptyLots(deal: Deal): void {
+  for (const leader of deal.lots.keys()) deal.lots.set(leader, ZERO);
 }
 
 /**
