@@ -1,8 +1,8 @@
 /**
- * A slow, literal reference implementation of the copy-trade simulation model
- * (/work/shared/spec/simulation-model.md). It exists only to be compared with the engine;
- * it follows the spec step by step, recomputes everything from scratch, and shares no code
- * with src/. Section numbers in comments are those of the spec ("I-2.8" = the interface
+ * A slow, literal reference implementation of the copy-trade simulation model (the spec,
+ * ../shared/spec/simulation-model.md beside the project). It exists only to be compared with
+ * the engine; it follows the spec step by step, recomputes everything from scratch, and shares
+ * no code with src/. Section numbers in comments are those of the spec ("I-2.8" = the interface
  * document's section 2.8).
  */
 import { D, HUNDRED, ONE, SPEC_ARITHMETIC, TWO, ZERO, sum, useArithmetic, type Arithmetic } from './decimal.js';
