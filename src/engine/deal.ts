@@ -88,6 +88,11 @@ export class Deal {
     /** Position in the response's `deals`: deals are numbered in the order they open. */
     readonly index: number,
     readonly tokenId: number,
+    /**
+     * The token's address as the swap that opened the deal spells it (on `eth` a tape may spell
+     * one token in several cases; docs/model.md §14 (b)).
+     */
+    readonly tokenAddress: string,
     /** The leader whose buy opens the deal. */
     leader: number,
     time: number,

@@ -221,7 +221,7 @@ export class Replay {
     const networkFee = this.exec.networkFee(time);
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, leader, time, this.exec.botFeeRate, this.trades, this.unrealized !== null);
+      target = new Deal(this.deals.length, tokenId, swap.token, leader, time, this.exec.botFeeRate, this.trades, this.unrealized !== null);
       this.deals.push(target);
       this.openDeal[tokenId] = target;
     }

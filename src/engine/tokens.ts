@@ -1,7 +1,10 @@
 import type { Network } from '../model/request.js';
 import type { TokenMeta } from '../model/tape.js';
 
-/** A token as the engine knows it: its address as first spelled in the tape, and metadata. */
+/**
+ * A token as the engine knows it: its address as first spelled in the tape, and metadata. (A
+ * simulated deal prints the spelling of the swap that opened it: `Deal.tokenAddress`.)
+ */
 export interface TokenInfo {
   /** Address as spelled by the token's first swap in event order. */
   readonly address: string;
@@ -28,7 +31,11 @@ export class TokenTable {
     private readonly network: Network,
     tokens: Readonly<Record<string, TokenMeta>>,
   ) {
-    for (const [address, meta] of Object.entries(tokens)) this.metaByKey.set(addressKey(network, address), meta);
+    // On `eth` two keys may name one token in different cases: the first in the object wins.
+    for (const [address, meta] of Object.entries(tokens)) {
+      const key = addressKey(network, address);
+      if (!this.metaByKey.has(key)) this.metaByKey.set(key, meta);
+    }
   }
 
   /** The id of the token spelled `address`; a new id when it is seen for the first time. */

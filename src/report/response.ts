@@ -30,7 +30,7 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     open_time: deal.openTime,
     last_operation_time: deal.lastOperationTime,
     status: deal.open ? 'open' : 'closed',
-    token: { address: token.address, name: token.name, symbol: token.symbol },
+    token: { address: deal.tokenAddress, name: token.name, symbol: token.symbol },
     pnl_realized: toJsonNumber(r.pnlRealized),
     pnl_unrealized: toJsonNumber(r.pnlUnrealized),
     pnl_total: toJsonNumber(r.pnlTotal),

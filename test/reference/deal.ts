@@ -28,7 +28,7 @@ export interface Trade {
 export interface Deal {
   openSeq: number; // the order in which deals opened
   tokenKey: string; // the token as compared (1.1)
-  tokenAddress: string; // the token as printed (see Replay.firstSpelling)
+  tokenAddress: string; // the token as written in the swap that opened the deal
   lots: Map<number, D>; // leader index -> lot, in the order the deal first copied each leader
   bought_usd: D;
   bought_qty: D;

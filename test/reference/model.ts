@@ -106,17 +106,6 @@ class Replay {
     return `${leader}\u0000${tokenKey}`;
   }
 
-  /**
-   * How a deal prints its token's address (4 says only `address`). On `eth`, where a token may be
-   * spelled in several cases, the spec is silent; the project's reading (docs/model.md §14 (b)):
-   * as in the token's first swap of the tape in event order.
-   */
-  firstSpelling(token: string): string {
-    const key = this.key(token);
-    const ordered = [...this.tape.swaps].sort((x, y) => x.time - y.time || x.index - y.index);
-    return ordered.find((s) => this.key(s.token) === key)!.token;
-  }
-
   /** The open deal of a token (3: at most one), or null. */
   openDeal(tokenKey: string): Deal | null {
     for (const d of this.deals) if (d.tokenKey === tokenKey && dealIsOpen(d)) return d;
@@ -151,7 +140,7 @@ class Replay {
       d = {
         openSeq: this.deals.length,
         tokenKey: this.key(swap.token),
-        tokenAddress: this.firstSpelling(swap.token),
+        tokenAddress: swap.token, // 4 says only `address`: the spelling of the swap that opened the deal
         lots: new Map<number, D>(),
         bought_usd: ZERO,
         bought_qty: ZERO,

@@ -31,8 +31,39 @@ describe('eth addresses are case-insensitive (model 1.1)', () => {
     near(deal.trades[1]!.quantity, 500, 'sold');
     expect(deal.token.name).toBe('Hex Token');
     expect(deal.token.symbol).toBe('HEX');
-    // the model does not say which spelling is reported; the engine keeps the first swap's
-    expect(deal.token.address.toLowerCase()).toBe(TOKEN_LOWER);
+    // the model does not say which spelling is reported: the swap that opened the deal spells it
+    expect(deal.token.address).toBe(TOKEN_LOWER);
+  });
+
+  it("reports each deal's token as the swap that opened it spells it", () => {
+    // A market swap spells the token in upper case first; the leader's buy in lower case opens
+    // deal 0, its sell closes it; a buy in upper case opens deal 1.
+    const response = simulate(
+      tape(
+        [
+          buy('0xmarket', TOKEN_UPPER, at(50), 1, 1),
+          buy(LEADER_LOWER, TOKEN_LOWER, at(100), 1000, 1),
+          sell(LEADER_LOWER, TOKEN_UPPER, at(200), 1000, 1),
+          buy(LEADER_LOWER, TOKEN_UPPER, at(300), 1000, 1),
+        ],
+        { network: 'eth' },
+      ),
+      request({ network: 'eth', wallets: [LEADER_LOWER] }),
+      ETH_OPTIONS,
+    );
+    expect(response.deals.map((d) => d.token.address)).toEqual([TOKEN_LOWER, TOKEN_UPPER]);
+  });
+
+  it('takes the first of two metadata keys that differ only in case', () => {
+    const response = simulate(
+      tape([buy(LEADER_LOWER, TOKEN_LOWER, at(100), 1000, 1)], {
+        network: 'eth',
+        tokens: { [TOKEN_UPPER]: { name: 'First', symbol: 'ONE' }, [TOKEN_LOWER]: { name: 'Second', symbol: 'TWO' } },
+      }),
+      request({ network: 'eth', wallets: [LEADER_LOWER] }),
+      ETH_OPTIONS,
+    );
+    expect(onlyDeal(response).token).toEqual({ address: TOKEN_LOWER, name: 'First', symbol: 'ONE' });
   });
 
   it('on sol the same case difference is another wallet', () => {
