@@ -1,13 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimulatorResponseSchema } from '../src/index.js';
 import { cli } from './support/cli.js';
-import { compareGolden } from './support/golden.js';
+import { compareGolden, goldenCases } from './support/golden.js';
 import { GOLDEN_DIR, present } from './support/paths.js';
 
 const available = present(GOLDEN_DIR);
-const cases = available ? readdirSync(GOLDEN_DIR).filter((d) => present(join(GOLDEN_DIR, d, 'expected.json'))).sort() : [];
+const cases = goldenCases();
 
 if (!available) {
   console.warn(`golden cases skipped: ${GOLDEN_DIR} is absent on this machine`);

@@ -871,7 +871,7 @@ describe("UnrealizedBook: the model's 40-digit arithmetic", () => {
   it('a buy of 84.5 USD at 1.7 without slippage is worth exactly its cost', () => {
     // qty = 84.5 / 1.7 = 49.70588235294117647058823529411764705882; usd_invested (qty × 84.5 / qty)
     // = 84.49999999999999999999999999999999999999; qty × 1.7 = 84.499999999999999999999999999999999999994
-    // exactly, the same 84.4999…9 at 40 digits: the term is 0 (exactly, 4e-39).
+    // exactly, the same 84.4999…9 at 40 digits: the term is 0 (the exact difference is 4e-39).
     const qty = d40('84.5').div(d40('1.7'));
     expect(qty.toString()).toBe('49.70588235294117647058823529411764705882');
     const invested = qty.times(d40('84.5').div(qty));

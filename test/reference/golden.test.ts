@@ -3,35 +3,29 @@
  * exit 0 bodies must match under compareGolden, exit 1 cases must throw ReferenceInputError,
  * exit 2 (request validation) cases are out of the reference model's scope.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compareGolden } from '../support/golden.js';
+import { compareGolden, goldenCases } from '../support/golden.js';
+import { GOLDEN_DIR, present } from '../support/paths.js';
 import { ReferenceInputError, referenceSimulate } from './model.js';
 
-const dir = fileURLToPath(new URL('../../../shared/golden', import.meta.url));
-const present = existsSync(dir);
-if (!present) console.warn(`reference golden test skipped: folder ${dir} is missing`);
+const available = present(GOLDEN_DIR);
+if (!available) console.warn(`reference golden test skipped: ${GOLDEN_DIR} is absent on this machine`);
 
 function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-const cases = present
-  ? readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'expected.json')))
-      .map((e) => e.name)
-      .sort()
-  : [];
+const cases = goldenCases();
 
-describe.skipIf(!present)('reference model on the golden cases', () => {
+describe.skipIf(!available)('reference model on the golden cases', () => {
   it('finds golden cases', () => {
     expect(cases.length).toBeGreaterThan(0);
   });
 
   for (const name of cases) {
-    const folder = join(dir, name);
+    const folder = join(GOLDEN_DIR, name);
     const expected = readJson(join(folder, 'expected.json')) as { exit_code: number; body?: unknown };
     const tape = readJson(join(folder, 'tape.json'));
     const request = readJson(join(folder, 'request.json'));

@@ -139,18 +139,17 @@ export function readRequest(raw: unknown): Request {
   };
 }
 
+/** An option's decimal, or its default when missing (or null). */
+function optionOr(value: unknown, fallback: string): D {
+  return dec(value === undefined || value === null ? fallback : value);
+}
+
 /** 1.3 defaults; 8: "missing names take the defaults" (also per network inside base_fee_native). */
 export function readOptions(raw: unknown, network: Network): Options {
   const o = obj(raw);
-  const base = obj(o['base_fee_native']);
-  const baseDefault = network === 'sol' ? '0.000005' : '0.002';
-  const baseValue = base[network];
   return {
-    bot_fee_percent: o['bot_fee_percent'] === undefined || o['bot_fee_percent'] === null ? dec('1') : dec(o['bot_fee_percent']),
-    base_fee_native: baseValue === undefined || baseValue === null ? dec(baseDefault) : dec(baseValue),
-    unknown_liquidity_slippage_percent:
-      o['unknown_liquidity_slippage_percent'] === undefined || o['unknown_liquidity_slippage_percent'] === null
-        ? dec('1')
-        : dec(o['unknown_liquidity_slippage_percent']),
+    bot_fee_percent: optionOr(o['bot_fee_percent'], '1'),
+    base_fee_native: optionOr(obj(o['base_fee_native'])[network], network === 'sol' ? '0.000005' : '0.002'),
+    unknown_liquidity_slippage_percent: optionOr(o['unknown_liquidity_slippage_percent'], '1'),
   };
 }

@@ -81,6 +81,11 @@ function linearityR2(ys: D[]): D {
   return ONE.minus(ssRes.dividedBy(ssTot));
 }
 
+/** 6: the cumulative pnl_total after each deal of `deals`, each a sum from the first. */
+function cumulativePnl(deals: DealResult[]): D[] {
+  return deals.map((_, k) => sum(deals.slice(0, k + 1).map((r) => r.pnl_total)));
+}
+
 /** 4: token name and symbol from the metadata, null when unknown (matched like addresses, 1.1). */
 function tokenMeta(tape: Tape, network: Network, tokenKey: string): { name: string | null; symbol: string | null } {
   for (const t of tape.tokens) {
@@ -126,8 +131,7 @@ export function buildResponse(run: ReplayResult): Record<string, unknown> {
   const positive = results.filter((r) => r.pnl_total.greaterThan(0)).map((r) => r.pnl_total);
   const top_deal_dominance =
     positive.length === 0 ? ZERO : HUNDRED.times(D.max(...results.map((r) => r.pnl_total))).dividedBy(sum(positive));
-  const cumulativeClosed: D[] = [];
-  for (let k = 0; k < closed.length; k++) cumulativeClosed.push(sum(closed.slice(0, k + 1).map((r) => r.pnl_total)));
+  const cumulativeClosed = cumulativePnl(closed);
   const summary = {
     pnl_total: num(pnl_total),
     pnl_realized: num(pnl_realized),
@@ -162,7 +166,7 @@ export function buildResponse(run: ReplayResult): Record<string, unknown> {
   };
   // 6: one point per deal open at the end, in deal order; timestamps = open_time
   const cumulative_usd_open_deals_chart = {
-    values: openAtEnd.map((_, k) => num(roundHalfAwayFromZero(sum(openAtEnd.slice(0, k + 1).map((r) => r.pnl_total))))),
+    values: cumulativePnl(openAtEnd).map((v) => num(roundHalfAwayFromZero(v))),
     timestamps: openAtEnd.map((r) => r.open_time),
   };
 

@@ -1,3 +1,13 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { GOLDEN_DIR, present } from './paths.js';
+
+/** The golden cases of ../shared/golden (folders holding an `expected.json`), by name; none when it is absent. */
+export function goldenCases(): string[] {
+  if (!present(GOLDEN_DIR)) return [];
+  return readdirSync(GOLDEN_DIR).filter((d) => present(join(GOLDEN_DIR, d, 'expected.json'))).sort();
+}
+
 /**
  * The golden comparison of ../shared/golden/README.md: same keys and list lengths, equal
  * strings, nulls and booleans, numbers within 1e-9 (relative or absolute, the looser), integers
