@@ -14,6 +14,9 @@ import { TimeFixQueue } from './timefix.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 
+/** Model 3.1 step 3: the share of `max_position_amount` at or below which a buy is dust. */
+const DUST_FRACTION = new Decimal('1e-20');
+
 export type { ChartPoint, TradeRecord } from './trade-log.js';
 
 /** What a replay leaves for the reports: the deals, their trades, the chart points and the prices at the end. */
@@ -146,6 +149,8 @@ export class Replay {
   private readonly buyFraction: Decimal;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
+  /** Model 3.1 step 3: a buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
+  private readonly dustLimit: Decimal;
   /** The chart's realized PnL, fee and bot fee sums (null without the chart). */
   private readonly sums: ChartSums | null;
   private readonly totals = new DealTotals();
@@ -165,6 +170,7 @@ export class Replay {
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
+    this.dustLimit = this.maxPosition.times(DUST_FRACTION);
   }
 
   /**
@@ -212,10 +218,12 @@ export class Replay {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
-    if (room.lte(0)) return;
+    // A full position leaves rounding dust as room, not space to buy (model 1.1, 3.1 step 3).
+    if (room.lte(this.dustLimit)) return;
     let amount = this.facts.usdAmount(swap, i).times(this.buyFraction);
     if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     if (room.lt(amount)) amount = room;
+    if (amount.lte(this.dustLimit)) return;
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);

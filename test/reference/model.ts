@@ -211,8 +211,8 @@ class Replay {
     const invested = deal !== null ? dealInvested(deal) : ZERO;
     const a = swap.usd_amount;
     const A = D.min(a.times(r.buy_percentage).dividedBy(100), r.max_buy_amount, r.max_position_amount.minus(invested));
-    // 3.1.3
-    if (A.lessThanOrEqualTo(0)) return;
+    // 3.1.3 (model 1.1): skip when A ≤ max_position_amount × 10⁻²⁰ (covers A ≤ 0 and rounding dust)
+    if (A.lessThanOrEqualTo(r.max_position_amount.times(new D('1e-20')))) return;
     // 3.3: p and L of a copied swap: its usd_price, its usd_liquidity or else the known one
     const L = swap.usd_liquidity !== null ? swap.usd_liquidity : this.knownLiquidity(tokenKey);
     this.executeBuy(deal, swap, leader, A, swap.usd_price, L);

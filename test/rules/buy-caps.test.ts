@@ -1,6 +1,7 @@
 /**
  * Model 3.1, copying a leader buy: A = min(a × buy_percentage / 100, max_buy_amount,
- * max_position_amount − usd_invested), skip when A ≤ 0, and the dupe limit
+ * max_position_amount − usd_invested), skip when A ≤ max_position_amount × 10⁻²⁰ (model 1.1's
+ * dust rule, which covers A ≤ 0), and the dupe limit
  * (skip when the open deal has `buys − 1 ≥ max_dupe_buy_times`).
  * Flat scenario (test/support/scenario.ts): no slippage, so a buy of A USD at p gets A / p tokens.
  */
@@ -87,6 +88,36 @@ describe('the buy amount A and its caps (model 3.1)', () => {
       near(trade.quantity, amounts[i]! / leaderBuys[i]![1], `trade ${i} quantity`);
     });
     near(deal.investment_amount, amounts.reduce((s, a) => s + a, 0), 'investment_amount');
+  });
+});
+
+describe('the dust rule: skip when A ≤ max_position_amount × 10⁻²⁰ (model 1.1, 3.1 step 3)', () => {
+  it('a deal at the cap leaves 1e-40 of room at 40 digits, and buys nothing more', () => {
+    // max_position_amount 1: the leader buys 1 token at 3 (a = 3), A = min(3, 1000, 1 − 0) = 1.
+    // quantity = 1 / 3 = 0.333…3 (40 threes); avg = 1 / 0.333…3 = 3 (the 3 × 10⁻⁴⁰ tail rounds
+    // away at 40 digits); usd_invested = 0.333…3 × 3 = 0.999…9 (40 nines) = 1 − 10⁻⁴⁰.
+    // The second buy: A = min(3, 1000, 10⁻⁴⁰) = 10⁻⁴⁰ ≤ 1 × 10⁻²⁰, skipped (model 1.0 bought it and paid a fee).
+    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1, 3), buy(LEADER_A, TOKEN_X, at(200), 1, 3)], { max_position_amount: 1 }));
+    expect(deal.trades.map((t) => t.type)).toEqual(['buy']);
+    near(deal.trades[0]!.usd_amount, 1, 'usd_amount');
+    near(deal.usd_network_fee, 1, 'one network fee of 1 USD, not two');
+  });
+
+  interface DustCase {
+    readonly name: string;
+    readonly quantity: string;
+    readonly bought: boolean;
+  }
+  // max_position_amount 100, so the limit is 100 × 10⁻²⁰ = 10⁻¹⁸; a = quantity × 1 = A (no cap binds).
+  const cases: DustCase[] = [
+    { name: 'A = 10⁻¹⁸, exactly the limit: skipped', quantity: '0.000000000000000001', bought: false },
+    { name: 'A = 0.9 × 10⁻¹⁸, below the limit: skipped', quantity: '0.0000000000000000009', bought: false },
+    { name: 'A = 1.1 × 10⁻¹⁸, above the limit: bought', quantity: '0.0000000000000000011', bought: true },
+  ];
+  it.each(cases)('$name', ({ quantity, bought }) => {
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), quantity, 1)], { max_position_amount: 100 });
+    expect(response.deals).toHaveLength(bought ? 1 : 0);
+    if (bought) near(response.deals[0]!.trades[0]!.usd_amount, Number(quantity), 'usd_amount');
   });
 });
 
