@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { buildAnalyticsIndex, indexTape, listWallets, walletDeals, type AnalyticsIndex } from '../src/index.js';
 import { indicatorMap } from '../src/analytics/indicators.js';
 import { analyticsTape } from './analytics-tape.js';
-import { count, topLevelOptions, whole } from './script-args.js';
+import { count, topLevelOptions, whole } from '../tools/script-args.js';
 
 const USAGE = `Usage: node dist/bench/analytics.js [options]
 

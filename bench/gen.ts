@@ -13,8 +13,8 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { processIo } from '../src/cli/io.js';
 import { progressBar, type Progress } from '../src/cli/progress.js';
-import { isMain } from './is-main.js';
-import { count, number, runScript, scriptOptions } from './script-args.js';
+import { isMain } from '../tools/is-main.js';
+import { count, number, runScript, scriptOptions } from '../tools/script-args.js';
 import { DEFAULT_SHAPE, requestVariants, TapeGenerator, type TapeShape } from './tape-generator.js';
 
 /** Swaps written between two progress reports. */

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { z } from 'zod';
 import { KeyStore } from '../src/server/index.js';
-import { topLevelOptions, whole } from './script-args.js';
+import { topLevelOptions, whole } from '../tools/script-args.js';
 
 const USAGE = `Usage: npx tsc -p tsconfig.build.json && node dist/bench/load.js [options]
 

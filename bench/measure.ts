@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isMain } from './is-main.js';
+import { isMain } from '../tools/is-main.js';
 import { REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
 
 /** What {@link measure} reports of one child process. */

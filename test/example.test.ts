@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exampleFiles } from '../bench/make-example.js';
+import { exampleFiles } from '../scripts/make-example.js';
 import { parseSimulatorRequest, parseTape, simulate, SimulatorResponseSchema, type SimulatorResponse } from '../src/index.js';
-import { formatTextReport, shortAddress, utcIso } from '../src/report/text-report.js';
+import { formatTextReport, shortAddress } from '../src/report/text-report.js';
+import { utcIso } from '../src/model/utc-time.js';
 import { cli } from './support/cli.js';
 import { PROJECT_ROOT } from './support/paths.js';
 
@@ -66,7 +67,7 @@ describe('copysim example', () => {
 });
 
 describe('bundled example fixtures', () => {
-  it('are exactly what the seeded generator (bench/make-example.ts) makes', () => {
+  it('are exactly what the seeded generator (scripts/make-example.ts) makes', () => {
     for (const [name, text] of Object.entries(exampleFiles())) {
       expect(readFileSync(join(EXAMPLE_DIR, name), 'utf8'), name).toBe(text);
     }

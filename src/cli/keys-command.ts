@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { KeyStore, type ApiKeyListing } from '../server/index.js';
+import type { ApiKeyListing } from '../server/index.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
@@ -56,7 +56,7 @@ function formatList(keys: readonly ApiKeyListing[]): string {
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-export function keysCommand(args: string[], io: CliIo): number {
+export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub.startsWith('-')) {
     throw new UsageError(`keys needs a subcommand first: ${SUBCOMMANDS.join(', ')}`);
@@ -77,6 +77,8 @@ export function keysCommand(args: string[], io: CliIo): number {
   if (extra.length > 0 || (values.json && sub !== 'list')) {
     throw new UsageError(`keys ${sub} takes no --${extra[0] ?? 'json'}`);
   }
+  // Loaded here, not at start-up: the service's packages are optional (src/server/service-dependencies.ts).
+  const { KeyStore } = await import('../server/index.js');
   const store = KeyStore.open(values.db, { now: () => Math.floor(Date.now() / 1000) });
   try {
     switch (sub as Subcommand) {

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { readJson } from '../io/files.js';
-import { startServer } from '../server/index.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
@@ -48,6 +47,8 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const workers = wholeNumber('--workers', values.workers, 1, 64);
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
 
+  // Loaded here, not at start-up: the service's packages are optional (src/server/service-dependencies.ts).
+  const { startServer } = await import('../server/index.js');
   const server = await startServer({
     ...(values.data !== undefined ? { dataDir: values.data } : {}),
     dbFile: values.db,

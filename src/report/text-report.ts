@@ -1,7 +1,7 @@
-import { fromUnixTime } from 'date-fns';
 import { Decimal, DecimalJs40 } from '../model/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { SimulatedDeal, SimulatorResponse, SpecialTag } from '../model/response.js';
+import { utcIso } from '../model/utc-time.js';
 
 /** Options of {@link formatTextReport}. */
 export interface TextReportOptions {
@@ -129,11 +129,6 @@ function tokenLabel(deal: SimulatedDeal): string {
 export function shortAddress(address: string): string {
   const head = address.startsWith('0x') ? 6 : 4;
   return address.length <= head + 5 ? address : `${address.slice(0, head)}…${address.slice(-4)}`;
-}
-
-/** Seconds since the epoch as `2024-03-10T04:12:00Z`; always UTC, whatever the machine's time zone. */
-export function utcIso(seconds: number): string {
-  return fromUnixTime(seconds).toISOString().replace('.000Z', 'Z');
 }
 
 /** A number with `places` decimals (half away from zero), thousands grouped, `+` when signed and positive. */

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnalyticsIndex } from '../analytics/index.js';
 import { formatPath, InputError, RequestError } from '../model/errors.js';
 import { parseSimulatorRequest, type Network } from '../model/request.js';
@@ -9,6 +9,7 @@ import type { KeyStore } from './keys/key-store.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS, routePath, type OperationSpec } from './operations.js';
 import type { Simulator } from './simulation/pool.js';
+import { loadFastify } from './service-dependencies.js';
 
 /** Everything the HTTP service needs; {@link startServer} assembles it from files. */
 export interface ServiceOptions {
@@ -68,7 +69,7 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   // The wallet list without a `network` lists one network's wallets: sol's when served.
   const listNetwork: Network | undefined = indexes.has('sol') ? 'sol' : [...indexes.keys()][0];
   // No automatic HEAD routes: a HEAD of a read would be charged for a body it never gets.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, exposeHeadRoutes: false });
+  const app = loadFastify()({ logger: options.logger ?? false, bodyLimit, exposeHeadRoutes: false });
 
   // JSON only; an empty body is `undefined` (so `POST /v1/wallets` may be sent bare).
   app.removeAllContentTypeParsers();

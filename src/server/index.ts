@@ -1,4 +1,10 @@
-// The HTTP service: the interface's six operations with API keys and credits.
+// The HTTP service: the interface's six operations with API keys and credits. Its packages
+// (Fastify, better-sqlite3) are optional dependencies of copysim: importing this entry point
+// without them fails at once with a message that says what to install.
+import { requireServiceDependencies } from './service-dependencies.js';
+
+requireServiceDependencies();
+
 export { createServer, DEFAULT_BODY_LIMIT, type ServiceOptions } from './app.js';
 export { startServer, type StartOptions, type RunningServer } from './start.js';
 export { loadTapes, bundledDataDir, type ServedTape, type DataFolder } from './data.js';
@@ -18,3 +24,4 @@ export { SimulationPool, defaultPoolSize, type Simulator, type SimulationPoolOpt
 export { OPERATIONS, type OperationSpec, type OperationId } from './operations.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 export { CreditsSchema, HttpErrorBodySchema, ForbiddenBodySchema } from './schemas.js';
+export { MissingDependencyError, SERVICE_PACKAGES, requireServiceDependencies } from './service-dependencies.js';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GEN_ARGS, GenOptions } from '../../bench/gen.js';
 import { RUN_ARGS, RunOptions } from '../../bench/run.js';
-import { parseCount, scriptOptions } from '../../bench/script-args.js';
+import { parseCount, scriptOptions } from '../../tools/script-args.js';
 import { DEFAULT_SHAPE } from '../../bench/tape-generator.js';
 import { UsageError } from '../../src/cli/usage.js';
 

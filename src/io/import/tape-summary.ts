@@ -1,5 +1,6 @@
 import type { SimulatorRequestInput } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
+import { utcIso } from '../../model/utc-time.js';
 
 /** Counts of a tape, for the one-line summary of an import. */
 export interface TapeSummary {
@@ -13,7 +14,6 @@ export interface TapeSummary {
 }
 
 const key = (tape: TapeInput, address: string): string => (tape.network === 'eth' ? address.toLowerCase() : address);
-const iso = (t: number): string => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 
 /**
  * Counts a tape's swaps, wallets and tokens and finds its time range.
@@ -40,7 +40,7 @@ export function summarizeTape(tape: TapeInput): TapeSummary {
 
 /** The summary as one line, e.g. `5021 swaps, 2410 wallets, 3 tokens, 2022-09-13T08:48:32Z .. 2023-06-14T12:59:11Z, 4010 native prices`. */
 export function formatTapeSummary(s: TapeSummary): string {
-  const range = s.from === null || s.to === null ? 'no time range' : `${iso(s.from)} .. ${iso(s.to)}`;
+  const range = s.from === null || s.to === null ? 'no time range' : `${utcIso(s.from)} .. ${utcIso(s.to)}`;
   const n = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
   return `${n(s.swaps, 'swap')}, ${n(s.wallets, 'wallet')}, ${n(s.tokens, 'token')}, ${range}, ${n(s.nativePrices, 'native price')}`;
 }
@@ -98,8 +98,8 @@ export function suggestRequest(tape: TapeInput, leaders = 20): SimulatorRequestI
   return {
     wallets: top.map((t) => t.wallet),
     network: tape.network,
-    from_date: iso(from).slice(0, 10),
-    to_date: iso(to).slice(0, 10),
+    from_date: utcIso(from).slice(0, 10),
+    to_date: utcIso(to).slice(0, 10),
     buy_percentage: 100,
     max_buy_amount: 1_000,
     max_position_amount: 5_000,

@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { InputError } from '../../model/errors.js';
 import { migrate } from './migrations.js';
 import { hashApiKey, newApiKey, shownPrefix } from './secret.js';
+import { loadSqlite } from '../service-dependencies.js';
 
 /** An API key as stored: never the key itself, only its hash and a shown prefix. */
 export interface ApiKeyRecord {
@@ -134,9 +135,10 @@ export class KeyStore {
    * Throws an {@link InputError} naming the file when it cannot be opened.
    */
   static open(file: string, options: KeyStoreOptions): KeyStore {
+    const Sqlite = loadSqlite();
     let db: Database.Database | undefined;
     try {
-      db = new Database(file);
+      db = new Sqlite(file);
       db.pragma('journal_mode = WAL');
       // FULL: a charge is on disk before its answer leaves, even across a power cut. Group
       // commit (CreditMeter) makes that one write per batch of charges, not one per request.

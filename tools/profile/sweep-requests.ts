@@ -1,0 +1,61 @@
+/**
+ * Runs sweep requests in one thread, for counting instructions with cachegrind, which the
+ * machine's load does not move (unlike a time):
+ *
+ *   node dist/tools/profile/sweep-requests.js N [TAPE.json] [REQUESTS.jsonl]
+ *
+ * It reads and indexes the tape (default `bench/data/tape-100000.json`), runs 3 requests to warm
+ * up, then N more through the sweep's own `runOne` (summary only). The difference between the
+ * counts of two values of N is the cost of that many requests:
+ *
+ *   setarch -R valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+ *     node --single-threaded --predictable --hash-seed=1 --random-seed=1 \
+ *     --max-semi-space-size=64 --min-semi-space-size=64 dist/tools/profile/sweep-requests.js 24
+ *
+ * less the same with 4, divided by 20 (docs/performance.md). `--single-threaded --predictable`
+ * and the fixed seeds, addresses and young generation make the count repeatable; the compiler's
+ * work then falls inside it, which a window of 20 requests keeps small. Without valgrind it
+ * prints the time a request took.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import { resolveEngineOptions } from '../../src/model/options.js';
+import { readTapeFile } from '../../src/io/read-tape.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { runOne } from '../../src/sweep/run-one.js';
+import { isMain } from '../is-main.js';
+
+const WARM_UP = 3;
+
+function main(argv: readonly string[]): void {
+  const count = Number(argv[0] ?? 20);
+  const tapePath = argv[1] ?? 'bench/data/tape-100000.json';
+  const requestsPath = argv[2] ?? 'bench/data/sweep-100000-1000.requests.jsonl';
+  if (!Number.isInteger(count) || count < 0) throw new Error(`N must be a whole number of requests, not ${argv[0]}`);
+  for (const path of [tapePath, requestsPath]) {
+    if (!existsSync(path)) throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and requests`);
+  }
+  const lines = readFileSync(requestsPath, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  if (lines.length < WARM_UP + count) throw new Error(`${requestsPath} holds ${lines.length} requests; ${WARM_UP + count} are needed`);
+  const requests = lines.slice(0, WARM_UP + count).map((line, index) => {
+    const parsed = parseSimulatorRequest(JSON.parse(line));
+    if (!parsed.success) throw new Error(`${requestsPath}: request ${index} is not valid`);
+    return parsed.data;
+  });
+  const tape = indexTape(readTapeFile(tapePath));
+  const options = resolveEngineOptions({});
+  for (const request of requests.slice(0, WARM_UP)) runOne(tape, request, options, false);
+  const start = performance.now();
+  for (const request of requests.slice(WARM_UP)) runOne(tape, request, options, false);
+  const ms = performance.now() - start;
+  process.stdout.write(`${count} sweep requests after ${WARM_UP} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`);
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`sweep-requests: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
