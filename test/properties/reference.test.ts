@@ -21,11 +21,16 @@ import { REAL_SETTINGS, REAL_TAPES } from '../support/real-tapes.js';
 import { checkProperty, REGRESSIONS_DIR, type RegressionFixture } from './run.js';
 
 /**
- * The engine's arithmetic (docs/model.md §14 (i)): 40 significant digits, half to even. The model
- * asks for at least 30; at the cap of a position the digits decide whether a unit of the last
- * digit is left over for one more buy, so the reference must round as the engine does.
+ * The reference's arithmetic: by default the engine's (docs/model.md §14 (i)), 40 significant
+ * digits, half to even. `COPYSIM_REFERENCE_DIGITS` (and `COPYSIM_REFERENCE_ROUNDING=half_up`)
+ * run the reference at another precision against the same engine: the precision scan of
+ * docs/model.md §15. Since model 1.1's dust rule, the digits no longer decide whether a deal at
+ * the cap makes one more buy, so 30, 40 and 60 digits give the same responses.
  */
-const ENGINE_ARITHMETIC = { precision: 40, rounding: Decimal.ROUND_HALF_EVEN } as const;
+const REFERENCE_ARITHMETIC = {
+  precision: Number(process.env.COPYSIM_REFERENCE_DIGITS ?? 40),
+  rounding: process.env.COPYSIM_REFERENCE_ROUNDING === 'half_up' ? Decimal.ROUND_HALF_UP : Decimal.ROUND_HALF_EVEN,
+} as const;
 
 /** What the engine and the reference make of one input: the response, or exit 1. */
 type Outcome = { readonly body: unknown } | { readonly refused: string };
@@ -41,7 +46,7 @@ function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, options:
 
 function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
   try {
-    return { body: referenceSimulate(tape, request, options, ENGINE_ARITHMETIC) };
+    return { body: referenceSimulate(tape, request, options, REFERENCE_ARITHMETIC) };
   } catch (e) {
     if (e instanceof ReferenceInputError) return { refused: e.message };
     throw e;

@@ -1,0 +1,104 @@
+/**
+ * What the digits decide (docs/model.md §15, "Precision"): the model asks for exact decimal
+ * arithmetic of at least 30 significant digits, and the engine uses 40. Model 1.1's dust rule
+ * (3.1 step 3) took away the one place where the precision decided a result (whether a deal at
+ * the cap made one more, tiny, buy), so the reference model at 30 digits (decimal.js's default
+ * rounding, half up) and at 60 digits (half to even) must give the engine's answers, as the golden
+ * comparison accepts, on every generated scenario.
+ *
+ * The one departure the comparison still sees is not a result: a value that is exactly 0 in exact
+ * arithmetic and computed as a difference of two rounded terms, such as a buy's slippage loss
+ * `A − quantity × p` without slippage, is 0 at one precision and a residue of the last digit
+ * (about 10⁻⁴⁰ at 40 digits) at another, which the comparison's integer clause flags ("expected
+ * an integer"). It needs no slippage at all (no liquidity and `unknown_liquidity_slippage_percent`
+ * 0); such residues are counted apart and must stay below 10⁻²⁵.
+ *
+ * `COPYSIM_PRECISION_RUNS` (default 60) scenarios of each kind; `COPYSIM_PROPERTY_SEED` the seed.
+ */
+import fc from 'fast-check';
+import { Decimal } from 'decimal.js';
+import { describe, expect, it } from 'vitest';
+import { simulate } from '../../src/simulate.js';
+import type { SimulatorRequestInput } from '../../src/model/request.js';
+import type { Arithmetic } from '../reference/decimal.js';
+import { referenceSimulate } from '../reference/model.js';
+import { scenarioArb, type Scenario } from '../support/arbitraries.js';
+import { compareGolden } from '../support/golden.js';
+import { PROPERTY_SEED } from './run.js';
+
+const RUNS = Number(process.env.COPYSIM_PRECISION_RUNS ?? 60);
+
+const PRECISIONS: readonly (readonly [string, Arithmetic])[] = [
+  ['30 digits, half up', { precision: 30, rounding: Decimal.ROUND_HALF_UP }],
+  ['60 digits, half to even', { precision: 60, rounding: Decimal.ROUND_HALF_EVEN }],
+];
+
+/** A residue: the integer clause flagging a last-digit leftover of an exact cancellation. */
+const RESIDUE = /: expected an integer, got (-?[\d.e+-]+)$/;
+
+function isResidue(problem: string): boolean {
+  const m = RESIDUE.exec(problem);
+  return m !== null && Math.abs(Number(m[1])) < 1e-25;
+}
+
+function withRequest(patch: fc.Arbitrary<Partial<SimulatorRequestInput>>): fc.Arbitrary<Scenario> {
+  return fc.tuple(scenarioArb(), patch).map(([s, p]) => ({ ...s, request: { ...s.request, ...p } }));
+}
+
+const KINDS: readonly (readonly [string, fc.Arbitrary<Scenario>])[] = [
+  ['any setting', scenarioArb()],
+  ['inactivity time-fix', withRequest(fc.integer({ min: 1, max: 6 }).map((hours) => ({ inactivity_time_fix: { hours } })))],
+  ['close_all', withRequest(fc.constant({ close_all: true }))],
+  [
+    'caps that bind, dupe buys',
+    withRequest(
+      fc.record({
+        max_buy_amount: fc.integer({ min: 1, max: 50 }),
+        max_position_amount: fc.integer({ min: 1, max: 120 }),
+        max_dupe_buy_times: fc.integer({ min: 0, max: 4 }),
+      }),
+    ),
+  ],
+];
+
+/** JSON of the engine's response, or null when it refuses the input (the reference must too). */
+function engineBody(s: Scenario): unknown {
+  try {
+    return JSON.parse(JSON.stringify(simulate(s.tape, s.request, s.options)));
+  } catch {
+    return null;
+  }
+}
+
+function referenceBody(s: Scenario, arithmetic: Arithmetic): unknown {
+  try {
+    return referenceSimulate(s.tape, s.request, s.options, arithmetic);
+  } catch {
+    return null;
+  }
+}
+
+describe('the digits decide nothing beyond last-digit residues (model 1.1)', () => {
+  it.each(KINDS)('%s: the reference at 30 and at 60 digits answers as the engine at 40', (kind, arb) => {
+    const scenarios = fc.sample(arb, { seed: PROPERTY_SEED, numRuns: RUNS });
+    let residueScenarios = 0;
+    const departures: string[] = [];
+    scenarios.forEach((scenario, i) => {
+      const engine = engineBody(scenario);
+      let residue = false;
+      for (const [label, arithmetic] of PRECISIONS) {
+        const reference = referenceBody(scenario, arithmetic);
+        if ((engine === null) !== (reference === null)) {
+          departures.push(`scenario ${i}, ${label}: only one of the engine and the reference refuses the input`);
+          continue;
+        }
+        const problems = engine === null ? [] : compareGolden(reference, engine);
+        residue ||= problems.some(isResidue);
+        departures.push(...problems.filter((p) => !isResidue(p)).map((p) => `scenario ${i}, ${label}: ${p}`));
+      }
+      if (residue) residueScenarios++;
+    });
+    console.log(`precision scan, ${kind}: ${scenarios.length} scenarios, ${departures.length} departures, ${residueScenarios} with last-digit residues only`);
+    expect(departures.slice(0, 10)).toEqual([]);
+  });
+});
