@@ -4,8 +4,26 @@
  */
 import { D, sum } from './decimal.js';
 
-export type TradeType = 'buy' | 'sell' | 'sell_timefix' | 'sell_timefix_final';
-export type SpecialTag = 'sell_timefix_final' | 'sell_timefix' | 'close_all' | null;
+/** I-2.8, and strategy-extensions 7: the exit sells' types. */
+export type TradeType =
+  | 'buy'
+  | 'sell'
+  | 'sell_timefix'
+  | 'sell_timefix_final'
+  | 'sell_take_profit'
+  | 'sell_stop_loss'
+  | 'sell_trailing_stop'
+  | 'sell_max_hold';
+/** I-2.7, and strategy-extensions 7: a deal closed by an exit. */
+export type SpecialTag =
+  | 'sell_timefix_final'
+  | 'sell_timefix'
+  | 'close_all'
+  | 'take_profit'
+  | 'stop_loss'
+  | 'trailing_stop'
+  | 'max_hold'
+  | null;
 
 /** A follower trade (3.3, I-2.8) plus what the results need (its slippage loss, its deal). */
 export interface Trade {
@@ -35,6 +53,12 @@ export interface Deal {
   buys: number;
   trades: Trade[];
   special_tag: SpecialTag;
+  /** Strategy-extensions 5.1: indexes of the take-profit levels that fired in this deal. */
+  firedLevels: Set<number>;
+  /** Strategy-extensions 5.3: the reference price of the deal's first buy (the peak's start). */
+  firstReferencePrice: D;
+  /** Strategy-extensions 5.3: how many swaps had been recorded (1.1 step 2) when the deal opened. */
+  recordedAtOpen: number;
 }
 
 /** One point of cumulative_pnl_and_fee_chart (6), still exact. */

@@ -1,9 +1,12 @@
 /**
  * Reading the raw JSON inputs of the reference model: tape (spec 1.1, 8), request (spec 1.2 and
- * interface 4.1) and engine options (spec 1.3, 8). Inputs are assumed valid; only the forms the
+ * interface 4.1, strategy-extensions 1) and engine options (spec 1.3, 8). The request has passed
+ * validate.ts before it is read here; the tape is assumed valid but for its swaps' `time` (1.1,
+ * model 1.1), which is checked. Only the forms the
  * spec allows are accepted (decimals as numbers or strings, optional and null fields).
  */
 import { dec, type D } from './decimal.js';
+import { ReferenceInputError } from './errors.js';
 
 export type Network = 'sol' | 'eth';
 
@@ -45,6 +48,30 @@ export interface Request {
   close_all: boolean;
   inactivity_hours: number | null; // null when inactivity_time_fix is absent or null
   include_bot_fees: boolean;
+  strategy: Strategy;
+}
+
+/** One level of the take-profit ladder (strategy-extensions 1, 5). */
+export interface TakeProfitLevel {
+  roi: D;
+  sell_percent: D;
+}
+
+/**
+ * The request's `strategy` (strategy-extensions 1), every member at its default when absent;
+ * an absent, null or empty `strategy` gives exactly these defaults, i.e. model 1.1.
+ */
+export interface Strategy {
+  copy_delay_seconds: number; // 0
+  fixed_buy_amount: D | null; // null
+  min_leader_buy_usd: D; // 0
+  min_liquidity_usd: D | null; // null
+  max_token_age_hours: number | null; // null
+  take_profit: TakeProfitLevel[]; // [] (roi strictly increasing: the ascending order of 5.1)
+  stop_loss_percent: D | null; // null
+  trailing_stop_percent: D | null; // null
+  max_hold_hours: number | null; // null
+  report_skipped: boolean; // false
 }
 
 export interface Options {
@@ -90,6 +117,7 @@ export function readTape(raw: unknown): Tape {
   const rawSwaps = Array.isArray(t['swaps']) ? (t['swaps'] as unknown[]) : [];
   rawSwaps.forEach((rs, index) => {
     const s = obj(rs);
+    checkTime(s['time'], index);
     const quantity = dec(s['quantity']);
     const usd_price = dec(s['usd_price']);
     const amount = s['usd_amount'];
@@ -108,6 +136,22 @@ export function readTape(raw: unknown): Tape {
     });
   });
   return { network, tokens, nativePrices, swaps };
+}
+
+/**
+ * 1.1: `time` is integer seconds, 0 ≤ time < 10¹¹; "a larger value is an input error that says
+ * it looks like milliseconds"; 7: the message names the swap (its index) and the field.
+ * Reading: a time that is not a non-negative integer (a fraction, a negative number, not a
+ * number) breaks the same row of the table and is an input error too.
+ */
+function checkTime(value: unknown, index: number): void {
+  const t = seconds(value);
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1e11) {
+    throw new ReferenceInputError(`swap ${index}: field time ${value} is 10^11 or more: it looks like milliseconds, not seconds`);
+  }
+  if (!Number.isInteger(t) || t < 0 || t >= 1e11) {
+    throw new ReferenceInputError(`swap ${index}: field time ${JSON.stringify(value)} must be an integer number of seconds, 0 <= time < 10^11`);
+  }
 }
 
 /** 1.2: seconds of YYYY-MM-DD 00:00:00 UTC. */
@@ -136,6 +180,27 @@ export function readRequest(raw: unknown): Request {
     inactivity_hours:
       fix !== null && typeof fix === 'object' && !Array.isArray(fix) ? seconds(obj(fix)['hours']) : null,
     include_bot_fees: r['include_bot_fees'] === true, // interface 4.1: default false
+    strategy: readStrategy(r['strategy']),
+  };
+}
+
+/** Strategy-extensions 1: the request's `strategy` (validated before), defaults for what is absent or null. */
+function readStrategy(raw: unknown): Strategy {
+  const s = obj(raw); // absent, null: every default
+  const decOrNull = (v: unknown): D | null => (v === undefined || v === null ? null : dec(v));
+  const intOrNull = (v: unknown): number | null => (v === undefined || v === null ? null : seconds(v));
+  const levels = Array.isArray(s['take_profit']) ? (s['take_profit'] as unknown[]) : [];
+  return {
+    copy_delay_seconds: s['copy_delay_seconds'] === undefined ? 0 : seconds(s['copy_delay_seconds']),
+    fixed_buy_amount: decOrNull(s['fixed_buy_amount']),
+    min_leader_buy_usd: dec(s['min_leader_buy_usd'] ?? 0),
+    min_liquidity_usd: decOrNull(s['min_liquidity_usd']),
+    max_token_age_hours: intOrNull(s['max_token_age_hours']),
+    take_profit: levels.map((l) => ({ roi: dec(obj(l)['roi']), sell_percent: dec(obj(l)['sell_percent']) })),
+    stop_loss_percent: decOrNull(s['stop_loss_percent']),
+    trailing_stop_percent: decOrNull(s['trailing_stop_percent']),
+    max_hold_hours: intOrNull(s['max_hold_hours']),
+    report_skipped: s['report_skipped'] === true,
   };
 }
 

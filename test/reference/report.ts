@@ -6,6 +6,26 @@ import { D, HUNDRED, ONE, ZERO, num, roundHalfAwayFromZero, sum } from './decima
 import { addressKey, type Network, type Tape } from './inputs.js';
 import { dealInvested, dealIsOpen, dealQty, dealRealized, type ChartPoint, type Deal, type Trade } from './deal.js';
 
+/** S-7: the reasons a leader swap inside the window was not copied. */
+export type SkipReason =
+  | 'dupe_limit'
+  | 'leader_buy_too_small'
+  | 'liquidity_too_low'
+  | 'token_too_old'
+  | 'position_full'
+  | 'no_open_deal'
+  | 'no_lot'
+  | 'after_window';
+
+/** S-7: one entry of skipped_copies: when the copy was decided, the leader swap as spelled, why. */
+export interface SkippedCopy {
+  time: number;
+  wallet: string;
+  token: string;
+  type: 'buy' | 'sell';
+  reason: SkipReason;
+}
+
 export interface ReplayResult {
   tape: Tape;
   network: Network;
@@ -13,6 +33,7 @@ export interface ReplayResult {
   trades: Trade[]; // in execution order
   chart: ChartPoint[];
   priceAtWindowEnd: (tokenKey: string) => D;
+  skipped: SkippedCopy[] | null; // S-7: null without report_skipped (no such member)
 }
 
 interface DealResult {
@@ -193,11 +214,16 @@ export function buildResponse(run: ReplayResult): Record<string, unknown> {
     };
   });
 
-  return {
+  const body: Record<string, unknown> = {
     summary,
     cumulative_pnl_and_fee_chart,
     cumulative_usd_closed_deals_chart,
     cumulative_usd_open_deals_chart,
     deals,
   };
+  // S-7: with report_skipped, one more top-level member (an empty array when nothing was skipped)
+  if (run.skipped !== null) {
+    body['skipped_copies'] = run.skipped.map((s) => ({ time: s.time, wallet: s.wallet, token: s.token, type: s.type, reason: s.reason }));
+  }
+  return body;
 }
