@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DecimalJs40 as Decimal } from '../src/model/decimal.js';
+import { DecimalJs40 as Decimal } from '../src/numeric/decimal.js';
 import type { Network, SimulatorRequestInput } from '../src/model/request.js';
 import type { Swap, TokenMeta } from '../src/model/tape.js';
 import { UsageError } from '../src/cli/usage.js';

@@ -9,7 +9,7 @@ export { readTapeFile } from './io/read-tape.js';
 export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { assembleResponse, type ResponseParts } from './report/response.js';
 export { writeJson, writeResponseParts } from './io/json-stream.js';
-export { Decimal40 } from './model/decimal40.js';
+export { Decimal40 } from './numeric/decimal40.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
 
 export {

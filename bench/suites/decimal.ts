@@ -1,5 +1,5 @@
 import { Bench } from 'tinybench';
-import { Decimal, DecimalJs40 } from '../../src/model/decimal.js';
+import { Decimal, DecimalJs40 } from '../../src/numeric/decimal.js';
 import { row, type Row } from './row.js';
 
 /** The operations measured, as both types spell them. */

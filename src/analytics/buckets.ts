@@ -1,4 +1,4 @@
-import { Decimal } from '../model/decimal.js';
+import { Decimal } from '../numeric/decimal.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { Swap } from '../model/tape.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../model/decimal.js';
+import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import type { AnalyticsIndex } from './build.js';
 import { roiRange, type DealState } from './deal-state.js';
 import type { FollowerDeal } from './following.js';

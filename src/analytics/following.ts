@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../model/decimal.js';
+import { Decimal, ZERO } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
 import { simulate } from '../simulate.js';

@@ -1,4 +1,4 @@
-import { toJsonNumber } from '../model/decimal.js';
+import { toJsonNumber } from '../numeric/decimal.js';
 import type { AnalyticsIndex } from './build.js';
 import { computeOwnDeals } from './own-deals.js';
 import { PERIOD_KEYS, type PeriodKey } from './periods.js';

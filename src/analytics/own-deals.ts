@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../model/decimal.js';
+import { Decimal, ZERO } from '../numeric/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { SwapBuckets } from './buckets.js';
 import type { DealState } from './deal-state.js';

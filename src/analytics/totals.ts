@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
+import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 import { PERIOD_KEYS, periodStart, type PeriodKey } from './periods.js';
 import type { DealFigures } from './own-deals.js';
 

@@ -1,5 +1,5 @@
-import { Decimal, ExactSum, toJsonNumber } from '../model/decimal.js';
-import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, PRODUCT_ERROR, restartAt, toWord, W } from '../model/double-word.js';
+import { Decimal, ExactSum, toJsonNumber } from '../numeric/decimal.js';
+import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, PRODUCT_ERROR, restartAt, toWord, W } from '../numeric/double-word.js';
 
 /**
  * The PnL chart's running sums over the trades so far (model 4), read after every trade as the
@@ -12,7 +12,7 @@ import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multi
  * value) to the unrealized PnL for `pnl_total`.
  *
  * The gains, network fees and bot fees are summed in double words with a bound on their error;
- * a reading decides the printed double from them (`decide` in `model/double-word.ts`) and only
+ * a reading decides the printed double from them (`decide` in `numeric/double-word.ts`) and only
  * when the bound reaches the edge of a double's rounding cell reads the exact sums, which are
  * kept in as few terms as the formulas allow: the bot fees as `rate × Σ usd_amount` (one rate
  * for the whole replay), so the amounts are summed, not their products; the network fees as

@@ -1,8 +1,8 @@
-import { Decimal, toJsonNumber, ZERO, type DecimalInput } from '../model/decimal.js';
-import { printedProduct, printedProductOfQuotient, printedQuotient } from '../model/printed-double.js';
+import { Decimal, toJsonNumber, ZERO, type DecimalInput } from '../numeric/decimal.js';
+import { printedProduct, printedProductOfQuotient, printedQuotient } from '../numeric/printed-double.js';
 import type { SpecialTag, TradeType } from '../model/response.js';
 import type { Fill } from './execution.js';
-import type { Liquidity } from './known-prices.js';
+import type { Liquidity } from './liquidity.js';
 import { BOT_FEE, BUY_PRICE_AVG, INVESTED, LIQUIDITY, NETWORK_FEE, PRICE, QUANTITY, SLIPPAGE, USD_AMOUNT, type TradeLog } from './trade-log.js';
 
 /**
@@ -259,7 +259,7 @@ export class Deal {
   /**
    * Writes the trade to the log as the response prints it. `usd_buy_price_avg` and
    * `usd_invested` are printed from the decimals when a sell, a cap or the chart's valuation
-   * makes them, else straight from the running sums (see `model/printed-double.ts`), so a buy
+   * makes them, else straight from the running sums (see `numeric/printed-double.ts`), so a buy
    * costs no 40-digit division only to be printed.
    */
   private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null): number {

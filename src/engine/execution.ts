@@ -1,8 +1,8 @@
-import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../model/decimal.js';
-import { printedQuotient } from '../model/printed-double.js';
+import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { printedQuotient } from '../numeric/printed-double.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
-import type { Liquidity } from './known-prices.js';
+import type { Liquidity } from './liquidity.js';
 import type { NativePriceSeries } from './native-prices.js';
 
 /** A fill of a follower trade: what the pool gave, before fees (model 3.3). */

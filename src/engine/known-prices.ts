@@ -1,24 +1,9 @@
-import { Decimal, HALF, toJsonNumber, type DecimalInput } from '../model/decimal.js';
-import { rawToWord, toWord, W } from '../model/double-word.js';
+import { Decimal, type DecimalInput } from '../numeric/decimal.js';
+import { rawToWord, toWord, W } from '../numeric/double-word.js';
 import type { Swap } from '../model/tape.js';
+import { parseLiquidity, type Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
 import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape-memo.js';
-
-/**
- * A token's known liquidity: `L`, the USD value of its pool (both sides), and the pool's USD
- * side `L / 2`, which every slippage formula divides by (made once per liquidity value).
- */
-export interface Liquidity {
-  readonly usd: Decimal;
-  readonly half: Decimal;
-  /** `usd` as a trade record prints it. */
-  readonly printed: number;
-}
-
-function parseLiquidity(raw: DecimalInput): Liquidity {
-  const usd = new Decimal(raw);
-  return { usd, half: usd.times(HALF), printed: toJsonNumber(usd) };
-}
 
 /**
  * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
@@ -33,7 +18,7 @@ export interface PriceBook {
   /** A key of a token's known price for a valuation: equal keys, equal prices. */
   priceKey(tokenId: number): number | DecimalInput;
   /**
-   * The token's known price as a double word, in `W` (`model/double-word.ts`), for a valuation:
+   * The token's known price as a double word, in `W` (`numeric/double-word.ts`), for a valuation:
    * made from the raw tape value without making a decimal.
    */
   priceWord(tokenId: number): void;

@@ -1,4 +1,4 @@
-import { Decimal, type DecimalInput } from '../model/decimal.js';
+import { Decimal, type DecimalInput } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED } from '../model/decimal.js';
+import { Decimal, HUNDRED } from '../numeric/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { Swap } from '../model/tape.js';

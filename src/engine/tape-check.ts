@@ -1,4 +1,4 @@
-import { isPositiveDecimalString, isTapeMagnitude } from '../model/decimal.js';
+import { isPositiveDecimalString, isTapeMagnitude } from '../numeric/decimal.js';
 import { parseTape, TapeHeaderSchema, type Swap, type Tape } from '../model/tape.js';
 
 /**

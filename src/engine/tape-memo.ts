@@ -1,5 +1,5 @@
-import type { Decimal } from '../model/decimal.js';
-import type { Liquidity } from './known-prices.js';
+import type { Decimal } from '../numeric/decimal.js';
+import type { Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
 
 /**
@@ -32,7 +32,7 @@ export class TapeMemo {
   }
 
   /**
-   * Each swap's `time` and its `usd_price` as a double word (`model/double-word.ts`), by swap
+   * Each swap's `time` and its `usd_price` as a double word (`numeric/double-word.ts`), by swap
    * index: {@link SWAP_ROW} doubles a swap, at `SWAP_ROW × i` + {@link TIME}, {@link PRICE_HIGH}
    * and {@link PRICE_LOW}; the price word is 0 until made (a price is positive). The replay loop
    * reads a typed array instead of the swap objects, whose shapes vary (fields present or not)

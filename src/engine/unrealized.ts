@@ -1,5 +1,5 @@
-import { ExactSum, toJsonNumber, ZERO, type Decimal } from '../model/decimal.js';
-import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../model/double-word.js';
+import { ExactSum, toJsonNumber, ZERO, type Decimal } from '../numeric/decimal.js';
+import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../numeric/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { ChartSums } from './chart-sums.js';

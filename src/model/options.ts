@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isDecimalString, type DecimalInput } from './decimal.js';
+import { isDecimalString, type DecimalInput } from '../numeric/decimal.js';
 import { formatPath, InputError } from './errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPositiveDecimalString, isTapeMagnitude, type DecimalInput } from './decimal.js';
+import { isPositiveDecimalString, isTapeMagnitude, type DecimalInput } from '../numeric/decimal.js';
 import { formatPath, InputError } from './errors.js';
 import { NetworkSchema } from './request.js';
 

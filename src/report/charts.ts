@@ -1,4 +1,4 @@
-import { roundHalfAwayFromZero, ZERO } from '../model/decimal.js';
+import { roundHalfAwayFromZero, ZERO } from '../numeric/decimal.js';
 import type { DealsChart, PnlAndFeeChart } from '../model/response.js';
 import type { PointLog } from '../engine/trade-log.js';
 import { closingOrder, type DealResult } from './deal-results.js';

@@ -1,4 +1,4 @@
-import { toJsonNumber } from '../model/decimal.js';
+import { toJsonNumber } from '../numeric/decimal.js';
 import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse } from '../model/response.js';
 import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../model/decimal.js';
+import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 
 /**
  * `100 × max(pnl_total) / Σ positive pnl_total` (model 5); 0 when no deal has a positive total.

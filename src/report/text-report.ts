@@ -1,4 +1,4 @@
-import { Decimal, DecimalJs40 } from '../model/decimal.js';
+import { Decimal, DecimalJs40 } from '../numeric/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { SimulatedDeal, SimulatorResponse, SpecialTag } from '../model/response.js';
 import { utcIso } from '../model/utc-time.js';

@@ -1,5 +1,5 @@
 import { deserialize, serialize } from 'node:v8';
-import type { DecimalInput } from '../model/decimal.js';
+import type { DecimalInput } from '../numeric/decimal.js';
 import { NativePriceSeries } from '../engine/native-prices.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 

@@ -4,14 +4,14 @@
  * trades' terms, rounded once, half to even, to 40 digits, whichever path (double word or exact)
  * the reading took.
  *
- * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/model/decimal40-cases.ts).
+ * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/numeric/decimal40-cases.ts).
  */
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChartSums } from '../../src/engine/chart-sums.js';
-import { Decimal40 } from '../../src/model/decimal40.js';
-import { nearValueArb, PROPERTY_RUNS, PROPERTY_SEED, stringArb } from '../model/decimal40-cases.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
+import { nearValueArb, PROPERTY_RUNS, PROPERTY_SEED, stringArb } from '../numeric/decimal40-cases.js';
 
 /** Exact for every sum here (terms within 10^±75, products of two of them). */
 const Wide = DecimalJs.clone({ precision: 1000, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });

@@ -1,6 +1,6 @@
 /**
  * UnrealizedBook (src/engine/unrealized.ts) and the double-word helpers it is built on
- * (src/model/double-word.ts).
+ * (src/numeric/double-word.ts).
  *
  * - The helpers (`toWord`, `rawToWord`, `addWords`, `multiplyWords`) against decimal.js at 4,000
  *   digits, which holds every value here exactly: each result `W[0] + W[1]` must lie within
@@ -14,7 +14,7 @@
  *   ChartSums of the replay, fed gains and losses), exact and rounded likewise, whichever path
  *   (double word or exact) the reading took.
  *
- * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/model/decimal40-cases.ts).
+ * Runs and seed: COPYSIM_PROPERTY_RUNS and COPYSIM_PROPERTY_SEED (test/numeric/decimal40-cases.ts).
  *
  * Exact doubles: read from their bits (test/support/exact-double.ts).
  */
@@ -25,12 +25,12 @@ import { ChartSums } from '../../src/engine/chart-sums.js';
 import type { Deal } from '../../src/engine/deal.js';
 import { KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
 import { UnrealizedBook } from '../../src/engine/unrealized.js';
-import { toJsonNumber } from '../../src/model/decimal.js';
-import { Decimal40, ZERO40 } from '../../src/model/decimal40.js';
-import { accumulate, accumulateKept, addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/model/double-word.js';
+import { toJsonNumber } from '../../src/numeric/decimal.js';
+import { Decimal40, ZERO40 } from '../../src/numeric/decimal40.js';
+import { accumulate, accumulateKept, addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/numeric/double-word.js';
 import type { Swap } from '../../src/model/tape.js';
 import { awayFromZero, bitsOf, exactText, fromBits } from '../support/exact-double.js';
-import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED, spell, spellingArb } from '../model/decimal40-cases.js';
+import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED, spell, spellingArb } from '../numeric/decimal40-cases.js';
 
 /** Exact for everything here: the widest value, a product of two double words near 10^±100, needs under 1,500 digits. */
 const Wide = DecimalJs.clone({ precision: 4000, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecimalJs40 as Decimal } from '../../src/model/decimal.js';
+import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
 import { parsePriceSeries, priceAt, roundTrips, suggestRequest, topRoundTripWallets, type TapeInput } from '../../src/index.js';
 
 describe('parsePriceSeries', () => {

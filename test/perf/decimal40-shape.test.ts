@@ -21,10 +21,12 @@ function natives(script: string): string {
 describe('Decimal40 in V8', () => {
   it('one object shape and small-integer fields, whatever made the value (exact sums included)', async () => {
     const { dir } = await ensureBuild();
-    const module = pathToFileURL(join(dir, 'dist/src/model/decimal40.js')).href;
-    const exactSum = pathToFileURL(join(dir, 'dist/src/model/exact-sum.js')).href;
+    const module = pathToFileURL(join(dir, 'dist/src/numeric/decimal40.js')).href;
+    const parts = pathToFileURL(join(dir, 'dist/src/numeric/decimal40-parts.js')).href;
+    const exactSum = pathToFileURL(join(dir, 'dist/src/numeric/exact-sum.js')).href;
     const out = natives(`
-      const { Decimal40, decimal40, ZERO40 } = await import(${JSON.stringify(module)});
+      const { Decimal40, ZERO40 } = await import(${JSON.stringify(module)});
+      const { decimal40 } = await import(${JSON.stringify(parts)});
       const { ExactSum } = await import(${JSON.stringify(exactSum)});
       const sum = new ExactSum();
       sum.addProduct(new Decimal40('123.4567'), new Decimal40('1.9950556e-7'));

@@ -9,7 +9,7 @@
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../src/model/decimal.js';
+import { Decimal } from '../../src/numeric/decimal.js';
 import { linearityR2 } from '../../src/report/statistics.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from '../properties/run.js';
 import { at, dealWithPnl, FREE_OPTIONS, near, run } from '../support/scenario.js';

@@ -1,4 +1,4 @@
-import { DecimalJs40 as Decimal } from '../../model/decimal.js';
+import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';

@@ -1,4 +1,4 @@
-import { DecimalJs40 as Decimal } from '../../model/decimal.js';
+import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { DropLog } from './report.js';
 
 /** A row on its way into a tape: its token, its USD price, and where it came from. */

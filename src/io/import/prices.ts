@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalJs40 as Decimal } from '../../model/decimal.js';
+import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 
 /** A USD price series of a native coin: `[time, price]` points sorted by time. */

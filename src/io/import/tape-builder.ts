@@ -1,4 +1,4 @@
-import type { DecimalJs40 as Decimal } from '../../model/decimal.js';
+import type { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
 import type { PriceSeries } from './prices.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DecimalJs40 as Decimal } from '../../model/decimal.js';
+import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { formatPath } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
 import { dropOutliers } from './outliers.js';

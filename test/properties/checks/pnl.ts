@@ -1,5 +1,5 @@
 /** PnL identities: sums, the last chart point, closed and open deals. */
-import { Decimal } from '../../../src/model/decimal.js';
+import { Decimal } from '../../../src/numeric/decimal.js';
 import type { SimulatedDeal } from '../../../src/index.js';
 import { isSell, magnitude, near, sum, windowOf, type Run } from './support.js';
 

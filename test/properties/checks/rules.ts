@@ -1,5 +1,5 @@
 /** Rules of the request and the engine: caps, time-fix and close_all, fees, charts. */
-import { Decimal } from '../../../src/model/decimal.js';
+import { Decimal } from '../../../src/numeric/decimal.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../../../src/index.js';
 import { isSell, near, sum, TIMEFIX_TYPES, windowOf, type Run } from './support.js';
 

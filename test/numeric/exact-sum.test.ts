@@ -1,13 +1,13 @@
 /**
- * ExactSum (src/model/exact-sum.ts): sums of decimals and of products of decimals, exact until
+ * ExactSum (src/numeric/exact-sum.ts): sums of decimals and of products of decimals, exact until
  * read, then rounded once, half to even, to 40 digits. Checked against decimal.js with enough
  * digits to hold every sum exactly, then rounded by the project's 40-digit clone.
  */
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal40 } from '../../src/model/decimal40.js';
-import { ExactSum } from '../../src/model/exact-sum.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
+import { ExactSum } from '../../src/numeric/exact-sum.js';
 import { Clone, nearValueArb, PROPERTY_RUNS, PROPERTY_SEED, stringArb, valueArb, type Input } from './decimal40-cases.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Differential tests of Decimal40 (src/model/decimal40.ts) against the project's decimal.js
- * clone (src/model/decimal.ts: 40 significant digits, half to even). Decimal40 must give the
+ * Differential tests of Decimal40 (src/numeric/decimal40.ts) against the project's decimal.js
+ * clone (src/numeric/decimal.ts: 40 significant digits, half to even). Decimal40 must give the
  * same text and the same double as the clone, operation by operation, with two documented
  * differences that are tested as such and never compared with decimal.js:
  * - an input with more than 40 significant digits is rounded half to even on construction;
@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal40 } from '../../src/model/decimal40.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
 import {
   chainArb,
   Clone,

@@ -5,7 +5,7 @@ import { CONVERSION_ERROR, decide40, divideWords, multiplyWords, PRODUCT_ERROR, 
  * The doubles a response prints for results that nothing else reads: a trade's execution price
  * of a sell, its slippage, `usd_buy_price_avg` and `usd_invested` after a buy. Each is the
  * nearest double to the model's 40-digit result, as `toJsonNumber` of the decimal would give it,
- * but decided from double-word arithmetic (`model/double-word.ts`): a quotient costs a few dozen
+ * but decided from double-word arithmetic (`numeric/double-word.ts`): a quotient costs a few dozen
  * floating-point operations instead of a 40-digit long division. When the error bound reaches
  * the edge of a double's rounding cell, the decimal is computed after all.
  */

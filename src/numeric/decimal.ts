@@ -1,13 +1,15 @@
-import { Decimal40, DecimalJs40 } from './decimal40.js';
+import { Decimal40 } from './decimal40.js';
+import type { DecimalInput } from './decimal40-parse.js';
+import { DecimalJs40 } from './decimal40-print.js';
 import { CONVERSION_ERROR, decide, toWord, W } from './double-word.js';
-import { InputError } from './errors.js';
+import { InputError } from '../model/errors.js';
 import { nearestDouble } from './nearest-double.js';
 
 /**
  * The decimal type of all money arithmetic: 40 significant digits, half to even (the model asks
  * for decimal.js with at least 30). It is {@link Decimal40}, which gives decimal.js's results
  * exactly, operation by operation, several times faster (see its doc comment and the
- * differential tests in `test/model/decimal40.test.ts`).
+ * differential tests in `test/numeric/decimal40.test.ts`).
  */
 export const Decimal = Decimal40;
 export type Decimal = Decimal40;
@@ -23,7 +25,7 @@ export { DecimalJs40 };
 export type DecimalJs40 = InstanceType<typeof DecimalJs40>;
 
 /** A decimal as it travels in JSON: a number or a decimal string. */
-export type DecimalInput = number | string;
+export type { DecimalInput };
 
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);

@@ -1,5 +1,5 @@
 /**
- * The fast decimal-to-double conversion (src/model/nearest-double.ts) against `Number` reading
+ * The fast decimal-to-double conversion (src/numeric/nearest-double.ts) against `Number` reading
  * the decimal's text, which is exact: on random 40-digit values, and on the near ties where a
  * fast answer could go wrong (midpoints between adjacent doubles, written to 40 digits, with and
  * without a nudge, and the neighbours of powers of two). It may decline (NaN) but never answer
@@ -8,8 +8,8 @@
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal40 } from '../../src/model/decimal40.js';
-import { nearestDouble } from '../../src/model/nearest-double.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
+import { nearestDouble } from '../../src/numeric/nearest-double.js';
 import { awayFromZero, exactText } from '../support/exact-double.js';
 import { PROPERTY_RUNS, PROPERTY_SEED } from './decimal40-cases.js';
 

@@ -1,6 +1,6 @@
-import type { DecimalInput } from './decimal.js';
 // Decimal40 is the engine's Decimal; taken from its own module, so that decimal.ts may use this one.
-import { Decimal40 as Decimal, scanShortDecimal } from './decimal40.js';
+import { Decimal40 as Decimal } from './decimal40.js';
+import { scanShortDecimal, type DecimalInput } from './decimal40-parse.js';
 import { productError } from './nearest-double.js';
 
 /**

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 /**
  * The reference: decimal.js with the project's settings (40 significant digits, half to even,
  * plain notation). Built here from decimal.js itself rather than imported from
- * src/model/decimal.ts, whose `Decimal` may be Decimal40: the tests must never compare
+ * src/numeric/decimal.ts, whose `Decimal` may be Decimal40: the tests must never compare
  * Decimal40 with itself.
  */
 export const Clone = DecimalJs.clone({

@@ -1,4 +1,6 @@
-import { Decimal40, round40, unpack, ZERO40 } from './decimal40.js';
+import { Decimal40, ZERO40 } from './decimal40.js';
+import { unpack } from './decimal40-parts.js';
+import { round40 } from './decimal40-rounding.js';
 import { POW10 as POWERS_OF_TEN } from './nearest-double.js';
 
 // The hot loops read these as this module's own constants: an imported binding is read through
@@ -142,7 +144,7 @@ export class ExactSum {
     }
   }
 
-  /** The sum rounded half to even to 40 digits. */
+  /** The sum rounded half to even to 40 digits (`round40` builds a Decimal40: see `decimal40.ts`). */
   value(): Decimal40 {
     this.carry();
     if (this.low > this.high) return ZERO40;
@@ -154,7 +156,7 @@ export class ExactSum {
     const top = c[this.high]!;
     if (top > 0) {
       for (let t = 0; t < length; t++) out[t] = c[this.high - t]!;
-      return round40(out, length, false, lowExponent, 1);
+      return round40(out, length, false, lowExponent, 1) as Decimal40;
     }
     // Negative: the top column holds the sign, those below are in [0, BASE); the magnitude is
     // 0 minus the sum, borrowing upwards.
@@ -166,7 +168,7 @@ export class ExactSum {
       out[this.high - j] = v;
     }
     out[0] = -top - borrow;
-    return round40(out, length, false, lowExponent, -1);
+    return round40(out, length, false, lowExponent, -1) as Decimal40;
   }
 
   /** Back to zero. */

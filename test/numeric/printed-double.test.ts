@@ -1,5 +1,5 @@
 /**
- * The printed doubles of results nothing else reads (src/model/printed-double.ts) and the
+ * The printed doubles of results nothing else reads (src/numeric/printed-double.ts) and the
  * double-word path of `toJsonNumber`: each must be exactly the double that `Number` reads from
  * the 40-digit decimal's text, the decimal made as the model makes it (`a.div(b)`,
  * `q.times(a.div(b))`). On random 40-digit operands, and on operands built so that the result
@@ -9,9 +9,9 @@
 import { Decimal as DecimalJs } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toJsonNumber } from '../../src/model/decimal.js';
-import { Decimal40 } from '../../src/model/decimal40.js';
-import { printedProduct, printedProductOfQuotient, printedQuotient } from '../../src/model/printed-double.js';
+import { toJsonNumber } from '../../src/numeric/decimal.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
+import { printedProduct, printedProductOfQuotient, printedQuotient } from '../../src/numeric/printed-double.js';
 import { awayFromZero, exactText } from '../support/exact-double.js';
 import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED } from './decimal40-cases.js';
 

@@ -1,0 +1,18 @@
+import { Decimal, HALF, toJsonNumber, type DecimalInput } from '../numeric/decimal.js';
+
+/**
+ * A token's known liquidity: `L`, the USD value of its pool (both sides), and the pool's USD
+ * side `L / 2`, which every slippage formula divides by (made once per liquidity value).
+ */
+export interface Liquidity {
+  readonly usd: Decimal;
+  readonly half: Decimal;
+  /** `usd` as a trade record prints it. */
+  readonly printed: number;
+}
+
+/** The liquidity a swap's `usd_liquidity` gives. */
+export function parseLiquidity(raw: DecimalInput): Liquidity {
+  const usd = new Decimal(raw);
+  return { usd, half: usd.times(HALF), printed: toJsonNumber(usd) };
+}
