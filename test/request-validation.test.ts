@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../src/model/errors.js';
-import { parseSimulatorRequest } from '../src/model/request.js';
+import { closestName, parseSimulatorRequest } from '../src/model/request.js';
 import { ErrorBodySchema } from '../src/model/response.js';
 import { simulate } from '../src/simulate.js';
 import { request, tape } from './support/scenario.js';
@@ -79,6 +79,53 @@ describe('validation_error (interface 4.1)', () => {
       expect(result.success ? null : result.error.code).toBe('validation_error');
     }
   });
+});
+
+describe('a member the interface does not define (model 1.1, 1.2)', () => {
+  it.each([
+    { name: 'a misspelt optional setting, camel case', patch: { closeAll: true }, path: 'closeAll', message: 'unknown member "closeAll": did you mean "close_all"?' },
+    { name: 'a typo', patch: { include_bot_fee: true }, path: 'include_bot_fee', message: 'unknown member "include_bot_fee": did you mean "include_bot_fees"?' },
+    { name: 'a dash for an underscore', patch: { 'max-buy-amount': 5 }, path: 'max-buy-amount', message: 'unknown member "max-buy-amount": did you mean "max_buy_amount"?' },
+    {
+      name: 'inside inactivity_time_fix',
+      patch: { inactivity_time_fix: { hours: 2, hour: 3 } },
+      path: 'inactivity_time_fix.hour',
+      message: 'unknown member "hour": did you mean "hours"?',
+    },
+    {
+      name: 'a name close to none',
+      patch: { stop_loss: 20 },
+      path: 'stop_loss',
+      message:
+        'unknown member "stop_loss": the members here are: wallets, network, from_date, to_date, buy_percentage, max_buy_amount, ' +
+        'max_position_amount, priority_fee, bribe, max_dupe_buy_times, close_all, inactivity_time_fix, include_bot_fees',
+    },
+    {
+      name: 'the strategy member, which this version does not run',
+      patch: { strategy: { copy_delay_seconds: 5 } },
+      path: 'strategy',
+      message: 'the strategy extensions (model 2.0) are not supported by this version of copysim: remove "strategy"',
+    },
+  ])('$name → validation_error naming it', ({ patch, path, message }) => {
+    expect(parseSimulatorRequest(broken(patch))).toEqual({ success: false, error: { code: 'validation_error', detail: [{ path, message }] } });
+  });
+
+  it('names every unknown member, each on its own', () => {
+    const result = parseSimulatorRequest(broken({ closeAll: true, foo: 1 }));
+    expect(result.success === false && result.error.code === 'validation_error' && result.error.detail.map((p) => p.path)).toEqual(['closeAll', 'foo']);
+  });
+});
+
+describe('closestName', () => {
+  const names = ['close_all', 'include_bot_fees', 'max_buy_amount', 'max_position_amount'];
+  it.each([
+    ['CLOSE_ALL', 'close_all'],
+    ['closeall', 'close_all'],
+    ['max_buy_amout', 'max_buy_amount'],
+    ['max_positon_amount', 'max_position_amount'],
+    ['xyz', null],
+    ['close', null],
+  ])('%s → %s', (key, expected) => expect(closestName(key, names)).toBe(expected));
 });
 
 describe('invalid_date_range (model 1.2)', () => {

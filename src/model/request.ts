@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatPath, type ErrorBody } from './errors.js';
+import { formatPath, type ErrorBody, type ValidationProblem } from './errors.js';
 
 export const NetworkSchema = z.enum(['eth', 'sol']);
 /** A supported network: `eth` or `sol`. */
@@ -10,9 +10,11 @@ const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * The body of `POST /wallets/simulator` (interface 4.1, model 1.2). Defaults are applied on parse.
  * Calendar validity and date order are checked after the schema, as they give their own 400 code.
+ * A member the interface does not define is an error (model 1.1), so that a misspelt optional
+ * setting never falls back silently to its default.
  */
 export const SimulatorRequestSchema = z
-  .object({
+  .strictObject({
     wallets: z.array(z.string().min(1, 'must be a non-empty address')).min(1).max(100),
     network: NetworkSchema,
     from_date: z.string().regex(DATE_FORMAT, 'must be a date in the form YYYY-MM-DD'),
@@ -25,7 +27,7 @@ export const SimulatorRequestSchema = z
     max_dupe_buy_times: z.number().int().gte(0),
     close_all: z.boolean().default(false),
     inactivity_time_fix: z
-      .object({ hours: z.number().int().min(1).max(192) })
+      .strictObject({ hours: z.number().int().min(1).max(192) })
       .nullable()
       .default(null),
     include_bot_fees: z.boolean().default(false),
@@ -98,10 +100,11 @@ export function parseSimulatorRequest(input: unknown): ParseRequestResult {
       success: false,
       error: {
         code: 'validation_error',
-        detail: parsed.error.issues.map((issue) => ({
-          path: formatPath(issue.path),
-          message: issue.message,
-        })),
+        detail: parsed.error.issues.flatMap((issue) =>
+          issue.code === 'unrecognized_keys'
+            ? issue.keys.map((key) => unknownMember(issue.path, key))
+            : [{ path: formatPath(issue.path), message: issue.message }],
+        ),
       },
     };
   }
@@ -121,4 +124,59 @@ export function parseSimulatorRequest(input: unknown): ParseRequestResult {
     };
   }
   return { success: true, data: request };
+}
+
+/** The members a request may hold, by the path of the object holding them. */
+const MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(SimulatorRequestSchema.shape),
+  inactivity_time_fix: ['hours'],
+};
+
+/** The strategy extensions (strategy-extensions.md, model 2.0) define this member; this engine does not run them. */
+const STRATEGY = 'strategy';
+
+/** One problem for a member the interface does not define, with the defined name it is closest to. */
+function unknownMember(at: readonly PropertyKey[], key: string): ValidationProblem {
+  const path = formatPath([...at, key]);
+  if (at.length === 0 && key === STRATEGY) {
+    return { path, message: 'the strategy extensions (model 2.0) are not supported by this version of copysim: remove "strategy"' };
+  }
+  const known = MEMBERS[formatPath(at)] ?? [];
+  const near = closestName(key, known);
+  const hint = near === null ? `the members here are: ${known.join(', ')}` : `did you mean "${near}"?`;
+  return { path, message: `unknown member "${key}": ${hint}` };
+}
+
+/**
+ * The name of `names` that `key` most likely misspells: the same letters once case and `_`/`-`
+ * are set aside (`closeAll` for `close_all`), or else the nearest within an edit distance of a
+ * third of its length; null when none is that close.
+ */
+export function closestName(key: string, names: readonly string[]): string | null {
+  const fold = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
+  const folded = names.find((name) => fold(name) === fold(key));
+  if (folded !== undefined) return folded;
+  let best: string | null = null;
+  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1;
+  for (const name of names) {
+    const d = editDistance(fold(key), fold(name));
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
