@@ -1,5 +1,5 @@
 import { isPositiveDecimalString, isTapeMagnitude } from '../numeric/decimal.js';
-import { parseTape, TapeHeaderSchema, type Swap, type Tape } from '../model/tape.js';
+import { parseTape, SWAP_TIME_LIMIT, TapeHeaderSchema, type Swap, type Tape } from '../model/tape.js';
 
 /**
  * A hand-written twin of the zod `SwapSchema` for large tapes: it accepts exactly the swaps the
@@ -20,6 +20,7 @@ export function isValidSwap(value: unknown): value is Swap {
     typeof time === 'number' &&
     Number.isSafeInteger(time) &&
     time >= 0 &&
+    time < SWAP_TIME_LIMIT &&
     isPositiveDecimal(quantity) &&
     isPositiveDecimal(usd_price) &&
     (usd_amount === undefined || isPositiveDecimal(usd_amount)) &&

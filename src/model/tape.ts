@@ -11,12 +11,19 @@ export const PositiveDecimalSchema = z.custom<DecimalInput>(
 
 const TimeSchema = z.number().int('expected whole seconds').gte(0).lte(Number.MAX_SAFE_INTEGER);
 
+/** A swap's time: seconds since the epoch below 10¹¹ (model 1.1); larger values are milliseconds by mistake. */
+export const SWAP_TIME_LIMIT = 1e11;
+const SwapTimeSchema = TimeSchema.lt(SWAP_TIME_LIMIT, {
+  error: (issue) =>
+    `expected seconds since the epoch (below 10¹¹, the year 5138); ${String(issue.input)} looks like milliseconds: divide the times by 1000`,
+});
+
 /** One swap of the tape (model 1.1). */
 export const SwapSchema = z.object({
   wallet: z.string().min(1, 'expected a non-empty address'),
   token: z.string().min(1, 'expected a non-empty address'),
   type: z.enum(['buy', 'sell']),
-  time: TimeSchema,
+  time: SwapTimeSchema,
   quantity: PositiveDecimalSchema,
   usd_price: PositiveDecimalSchema,
   usd_amount: PositiveDecimalSchema.optional(),

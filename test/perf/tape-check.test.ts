@@ -11,7 +11,7 @@ import { inputErrorOf } from '../support/errors.js';
 /** Values that sit on the edges of every swap field's rule, valid and not. */
 const edgeValue = fc.constantFrom<unknown>(
   undefined, null, true, 0, -0, 1, -1, 0.5, 1e-300, 1e300, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 53 - 1, 1.5,
-  1e-60, 1e60, 9.99e-61, 1.01e60, 5e-324,
+  1e-60, 1e60, 9.99e-61, 1.01e60, 5e-324, 1e11 - 1, 1e11, 1_710_064_800_000,
   '', 'x', 'buy', 'sell', 'Buy', '0', '1', '-1', '+1', '0.0', '.5', '5.', '.', '1e5', '1E-5', '1e', '1e+', '0e5', ' 1', '1 ',
   '00.10', '1.2.3', '0x10', 'Infinity', 'NaN', '1e-60', '1e60', '1e-61', '1e61', '2e400', [], {}, [1], { value: 1 },
 );
@@ -92,5 +92,26 @@ describe('validateTape', () => {
     expect(quick.swaps[0]).toBe(input.swaps[0]); // no copy of a million swaps
     expect(quick.tokens).toEqual({}); // defaults applied as the schema does
     expect(quick.native_prices).toEqual([]);
+  });
+});
+
+describe('a swap time in milliseconds (model 1.1: time < 10¹¹)', () => {
+  const swap = (time: number) => ({ wallet: 'W', token: 'T', type: 'buy', time, quantity: '2', usd_price: 0.5 });
+
+  it.each([
+    [99_999_999_999, true], // the last second below 10¹¹ (the year 5138)
+    [100_000_000_000, false],
+    [1_710_064_800_000, false], // 2024-03-10T10:00:00Z in milliseconds
+  ])('time %i accepted: %s, by the schema and the quick check alike', (time, ok) => {
+    expect(SwapSchema.safeParse(swap(time)).success).toBe(ok);
+    expect(isValidSwap(swap(time))).toBe(ok);
+  });
+
+  it('is an input error that says it looks like milliseconds and how to fix it', () => {
+    const error = inputErrorOf(() => validateTape({ network: 'sol', swaps: [swap(1), swap(1_710_064_800_000)] }));
+    expect(error.message).toBe(
+      'tape: swap 1: swaps[1].time: expected seconds since the epoch (below 10¹¹, the year 5138); 1710064800000 looks like milliseconds: divide the times by 1000',
+    );
+    expect(error.location).toMatchObject({ source: 'tape', swapIndex: 1 });
   });
 });
