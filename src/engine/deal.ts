@@ -1,9 +1,6 @@
-import { Decimal, toJsonNumber, ZERO, type DecimalInput } from '../numeric/decimal.js';
-import { printedProduct, printedProductOfQuotient, printedQuotient } from '../numeric/printed-double.js';
-import type { SpecialTag, TradeType } from '../model/response.js';
+import { Decimal, ZERO } from '../numeric/decimal.js';
+import type { SpecialTag } from '../model/response.js';
 import type { Fill } from './execution.js';
-import type { Liquidity } from './liquidity.js';
-import { BOT_FEE, BUY_PRICE_AVG, INVESTED, LIQUIDITY, NETWORK_FEE, PRICE, QUANTITY, SLIPPAGE, USD_AMOUNT, type TradeLog } from './trade-log.js';
 
 /**
  * Sums over the settled deals that the summary needs besides their PnL (model 5): the fees,
@@ -17,9 +14,33 @@ export class DealTotals {
   soldAtReference: Decimal = ZERO;
 }
 
+/** What a {@link Deal} is opened with. */
+export interface DealSetup {
+  /** Position in the response's `deals`: deals are numbered in the order they open. */
+  readonly index: number;
+  readonly tokenId: number;
+  /**
+   * The token's address as the swap that opened the deal spells it (on `eth` a tape may spell
+   * one token in several cases; docs/model.md §14 (b)).
+   */
+  readonly tokenAddress: string;
+  /** The leader whose buy opens the deal. */
+  readonly leader: number;
+  /** Time of the opening buy. */
+  readonly time: number;
+  /** `bot_fee_percent / 100`, or null when bot fees are not included. */
+  readonly botFeeRate: Decimal | null;
+  /**
+   * True when the deal's own fee, slippage and sold-quantity sums are wanted (the response's
+   * deals); a summary needs only the totals, so they are left at zero.
+   */
+  readonly detailed: boolean;
+}
+
 /**
- * The follower's position in one token (model section 3): one lot per leader, the deal's
- * accounting, and its trades when they are recorded. At most one deal per token is open.
+ * The follower's position in one token (model section 3): one lot per leader and the deal's
+ * accounting. At most one deal per token is open. What the response prints of its trades is
+ * kept by the `TradeLog`, what the chart keeps of its valuations by the `UnrealizedBook`.
  *
  * A trade adds to a few running sums; the results of model section 4 follow from them once, when
  * the deal is settled (equal forms of the model's sums over trades, see docs/model.md §14 (j)):
@@ -31,6 +52,9 @@ export class DealTotals {
  * sell, a dupe buy's cap or a printed trade needs them, and kept until a trade moves them.
  */
 export class Deal {
+  readonly index: number;
+  readonly tokenId: number;
+  readonly tokenAddress: string;
   /** The lot of the leader whose buy opened the deal, and those of the others, if any. */
   private readonly firstLeader: number;
   private firstLot: Decimal = ZERO;
@@ -42,11 +66,11 @@ export class Deal {
   buys = 0;
   /** `pnl_realized`, made when the deal is settled: closed, or open at the window's end. */
   pnlRealized: Decimal = ZERO;
-  // Printed only, made when the deal is settled if it records its trades.
+  // The deal's own sums, made when it is settled if it is `detailed`.
   networkFee: Decimal = ZERO;
   botFee: Decimal = ZERO;
   slippageLoss: Decimal = ZERO;
-  /** Tokens sold (printed only: kept when the deal records its trades). */
+  /** Tokens sold (kept when the deal is `detailed`). */
   soldQty: Decimal = ZERO;
   // Running sums until the deal is settled: over the sells their `usd_amount` and their cost
   // `quantity × usd_buy_price_avg`; what the trades were worth at their reference price `p`
@@ -61,54 +85,27 @@ export class Deal {
   private feeUnit: Decimal = ZERO;
   private feeCount = 0;
   tradeCount = 0;
-  /** The deal's rows in the trade log, when the replay keeps one. */
-  readonly tradeRows: number[] = [];
   open = true;
   specialTag: SpecialTag = null;
   openTime: number;
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
-  /**
-   * `qty`, the known price's key (`PriceBook.priceKey`) and `invested` at the last valuation
-   * (see `UnrealizedBook`).
-   */
-  valuedQty: Decimal = ZERO;
-  valuedPriceKey: number | DecimalInput = -1;
-  bookedInvested: Decimal = ZERO;
-  /** The deal's slot in the `UnrealizedBook` while it is in the chart's sum, else -1. */
-  slot = -1;
   /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
   private avg: Decimal | null = null;
   private investedNow: Decimal | null = null;
-  /** `feeUnit` as a trade record prints it (when the deal records its trades). */
-  private printedFee = 0;
+  private readonly botFeeRate: Decimal | null;
+  private readonly detailed: boolean;
 
-  constructor(
-    /** Position in the response's `deals`: deals are numbered in the order they open. */
-    readonly index: number,
-    readonly tokenId: number,
-    /**
-     * The token's address as the swap that opened the deal spells it (on `eth` a tape may spell
-     * one token in several cases; docs/model.md §14 (b)).
-     */
-    readonly tokenAddress: string,
-    /** The leader whose buy opens the deal. */
-    leader: number,
-    time: number,
-    /** `bot_fee_percent / 100`, or null when bot fees are not included. */
-    private readonly botFeeRate: Decimal | null,
-    /** Where the trades are recorded; null when only the deal's sums are wanted (a summary). */
-    private readonly log: TradeLog | null,
-    /**
-     * True when the PnL chart values the deal after every trade: it makes `usd_buy_price_avg` and
-     * `usd_invested` anyway, so a record prints them from the decimals.
-     */
-    private readonly valuedAfterTrades = false,
-  ) {
+  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed }: DealSetup) {
+    this.index = index;
+    this.tokenId = tokenId;
+    this.tokenAddress = tokenAddress;
     this.firstLeader = leader;
     this.openTime = time;
     this.lastOperationTime = time;
+    this.botFeeRate = botFeeRate;
+    this.detailed = detailed;
   }
 
   /** `usd_buy_price_avg = bought_usd / bought_qty`. */
@@ -122,8 +119,21 @@ export class Deal {
   }
 
   /**
+   * `usd_buy_price_avg` if a sell, a dupe buy's cap or a valuation has made it since the last
+   * trade moved it, else null: a trade record then prints it from the running sums instead.
+   */
+  get buyPriceAvgIfMade(): Decimal | null {
+    return this.avg;
+  }
+
+  /** `usd_invested` if made since the last trade moved it, else null (see {@link buyPriceAvgIfMade}). */
+  get investedIfMade(): Decimal | null {
+    return this.investedNow;
+  }
+
+  /**
    * Settles the deal's books once it has closed, or at the window's end: makes `pnl_realized`
-   * (and the printed fee and slippage sums), adds the deal's sums to `totals` and lets go of the
+   * (and, if `detailed`, the deal's fee and slippage sums), adds the deal's sums to `totals` and lets go of the
    * running sums. A closed deal also lets go of its lots: it waits for the response with a
    * handful of numbers, so a long run holds little per closed deal and leaves little for the
    * garbage collector to copy.
@@ -137,7 +147,7 @@ export class Deal {
     totals.soldUsd = totals.soldUsd.plus(this.soldUsd);
     totals.boughtAtReference = totals.boughtAtReference.plus(this.boughtAtReference);
     totals.soldAtReference = totals.soldAtReference.plus(this.soldAtReference);
-    if (this.log !== null) {
+    if (this.detailed) {
       this.networkFee = networkFee;
       this.botFee = botFee;
       this.slippageLoss = this.boughtUsd.minus(this.boughtAtReference).plus(this.soldAtReference.minus(this.soldUsd));
@@ -153,9 +163,6 @@ export class Deal {
       this.emptyLots();
       this.avg = ZERO;
       this.investedNow = ZERO;
-      this.valuedQty = ZERO;
-      this.valuedPriceKey = -1;
-      this.bookedInvested = ZERO;
     }
   }
 
@@ -167,14 +174,14 @@ export class Deal {
   }
 
   /** Records a buy copied from leader `leader`. */
-  addBuy(leader: number, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
+  addBuy(leader: number, time: number, fill: Fill, networkFee: Decimal): void {
     this.changeLot(leader, fill.quantity);
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.boughtAtReference = this.boughtAtReference.plus(fill.atReference);
     this.avg = null;
     this.buys++;
-    this.record('buy', time, fill, liquidity, networkFee);
+    this.record(time, networkFee);
   }
 
   /**
@@ -182,7 +189,7 @@ export class Deal {
    * With `leader` set, they come out of that leader's lot; with null, the whole position is sold
    * (close_all and time-fix) and every lot empties.
    */
-  addSell(type: TradeType, leader: number | null, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): Decimal {
+  addSell(leader: number | null, time: number, fill: Fill, networkFee: Decimal): Decimal {
     if (leader === null) {
       this.emptyLots();
       this.investedNow = null;
@@ -193,8 +200,8 @@ export class Deal {
     this.soldUsd = this.soldUsd.plus(fill.usdAmount);
     this.soldCost = this.soldCost.plus(cost);
     this.soldAtReference = this.soldAtReference.plus(fill.atReference);
-    if (this.log !== null) this.soldQty = this.soldQty.plus(fill.quantity);
-    this.record(type, time, fill, liquidity, networkFee);
+    if (this.detailed) this.soldQty = this.soldQty.plus(fill.quantity);
+    this.record(time, networkFee);
     return cost;
   }
 
@@ -243,54 +250,15 @@ export class Deal {
     return this.feesBefore.plus(this.feeCount === 1 ? this.feeUnit : this.feeUnit.times(this.feeCount));
   }
 
-  private record(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
+  /** Counts a trade at `time` and its network fee. */
+  private record(time: number, networkFee: Decimal): void {
     if (networkFee !== this.feeUnit) {
       this.feesBefore = this.networkFeesPaid();
       this.feeUnit = networkFee;
       this.feeCount = 0;
-      if (this.log !== null) this.printedFee = toJsonNumber(networkFee);
     }
     this.feeCount++;
     this.lastOperationTime = time;
     this.tradeCount++;
-    if (this.log !== null) this.tradeRows.push(this.print(type, time, fill, liquidity));
-  }
-
-  /**
-   * Writes the trade to the log as the response prints it. `usd_buy_price_avg` and
-   * `usd_invested` are printed from the decimals when a sell, a cap or the chart's valuation
-   * makes them, else straight from the running sums (see `numeric/printed-double.ts`), so a buy
-   * costs no 40-digit division only to be printed.
-   */
-  private print(type: TradeType, time: number, fill: Fill, liquidity: Liquidity | null): number {
-    const log = this.log!;
-    const n = log.start(type, time);
-    const row = log.chunk;
-    const at = log.at;
-    row[at + USD_AMOUNT] = toJsonNumber(fill.usdAmount);
-    row[at + QUANTITY] = toJsonNumber(fill.quantity);
-    row[at + PRICE] = fill.price;
-    row[at + LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
-    if (this.valuedAfterTrades && this.open) {
-      row[at + BUY_PRICE_AVG] = toJsonNumber(this.buyPriceAvg);
-      row[at + INVESTED] = toJsonNumber(this.invested);
-    } else this.printPosition(row, at);
-    row[at + SLIPPAGE] = fill.slippage;
-    row[at + NETWORK_FEE] = this.printedFee;
-    const rate = this.botFeeRate;
-    // The model's product, rounded to 40 digits. The rate (`bot_fee_percent / 100`) is a short decimal,
-    // so the product is a cheap one (a power of ten only moves the exponent).
-    row[at + BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
-    return n;
-  }
-
-  /** `usd_buy_price_avg` and `usd_invested` into the row at `at`, without making the decimals that no one else needs. */
-  private printPosition(row: number[], at: number): void {
-    const avg = this.avg;
-    row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(this.boughtUsd, this.boughtQty, 1);
-    const invested = this.investedNow;
-    if (invested !== null) row[at + INVESTED] = toJsonNumber(invested);
-    else if (this.qty.isZero()) row[at + INVESTED] = 0;
-    else row[at + INVESTED] = avg !== null ? printedProduct(this.qty, avg) : printedProductOfQuotient(this.qty, this.boughtUsd, this.boughtQty);
   }
 }

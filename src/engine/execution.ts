@@ -22,6 +22,24 @@ export interface Fill {
   readonly atReference: Decimal;
 }
 
+/** What an {@link ExecutionModel} is set up with: the network, the engine's options and the request's fee settings. */
+export interface ExecutionSetup {
+  readonly network: Network;
+  readonly options: EngineOptions;
+  /** The request's `priority_fee` and `bribe`, native coin per transaction. */
+  readonly priorityFee: number;
+  readonly bribe: number;
+  /** The request's `include_bot_fees`. */
+  readonly includeBotFees: boolean;
+  /** The native coin's USD price over time, for the network fees. */
+  readonly native: NativePriceSeries;
+  /**
+   * False when no trade is recorded (a summary): the fill's `price` and `slippage` are only
+   * printed, so they are left at zero instead of computed. Default true.
+   */
+  readonly printed?: boolean;
+}
+
 /**
  * The execution model: constant-product slippage against a pool whose USD side holds `L / 2`,
  * with a fixed slippage when the liquidity is unknown, and the fees of a follower trade. The
@@ -46,20 +64,13 @@ export class ExecutionModel {
   /** The last native price asked for and its network fee: prices change far less often than trades. */
   private lastNative: Decimal | null = null;
   private lastNetworkFee: Decimal = ZERO;
+  private readonly native: NativePriceSeries;
+  /** See {@link ExecutionSetup.printed}. */
+  private readonly printed: boolean;
 
-  constructor(
-    network: Network,
-    options: EngineOptions,
-    priorityFee: number,
-    bribe: number,
-    includeBotFees: boolean,
-    private readonly native: NativePriceSeries,
-    /**
-     * False when no trade is recorded (a summary): the fill's `price` and `slippage` are only
-     * printed, so they are left at zero instead of computed.
-     */
-    private readonly printed = true,
-  ) {
+  constructor({ network, options, priorityFee, bribe, includeBotFees, native, printed = true }: ExecutionSetup) {
+    this.native = native;
+    this.printed = printed;
     const s = new Decimal(options.unknown_liquidity_slippage_percent).div(HUNDRED);
     this.unknownOnePlusS = ONE.plus(s);
     const buySlippage = s.times(HUNDRED);

@@ -157,10 +157,18 @@ export class Replay {
 
   constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
     this.request = request;
-    this.trades = trades ? new TradeLog() : null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = requestWindow(request);
-    this.exec = new ExecutionModel(network, options, request.priority_fee, request.bribe, request.include_bot_fees, native, trades);
+    this.exec = new ExecutionModel({
+      network,
+      options,
+      priorityFee: request.priority_fee,
+      bribe: request.bribe,
+      includeBotFees: request.include_bot_fees,
+      native,
+      printed: trades,
+    });
+    this.trades = trades ? new TradeLog({ botFeeRate: this.exec.botFeeRate, valuedAfterTrades: chart }) : null;
     this.prices = prices ?? new KnownPrices(tokenCount);
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const fix = request.inactivity_time_fix;
@@ -229,11 +237,20 @@ export class Replay {
     const networkFee = this.exec.networkFee(time);
     let target = deal;
     if (target === undefined) {
-      target = new Deal(this.deals.length, tokenId, swap.token, leader, time, this.exec.botFeeRate, this.trades, this.unrealized !== null);
+      target = new Deal({
+        index: this.deals.length,
+        tokenId,
+        tokenAddress: swap.token,
+        leader,
+        time,
+        botFeeRate: this.exec.botFeeRate,
+        detailed: this.trades !== null,
+      });
       this.deals.push(target);
       this.openDeal[tokenId] = target;
     }
-    target.addBuy(leader, time, fill, liquidity, networkFee);
+    target.addBuy(leader, time, fill, networkFee);
+    this.trades?.record(target, 'buy', fill, liquidity, networkFee);
     this.afterTrade(target, fill, networkFee, null);
   }
 
@@ -252,7 +269,8 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(tokenId);
     const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
-    const cost = deal.addSell('sell', leader, time, fill, liquidity, networkFee);
+    const cost = deal.addSell(leader, time, fill, networkFee);
+    this.trades?.record(deal, 'sell', fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
     this.afterTrade(deal, fill, networkFee, cost);
   }
@@ -262,7 +280,8 @@ export class Replay {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
-    const cost = deal.addSell(type, null, time, fill, liquidity, networkFee);
+    const cost = deal.addSell(null, time, fill, networkFee);
+    this.trades?.record(deal, type, fill, liquidity, networkFee);
     deal.close(type === 'sell' ? 'close_all' : type);
     this.afterTrade(deal, fill, networkFee, cost);
   }
@@ -296,6 +315,6 @@ export class Replay {
     else unrealized.close(deal);
     sums.read();
     unrealized.read(sums);
-    this.points.add(deal.lastOperationTime, deal.index, sums.realizedPnl, unrealized.unrealized, unrealized.total, sums.feeSum, sums.botFeeSum);
+    this.points.add(deal, sums, unrealized);
   }
 }

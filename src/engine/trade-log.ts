@@ -1,4 +1,11 @@
+import { toJsonNumber, type Decimal } from '../numeric/decimal.js';
+import { printedProduct, printedProductOfQuotient, printedQuotient } from '../numeric/printed-double.js';
 import type { TradeType } from '../model/response.js';
+import type { ChartSums } from './chart-sums.js';
+import type { Deal } from './deal.js';
+import type { Fill } from './execution.js';
+import type { Liquidity } from './liquidity.js';
+import type { UnrealizedBook } from './unrealized.js';
 
 /**
  * Rows of `width` doubles in fixed-size chunks: nothing for the garbage collector to trace, and
@@ -92,13 +99,40 @@ export const SLIPPAGE = 8;
 export const NETWORK_FEE = 9;
 export const BOT_FEE = 10;
 
+/** How a {@link TradeLog} prints a deal's trades. */
+export interface TradeLogSetup {
+  /** `bot_fee_percent / 100`, or null when bot fees are not included. */
+  readonly botFeeRate: Decimal | null;
+  /**
+   * True when the PnL chart values the open deals after every trade: it makes a deal's
+   * `usd_buy_price_avg` and `usd_invested` anyway, so a record prints them from the decimals.
+   */
+  readonly valuedAfterTrades: boolean;
+}
+
 /**
  * Every follower trade of a replay, in execution order, as the doubles the response prints: 88
- * bytes a trade. A deal keeps the numbers of its rows. The deal {@link start}s a trade's row,
- * then writes its values in place, at `chunk[at + USD_AMOUNT]` … `chunk[at + BOT_FEE]`.
+ * bytes a trade, and the row numbers of each deal's trades. {@link record} prints a trade of a
+ * deal; a row may also be written directly: {@link start} it, then write its values in place, at
+ * `chunk[at + USD_AMOUNT]` … `chunk[at + BOT_FEE]`.
  */
 export class TradeLog {
   private readonly rows = new DoubleRows(BOT_FEE + 1);
+  /** The row numbers of each deal's trades, by deal index. */
+  private readonly rowsOfDeal: number[][] = [];
+  private readonly botFeeRate: Decimal | null;
+  private readonly valuedAfterTrades: boolean;
+  /**
+   * The last network fee printed and its printed double: a fee stays the same decimal until the
+   * native price moves, so it is converted once per change, not once per trade.
+   */
+  private lastFee: Decimal | null = null;
+  private lastPrintedFee = 0;
+
+  constructor({ botFeeRate, valuedAfterTrades }: TradeLogSetup = { botFeeRate: null, valuedAfterTrades: false }) {
+    this.botFeeRate = botFeeRate;
+    this.valuedAfterTrades = valuedAfterTrades;
+  }
 
   /** The chunk of the trade being written, and where in it its row starts. */
   get chunk(): number[] {
@@ -121,6 +155,42 @@ export class TradeLog {
     return n;
   }
 
+  /**
+   * Prints a trade `deal` has just made (its accounting already moved by it) as the response
+   * prints it. `usd_buy_price_avg` and `usd_invested` are printed from the deal's decimals when a
+   * sell, a cap or the chart's valuation makes them, else straight from its running sums (see
+   * `numeric/printed-double.ts`), so a buy costs no 40-digit division only to be printed.
+   */
+  record(deal: Deal, type: TradeType, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
+    const n = this.start(type, deal.lastOperationTime);
+    (this.rowsOfDeal[deal.index] ??= []).push(n);
+    const row = this.rows.chunk;
+    const at = this.rows.at;
+    row[at + USD_AMOUNT] = toJsonNumber(fill.usdAmount);
+    row[at + QUANTITY] = toJsonNumber(fill.quantity);
+    row[at + PRICE] = fill.price;
+    row[at + LIQUIDITY] = liquidity === null ? NaN : liquidity.printed;
+    if (this.valuedAfterTrades && deal.open) {
+      row[at + BUY_PRICE_AVG] = toJsonNumber(deal.buyPriceAvg);
+      row[at + INVESTED] = toJsonNumber(deal.invested);
+    } else printPosition(deal, row, at);
+    row[at + SLIPPAGE] = fill.slippage;
+    if (networkFee !== this.lastFee) {
+      this.lastFee = networkFee;
+      this.lastPrintedFee = toJsonNumber(networkFee);
+    }
+    row[at + NETWORK_FEE] = this.lastPrintedFee;
+    const rate = this.botFeeRate;
+    // The model's product, rounded to 40 digits. The rate (`bot_fee_percent / 100`) is a short decimal,
+    // so the product is a cheap one (a power of ten only moves the exponent).
+    row[at + BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
+  }
+
+  /** The row numbers of the trades of deal `index`, in execution order. */
+  rowsOf(index: number): readonly number[] {
+    return this.rowsOfDeal[index] ?? NO_ROWS;
+  }
+
   /** The trade in row `i`. */
   get(i: number): TradeRecord {
     const r = this.rows;
@@ -139,6 +209,21 @@ export class TradeLog {
       botFee: r.get(i, BOT_FEE),
     };
   }
+}
+
+const NO_ROWS: readonly number[] = [];
+
+/**
+ * A deal's `usd_buy_price_avg` and `usd_invested` into the row at `at`, without making the
+ * decimals that no one else needs.
+ */
+function printPosition(deal: Deal, row: number[], at: number): void {
+  const avg = deal.buyPriceAvgIfMade;
+  row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(deal.boughtUsd, deal.boughtQty, 1);
+  const invested = deal.investedIfMade;
+  if (invested !== null) row[at + INVESTED] = toJsonNumber(invested);
+  else if (deal.qty.isZero()) row[at + INVESTED] = 0;
+  else row[at + INVESTED] = avg !== null ? printedProduct(deal.qty, avg) : printedProductOfQuotient(deal.qty, deal.boughtUsd, deal.boughtQty);
 }
 
 /**
@@ -163,18 +248,23 @@ export class PointLog {
     return this.rows.length;
   }
 
-  add(time: number, dealIndex: number, realized: number, unrealized: number, total: number, feeSum: number, botFeeSum: number): void {
+  /**
+   * Adds the point after a trade of `deal`: its time and index, the chart's running sums as
+   * `sums` and `unrealized` last read them. Read from those objects rather than passed as seven
+   * numbers: the replay's loop calls this once per follower trade.
+   */
+  add(deal: Pick<Deal, 'lastOperationTime' | 'index'>, sums: Pick<ChartSums, 'realizedPnl' | 'feeSum' | 'botFeeSum'>, unrealized: Pick<UnrealizedBook, 'unrealized' | 'total'>): void {
     const rows = this.rows;
     rows.next();
     const row = rows.chunk;
     const at = rows.at;
-    row[at] = time;
-    row[at + 1] = dealIndex;
-    row[at + 2] = realized;
-    row[at + 3] = unrealized;
-    row[at + 4] = total;
-    row[at + 5] = feeSum;
-    row[at + 6] = botFeeSum;
+    row[at] = deal.lastOperationTime;
+    row[at + 1] = deal.index;
+    row[at + 2] = sums.realizedPnl;
+    row[at + 3] = unrealized.unrealized;
+    row[at + 4] = unrealized.total;
+    row[at + 5] = sums.feeSum;
+    row[at + 6] = sums.botFeeSum;
   }
 
   get(i: number): ChartPoint {

@@ -1,4 +1,4 @@
-import { ExactSum, toJsonNumber, ZERO, type Decimal } from '../numeric/decimal.js';
+import { ExactSum, toJsonNumber, ZERO, type Decimal, type DecimalInput } from '../numeric/decimal.js';
 import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../numeric/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
@@ -24,9 +24,10 @@ import type { ChartSums } from './chart-sums.js';
  *
  * Each open deal holds a slot with its booked term `qty × price − usd_invested` as a double word,
  * the error bound of that term, and the double words of the `qty` and `usd_invested` it was made
- * from (see {@link SLOT}). A price move only flags the token, in arrays indexed by token (no
- * work per market swap, and the deal object is not touched); a reading re-values the flagged
- * tokens' deals whose price, position or `usd_invested` changed.
+ * from (see {@link SLOT}), and a {@link BookedDeal} with the decimals they were made from. A
+ * price move only flags the token, in arrays indexed by token (no work per market swap, and the
+ * deal is not touched); a reading re-values the flagged tokens' deals whose price, position or
+ * `usd_invested` changed.
  */
 export class UnrealizedBook {
   /** The tokens flagged since the last reading (a stack of token ids), and each token's flag. */
@@ -34,9 +35,9 @@ export class UnrealizedBook {
   private flaggedCount = 0;
   private flag = new Uint8Array(64);
   /** The deal in the sum of each token, by token id. */
-  private readonly dealOfToken: (Deal | undefined)[] = [];
+  private readonly bookedOfToken: (BookedDeal | undefined)[] = [];
   /** The deals in the sum, by slot. */
-  private readonly open: Deal[] = [];
+  private readonly open: BookedDeal[] = [];
   /** Per slot, {@link SLOT} doubles. */
   private slots = new Float64Array(64 * SLOT);
   /**
@@ -74,28 +75,28 @@ export class UnrealizedBook {
 
   /** The deal traded and stays open: its position and `usd_invested` moved. */
   traded(deal: Deal): void {
-    if (deal.slot < 0) this.enter(deal);
+    if (this.bookedOfToken[deal.tokenId] === undefined) this.enter(deal);
     this.priceMoved(deal.tokenId);
   }
 
   /** The deal closed: its term leaves the sum. */
   close(deal: Deal): void {
-    const at = deal.slot;
-    if (at < 0) return;
+    const booked = this.bookedOfToken[deal.tokenId];
+    if (booked === undefined) return;
+    const at = booked.slot;
     const base = at * SLOT;
     const f = this.slots;
     accumulateKept(this.state, f, base + TERM_HIGH, -1);
     const last = this.open.length - 1;
     const moved = this.open[last]!;
-    if (moved !== deal) {
+    if (moved !== booked) {
       // A loop, not copyWithin: eight doubles cost less than the builtin's call into the runtime.
       for (let k = 0, from = last * SLOT; k < SLOT; k++) f[base + k] = f[from + k]!;
       this.open[at] = moved;
       moved.slot = at;
     }
     this.open.pop(); // the last deal, moved into the freed slot if it was not this one
-    deal.slot = -1;
-    this.dealOfToken[deal.tokenId] = undefined;
+    this.bookedOfToken[deal.tokenId] = undefined;
     if (last === 0) this.state.fill(0, HIGH, LITERAL_BASE + 1); // nothing open: the sum is exactly zero
   }
 
@@ -153,18 +154,18 @@ export class UnrealizedBook {
    */
   private readExactly(sums: ChartSums): void {
     this.exactReadings++;
-    const deals = this.open.slice().sort((a, b) => a.index - b.index);
+    const deals = this.open.slice().sort((a, b) => a.deal.index - b.deal.index);
     const exact = this.exact;
     exact.clear();
     let value = ZERO;
     let magnitude = 0;
-    for (const deal of deals) {
+    for (const { deal, qty, invested } of deals) {
       const price = this.prices.priceOf(deal.tokenId);
-      const product = deal.valuedQty.times(price);
-      value = value.plus(product.minus(deal.bookedInvested));
-      exact.addProduct(deal.valuedQty, price);
-      exact.add(deal.bookedInvested, -1);
-      magnitude += Math.abs(toJsonNumber(product)) + Math.abs(toJsonNumber(deal.bookedInvested));
+      const product = qty.times(price);
+      value = value.plus(product.minus(invested));
+      exact.addProduct(qty, price);
+      exact.add(invested, -1);
+      magnitude += Math.abs(toJsonNumber(product)) + Math.abs(toJsonNumber(invested));
     }
     const state = this.state;
     state[UNREALIZED] = toJsonNumber(value);
@@ -183,9 +184,9 @@ export class UnrealizedBook {
       this.slots = grown;
     }
     this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
-    this.open.push(deal);
-    deal.slot = at;
-    this.dealOfToken[deal.tokenId] = deal;
+    const booked = new BookedDeal(deal, at);
+    this.open.push(booked);
+    this.bookedOfToken[deal.tokenId] = booked;
   }
 
   /** Re-books the term of every flagged token's deal whose price, position or `usd_invested` changed. */
@@ -194,38 +195,54 @@ export class UnrealizedBook {
     for (let k = 0; k < this.flaggedCount; k++) {
       const tokenId = flagged[k]!;
       this.flag[tokenId] = 0;
-      const deal = this.dealOfToken[tokenId];
-      if (deal === undefined) continue; // no deal, or closed since
+      const booked = this.bookedOfToken[tokenId];
+      if (booked === undefined) continue; // no deal, or closed since
       const priceKey = this.prices.priceKey(tokenId);
-      const qty = deal.qty;
-      const invested = deal.invested;
-      const positionMoved = qty !== deal.valuedQty || invested !== deal.bookedInvested;
-      if (positionMoved) this.convertPosition(deal, qty, invested);
-      else if (priceKey === deal.valuedPriceKey) continue;
-      deal.valuedPriceKey = priceKey;
+      const qty = booked.deal.qty;
+      const invested = booked.deal.invested;
+      const positionMoved = qty !== booked.qty || invested !== booked.invested;
+      if (positionMoved) this.convertPosition(booked, qty, invested);
+      else if (priceKey === booked.priceKey) continue;
+      booked.priceKey = priceKey;
       this.prices.priceWord(tokenId);
-      rebook(this.state, this.slots, deal.slot * SLOT);
+      rebook(this.state, this.slots, booked.slot * SLOT);
     }
     this.flaggedCount = 0;
   }
 
   /** Keeps the double words of a deal's new `qty` and `usd_invested` in its slot. */
-  private convertPosition(deal: Deal, qty: Decimal, invested: Decimal): void {
+  private convertPosition(booked: BookedDeal, qty: Decimal, invested: Decimal): void {
     const f = this.slots;
-    const base = deal.slot * SLOT;
-    if (qty !== deal.valuedQty) {
+    const base = booked.slot * SLOT;
+    if (qty !== booked.qty) {
       toWord(qty);
       f[base + QTY_HIGH] = W[0]!;
       f[base + QTY_LOW] = W[1]!;
-      deal.valuedQty = qty;
+      booked.qty = qty;
     }
-    if (invested !== deal.bookedInvested) {
+    if (invested !== booked.invested) {
       toWord(invested);
       f[base + INVESTED_HIGH] = W[0]!;
       f[base + INVESTED_LOW] = W[1]!;
-      deal.bookedInvested = invested;
+      booked.invested = invested;
     }
   }
+}
+
+/**
+ * An open deal in the {@link UnrealizedBook}'s sum: its slot, and the `qty`, `usd_invested` and
+ * known price's key (`PriceBook.priceKey`) its booked term was last made from.
+ */
+class BookedDeal {
+  qty: Decimal = ZERO;
+  invested: Decimal = ZERO;
+  priceKey: number | DecimalInput = -1;
+
+  constructor(
+    readonly deal: Deal,
+    /** The deal's slot: where its doubles lie in `UnrealizedBook.slots` ({@link SLOT} a slot). */
+    public slot: number,
+  ) {}
 }
 
 /**

@@ -43,7 +43,7 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     trades_number: deal.tradeCount,
     closed_position: toJsonNumber(closedPosition),
     special_tag: deal.specialTag,
-    trades: deal.tradeRows.map((row) => tradeJson(log.get(row))),
+    trades: log.rowsOf(deal.index).map((row) => tradeJson(log.get(row))),
   };
 }
 

@@ -478,12 +478,12 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
 type Price = Decimal40 | string | number;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-/** The fields of a Deal the book reads and writes (a fake deal: plain fields, cast to Deal). */
-type BookDeal = Mutable<Pick<Deal, 'index' | 'tokenId' | 'qty' | 'invested' | 'open' | 'slot' | 'valuedQty' | 'valuedPriceKey' | 'bookedInvested'>>;
+/** The fields of a Deal the book reads (a fake deal: plain fields, cast to Deal). */
+type BookDeal = Mutable<Pick<Deal, 'index' | 'tokenId' | 'qty' | 'invested' | 'open'>>;
 
-/** A deal as a new Deal starts: no slot, nothing valued or booked; `index` orders the deals. */
+/** A deal with its position and `usd_invested`; `index` orders the deals. */
 function newDeal(tokenId: number, qty: Decimal40, invested: Decimal40, index = tokenId): BookDeal {
-  return { index, tokenId, qty, invested, open: true, slot: -1, valuedQty: ZERO40, valuedPriceKey: -1, bookedInvested: ZERO40 };
+  return { index, tokenId, qty, invested, open: true };
 }
 
 function asDeal(deal: BookDeal): Deal {

@@ -73,7 +73,11 @@ describe('TradeLog and PointLog', () => {
 
     const points = new PointLog();
     const point = { time: 5, dealIndex: 2, realized: -1.5, unrealized: 3 / 7, total: -1.5 + 3 / 7, feeSum: 0.1, botFeeSum: 0 };
-    points.add(point.time, point.dealIndex, point.realized, point.unrealized, point.total, point.feeSum, point.botFeeSum);
+    points.add(
+      { lastOperationTime: point.time, index: point.dealIndex },
+      { realizedPnl: point.realized, feeSum: point.feeSum, botFeeSum: point.botFeeSum },
+      { unrealized: point.unrealized, total: point.total },
+    );
     expect(points.length).toBe(1);
     expect(points.get(0)).toEqual(point);
   });
