@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SIMULATE_HELP } from '../src/cli/simulate-command.js';
+import * as analyticsLayer from '../src/analytics/index.js';
 import * as library from '../src/index.js';
+import * as importLayer from '../src/io/import/index.js';
+import * as sweepLayer from '../src/sweep/index.js';
 import { simulate, SimulatorResponseSchema } from '../src/index.js';
 import { InputError, RequestError } from '../src/model/errors.js';
 import { parseSimulatorRequest } from '../src/model/request.js';
@@ -114,6 +117,13 @@ describe('the public API', () => {
     expect(library.InputError).toBe(InputError);
     expect(library.RequestError).toBe(RequestError);
     expect(library.ErrorBodySchema).toBe(ErrorBodySchema);
+  });
+
+  it('names every export of the import, sweep and analytics layers, and no internal type such as Decimal40', () => {
+    for (const layer of [importLayer, sweepLayer, analyticsLayer]) {
+      for (const [name, value] of Object.entries(layer)) expect(library, name).toHaveProperty(name, value);
+    }
+    expect(library).not.toHaveProperty('Decimal40');
   });
 });
 

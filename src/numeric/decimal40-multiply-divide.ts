@@ -83,9 +83,9 @@ export function multiply(a: Decimal40Parts, b: Decimal40Parts): Decimal40Parts {
 /**
  * `a × b` for a power of ten `b` (`b.c0 = 10^4`, no other digit: a rate such as 1 % or a buy
  * percentage of 10 %): exact, `a`'s coefficient times 10^39, so only the exponent moves. A
- * function of its own, called through `decimal40`: written into `multiplyByOneLimb`, it made
- * `multiply` too large for V8 to inline its helpers (`floorDiv` became a call, `new Raw` a
- * generic construction) and cost the summary replay more than it saved.
+ * function of its own, called through `decimal40`: written into `multiplyByOneLimb`, it makes
+ * `multiply` too large for V8 to inline its helpers (`floorDiv` becomes a call, `new Raw` a
+ * generic construction), which costs the summary replay more than the shortcut saves.
  */
 function shifted(a: Decimal40Parts, b: Decimal40Parts): Decimal40Parts {
   return decimal40(a.s * b.s, a.e + b.e + 39, a.c0, a.c1, a.c2, a.c3, a.c4, a.c5);

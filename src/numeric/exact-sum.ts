@@ -4,7 +4,7 @@ import { round40 } from './decimal40-rounding.js';
 import { POW10 as POWERS_OF_TEN } from './nearest-double.js';
 
 // The hot loops read these as this module's own constants: an imported binding is read through
-// a cell, with a check that it is initialised, at every use (the same held for floorDiv).
+// a cell, with a check that it is initialised, at every use (and so is an imported floorDiv).
 const BASE = 1e7;
 const INV_BASE = 1e-7;
 const POW10: readonly number[] = POWERS_OF_TEN;
@@ -28,7 +28,7 @@ const LOAD_LIMIT = 80;
  * An addition costs a few multiply-adds and no allocation, where a {@link Decimal40} sum costs an
  * aligned addition, a rounding and a new value. The PnL chart's running sums keep their terms
  * in one, and its unrealized PnL is summed in one when a reading must be exact (see
- * `RunningSum` and `UnrealizedBook`); taking away exactly what was added
+ * `ChartSums` and `UnrealizedBook`); taking away exactly what was added
  * leaves exactly zero.
  *
  * @example

@@ -1,6 +1,7 @@
 /**
  * The float64 nearest to a positive 40-digit decimal, without building its text for `Number`:
- * the last step of every response, where it was a tenth of `copysim simulate`'s time.
+ * the last step of every response, where reading each value's text with `Number` would take a
+ * tenth of `copysim simulate`'s time.
  *
  * The decimal is `V = C × 10^e` with the coefficient `C` in six base-10^7 limbs (as Decimal40
  * keeps it), `C` in [10^39, 10^40). A coefficient of at most 12 significant digits with a small
