@@ -52,6 +52,7 @@ export interface DealSetup {
  * sell, a dupe buy's cap or a printed trade needs them, and kept until a trade moves them.
  */
 export class Deal {
+  /** Position in the response's `deals`, the token, and its spelling (see {@link DealSetup}). */
   readonly index: number;
   readonly tokenId: number;
   readonly tokenAddress: string;

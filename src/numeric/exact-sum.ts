@@ -284,7 +284,7 @@ const LONG = new Float64Array(6);
 const SHORT = new Float64Array(6);
 const SHORT_SHIFTED = new Float64Array(7);
 
-/** `floor(v / unit)` exactly, as in decimal40.ts (a copy, see BASE above). */
+/** `floor(v / unit)` exactly, as in `decimal40-rounding.ts` (a copy, see BASE above). */
 function floorDiv(v: number, unit: number, inverse: number): number {
   const q = Math.floor(v * inverse);
   const rest = v - q * unit;
