@@ -93,18 +93,30 @@ describe('a member the interface does not define (model 1.1, 1.2)', () => {
       message: 'unknown member "hour": did you mean "hours"?',
     },
     {
-      name: 'a name close to none',
+      name: 'a strategy setting at the top level',
       patch: { stop_loss: 20 },
       path: 'stop_loss',
-      message:
-        'unknown member "stop_loss": the members here are: wallets, network, from_date, to_date, buy_percentage, max_buy_amount, ' +
-        'max_position_amount, priority_fee, bribe, max_dupe_buy_times, close_all, inactivity_time_fix, include_bot_fees',
+      message: 'unknown member "stop_loss": did you mean "strategy.stop_loss_percent"?',
     },
     {
-      name: 'the strategy member, which this version does not run',
-      patch: { strategy: { copy_delay_seconds: 5 } },
-      path: 'strategy',
-      message: 'the strategy extensions (model 2.0) are not supported by this version of copysim: remove "strategy"',
+      name: 'a name close to none',
+      patch: { speed: 1 },
+      path: 'speed',
+      message:
+        'unknown member "speed": the members here are: wallets, network, from_date, to_date, buy_percentage, max_buy_amount, ' +
+        'max_position_amount, priority_fee, bribe, max_dupe_buy_times, close_all, inactivity_time_fix, include_bot_fees, strategy',
+    },
+    {
+      name: 'inside strategy, a name cut short',
+      patch: { strategy: { stop_loss: 20 } },
+      path: 'strategy.stop_loss',
+      message: 'unknown member "stop_loss": did you mean "stop_loss_percent"?',
+    },
+    {
+      name: 'inside a take-profit level',
+      patch: { strategy: { take_profit: [{ roi: 50, sell_percent: 50, sell_percnt: 1 }] } },
+      path: 'strategy.take_profit[0].sell_percnt',
+      message: 'unknown member "sell_percnt": did you mean "sell_percent"?',
     },
   ])('$name → validation_error naming it', ({ patch, path, message }) => {
     expect(parseSimulatorRequest(broken(patch))).toEqual({ success: false, error: { code: 'validation_error', detail: [{ path, message }] } });
@@ -124,7 +136,9 @@ describe('closestName', () => {
     ['max_buy_amout', 'max_buy_amount'],
     ['max_positon_amount', 'max_position_amount'],
     ['xyz', null],
-    ['close', null],
+    ['close', 'close_all'],
+    ['max', null],
+    ['max_', null],
   ])('%s → %s', (key, expected) => expect(closestName(key, names)).toBe(expected));
 });
 

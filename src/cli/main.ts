@@ -6,6 +6,7 @@ import { EXIT_INPUT, processIo, type CliIo } from './io.js';
 import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
 import { importCommand, IMPORT_HELP } from './import-command.js';
 import { keysCommand, KEYS_HELP } from './keys-command.js';
+import { latencyCommand, LATENCY_HELP } from './latency-command.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
 import { serveCommand, SERVE_HELP } from './serve-command.js';
 import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
@@ -23,6 +24,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
   sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
+  latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
   wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
   wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },

@@ -197,6 +197,11 @@ export class Deal {
     } else {
       this.changeLot(leader, fill.quantity.neg());
     }
+    return this.bookSell(time, fill, networkFee);
+  }
+
+  /** A sell's sums, once its tokens have left the lots; gives its cost. */
+  private bookSell(time: number, fill: Fill, networkFee: Decimal): Decimal {
     const cost = fill.quantity.times(this.buyPriceAvg);
     this.soldUsd = this.soldUsd.plus(fill.usdAmount);
     this.soldCost = this.soldCost.plus(cost);
@@ -204,6 +209,28 @@ export class Deal {
     if (this.detailed) this.soldQty = this.soldQty.plus(fill.quantity);
     this.record(time, networkFee);
     return cost;
+  }
+
+  /**
+   * The tokens a sell of the share `share` (0 < share < 1) of the position takes: `share × lot`
+   * of every lot, added in the order the deal first copied each leader (strategy extensions 5).
+   */
+  shareOfLots(share: Decimal): Decimal {
+    let sum = this.firstLot.times(share);
+    if (this.otherLots !== null) for (const lot of this.otherLots) sum = sum.plus(lot.times(share));
+    return sum;
+  }
+
+  /**
+   * Records a sell of the share `share` (0 < share < 1) of every lot, whose quantity is
+   * {@link shareOfLots}, and gives its cost as {@link addSell} does.
+   */
+  addShareSell(share: Decimal, time: number, fill: Fill, networkFee: Decimal): Decimal {
+    this.investedNow = null;
+    this.firstLot = this.firstLot.minus(this.firstLot.times(share));
+    if (this.otherLots !== null) this.otherLots = this.otherLots.map((lot) => lot.minus(lot.times(share)));
+    this.sumLots();
+    return this.bookSell(time, fill, networkFee);
   }
 
   /** Marks the deal closed by its last trade. */
@@ -240,6 +267,11 @@ export class Deal {
         lots[slot] = lots[slot]!.plus(change);
       }
     }
+    this.sumLots();
+  }
+
+  /** `qty` as the sum of the lots, in the order the deal first copied each leader. */
+  private sumLots(): void {
     let sum = this.firstLot;
     if (this.otherLots !== null) for (const lot of this.otherLots) sum = sum.plus(lot);
     this.qty = sum;

@@ -1,7 +1,11 @@
 import { Decimal, HUNDRED } from '../numeric/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
+import type { SkippedCopyJson, SpecialTag, TradeType } from '../model/response.js';
+import { NO_STRATEGY } from '../model/strategy.js';
 import type { Swap } from '../model/tape.js';
+import { BuyFilters, type SkipReason } from './buy-filters.js';
+import { ExitRules } from './exit-rules.js';
 import { Deal, DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
@@ -10,7 +14,8 @@ import type { NativePriceSeries } from './native-prices.js';
 import { ChartSums } from './chart-sums.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
-import { TimeFixQueue } from './timefix.js';
+import { Scheduler } from './scheduler.js';
+import { SkipLog } from './skip-log.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 
@@ -31,6 +36,8 @@ export interface ReplayResult {
   readonly priceAtEnd: (tokenId: number) => Decimal;
   /** The deals' fee, slippage and volume sums, added up (every deal is settled by the end). */
   readonly totals: DealTotals;
+  /** The leader swaps not copied, when the strategy asks for them (`report_skipped`), else null. */
+  readonly skipped: readonly SkippedCopyJson[] | null;
 }
 
 /** Hooks into a long replay and what to keep of it. */
@@ -142,11 +149,20 @@ export class Replay {
   private readonly points = new PointLog();
   /** Where deals record their trades (null: not kept). */
   private readonly trades: TradeLog | null;
-  private readonly timeFix: TimeFixQueue | null;
+  /** Time-fixes, and with a strategy max-hold exits and delayed copies. */
+  private readonly scheduler: Scheduler;
+  /** The strategy's price exits, buy filters and skip log; null when it has none. */
+  private readonly exits: ExitRules | null;
+  private readonly filters: BuyFilters | null;
+  private readonly skipped: SkipLog | null;
+  /** Time of each token's first swap, by token id, when a filter reads a token's age. */
+  private readonly firstSeen: number[] | null;
   /** Null when the chart is not wanted: then nothing is valued before the end. */
   private readonly unrealized: UnrealizedBook | null;
   private readonly request: SimulatorRequest;
   private readonly buyFraction: Decimal;
+  /** The strategy's `fixed_buy_amount`, replacing `a × buy_percentage / 100`. */
+  private readonly fixedBuy: Decimal | null;
   private readonly maxBuy: Decimal;
   private readonly maxPosition: Decimal;
   /** Model 3.1 step 3: a buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
@@ -171,11 +187,21 @@ export class Replay {
     this.trades = trades ? new TradeLog({ botFeeRate: this.exec.botFeeRate, valuedAfterTrades: chart }) : null;
     this.prices = prices ?? new KnownPrices(tokenCount);
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
-    const fix = request.inactivity_time_fix;
-    this.timeFix = fix === null ? null : new TimeFixQueue(fix.hours * 3600);
+    const strategy = request.strategy ?? NO_STRATEGY;
+    this.scheduler = new Scheduler({
+      timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
+      maxHoldSeconds: strategy.max_hold_hours === null ? null : strategy.max_hold_hours * 3600,
+      copyDelaySeconds: strategy.copy_delay_seconds,
+      windowEnd: this.window.end,
+    });
+    this.exits = ExitRules.of(strategy);
+    this.filters = BuyFilters.of(strategy);
+    this.skipped = strategy.report_skipped ? new SkipLog() : null;
+    this.firstSeen = this.filters?.needsTokenAge ? [] : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
+    this.fixedBuy = strategy.fixed_buy_amount === null ? null : new Decimal(strategy.fixed_buy_amount);
     this.maxBuy = new Decimal(request.max_buy_amount);
     this.maxPosition = new Decimal(request.max_position_amount);
     this.dustLimit = this.maxPosition.times(DUST_FRACTION);
@@ -189,26 +215,39 @@ export class Replay {
    * a swap's decimals, its object is never read).
    */
   step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
-    if (this.timeFix !== null && this.timeFix.nextDeadline <= time) this.fireTimeFixes(time);
+    // 1. the scheduled actions due by now; 2. the swap's price, and the exits it may fire.
+    if (this.scheduler.nextDue <= time) this.fireScheduled(time);
     this.prices.observe(tokenId, swap, i);
+    if (this.firstSeen !== null) this.firstSeen[tokenId] ??= time;
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined) this.unrealized?.priceMoved(tokenId);
+    if (deal !== undefined) {
+      this.unrealized?.priceMoved(tokenId);
+      if (this.exits !== null) this.checkExits(this.exits, deal, time);
+    }
     if (leader < 0) return;
 
+    // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
-    if (buy) this.copyBuy(swap, i, leader, tokenId, time);
+    if (this.scheduler.delaysCopies) this.scheduler.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, leader, tokenId, buy, held });
+    else if (buy) this.copyBuy(swap, i, leader, tokenId, time);
     else this.copySell(swap, i, leader, tokenId, held, time);
   }
 
-  /** Closes the window: the time-fixes due by `window_end`, then the final time-fix (model 3.4). */
+  /**
+   * Closes the window: the actions due by `window_end`, then the final time-fix (model 3.4); the
+   * delayed copies due later never fire (strategy extensions 2).
+   */
   finish(): ReplayResult {
     const { end } = this.window;
-    if (this.timeFix !== null) {
-      this.fireTimeFixes(end);
+    this.fireScheduled(end);
+    if (this.request.inactivity_time_fix !== null) {
       for (const deal of this.deals) {
         if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
       }
+    }
+    if (this.skipped !== null) {
+      for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.buy, copy.due, 'after_window');
     }
     for (const deal of this.deals) if (deal.open) deal.settle(this.totals);
     return {
@@ -218,22 +257,32 @@ export class Replay {
       points: this.points,
       priceAtEnd: (t) => this.prices.priceOf(t),
       totals: this.totals,
+      skipped: this.skipped?.entries ?? null,
     };
   }
 
-  /** Model 3.1. */
+  /**
+   * Model 3.1 with the strategy's sizing and filters, for a copy at `time`: the leader's swap
+   * itself, or its delayed copy (then the known price and liquidity are those of that moment).
+   */
   private copyBuy(swap: Swap, i: number, leader: number, tokenId: number, time: number): void {
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
+    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return this.skip(swap, true, time, 'dupe_limit');
+    const liquidity = this.prices.liquidityOf(tokenId);
+    if (this.filters !== null) {
+      const firstSeen = this.firstSeen === null ? time : this.firstSeen[tokenId]!;
+      const reason = this.filters.check(this.facts.usdAmount(swap, i), liquidity, time, firstSeen);
+      if (reason !== null) return this.skip(swap, true, time, reason);
+    }
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
     // A full position leaves rounding dust as room, not space to buy (model 1.1, 3.1 step 3).
-    if (room.lte(this.dustLimit)) return;
-    let amount = this.facts.usdAmount(swap, i).times(this.buyFraction);
+    if (room.lte(this.dustLimit)) return this.skip(swap, true, time, 'position_full');
+    let amount = this.fixedBuy ?? this.facts.usdAmount(swap, i).times(this.buyFraction);
     if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     if (room.lt(amount)) amount = room;
-    if (amount.lte(this.dustLimit)) return;
-    const liquidity = this.prices.liquidityOf(tokenId);
-    const fill = this.exec.buy(amount, this.prices.priceOf(tokenId), liquidity);
+    if (amount.lte(this.dustLimit)) return this.skip(swap, true, time, 'position_full');
+    const price = this.prices.priceOf(tokenId);
+    const fill = this.exec.buy(amount, price, liquidity);
     const networkFee = this.exec.networkFee(time);
     let target = deal;
     if (target === undefined) {
@@ -248,22 +297,24 @@ export class Replay {
       });
       this.deals.push(target);
       this.openDeal[tokenId] = target;
+      this.scheduler.opened(target);
+      this.exits?.opened(target.index, price);
     }
     target.addBuy(leader, time, fill, networkFee);
     this.trades?.record(target, 'buy', fill, liquidity, networkFee);
     this.afterTrade(target, fill, networkFee, null);
   }
 
-  /** Model 3.2; `held` is the leader's holdings just before this sell. */
+  /** Model 3.2 for a copy at `time`; `held` is the leader's holdings just before its sell. */
   private copySell(swap: Swap, i: number, leader: number, tokenId: number, held: Decimal, time: number): void {
     const deal = this.openDeal[tokenId];
-    if (deal === undefined) return;
+    if (deal === undefined) return this.skip(swap, false, time, 'no_open_deal');
     if (this.request.close_all) {
       this.sellAll(deal, 'sell', time);
       return;
     }
     const lot = deal.lot(leader);
-    if (lot.isZero()) return;
+    if (lot.isZero()) return this.skip(swap, false, time, 'no_lot');
     const fraction = this.facts.sellFraction(swap, i, held);
     const sold = fraction === null ? lot : lot.times(fraction);
     const liquidity = this.prices.liquidityOf(tokenId);
@@ -275,29 +326,60 @@ export class Replay {
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
-  /** Sells a deal's whole position at the known price and closes it (close_all and time-fixes). */
-  private sellAll(deal: Deal, type: 'sell' | 'sell_timefix' | 'sell_timefix_final', time: number): void {
+  /** Strategy extensions 5: the price exits at the swap just recorded for `deal`'s token. */
+  private checkExits(exits: ExitRules, deal: Deal, time: number): void {
+    exits.observe(deal, this.prices.priceOf(deal.tokenId));
+    for (let sell = exits.nextSell(deal); sell !== null; sell = exits.nextSell(deal)) {
+      if (sell.share === null) this.sellAll(deal, sell.type, time);
+      else this.sellShare(deal, sell.type, sell.share, time);
+    }
+  }
+
+  /** Sells a deal's whole position at the known price and closes it (close_all, time-fixes, exits). */
+  private sellAll(deal: Deal, type: WholeSell, time: number): void {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
     const networkFee = this.exec.networkFee(time);
     const cost = deal.addSell(null, time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
-    deal.close(type === 'sell' ? 'close_all' : type);
+    deal.close(CLOSING_TAG[type]);
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
-  /** Model 3.4, in the middle: closes every deal inactive since `hours` by `until`. */
-  private fireTimeFixes(until: number): void {
-    const queue = this.timeFix!;
-    for (let due = queue.takeDue(until); due !== null; due = queue.takeDue(until)) {
-      for (const deal of due.deals) this.sellAll(deal, 'sell_timefix', due.deadline);
+  /** Sells the share `share` (< 1) of every lot of a deal at the known price (a take-profit level). */
+  private sellShare(deal: Deal, type: TradeType, share: Decimal, time: number): void {
+    const liquidity = this.prices.liquidityOf(deal.tokenId);
+    const fill = this.exec.sell(deal.shareOfLots(share), this.prices.priceOf(deal.tokenId), liquidity);
+    const networkFee = this.exec.networkFee(time);
+    const cost = deal.addShareSell(share, time, fill, networkFee);
+    this.trades?.record(deal, type, fill, liquidity, networkFee);
+    this.afterTrade(deal, fill, networkFee, cost);
+  }
+
+  /** Step 1 (strategy extensions 6): fires the scheduled actions due by `until`, first due first. */
+  private fireScheduled(until: number): void {
+    for (let action = this.scheduler.next(until); action !== null; action = this.scheduler.next(until)) {
+      if (action.kind === 'time_fix') {
+        for (const deal of action.deals) this.sellAll(deal, 'sell_timefix', action.due);
+      } else if (action.kind === 'max_hold') {
+        this.sellAll(action.deal, 'sell_max_hold', action.due);
+      } else {
+        const { swap, index, leader, tokenId, buy, held } = action.copy;
+        if (buy) this.copyBuy(swap, index, leader, tokenId, action.due);
+        else this.copySell(swap, index, leader, tokenId, held, action.due);
+      }
     }
+  }
+
+  /** Notes a leader swap not copied, when the strategy asks for the skip log. */
+  private skip(swap: Swap, buy: boolean, time: number, reason: SkipReason): void {
+    this.skipped?.add(time, swap.wallet, swap.token, buy, reason);
   }
 
   /** After a trade of `deal`: its time-fix, the open deal of its token, the chart. `cost`: a sell's cost. */
   private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
     if (deal.open) {
-      this.timeFix?.touch(deal, deal.lastOperationTime);
+      this.scheduler.traded(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
@@ -318,3 +400,15 @@ export class Replay {
     this.points.add(deal, sums, unrealized);
   }
 }
+
+/** The trades that sell a whole position, and the tag each gives the deal it closes. */
+type WholeSell = Exclude<TradeType, 'buy'>;
+const CLOSING_TAG: Readonly<Record<WholeSell, SpecialTag>> = {
+  sell: 'close_all',
+  sell_timefix: 'sell_timefix',
+  sell_timefix_final: 'sell_timefix_final',
+  sell_take_profit: 'take_profit',
+  sell_stop_loss: 'stop_loss',
+  sell_trailing_stop: 'trailing_stop',
+  sell_max_hold: 'max_hold',
+};

@@ -83,7 +83,16 @@ export interface TradeRecord {
   readonly botFee: number;
 }
 
-const TRADE_TYPES: readonly TradeType[] = ['buy', 'sell', 'sell_timefix', 'sell_timefix_final'];
+const TRADE_TYPES: readonly TradeType[] = [
+  'buy',
+  'sell',
+  'sell_timefix',
+  'sell_timefix_final',
+  'sell_take_profit',
+  'sell_stop_loss',
+  'sell_trailing_stop',
+  'sell_max_hold',
+];
 
 // A trade's row: its type's code, its time, then its values in {@link TradeRecord} order (an
 // unknown liquidity as NaN).
@@ -149,8 +158,9 @@ export class TradeLog {
     const n = rows.next();
     const chunk = rows.chunk;
     const at = rows.at;
-    // The type's index in TRADE_TYPES, by comparison: cheaper in the replay loop than a call to a lookup function.
-    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : 3;
+    // The type's index in TRADE_TYPES, by comparison for the model's own types: cheaper in the
+    // replay loop than a lookup; the strategy's exit types are rarer and searched for.
+    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : type === 'sell_timefix_final' ? 3 : TRADE_TYPES.indexOf(type);
     chunk[at + TIME] = time;
     return n;
   }

@@ -22,7 +22,7 @@ export function writeJson(value: unknown, write: (text: string) => void, chunkCh
  */
 export function writeResponseParts(parts: ResponseParts, write: (text: string) => void, chunkChars = 1 << 20): void {
   const out = new ChunkedWriter(write, chunkChars);
-  // The head's keys, then "deals": the order of SimulatorResponse.
+  // The head's keys, then "deals", then "skipped_copies" when asked for: the order of SimulatorResponse.
   Object.entries(parts.head).forEach(([key, value], k) => {
     out.add(`${k === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     emit(value, out.add);
@@ -32,7 +32,12 @@ export function writeResponseParts(parts: ResponseParts, write: (text: string) =
     if (i > 0) out.add(',');
     emit(parts.deal(i), out.add);
   }
-  out.add(']}');
+  out.add(']');
+  if (parts.skipped !== null) {
+    out.add(',"skipped_copies":');
+    emit(parts.skipped, out.add);
+  }
+  out.add('}');
   out.flush();
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatPath, type ErrorBody, type ValidationProblem } from './errors.js';
+import { StrategySchema } from './strategy.js';
 
 export const NetworkSchema = z.enum(['eth', 'sol']);
 /** A supported network: `eth` or `sol`. */
@@ -11,7 +12,7 @@ const DATE_FORMAT = /^\d{4}-\d{2}-\d{2}$/;
  * The body of `POST /wallets/simulator` (interface 4.1, model 1.2). Defaults are applied on parse.
  * Calendar validity and date order are checked after the schema, as they give their own 400 code.
  * A member the interface does not define is an error (model 1.1), so that a misspelt optional
- * setting never falls back silently to its default.
+ * setting never falls back silently to its default. `strategy` is the strategy extensions' member.
  */
 export const SimulatorRequestSchema = z
   .strictObject({
@@ -31,6 +32,8 @@ export const SimulatorRequestSchema = z
       .nullable()
       .default(null),
     include_bot_fees: z.boolean().default(false),
+    // The strategy extensions (model 2.0); null, absent or {} is model 1.1 exactly.
+    strategy: StrategySchema.nullable().default(null),
   })
   .superRefine((request, ctx) => {
     const seen = new Map<string, number>();
@@ -130,32 +133,37 @@ export function parseSimulatorRequest(input: unknown): ParseRequestResult {
 const MEMBERS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(SimulatorRequestSchema.shape),
   inactivity_time_fix: ['hours'],
+  strategy: Object.keys(StrategySchema.shape),
+  'strategy.take_profit[]': ['roi', 'sell_percent'],
 };
-
-/** The strategy extensions (strategy-extensions.md, model 2.0) define this member; this engine does not run them. */
-const STRATEGY = 'strategy';
 
 /** One problem for a member the interface does not define, with the defined name it is closest to. */
 function unknownMember(at: readonly PropertyKey[], key: string): ValidationProblem {
   const path = formatPath([...at, key]);
-  if (at.length === 0 && key === STRATEGY) {
-    return { path, message: 'the strategy extensions (model 2.0) are not supported by this version of copysim: remove "strategy"' };
-  }
-  const known = MEMBERS[formatPath(at)] ?? [];
-  const near = closestName(key, known);
+  const known = MEMBERS[formatPath(at).replace(/\[\d+\]/g, '[]')] ?? [];
+  let near = closestName(key, known);
+  // A strategy setting given at the top level: point into the strategy member.
+  if (near === null && at.length === 0) near = prefixed('strategy.', closestName(key, MEMBERS['strategy']!));
   const hint = near === null ? `the members here are: ${known.join(', ')}` : `did you mean "${near}"?`;
   return { path, message: `unknown member "${key}": ${hint}` };
 }
 
+function prefixed(prefix: string, name: string | null): string | null {
+  return name === null ? null : prefix + name;
+}
+
 /**
  * The name of `names` that `key` most likely misspells: the same letters once case and `_`/`-`
- * are set aside (`closeAll` for `close_all`), or else the nearest within an edit distance of a
- * third of its length; null when none is that close.
+ * are set aside (`closeAll` for `close_all`); else the only name that begins with them
+ * (`stop_loss` for `stop_loss_percent`); else the nearest within an edit distance of a third of
+ * its length; null when none is that close.
  */
 export function closestName(key: string, names: readonly string[]): string | null {
   const fold = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
   const folded = names.find((name) => fold(name) === fold(key));
   if (folded !== undefined) return folded;
+  const extended = fold(key).length >= 4 ? names.filter((name) => fold(name).startsWith(fold(key))) : [];
+  if (extended.length === 1) return extended[0]!;
   let best: string | null = null;
   let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1;
   for (const name of names) {

@@ -5,7 +5,8 @@ const num = z.number().finite();
 
 /** A simulated trade (interface 2.8): every field required. */
 export const SimulatedTradeSchema = z.strictObject({
-  type: z.enum(['buy', 'sell', 'sell_timefix', 'sell_timefix_final']),
+  // The last four come only from a strategy's exits (strategy extensions 7).
+  type: z.enum(['buy', 'sell', 'sell_timefix', 'sell_timefix_final', 'sell_take_profit', 'sell_stop_loss', 'sell_trailing_stop', 'sell_max_hold']),
   time: int,
   usd_amount: num.nullable(),
   quantity: num,
@@ -20,7 +21,9 @@ export const SimulatedTradeSchema = z.strictObject({
 export type SimulatedTrade = z.infer<typeof SimulatedTradeSchema>;
 export type TradeType = SimulatedTrade['type'];
 
-export const SpecialTagSchema = z.enum(['sell_timefix_final', 'sell_timefix', 'close_all']).nullable();
+export const SpecialTagSchema = z
+  .enum(['sell_timefix_final', 'sell_timefix', 'close_all', 'take_profit', 'stop_loss', 'trailing_stop', 'max_hold'])
+  .nullable();
 export type SpecialTag = z.infer<typeof SpecialTagSchema>;
 
 /** A simulated deal (interface 2.7): every field required. */
@@ -81,13 +84,36 @@ export const DealsChartSchema = z.strictObject({
 });
 export type DealsChart = z.infer<typeof DealsChartSchema>;
 
-/** The 200 body of `POST /wallets/simulator` (interface 4.1): no envelope. */
+/** A leader swap inside the window that was not copied, and why (strategy extensions 7). */
+export const SkippedCopySchema = z.strictObject({
+  time: int,
+  wallet: z.string(),
+  token: z.string(),
+  type: z.enum(['buy', 'sell']),
+  reason: z.enum([
+    'dupe_limit',
+    'leader_buy_too_small',
+    'liquidity_too_low',
+    'token_too_old',
+    'position_full',
+    'no_open_deal',
+    'no_lot',
+    'after_window',
+  ]),
+});
+export type SkippedCopyJson = z.infer<typeof SkippedCopySchema>;
+
+/**
+ * The 200 body of `POST /wallets/simulator` (interface 4.1): no envelope. `skipped_copies` is
+ * there only when the request's strategy asks for it (`report_skipped`).
+ */
 export const SimulatorResponseSchema = z.strictObject({
   summary: SimulationSummarySchema,
   cumulative_pnl_and_fee_chart: PnlAndFeeChartSchema,
   cumulative_usd_closed_deals_chart: DealsChartSchema,
   cumulative_usd_open_deals_chart: DealsChartSchema,
   deals: z.array(SimulatedDealSchema),
+  skipped_copies: z.array(SkippedCopySchema).optional(),
 });
 export type SimulatorResponse = z.infer<typeof SimulatorResponseSchema>;
 

@@ -1,5 +1,5 @@
 import { toJsonNumber } from '../numeric/decimal.js';
-import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse } from '../model/response.js';
+import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
 import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
@@ -73,9 +73,11 @@ export function summaryJson(s: Summary): SimulationSummary {
  * being in memory as JSON all at once (see `writeResponseParts`).
  */
 export interface ResponseParts {
-  readonly head: Omit<SimulatorResponse, 'deals'>;
+  readonly head: Omit<SimulatorResponse, 'deals' | 'skipped_copies'>;
   readonly dealCount: number;
   deal(i: number): SimulatedDeal;
+  /** `skipped_copies`, after the deals, when the request's strategy asks for it; else null. */
+  readonly skipped: readonly SkippedCopyJson[] | null;
 }
 
 /** The parts of the simulator's 200 body from a replay: deal results, summary and the three charts. */
@@ -90,12 +92,14 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     },
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
+    skipped: run.skipped,
   };
 }
 
 /** The whole body from its parts. */
 export function assembleResponse(parts: ResponseParts): SimulatorResponse {
-  return { ...parts.head, deals: Array.from({ length: parts.dealCount }, (_, i) => parts.deal(i)) };
+  const deals = Array.from({ length: parts.dealCount }, (_, i) => parts.deal(i));
+  return parts.skipped === null ? { ...parts.head, deals } : { ...parts.head, deals, skipped_copies: [...parts.skipped] };
 }
 
 /** Builds the simulator's 200 body from a replay: deal results, summary and the three charts. */

@@ -1,6 +1,7 @@
 import { Decimal, DecimalJs40 } from '../numeric/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
-import type { SimulatedDeal, SimulatorResponse, SpecialTag } from '../model/response.js';
+import type { SimulatedDeal, SimulatorResponse, SkippedCopyJson, SpecialTag } from '../model/response.js';
+import type { Strategy } from '../model/strategy.js';
 import { utcIso } from '../model/utc-time.js';
 
 /** Options of {@link formatTextReport}. */
@@ -11,7 +12,20 @@ export interface TextReportOptions {
   readonly topDeals?: number;
 }
 
-const SPECIAL_TAGS: readonly Exclude<SpecialTag, null>[] = ['close_all', 'sell_timefix', 'sell_timefix_final'];
+type Tag = Exclude<SpecialTag, null>;
+const SPECIAL_TAGS: readonly Tag[] = ['close_all', 'sell_timefix', 'sell_timefix_final'];
+
+/** The skip reasons in the order the strategy extensions list them (section 7). */
+const SKIP_REASONS: readonly SkippedCopyJson['reason'][] = [
+  'dupe_limit',
+  'leader_buy_too_small',
+  'liquidity_too_low',
+  'token_too_old',
+  'position_full',
+  'no_open_deal',
+  'no_lot',
+  'after_window',
+];
 
 /**
  * A readable report of a simulation: the run's inputs in one line, the summary figures, the best
@@ -37,7 +51,8 @@ export function formatTextReport(response: SimulatorResponse, request: Simulator
     ...topDealLines(response.deals, options.topDeals ?? 5),
     '',
     'Deals closed by a special rule',
-    ...specialTagLines(response.deals),
+    ...specialTagLines(response.deals, specialTags(request.strategy)),
+    ...skippedLines(response.skipped_copies),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -58,7 +73,48 @@ export function inputsLine(request: SimulatorRequest): string {
     `close_all ${request.close_all ? 'on' : 'off'}`,
     `time-fix ${timeFix}`,
     `bot fees ${request.include_bot_fees ? 'on' : 'off'}`,
+    ...(request.strategy === null ? [] : [`strategy: ${strategyLine(request.strategy)}`]),
   ].join(' · ');
+}
+
+/** The strategy's settings that differ from its defaults, in a few words each. */
+function strategyLine(strategy: Strategy): string {
+  const parts: string[] = [];
+  if (strategy.copy_delay_seconds > 0) parts.push(`copies ${strategy.copy_delay_seconds} s late`);
+  if (strategy.fixed_buy_amount !== null) parts.push(`buys ${strategy.fixed_buy_amount} USD`);
+  if (strategy.min_leader_buy_usd > 0) parts.push(`leader buys of ${strategy.min_leader_buy_usd} USD or more`);
+  if (strategy.min_liquidity_usd !== null) parts.push(`liquidity of ${strategy.min_liquidity_usd} USD or more`);
+  if (strategy.max_token_age_hours !== null) parts.push(`tokens at most ${strategy.max_token_age_hours} h old`);
+  if (strategy.take_profit.length > 0) {
+    parts.push(`take profit ${strategy.take_profit.map((l) => `${l.sell_percent} % at +${l.roi} %`).join(', ')}`);
+  }
+  if (strategy.stop_loss_percent !== null) parts.push(`stop loss at -${strategy.stop_loss_percent} %`);
+  if (strategy.trailing_stop_percent !== null) parts.push(`trailing stop ${strategy.trailing_stop_percent} %`);
+  if (strategy.max_hold_hours !== null) parts.push(`held at most ${strategy.max_hold_hours} h`);
+  return parts.length === 0 ? 'defaults' : parts.join(', ');
+}
+
+/** The special tags worth a line: the model's three, and those of the strategy's exits. */
+function specialTags(strategy: Strategy | null): readonly Tag[] {
+  if (strategy === null) return SPECIAL_TAGS;
+  const exits: Tag[] = [];
+  if (strategy.take_profit.length > 0) exits.push('take_profit');
+  if (strategy.stop_loss_percent !== null) exits.push('stop_loss');
+  if (strategy.trailing_stop_percent !== null) exits.push('trailing_stop');
+  if (strategy.max_hold_hours !== null) exits.push('max_hold');
+  return [...SPECIAL_TAGS, ...exits];
+}
+
+/** With `report_skipped`: how many leader swaps were not copied, by reason. */
+function skippedLines(skipped: readonly SkippedCopyJson[] | undefined): string[] {
+  if (skipped === undefined) return [];
+  const counts = SKIP_REASONS.map((reason) => [reason, skipped.filter((s) => s.reason === reason).length] as const).filter(([, n]) => n > 0);
+  const width = Math.max(0, ...counts.map(([reason]) => reason.length));
+  return [
+    '',
+    `Leader swaps not copied: ${skipped.length}${skipped.length === 0 ? '' : ', by reason'}`,
+    ...counts.map(([reason, n]) => `  ${reason.padEnd(width)}  ${String(n).padStart(6)}`),
+  ];
 }
 
 function summaryLines(response: SimulatorResponse): string[] {
@@ -104,9 +160,9 @@ function topDealLines(deals: readonly SimulatedDeal[], count: number): string[] 
   return [`Top ${ranked.length} deals by PnL (# = index in deals)`, ...alignColumns(table, rightAligned)];
 }
 
-function specialTagLines(deals: readonly SimulatedDeal[]): string[] {
-  const width = Math.max(...SPECIAL_TAGS.map((t) => t.length));
-  return SPECIAL_TAGS.map((tag) => {
+function specialTagLines(deals: readonly SimulatedDeal[], tags: readonly Tag[]): string[] {
+  const width = Math.max(...tags.map((t) => t.length));
+  return tags.map((tag) => {
     const tagged = deals.filter((d) => d.special_tag === tag);
     const pnl = tagged.reduce((sum, d) => sum.plus(d.pnl_total), new Decimal(0));
     const count = `${tagged.length} deal${tagged.length === 1 ? '' : 's'}`;

@@ -2,10 +2,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { GOLDEN_DIR, present } from './paths.js';
 
-/** The golden cases of ../shared/golden (folders holding an `expected.json`), by name; none when it is absent. */
-export function goldenCases(): string[] {
-  if (!present(GOLDEN_DIR)) return [];
-  return readdirSync(GOLDEN_DIR).filter((d) => present(join(GOLDEN_DIR, d, 'expected.json'))).sort();
+/** The golden cases of `dir` (folders holding an `expected.json`), by name; none when it is absent. */
+export function goldenCases(dir = GOLDEN_DIR): string[] {
+  if (!present(dir)) return [];
+  return readdirSync(dir).filter((d) => present(join(dir, d, 'expected.json'))).sort();
 }
 
 /**

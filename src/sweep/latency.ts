@@ -1,0 +1,97 @@
+import { replay } from '../engine/replay.js';
+import { indexTape, type IndexedTape } from '../engine/tape-index.js';
+import { InputError, RequestError } from '../model/errors.js';
+import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
+import { parseSimulatorRequest, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import type { SimulationSummary } from '../model/response.js';
+import { NO_STRATEGY } from '../model/strategy.js';
+import type { Tape, TapeInput } from '../model/tape.js';
+import { dealResults } from '../report/deal-results.js';
+import { summaryJson } from '../report/response.js';
+import { summarize } from '../report/summary.js';
+
+/** The delays of `copysim latency` when none are given, in seconds. */
+export const DEFAULT_DELAYS: readonly number[] = [0, 1, 2, 5, 10, 30, 60, 120];
+
+/** One point of the latency curve: the request's result with copies landing `delay_seconds` late. */
+export interface LatencyPoint {
+  readonly delay_seconds: number;
+  readonly pnl_total: number;
+  readonly roi_total: number;
+  /** Follower trades, buys and sells. */
+  readonly trades: number;
+  readonly deals: number;
+  /** `pnl_total / pnl_total at delay 0`; null when the zero-delay PnL is not positive (nothing to keep). */
+  readonly pnl_kept: number | null;
+}
+
+/** The latency curve of a request over one tape. */
+export interface LatencyCurve {
+  readonly points: readonly LatencyPoint[];
+  /** `pnl_total` with no delay, the curve's reference. */
+  readonly zero_delay_pnl: number;
+  /**
+   * The first delay of the curve at which half of the zero-delay PnL is gone (`pnl_kept ≤ 0.5`);
+   * null when none is, or when the zero-delay PnL is not positive.
+   */
+  readonly half_pnl_gone_at: number | null;
+}
+
+/**
+ * Runs a request at each copy delay over one indexed tape (strategy extensions 2): what the
+ * copier keeps of the leaders' edge as its bot lands later. The request's own strategy is kept
+ * and only `copy_delay_seconds` varies; each point is a summary-only replay.
+ *
+ * @example
+ * const curve = latencyCurve(tape, request, { delays: [0, 5, 30] });
+ * curve.points.map((p) => [p.delay_seconds, p.pnl_kept]);
+ */
+export function latencyCurve(
+  tape: TapeInput | Tape | IndexedTape,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  { delays = DEFAULT_DELAYS, options = {} }: { readonly delays?: readonly number[]; readonly options?: EngineOptionsInput } = {},
+): LatencyCurve {
+  checkDelays(delays);
+  const parsed = parseSimulatorRequest(request);
+  if (!parsed.success) throw new RequestError(parsed.error);
+  const engineOptions = resolveEngineOptions(options);
+  const indexed = indexTape(tape);
+  if (indexed.network !== parsed.data.network) {
+    throw new InputError(`the request is for ${parsed.data.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
+  }
+  const runs = new Map<number, { summary: SimulationSummary; trades: number; deals: number }>();
+  const at = (delay: number) => {
+    let result = runs.get(delay);
+    if (result === undefined) {
+      const strategy = { ...(parsed.data.strategy ?? NO_STRATEGY), copy_delay_seconds: delay };
+      const run = replay(indexed, { ...parsed.data, strategy }, engineOptions, { chart: false, trades: false });
+      const summary = summaryJson(summarize(dealResults(run), run.totals));
+      result = { summary, trades: run.deals.reduce((n, deal) => n + deal.tradeCount, 0), deals: run.deals.length };
+      runs.set(delay, result);
+    }
+    return result;
+  };
+  const zero = at(0).summary.pnl_total;
+  const points = delays.map((delay): LatencyPoint => {
+    const { summary, trades, deals } = at(delay);
+    return {
+      delay_seconds: delay,
+      pnl_total: summary.pnl_total,
+      roi_total: summary.roi_total,
+      trades,
+      deals,
+      pnl_kept: zero > 0 ? summary.pnl_total / zero : null,
+    };
+  });
+  const gone = zero > 0 ? points.find((p) => p.pnl_kept! <= 0.5) : undefined;
+  return { points, zero_delay_pnl: zero, half_pnl_gone_at: gone?.delay_seconds ?? null };
+}
+
+function checkDelays(delays: readonly number[]): void {
+  if (delays.length === 0) throw new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' });
+  delays.forEach((d, i) => {
+    if (!Number.isInteger(d) || d < 0 || d > 86_400) {
+      throw new InputError(`delay ${i + 1} (${d}) must be whole seconds from 0 to 86400`, { source: 'delays' });
+    }
+  });
+}
