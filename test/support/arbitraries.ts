@@ -247,3 +247,36 @@ export function lateSwapsArb(scenario: Scenario): fc.Arbitrary<SwapInput[]> {
 export function windowEnd(request: SimulatorRequestInput): number {
   return Date.parse(`${request.to_date}T23:59:59Z`) / 1000;
 }
+
+/**
+ * A `strategy` member (strategy extensions, model 2.0) with every setting sometimes on: delays
+ * on and off the swaps' half-hour grid (so delayed copies fall due with swaps and time-fixes),
+ * filters that bind, take-profit ladders, stop losses and trailing stops near the generated
+ * price moves, max-hold exits of a few hours, the skip log.
+ */
+export const strategyArb: fc.Arbitrary<NonNullable<SimulatorRequestInput['strategy']>> = fc
+  .record(
+    {
+      copy_delay_seconds: fc.constantFrom(0, 1, 30, 600, HALF_HOUR, 2 * HALF_HOUR),
+      fixed_buy_amount: fc.option(fc.integer({ min: 1, max: 300 }), { nil: null }),
+      min_leader_buy_usd: fc.constantFrom(0, 5, 50, 500),
+      min_liquidity_usd: fc.option(fc.constantFrom(0, 100, 1_000, 50_000), { nil: null }),
+      max_token_age_hours: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
+      take_profit: fc
+        .uniqueArray(fc.integer({ min: 1, max: 400 }), { maxLength: 3 })
+        .chain((rois) =>
+          fc.tuple(...[...rois].sort((a, b) => a - b).map((roi) => fc.constantFrom(10, 25, 50, 100).map((sell_percent) => ({ roi, sell_percent })))),
+        ),
+      stop_loss_percent: fc.option(fc.constantFrom(5, 20, 50, 90), { nil: null }),
+      trailing_stop_percent: fc.option(fc.constantFrom(5, 20, 50, 90), { nil: null }),
+      max_hold_hours: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
+      report_skipped: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  )
+  .map((strategy) => strategy as NonNullable<SimulatorRequestInput['strategy']>);
+
+/** A scenario whose request carries a generated strategy. */
+export function strategyScenarioArb(maxSwaps = 40): fc.Arbitrary<Scenario> {
+  return fc.tuple(scenarioArb({}, maxSwaps), strategyArb).map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
+}
