@@ -21,6 +21,14 @@ export {
   type Network,
 } from './model/request.js';
 export {
+  StrategySchema,
+  TakeProfitLevelSchema,
+  NO_STRATEGY,
+  type Strategy,
+  type StrategyInput,
+  type TakeProfitLevel,
+} from './model/strategy.js';
+export {
   TapeSchema,
   SwapSchema,
   TokenMetaSchema,
@@ -45,6 +53,8 @@ export {
   SimulatedTradeSchema,
   SimulationSummarySchema,
   ErrorBodySchema,
+  SkippedCopySchema,
+  type SkippedCopyJson,
   type SimulatorResponse,
   type SimulatedDeal,
   type SimulatedTrade,
@@ -105,6 +115,10 @@ export {
   sweepEach,
   type SweepOptions,
   type SweepResult,
+  latencyCurve,
+  DEFAULT_DELAYS,
+  type LatencyCurve,
+  type LatencyPoint,
 } from './sweep/index.js';
 export {
   buildAnalyticsIndex,

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { RequestError } from '../model/errors.js';
@@ -5,13 +6,15 @@ import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { writeResponseParts } from '../io/json-stream.js';
 import { assembleResponse } from '../report/response.js';
+import { formatTextReport } from '../report/text-report.js';
+import { parseSimulatorRequest } from '../model/request.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
 
-export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty]
+export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report]
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
@@ -22,6 +25,9 @@ Replays TAPE for the simulator request and prints the 200 body of POST /wallets/
   --options FILE    engine options as JSON: bot_fee_percent, base_fee_native {sol, eth},
                     unknown_liquidity_slippage_percent (missing names take the defaults)
   --pretty          indent the JSON output
+  --report          print a readable report instead of the JSON: the inputs, the summary, the
+                    best deals, the deals closed by each rule, and with the strategy's
+                    report_skipped the leader swaps not copied, counted by reason
 
 Exit codes: 0 the response on standard output; 2 the request fails validation (the 400 body
 {"code","detail"} on standard output); 1 the tape or options cannot be used (a message on
@@ -35,11 +41,13 @@ export function simulateCommand(args: string[], io: CliIo): number {
       request: { type: 'string' },
       options: { type: 'string' },
       pretty: { type: 'boolean', default: false },
+      report: { type: 'boolean', default: false },
     },
     strict: true,
   });
   if (values.tape === undefined) throw new UsageError('simulate needs --tape FILE');
   if (values.request === undefined) throw new UsageError('simulate needs --request FILE');
+  if (values.pretty && values.report) throw new UsageError('--pretty and --report are two different outputs: choose one');
 
   const requestText = readText(values.request, 'request');
   let request: unknown;
@@ -65,7 +73,10 @@ export function simulateCommand(args: string[], io: CliIo): number {
     const parts = jsonl
       ? simulateJsonlFileParts(values.tape, request, options as object, { onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)) })
       : simulateParts(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
-    if (values.pretty) {
+    if (values.report) {
+      const parsed = parseSimulatorRequest(request);
+      if (parsed.success) io.out(formatTextReport(assembleResponse(parts), parsed.data, { title: `copysim simulation of ${basename(values.tape)}` }));
+    } else if (values.pretty) {
       io.out(formatJson(assembleResponse(parts), true));
     } else {
       // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
