@@ -14,7 +14,7 @@ import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
 import { sweepWorkerUrl } from '../src/sweep/pool.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
-import { scenarioArb } from './support/arbitraries.js';
+import { scenarioArb, strategyArb } from './support/arbitraries.js';
 import { progressBar } from '../src/cli/progress.js';
 import { cli } from './support/cli.js';
 
@@ -53,7 +53,7 @@ describe('sweep', () => {
 
   it('summaries equal simulate’s on generated scenarios (every feature of the model)', async () => {
     await fc.assert(
-      fc.asyncProperty(scenarioArb({}, 30), fc.array(fc.record({ close_all: fc.boolean(), max_dupe_buy_times: fc.nat(3) }), { maxLength: 3 }), async (s, changes) => {
+      fc.asyncProperty(scenarioArb({}, 30), fc.array(fc.record({ close_all: fc.boolean(), max_dupe_buy_times: fc.nat(3), strategy: fc.option(strategyArb, { nil: null }) }), { maxLength: 3 }), async (s, changes) => {
         const reqs: SimulatorRequestInput[] = [s.request, ...changes.map((c) => ({ ...s.request, ...c }))];
         let want: SweepResult[];
         try {
@@ -65,6 +65,20 @@ describe('sweep', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('runs strategies (model 2.0) as simulate does, on worker threads too', async () => {
+    const base = requests[0] as object;
+    const strategies = [
+      { copy_delay_seconds: 5 },
+      { take_profit: [{ roi: 50, sell_percent: 50 }, { roi: 150, sell_percent: 100 }], stop_loss_percent: 30 },
+      { trailing_stop_percent: 25, max_hold_hours: 6, min_liquidity_usd: 1_000, report_skipped: true },
+    ];
+    const reqs = strategies.map((strategy) => ({ ...base, strategy }));
+    const want = reqs.map((r, index) => ({ index, summary: simulate(tape, r).summary }));
+    expect(await sweep(tape, reqs, { workers: 2 })).toEqual(want);
+    const full = await sweep(indexTape(tape), reqs.slice(2), { workers: 0, full: true });
+    expect('response' in full[0]! && full[0].response).toEqual(simulate(tape, reqs[2]));
   });
 
   it('reports progress up to the total', async () => {

@@ -116,6 +116,28 @@ describe('statuses', () => {
     expect(bad.json.detail[0].message).toMatch(/^the body is not valid JSON/);
   });
 
+  it('validates the strategy member with the same schema: a 400 with its path, not charged', async () => {
+    const before = store.list().map((k) => k.credits);
+    const levels = [{ roi: 50, sell_percent: 50 }, { roi: 50, sell_percent: 100 }];
+    const answer = await call(server.url, 'POST', SIM, { key: keys.rich, body: { ...SOL_REQUEST, strategy: { take_profit: levels } } });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({
+      code: 'validation_error',
+      detail: [{ path: 'strategy.take_profit[1].roi', message: "must be greater than the previous level's roi (strictly increasing)" }],
+    });
+    const misspelt = await call(server.url, 'POST', SIM, { key: keys.rich, body: { ...SOL_REQUEST, strategy: { stop_loss: 20 } } });
+    expect(misspelt.json.detail).toEqual([{ path: 'strategy.stop_loss', message: 'unknown member "stop_loss": did you mean "stop_loss_percent"?' }]);
+    expect(store.list().map((k) => k.credits)).toEqual(before);
+  });
+
+  it("answers a request with a strategy as the engine does, skipped copies included", async () => {
+    const body = { ...SOL_REQUEST, strategy: { copy_delay_seconds: 30, stop_loss_percent: 20, report_skipped: true } };
+    const answer = await call(server.url, 'POST', SIM, { key: keys.rich, body });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(JSON.stringify(simulate(SOL_TAPE, body)));
+    expect(Array.isArray(answer.json.skipped_copies)).toBe(true);
+  });
+
   it('says how many credits were required and remain', async () => {
     const answer = await call(server.url, 'POST', SIM, { key: keys.broke, body: SOL_REQUEST });
     expect(answer.json).toEqual({ code: 'insufficient_credits', detail: { required: 10, remaining: 5 } });

@@ -21,6 +21,21 @@ describe('the OpenAPI 3.1 document', () => {
     ]);
   });
 
+  it('documents the strategy member from the same schema, with its limits', () => {
+    const body = doc.paths['/v1/wallets/simulator'].post.requestBody.content['application/json'].schema;
+    const strategy = body.properties.strategy.anyOf[0];
+    expect(Object.keys(strategy.properties)).toEqual([
+      'copy_delay_seconds', 'fixed_buy_amount', 'min_leader_buy_usd', 'min_liquidity_usd', 'max_token_age_hours',
+      'take_profit', 'stop_loss_percent', 'trailing_stop_percent', 'max_hold_hours', 'report_skipped',
+    ]);
+    expect(strategy.additionalProperties).toBe(false);
+    expect(strategy.properties.copy_delay_seconds).toMatchObject({ minimum: 0, maximum: 86_400 });
+    expect(strategy.properties.take_profit).toMatchObject({ type: 'array', maxItems: 10 });
+    expect(body.additionalProperties).toBe(false);
+    const response = doc.paths['/v1/wallets/simulator'].post.responses['200'].content['application/json'].schema;
+    expect(Object.keys(response.properties)).toContain('skipped_copies');
+  });
+
   it('lists the query parameters of the reads, with their limits', () => {
     const params = doc.paths['/v1/wallets/{address}/deals'].get.parameters as Array<{ name: string; in: string; required: boolean }>;
     expect(params.map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`)).toEqual([
