@@ -5,20 +5,41 @@ import { replay } from '../../src/engine/replay.js';
 import type { IndexedTape } from '../../src/engine/tape-index.js';
 import { row, type Row } from './row.js';
 
+/** A bot's whole strategy (strategy extensions): every model of the execution side at work. */
+export const FULL_STRATEGY: NonNullable<SimulatorRequest['strategy']> = {
+  copy_delay_seconds: 5,
+  fixed_buy_amount: null,
+  min_leader_buy_usd: 1,
+  min_liquidity_usd: 100,
+  max_token_age_hours: 8760,
+  take_profit: [
+    { roi: 50, sell_percent: 25 },
+    { roi: 100, sell_percent: 25 },
+    { roi: 200, sell_percent: 50 },
+  ],
+  stop_loss_percent: 50,
+  trailing_stop_percent: 40,
+  max_hold_hours: 48,
+  report_skipped: false,
+};
+
 /**
  * The replay loop with the tape already in memory (tinybench, best run):
  * - market swaps: a request whose wallets never trade, so every swap is market data;
  * - follower trades: the request following the leaders, with the PnL chart and the trade records
- *   (as `simulate`) and without them (as a sweep's summary).
+ *   (as `simulate`) and without them (as a sweep's summary);
+ * - the same with {@link FULL_STRATEGY}, against the plain rate.
  *
- * The machine's speed drifts from minute to minute, so the three replays run in turns, one of
+ * The machine's speed drifts from minute to minute, so the replays run in turns, one of
  * each a round (a tinybench run of one iteration a task, after one run to warm up), and each
  * keeps its best round: a slow minute cannot fall on one of them alone.
  */
 export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, rounds: number): Promise<Row[]> {
   const options = resolveEngineOptions({});
   const market: SimulatorRequest = { ...request, wallets: ['NoSuchWallet1111111111111111111111111111111'] };
+  const withStrategy: SimulatorRequest = { ...request, strategy: FULL_STRATEGY };
   let trades = 0;
+  let strategyTrades = 0;
   const tasks: Record<string, () => void> = {
     market: () => {
       replay(tape, market, options);
@@ -28,6 +49,9 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
     },
     'followed, summary': () => {
       replay(tape, request, options, { chart: false, trades: false });
+    },
+    'full strategy, chart': () => {
+      strategyTrades = replay(tape, withStrategy, options).deals.reduce((n, d) => n + d.tradeCount, 0);
     },
   };
   const bestSeconds = new Map<string, number>();
@@ -57,5 +81,12 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
     row('loop', 'follower trades/s (with chart)', trades / best('followed, chart'), 'trades/s', { atLeast: 200_000, note: followed }),
     row('loop', 'follower trades/s (summary only)', trades / best('followed, summary'), 'trades/s', { atLeast: 200_000, note: followed }),
     row('loop', 'ns per swap, followed (with chart)', (best('followed, chart') * 1e9) / swaps, 'ns'),
+    row('loop', 'follower trades/s, full strategy (with chart)', strategyTrades / best('full strategy, chart'), 'trades/s', {
+      note: `${strategyTrades.toLocaleString('en-US')} follower trades: 5 s delay, a 3-level take-profit ladder, stop loss, trailing stop, max hold, filters; ${runs}`,
+    }),
+    row('loop', 'full strategy against plain, trades/s (with chart)', strategyTrades / best('full strategy, chart') / (trades / best('followed, chart')), '×', {
+      atLeast: 0.7,
+      note: 'the strategy extensions cost at most 30 % of the follower trade rate',
+    }),
   ];
 }

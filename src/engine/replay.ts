@@ -14,7 +14,7 @@ import type { NativePriceSeries } from './native-prices.js';
 import { ChartSums } from './chart-sums.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler, type PendingCopy } from './scheduler.js';
 import { SkipLog } from './skip-log.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
@@ -151,6 +151,11 @@ export class Replay {
   private readonly trades: TradeLog | null;
   /** Time-fixes, and with a strategy max-hold exits and delayed copies. */
   private readonly scheduler: Scheduler;
+  /**
+   * The scheduler's next due time (a lower bound), kept up to date after every change of the
+   * scheduler: the one test every swap makes costs a field read, not a walk of its queues.
+   */
+  private nextDue = Infinity;
   /** The strategy's price exits, buy filters and skip log; null when it has none. */
   private readonly exits: ExitRules | null;
   private readonly filters: BuyFilters | null;
@@ -216,7 +221,7 @@ export class Replay {
    */
   step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
     // 1. the scheduled actions due by now; 2. the swap's price, and the exits it may fire.
-    if (this.scheduler.nextDue <= time) this.fireScheduled(time);
+    if (this.nextDue <= time) this.fireScheduled(time);
     this.prices.observe(tokenId, swap, i);
     if (this.firstSeen !== null) this.firstSeen[tokenId] ??= time;
     const deal = this.openDeal[tokenId];
@@ -229,7 +234,7 @@ export class Replay {
     // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
-    if (this.scheduler.delaysCopies) this.scheduler.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, leader, tokenId, buy, held });
+    if (this.scheduler.delaysCopies) this.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, leader, tokenId, buy, held });
     else if (buy) this.copyBuy(swap, i, leader, tokenId, time);
     else this.copySell(swap, i, leader, tokenId, held, time);
   }
@@ -328,7 +333,7 @@ export class Replay {
 
   /** Strategy extensions 5: the price exits at the swap just recorded for `deal`'s token. */
   private checkExits(exits: ExitRules, deal: Deal, time: number): void {
-    exits.observe(deal, this.prices.priceOf(deal.tokenId));
+    exits.observe(deal, this.prices);
     for (let sell = exits.nextSell(deal); sell !== null; sell = exits.nextSell(deal)) {
       if (sell.share === null) this.sellAll(deal, sell.type, time);
       else this.sellShare(deal, sell.type, sell.share, time);
@@ -356,6 +361,12 @@ export class Replay {
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
+  /** Strategy extensions 2: a leader swap's copy waits for the delay. */
+  private schedule(copy: PendingCopy): void {
+    this.scheduler.schedule(copy);
+    this.nextDue = this.scheduler.nextDue;
+  }
+
   /** Step 1 (strategy extensions 6): fires the scheduled actions due by `until`, first due first. */
   private fireScheduled(until: number): void {
     for (let action = this.scheduler.next(until); action !== null; action = this.scheduler.next(until)) {
@@ -369,6 +380,7 @@ export class Replay {
         else this.copySell(swap, index, leader, tokenId, held, action.due);
       }
     }
+    this.nextDue = this.scheduler.nextDue;
   }
 
   /** Notes a leader swap not copied, when the strategy asks for the skip log. */
@@ -383,6 +395,7 @@ export class Replay {
     } else {
       this.openDeal[deal.tokenId] = undefined;
     }
+    this.nextDue = this.scheduler.nextDue;
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);
     if (!deal.open) deal.settle(this.totals);
   }

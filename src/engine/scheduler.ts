@@ -26,12 +26,48 @@ export type ScheduledAction =
   | { readonly kind: 'pending_copy'; readonly due: number; readonly copy: PendingCopy };
 
 /**
+ * A first-in first-out queue that lets go of what it handed out: taken slots are cleared and
+ * the array is compacted now and then, so a long replay holds only what is still waiting (and
+ * what was taken dies young, cheap for the garbage collector).
+ */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  /** The first item, or undefined when empty. */
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  take(): T {
+    const item = this.items[this.head]!;
+    this.items[this.head++] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  /** Everything still waiting, in order (and empties the queue). */
+  drain(): T[] {
+    const rest = this.items.slice(this.head) as T[];
+    this.items = [];
+    this.head = 0;
+    return rest;
+  }
+}
+
+/**
  * Exits due `max_hold_hours` after a deal opened. Deals open in time order, so due times come
  * in non-decreasing order and in deal order: a FIFO queue; a closed deal's entry is skipped.
  */
 class MaxHoldQueue {
-  private readonly deals: Deal[] = [];
-  private head = 0;
+  private readonly deals = new Fifo<Deal>();
 
   constructor(private readonly seconds: number) {}
 
@@ -41,37 +77,38 @@ class MaxHoldQueue {
 
   /** The next live exit's due time, or Infinity. */
   get nextDue(): number {
-    while (this.head < this.deals.length && !this.deals[this.head]!.open) this.head++;
-    return this.head < this.deals.length ? this.deals[this.head]!.openTime + this.seconds : Infinity;
+    let deal = this.deals.peek();
+    while (deal !== undefined && !deal.open) {
+      this.deals.take();
+      deal = this.deals.peek();
+    }
+    return deal === undefined ? Infinity : deal.openTime + this.seconds;
   }
 
   take(): Deal {
-    return this.deals[this.head++]!;
+    return this.deals.take();
   }
 }
 
 /** Pending copies: scheduled at swap times in event order with one delay, so due in FIFO order. */
 class PendingQueue {
-  private readonly copies: PendingCopy[] = [];
-  private head = 0;
+  private readonly copies = new Fifo<PendingCopy>();
 
   add(copy: PendingCopy): void {
     this.copies.push(copy);
   }
 
   get nextDue(): number {
-    return this.head < this.copies.length ? this.copies[this.head]!.due : Infinity;
+    return this.copies.peek()?.due ?? Infinity;
   }
 
   take(): PendingCopy {
-    return this.copies[this.head++]!;
+    return this.copies.take();
   }
 
   /** The copies still waiting, in the order they were scheduled (and empties the queue). */
   drain(): PendingCopy[] {
-    const rest = this.copies.slice(this.head);
-    this.head = this.copies.length;
-    return rest;
+    return this.copies.drain();
   }
 }
 
