@@ -1,8 +1,8 @@
 /**
  * The package as a library user gets it: `npm pack`, installed into an empty folder with
  * optional dependencies left out, must run the README's library example and the command line's
- * simulator with no native build and no web framework; the HTTP service must then say what to
- * install instead of failing with a stack trace.
+ * simulator with no native build, no web framework and no Redis client; the HTTP service and the
+ * work queue must then say what to install instead of failing with a stack trace.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_PACKAGES } from '../src/distributed/dependencies.js';
 import { SERVICE_PACKAGES } from '../src/server/service-dependencies.js';
 import { PROJECT_ROOT } from './support/paths.js';
 
@@ -57,9 +58,9 @@ describe('the packed library, installed without optional dependencies', () => {
     expect(stray, 'files that a library user does not need').toEqual([]);
   });
 
-  it('installs no web framework, no SQLite and no native addon', () => {
+  it('installs no web framework, no SQLite, no queue or Redis client and no native addon', () => {
     expect(existsSync(join(installed, 'copysim', 'package.json'))).toBe(true);
-    for (const name of Object.keys(SERVICE_PACKAGES)) expect(existsSync(join(installed, name)), name).toBe(false);
+    for (const name of [...Object.keys(SERVICE_PACKAGES), ...Object.keys(QUEUE_PACKAGES)]) expect(existsSync(join(installed, name)), name).toBe(false);
     expect(filesEndingIn(installed, '.node')).toEqual([]);
   });
 
@@ -102,6 +103,22 @@ describe('the packed library, installed without optional dependencies', () => {
     );
   });
 
+  it('copysim worker and sweep --queue name the queue packages to install, in one line, exit 1', () => {
+    const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
+    const example = join(installed, 'copysim', 'fixtures', 'example');
+    const message =
+      'the work queue (--queue, copysim worker) needs bullmq and ioredis, which are not installed (optional dependencies of ' +
+      'copysim, left out of a library install). Install them beside copysim: npm install bullmq@^6.7.0 ioredis@^5.11.1\n';
+    const worker = runNode([cli, 'worker', '--queue', 'redis://127.0.0.1:1']);
+    expect(worker.status).toBe(1);
+    expect(worker.stderr).toBe(`copysim worker: ${message}`);
+    writeFileSync(join(app, 'requests.jsonl'), readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, ' ') + '\n');
+    const sweep = runNode([cli, 'sweep', '--tape', join(example, 'tape-sol.json'), '--requests', 'requests.jsonl', '--queue', 'redis://127.0.0.1:1']);
+    expect(sweep.status).toBe(1);
+    expect(sweep.stdout).toBe('');
+    expect(sweep.stderr).toBe(`copysim sweep: ${message}`);
+  });
+
   it('importing copysim/server fails with the same message, not a module-resolution error', () => {
     writeFileSync(join(app, 'server.mjs'), "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n");
     const { status, stdout } = runNode(['server.mjs']);
@@ -110,15 +127,15 @@ describe('the packed library, installed without optional dependencies', () => {
   });
 });
 
-describe('the service packages', () => {
+describe('the service and queue packages', () => {
   it('are the optional peer dependencies package.json declares, at the same ranges', () => {
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    expect(pkg.peerDependencies).toEqual(SERVICE_PACKAGES);
-    for (const name of Object.keys(SERVICE_PACKAGES)) {
+    expect(pkg.peerDependencies).toEqual({ ...SERVICE_PACKAGES, ...QUEUE_PACKAGES });
+    for (const name of [...Object.keys(SERVICE_PACKAGES), ...Object.keys(QUEUE_PACKAGES)]) {
       expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
       expect(pkg.dependencies[name], name).toBeUndefined();
     }

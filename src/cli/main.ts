@@ -13,6 +13,7 @@ import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
 import { sweepCommand, SWEEP_HELP } from './sweep-command.js';
 import { walletCommand, WALLET_HELP } from './wallet-command.js';
 import { walletsCommand, WALLETS_HELP } from './wallets-command.js';
+import { workerCommand, WORKER_HELP } from './worker-command.js';
 import { isUsageError } from './usage.js';
 
 interface Command {
@@ -24,6 +25,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
   sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
+  worker: { summary: 'run the jobs of a sweep spread over machines (sweep --queue), from Redis', help: WORKER_HELP, run: workerCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
   wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },

@@ -6,11 +6,13 @@ import { readJson, readText } from '../io/files.js';
 import { writeJson } from '../io/json-stream.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { sweepEach, type SweepResult } from '../sweep/index.js';
+import { sweepOnQueue } from '../distributed/sweep-queue.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
 
 export const SWEEP_HELP = `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR] [--options OPTIONS.json]
+copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [--chunk N] [--full DIR] [--options OPTIONS.json]
 
 Runs many simulator requests over one tape: the tape is read and indexed once, the requests
 are spread over worker threads. Prints one JSON line per request, in input order:
@@ -23,9 +25,15 @@ validation.
   --workers N       worker threads (default: the available cores; 0: this thread only)
   --full DIR        also write each whole 200 body to DIR/<index>.json (index zero-padded)
   --options FILE    engine options as JSON, the same for every request
+  --queue URL       run the requests on queue workers instead (copysim worker, on any number
+                    of machines) through Redis at URL (redis://HOST:PORT, unix:///PATH): the same
+                    lines. The workers read the tape at the same path (shared storage) and check
+                    its SHA-256; this machine does not read it
+  --chunk N         with --queue: requests a job (default: about a hundred jobs, at most 100)
 
 Exit codes: 0 every request answered (400 bodies included); 1 the tape, options or requests
-file cannot be used, or the tape cannot serve a request (a message on standard error).`;
+file cannot be used, or the tape cannot serve a request, or (--queue) Redis does not answer or
+a job fails on the workers (a message on standard error).`;
 
 /** The requests of a JSONL file: parsed values, or the 400 body of a line that is not JSON. */
 function readRequests(path: string): { requests: unknown[]; notJson: Map<number, ErrorBody> } {
@@ -57,10 +65,10 @@ function writeResponseFile(path: string, response: unknown): void {
   }
 }
 
-function parseWorkers(text: string | undefined): number | undefined {
+function parseWhole(flag: string, text: string | undefined, least: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--workers must be a whole number ≥ 0, not "${text}"`);
+  if (!Number.isInteger(n) || n < least) throw new UsageError(`--${flag} must be a whole number ≥ ${least}, not "${text}"`);
   return n;
 }
 
@@ -73,19 +81,24 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       workers: { type: 'string' },
       full: { type: 'string' },
       options: { type: 'string' },
+      queue: { type: 'string' },
+      chunk: { type: 'string' },
     },
     strict: true,
   });
   if (values.tape === undefined) throw new UsageError('sweep needs --tape FILE');
   if (values.requests === undefined) throw new UsageError('sweep needs --requests FILE');
-  const workers = parseWorkers(values.workers);
+  const workers = parseWhole('workers', values.workers, 0);
+  const chunk = parseWhole('chunk', values.chunk, 1);
+  const queue = values.queue;
+  if (queue !== undefined && workers !== undefined) throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
+  if (queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const { requests, notJson } = readRequests(values.requests);
   const fullDir = values.full;
   if (fullDir !== undefined) mkdirSync(fullDir, { recursive: true });
   const width = String(Math.max(0, requests.length - 1)).length;
 
-  const tape = readTapeFile(values.tape);
   const bar = progressBar(io, 'sweep', 'requests');
   const write = (result: SweepResult): void => {
     const error = notJson.get(result.index);
@@ -99,6 +112,18 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
     }
   };
   try {
+    if (queue !== undefined) {
+      await sweepOnQueue(values.tape, requests, write, {
+        url: queue,
+        full: fullDir !== undefined,
+        engineOptions,
+        onProgress: (done, total) => bar.update(done, total),
+        onNotice: (line) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim sweep: ${line}\n`),
+        ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+      });
+      return EXIT_OK;
+    }
+    const tape = readTapeFile(values.tape);
     await sweepEach(tape, requests, write, {
       full: fullDir !== undefined,
       engineOptions,

@@ -1,0 +1,34 @@
+/**
+ * A queue worker's thread: runs the chunks it is sent, one at a time, keeping the last tape it
+ * unpacked and what each kind prepared from it. Started by the worker's thread pool from the
+ * compiled `dist/` file.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { IndexedTape } from '../engine/tape-index.js';
+import { unpackTape } from '../sweep/tape-transfer.js';
+import { JOB_KINDS, runItems } from './job-kinds.js';
+import type { ThreadReply, ThreadTask } from './thread-pool.js';
+
+let tape: { key: string; tape: IndexedTape; contexts: Map<string, unknown> } | null = null;
+
+function run(task: ThreadTask): ThreadReply {
+  try {
+    const kind = JOB_KINDS.get(task.kind);
+    if (kind === undefined) throw new Error(`unknown job kind "${task.kind}"`);
+    if (tape?.key !== task.tapeKey) tape = { key: task.tapeKey, tape: unpackTape(task.tape), contexts: new Map() };
+    const settingsKey = `${task.kind} ${JSON.stringify(task.settings)}`;
+    let context = tape.contexts.get(settingsKey);
+    if (context === undefined) {
+      context = kind.prepare(tape.tape, task.settings);
+      tape.contexts.set(settingsKey, context);
+    }
+    return { id: task.id, results: runItems(kind, context, task.items) };
+  } catch (e) {
+    return { id: task.id, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+if (parentPort !== null) {
+  const port = parentPort;
+  port.on('message', (task: ThreadTask) => port.postMessage(run(task)));
+}

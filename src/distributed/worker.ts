@@ -1,0 +1,88 @@
+/**
+ * A queue worker: takes jobs from the copysim queue on Redis and runs `threads` of them at once,
+ * each on a worker thread. Claims, retries and stalled jobs are BullMQ's: a job's lock is
+ * renewed while it runs; when its worker stops answering (killed, machine down), the lock
+ * lapses after `lockSeconds` and the next stalled-job check hands the job to another worker.
+ */
+import type { IndexedTape } from '../engine/tape-index.js';
+import { CopysimError } from '../model/errors.js';
+import { loadBullmq } from './dependencies.js';
+import { QUEUE_NAME, type JobData, type JobResult } from './job.js';
+import { JOB_KINDS, runItems } from './job-kinds.js';
+import { checkRedis, redisOptions, shownUrl } from './redis.js';
+import { TapeStore } from './tape-store.js';
+import { queueThreadUrl, ThreadPool } from './thread-pool.js';
+
+export interface QueueWorkerOptions {
+  readonly url: string;
+  /** Jobs run at once, each on its own thread. */
+  readonly threads: number;
+  /** How long a job stays claimed by a worker that stops answering (default 30). */
+  readonly lockSeconds?: number;
+  /** One line of news (a job that failed, a connection problem), without its newline. */
+  readonly log?: (line: string) => void;
+}
+
+export interface QueueWorker {
+  /** Stops taking jobs, waits for those under way, disconnects. */
+  close(): Promise<void>;
+}
+
+/** Starts a worker; rejects with a one-line error when Redis does not answer. */
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
+  const { Worker, UnrecoverableError } = loadBullmq();
+  await checkRedis(options.url);
+  const log = options.log ?? (() => {});
+  const lockMs = Math.round((options.lockSeconds ?? 30) * 1000);
+  const threadUrl = queueThreadUrl();
+  const pool = threadUrl !== null ? new ThreadPool(options.threads, threadUrl) : null;
+  const tapes = new TapeStore(pool !== null);
+  // Prepared contexts of the tape held in this thread, when there are no worker threads.
+  let local: { key: string; contexts: Map<string, unknown> } | null = null;
+
+  const processJob = async (job: { id?: string; data: JobData }): Promise<JobResult> => {
+    const data = job.data;
+    const kind = JOB_KINDS.get(data.kind);
+    if (kind === undefined) {
+      throw new UnrecoverableError(`unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`);
+    }
+    let loaded;
+    try {
+      loaded = await tapes.get(data.tape);
+    } catch (e) {
+      // The same tape gives the same answer on a retry: fail the job now, with the reason.
+      if (e instanceof CopysimError) throw new UnrecoverableError(e.message);
+      throw e;
+    }
+    if (pool !== null) {
+      const items = await pool.run({ kind: kind.name, tapeKey: loaded.key, tape: loaded.packed!, settings: data.settings, items: data.items });
+      return { items };
+    }
+    if (local?.key !== loaded.key) local = { key: loaded.key, contexts: new Map() };
+    const settingsKey = `${kind.name} ${JSON.stringify(data.settings)}`;
+    if (!local.contexts.has(settingsKey)) local.contexts.set(settingsKey, kind.prepare(loaded.tape as IndexedTape, data.settings));
+    return { items: runItems(kind, local.contexts.get(settingsKey), data.items) };
+  };
+
+  const worker = new Worker<JobData, JobResult>(QUEUE_NAME, processJob, {
+    connection: { ...redisOptions(options.url), maxRetriesPerRequest: null },
+    concurrency: options.threads,
+    lockDuration: lockMs,
+    stalledInterval: lockMs,
+    maxStalledCount: 2,
+  });
+  worker.on('failed', (job, error) => log(`job ${job?.id ?? '?'} failed: ${error.message}`));
+  let lastError = '';
+  worker.on('error', (error) => {
+    // ioredis repeats a lost connection's error at every retry: say it once.
+    if (error.message !== lastError) log(`${shownUrl(options.url)}: ${error.message}`);
+    lastError = error.message;
+  });
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      await worker.close();
+      await pool?.close();
+    },
+  };
+}

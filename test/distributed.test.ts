@@ -1,0 +1,275 @@
+/**
+ * Sweeps spread over worker processes through BullMQ on Redis: the producer's lines are the
+ * local sweep's, byte for byte (400 bodies included), with any number of workers, and still
+ * when a worker is killed in the middle of the run; a tape that differs on a worker, or is
+ * missing there, fails the run with a message naming it; an unreachable Redis is one line.
+ *
+ * Each test starts its processes from dist/ (npm test builds it) against a redis-server of its
+ * own, on a Unix socket in a temporary folder, stopped by its pid afterwards.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
+import { checkRedis } from '../src/distributed/redis.js';
+import { fileSha256 } from '../src/distributed/tape-store.js';
+import { loadIORedis } from '../src/distributed/dependencies.js';
+import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
+import { PROJECT_ROOT } from './support/paths.js';
+
+const CLI = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
+const hasRedis = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
+if (!hasRedis) {
+  process.stderr.write('test/distributed.test.ts: skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'copysim-queue-'));
+const socket = join(dir, 'redis.sock');
+const url = `unix://${socket}`;
+let redis: ChildProcess | undefined;
+const children = new Set<ChildProcess>();
+
+// A small seeded tape in the benchmark's shape, and requests: variants, a 400 of each kind and a
+// line that is not JSON.
+const generator = new TapeGenerator({ swaps: 6_000, leaders: 8, tokens: 25, marketWallets: 50, days: 3, seed: 5 });
+const tapeText = JSON.stringify({ ...generator.header, swaps: [...generator.swaps()] });
+const base = generator.request();
+const lines = requestVariants(base, 30, 3).map((r) => JSON.stringify(r));
+lines.splice(4, 0, JSON.stringify({ ...base, buy_percentage: 0 }));
+lines.splice(9, 0, JSON.stringify({ ...base, from_date: '2024-03-09', to_date: '2024-03-01' }));
+lines.splice(12, 0, '{"wallets": [');
+const requestsFile = join(dir, 'requests.jsonl');
+writeFileSync(requestsFile, `${lines.join('\n')}\n`);
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** Runs the command line in a child process to its end. */
+function run(args: readonly string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [...REPLAY_NODE_FLAGS, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return exited(child).then((code) => {
+    children.delete(child);
+    return { code, out, err };
+  });
+}
+
+/** Starts `copysim worker` and waits until it says it is waiting for jobs. */
+async function startWorker(extra: readonly string[] = []): Promise<{ child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'worker', '--queue', url, '--threads', '1', '--lock-seconds', '2', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let log = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (log.includes('waiting for jobs')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it was ready:\n${log}`)));
+  });
+  return { child, log: () => log };
+}
+
+async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  await exited(child);
+  children.delete(child);
+}
+
+/** A Redis client of the test's own, to watch the queue. */
+function client(): InstanceType<ReturnType<typeof loadIORedis>> {
+  const Redis = loadIORedis();
+  return new Redis({ path: socket, maxRetriesPerRequest: 1 });
+}
+
+async function until(what: string, test: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function tapeFile(name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, tapeText);
+  return path;
+}
+
+/** A port on the loopback with nothing listening. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
+  let local: { code: number | null; out: string; err: string };
+  const tape = tapeFile('tape.json');
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('dist/src/cli/main.js is missing: run "npm run build" first (npm test does)');
+    redis = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await until('redis-server answers', async () => {
+      try {
+        await checkRedis(url, 500);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    local = await run(['sweep', '--tape', tape, '--requests', requestsFile, '--workers', '1', '--full', join(dir, 'full-local')]);
+    expect(local.err).toBe('');
+    expect(local.code).toBe(0);
+    expect(local.out.split('\n').filter(Boolean)).toHaveLength(33);
+  }, 60_000);
+
+  beforeEach(async () => {
+    const redisClient = client();
+    await redisClient.flushall();
+    redisClient.disconnect();
+  });
+
+  afterEach(async () => {
+    await Promise.all([...children].map((c) => stop(c, 'SIGKILL')));
+  });
+
+  afterAll(async () => {
+    if (redis?.pid !== undefined) {
+      redis.kill('SIGTERM');
+      await exited(redis);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two workers give the local sweep’s lines byte for byte, 400 bodies and --full files included', async () => {
+    const workers = await Promise.all([startWorker(), startWorker()]);
+    const distributed = await run(['sweep', '--tape', tape, '--requests', requestsFile, '--queue', url, '--chunk', '3', '--full', join(dir, 'full-queue')]);
+    expect(distributed.err).toBe('');
+    expect(distributed.code).toBe(0);
+    expect(distributed.out).toBe(local.out);
+    const files = readdirSync(join(dir, 'full-local')).sort();
+    expect(readdirSync(join(dir, 'full-queue')).sort()).toEqual(files);
+    for (const f of files) expect(readFileSync(join(dir, 'full-queue', f), 'utf8'), f).toBe(readFileSync(join(dir, 'full-local', f), 'utf8'));
+    // Both workers took jobs, and the producer took its jobs off the queue.
+    for (const w of workers) expect(w.log()).not.toContain('failed');
+    const redisClient = client();
+    expect((await redisClient.keys('bull:copysim:*')).filter((k) => /^bull:copysim:[0-9a-f]{8}-[0-9a-f]{4}-/.test(k))).toEqual([]);
+    redisClient.disconnect();
+    await Promise.all(workers.map((w) => stop(w.child)));
+  }, 30_000);
+
+  it('a worker killed mid-run: another takes its job over, the lines are still complete and identical', async () => {
+    const first = await startWorker();
+    const producer = run(['sweep', '--tape', tape, '--requests', requestsFile, '--queue', url, '--chunk', '1']);
+    const watch = client();
+    // Kill the worker while it holds a job, after it has finished some.
+    await until('the worker has finished jobs and holds another', async () =>
+      (await watch.zcard('bull:copysim:completed')) >= 3 && (await watch.llen('bull:copysim:active')) > 0,
+    );
+    await stop(first.child, 'SIGKILL');
+    const completedAtKill = await watch.zcard('bull:copysim:completed');
+    const second = await startWorker();
+    const distributed = await producer;
+    expect(distributed.err).toBe('');
+    expect(distributed.code).toBe(0);
+    expect(distributed.out).toBe(local.out);
+    expect(completedAtKill).toBeLessThan(30);
+    expect(second.log()).not.toContain('failed');
+    watch.disconnect();
+    await stop(second.child);
+  }, 30_000);
+
+  it('a tape that differs on the worker fails the run, naming the path and both hashes', async () => {
+    const path = tapeFile('changed.json');
+    const expected = await fileSha256(path);
+    const producer = run(['sweep', '--tape', path, '--requests', requestsFile, '--queue', url]);
+    const watch = client();
+    await until('the jobs are queued', async () => (await watch.llen('bull:copysim:wait')) > 0);
+    watch.disconnect();
+    appendFileSync(path, '\n');
+    const actual = await fileSha256(path);
+    const worker = await startWorker();
+    const result = await producer;
+    expect(result.code).toBe(1);
+    const message =
+      `the job's tape ${path} has SHA-256 ${actual} on this worker ` +
+      `(${(await import('node:os')).hostname()}) but the job expects ${expected}: the worker's file is not the producer's`;
+    expect(result.err).toMatch(/^copysim sweep: no worker is connected to .* yet: the \d+ jobs wait for one \(copysim worker --queue URL\)\n/);
+    expect(result.err.split('\n').at(-2)).toBe(`copysim sweep: job 1 of 30 failed: ${message}`);
+    expect(worker.log()).toContain(message);
+    // The worker lives on, ready for the next run.
+    expect(worker.child.exitCode).toBeNull();
+    await stop(worker.child);
+  }, 30_000);
+
+  it('a tape missing on the worker fails the run with the path', async () => {
+    const path = tapeFile('missing.json');
+    const producer = run(['sweep', '--tape', path, '--requests', requestsFile, '--queue', url]);
+    const watch = client();
+    await until('the jobs are queued', async () => (await watch.llen('bull:copysim:wait')) > 0);
+    watch.disconnect();
+    unlinkSync(path);
+    const worker = await startWorker();
+    const result = await producer;
+    expect(result.code).toBe(1);
+    expect(result.err.split('\n').at(-2)).toMatch(
+      new RegExp(`^copysim sweep: job 1 of 30 failed: the job's tape ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read on this worker \\(.*\\): no such file; the producer and every worker must see the tape at the same path \\(shared storage\\)$`),
+    );
+    await stop(worker.child);
+  }, 30_000);
+
+  it('a request the tape cannot serve stops the run with the local sweep’s message', async () => {
+    const file = join(dir, 'other-network.jsonl');
+    writeFileSync(file, `${lines.slice(0, 6).join('\n')}\n${JSON.stringify({ ...base, network: 'eth' })}\n${lines[6]}\n`);
+    const localRun = await run(['sweep', '--tape', tape, '--requests', file, '--workers', '1']);
+    const worker = await startWorker();
+    const distributed = await run(['sweep', '--tape', tape, '--requests', file, '--queue', url]);
+    expect(localRun.code).toBe(1);
+    expect(distributed.code).toBe(1);
+    expect(distributed.err).toBe(localRun.err);
+    expect(distributed.err).toMatch(/^copysim sweep: request 6: the tape holds swaps of network "sol" but the request asks for "eth"\n$/);
+    await stop(worker.child);
+  }, 30_000);
+
+  it('an unreachable Redis is one line naming the URL, exit 1, for the producer and the worker', async () => {
+    const port = await closedPort();
+    const down = `redis://127.0.0.1:${port}`;
+    const [producer, worker, socketGone] = await Promise.all([
+      run(['sweep', '--tape', tape, '--requests', requestsFile, '--queue', down]),
+      run(['worker', '--queue', down]),
+      run(['worker', '--queue', `unix://${join(dir, 'none.sock')}`]),
+    ]);
+    expect(producer).toEqual({ code: 1, out: '', err: `copysim sweep: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
+    expect(worker).toEqual({ code: 1, out: '', err: `copysim worker: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
+    expect(socketGone.code).toBe(1);
+    expect(socketGone.err).toBe(`copysim worker: cannot reach Redis at unix://${join(dir, 'none.sock')}: connect ENOENT ${join(dir, 'none.sock')}\n`);
+  }, 30_000);
+});
+
+describe('the queue flags', () => {
+  it('sweep refuses --workers with --queue, and --chunk without it', () => {
+    mkdirSync(dir, { recursive: true });
+    const both = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--queue', 'redis://h:1', '--workers', '2'], {
+      encoding: 'utf8',
+    });
+    expect(both.status).toBe(1);
+    expect(both.stderr.split('\n')[0]).toBe('copysim sweep: --workers and --queue do not go together: the workers of a queue set their own threads');
+    const chunk = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--chunk', '2'], { encoding: 'utf8' });
+    expect(chunk.stderr.split('\n')[0]).toBe('copysim sweep: --chunk needs --queue');
+  });
+});
