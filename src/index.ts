@@ -184,3 +184,17 @@ export {
   type WalletListItem,
   type AnalyticsPage,
 } from './analytics/index.js';
+export {
+  rankWallets,
+  outOfSample,
+  selectRows,
+  metricOf,
+  spearmanOf,
+  RANK_METRICS,
+  type RankedWallet,
+  type RankMetric,
+  type RankOptions,
+  type OwnResults,
+  type OutOfSample,
+  type SplitRow,
+} from './rank/index.js';

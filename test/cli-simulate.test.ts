@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SIMULATE_HELP } from '../src/cli/simulate-command.js';
 import * as analyticsLayer from '../src/analytics/index.js';
+import * as rankLayer from '../src/rank/index.js';
 import * as library from '../src/index.js';
 import * as importLayer from '../src/io/import/index.js';
 import * as sweepLayer from '../src/sweep/index.js';
@@ -119,8 +120,8 @@ describe('the public API', () => {
     expect(library.ErrorBodySchema).toBe(ErrorBodySchema);
   });
 
-  it('names every export of the import, sweep and analytics layers, and no internal type such as Decimal40', () => {
-    for (const layer of [importLayer, sweepLayer, analyticsLayer]) {
+  it('names every export of the import, sweep, analytics and rank layers, and no internal type such as Decimal40', () => {
+    for (const layer of [importLayer, sweepLayer, analyticsLayer, rankLayer]) {
       for (const [name, value] of Object.entries(layer)) expect(library, name).toHaveProperty(name, value);
     }
     expect(library).not.toHaveProperty('Decimal40');

@@ -7,6 +7,7 @@ import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
 import { importCommand, IMPORT_HELP } from './import-command.js';
 import { keysCommand, KEYS_HELP } from './keys-command.js';
 import { latencyCommand, LATENCY_HELP } from './latency-command.js';
+import { rankCommand, RANK_HELP } from './rank-command.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
 import { serveCommand, SERVE_HELP } from './serve-command.js';
 import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
   worker: { summary: 'run the jobs of a sweep spread over machines (sweep --queue), from Redis', help: WORKER_HELP, run: workerCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
+  rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
   import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
   wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
   wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },

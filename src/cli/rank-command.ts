@@ -1,0 +1,197 @@
+import { parseArgs } from 'node:util';
+import { readJson, readText } from '../io/files.js';
+import { readTapeFile } from '../io/read-tape.js';
+import { RequestError } from '../model/errors.js';
+import { SimulationSummarySchema } from '../model/response.js';
+import { outOfSample, type OutOfSample, type SplitRow } from '../rank/out-of-sample.js';
+import { RANK_METRICS, rankWallets, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import { shortAddress } from '../report/text-report.js';
+import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
+import { progressBar } from './progress.js';
+import { UsageError } from './usage.js';
+
+const FORMATS = ['table', 'csv', 'jsonl'] as const;
+type Format = (typeof FORMATS)[number];
+
+export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD]
+
+Ranks wallets by what copying each alone would have made: every wallet with a swap in the
+request's window (or those of --wallets) is followed with the request's settings, its "wallets"
+replaced by that one wallet. A row: the wallet; the copier's summary (the simulator's); its
+deals, closed deals, winrate, profit factor and max drawdown; the wallet's own results over the
+window (own_pnl_total, own_roi_total, own_winrate, own_deals).
+
+  --tape FILE       the tape, JSON or JSONL (.jsonl)
+  --request FILE    the simulator request (interface 4.1), strategy included
+  --wallets FILE    rank only these wallets: one address a line (blank lines skipped)
+  --sort-by METRIC  largest first, ties by address (default pnl_total): ${RANK_METRICS.join(', ')}
+  --min-deals N     leave out wallets whose copier made fewer than N deals
+  --top N           at most N rows (with --split, also the wallets copied together after it; default 10 there)
+  --format F        table (default), csv, or jsonl (one object a line: wallet, summary and the figures)
+  --split DAY       rank on the window before DAY, then evaluate the same wallets from DAY to to_date:
+                    each row gains the after-split summary, and the output ends with Spearman's rank
+                    correlation of the sort metric before and after (wallets with --min-deals deals in
+                    both) and the after-split result of copying the before-split top N together
+                    (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
+
+Exit codes: 0 printed; 1 a file, a wallet or an option cannot be used; 2 the request fails validation
+(its 400 body on standard output).`;
+
+function whole(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number ≥ 0, not "${text}"`);
+  return Number(text);
+}
+
+function readWallets(path: string): string[] {
+  return readText(path, 'wallets')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+export function rankCommand(args: string[], io: CliIo): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      tape: { type: 'string' },
+      request: { type: 'string' },
+      wallets: { type: 'string' },
+      'sort-by': { type: 'string' },
+      'min-deals': { type: 'string' },
+      top: { type: 'string' },
+      format: { type: 'string', default: 'table' },
+      split: { type: 'string' },
+      options: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.tape === undefined) throw new UsageError('rank needs --tape FILE');
+  if (values.request === undefined) throw new UsageError('rank needs --request FILE');
+  const sortBy = (values['sort-by'] ?? 'pnl_total') as RankMetric;
+  if (!RANK_METRICS.includes(sortBy)) throw new UsageError(`--sort-by takes one of ${RANK_METRICS.join(', ')}; "${values['sort-by']}" is none`);
+  const format = values.format as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format takes table, csv or jsonl, not "${values.format}"`);
+  const minDeals = whole('--min-deals', values['min-deals']);
+  const top = whole('--top', values.top);
+  const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
+  const request = readJson(values.request, 'request');
+  const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
+  const tape = readTapeFile(values.tape);
+  const bar = progressBar(io, 'rank', 'wallets');
+  const options = {
+    sortBy,
+    engineOptions,
+    onProgress: (done: number, total: number) => bar.update(done, total),
+    ...(minDeals !== undefined ? { minDeals } : {}),
+    ...(top !== undefined ? { top } : {}),
+    ...(wallets !== undefined ? { wallets } : {}),
+  };
+  try {
+    if (values.split === undefined) {
+      const rows = rankWallets(tape, request, options);
+      bar.finish();
+      io.out(format === 'table' ? formatRankTable(rows, sortBy) : format === 'csv' ? formatRankCsv(rows) : rows.map((r) => formatJson(r, false)).join(''));
+    } else {
+      const check = outOfSample(tape, request, values.split, options);
+      bar.finish();
+      if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
+      else if (format === 'csv') {
+        io.out(formatRankCsv(check.rows));
+        io.err(formatOutOfSample(check));
+      } else {
+        const { rows, ...rest } = check;
+        io.out(rows.map((r) => formatJson(r, false)).join('') + formatJson({ out_of_sample: rest }, false));
+      }
+    }
+  } catch (e) {
+    bar.finish();
+    if (e instanceof RequestError) {
+      io.out(formatJson(e.body, false));
+      return EXIT_REQUEST;
+    }
+    throw e;
+  }
+  return EXIT_OK;
+}
+
+const SUMMARY_KEYS = Object.keys(SimulationSummarySchema.shape) as (keyof RankedWallet['summary'])[];
+
+/** One line a wallet, every figure a column; with a split, the after-split summary's columns too (`after_…`). */
+export function formatRankCsv(rows: readonly (RankedWallet | SplitRow)[]): string {
+  const split = rows.length > 0 && 'after' in rows[0]!;
+  const header = [
+    'wallet',
+    ...SUMMARY_KEYS,
+    'deals',
+    'closed_deals',
+    'winrate',
+    'profit_factor',
+    'max_drawdown',
+    'own_pnl_total',
+    'own_roi_total',
+    'own_winrate',
+    'own_deals',
+    ...(split ? ['after_deals', ...SUMMARY_KEYS.map((k) => `after_${k}`)] : []),
+  ];
+  const lines = rows.map((r) => {
+    const cells: (string | number | null)[] = [
+      r.wallet,
+      ...SUMMARY_KEYS.map((k) => r.summary[k]),
+      r.deals,
+      r.closed_deals,
+      r.winrate,
+      r.profit_factor,
+      r.max_drawdown,
+      r.own.pnl_total,
+      r.own.roi_total,
+      r.own.winrate,
+      r.own.deals,
+    ];
+    if ('after' in r) cells.push(r.after_deals, ...SUMMARY_KEYS.map((k) => r.after[k]));
+    return cells.map((c) => (c === null ? '' : String(c))).join(',');
+  });
+  return `${[header.join(','), ...lines].join('\n')}\n`;
+}
+
+/** The rows as a table a person reads: the copier's result beside the wallet's own. */
+export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sortBy: RankMetric): string {
+  if (rows.length === 0) return 'No wallet to rank: none has a swap in the window (or passes --min-deals).\n';
+  const split = 'after' in rows[0]!;
+  const money = (v: number): string => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const table = [
+    ['#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'own PnL', 'own ROI %', ...(split ? ['after PnL', 'after ROI %'] : [])],
+    ...rows.map((r, i) => [
+      String(i + 1),
+      shortAddress(r.wallet),
+      money(r.summary.pnl_total),
+      r.summary.roi_total.toFixed(1),
+      String(r.deals),
+      r.winrate.toFixed(0),
+      r.profit_factor === null ? '-' : r.profit_factor.toFixed(2),
+      money(r.max_drawdown),
+      money(r.own.pnl_total),
+      r.own.roi_total.toFixed(1),
+      ...('after' in r ? [money(r.after.pnl_total), r.after.roi_total.toFixed(1)] : []),
+    ]),
+  ];
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  const lines = table.map((row) => row.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return `Wallets ranked by the copier's ${sortBy} (PF: profit factor; max DD: max drawdown, USD)\n${lines.join('\n')}\n`;
+}
+
+/** The out-of-sample verdict in a few lines. */
+export function formatOutOfSample(check: OutOfSample): string {
+  const rho = check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : check.spearman.toFixed(3);
+  const top = check.top.summary;
+  return [
+    '',
+    `Out of sample: ranked on ${check.before.from_date} → ${check.before.to_date}, evaluated on ${check.after.from_date} → ${check.after.to_date}`,
+    `  Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets)`,
+    top === null
+      ? '  No wallet to copy after the split.'
+      : `  Copying the before-split top ${check.top.wallets.length} together after the split: PnL ${top.pnl_total.toFixed(2)} USD, ROI ${top.roi_total.toFixed(2)} %`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,4 @@
+// Public exports of the ranking: every wallet by what copying it alone would have made, and the
+// out-of-sample check of such a ranking.
+export { rankWallets, selectRows, metricOf, RANK_METRICS, type RankedWallet, type RankMetric, type RankOptions, type OwnResults } from './rank.js';
+export { outOfSample, spearmanOf, type OutOfSample, type SplitRow } from './out-of-sample.js';

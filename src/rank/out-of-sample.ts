@@ -1,0 +1,138 @@
+import { replay } from '../engine/replay.js';
+import { indexTape, type IndexedTape } from '../engine/tape-index.js';
+import { InputError, RequestError } from '../model/errors.js';
+import { resolveEngineOptions } from '../model/options.js';
+import { parseSimulatorRequest, utcDayStart, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import type { SimulationSummary } from '../model/response.js';
+import type { Tape, TapeInput } from '../model/tape.js';
+import { dealResults } from '../report/deal-results.js';
+import { summaryJson } from '../report/response.js';
+import { summarize } from '../report/summary.js';
+import { copyEach, metricOf, selectRows, type RankedWallet, type RankMetric, type RankOptions } from './rank.js';
+
+/** A wallet ranked before the split, with what copying it made after. */
+export interface SplitRow extends RankedWallet {
+  /** The copier's summary over the window after the split. */
+  readonly after: SimulationSummary;
+  readonly after_deals: number;
+}
+
+/** Would choosing wallets by their past copy results have worked? */
+export interface OutOfSample {
+  /** The window ranked on and the window evaluated, as request dates. */
+  readonly before: { readonly from_date: string; readonly to_date: string };
+  readonly after: { readonly from_date: string; readonly to_date: string };
+  readonly rows: readonly SplitRow[];
+  readonly sort_by: RankMetric;
+  /**
+   * Spearman's rank correlation of the sort metric before and after, over the wallets whose
+   * copier made at least `minDeals` deals in both windows; null with fewer than two of them or
+   * when one side does not vary.
+   */
+  readonly spearman: number | null;
+  /** Wallets the correlation is made over. */
+  readonly spearman_wallets: number;
+  /** The before-split top wallets copied together after the split: one simulation of them all. */
+  readonly top: { readonly wallets: readonly string[]; readonly summary: SimulationSummary | null };
+}
+
+/**
+ * Ranks on the window before `split` (a `YYYY-MM-DD` day, the first of the second window) and
+ * evaluates the same wallets after it: each row gains the after-split summary, the result gives
+ * Spearman's correlation between the two rankings and the after-split result of copying the
+ * before-split top `top` (default 10) wallets together.
+ *
+ * @example
+ * const check = outOfSample(tape, request, '2024-03-12', { minDeals: 2, top: 5 });
+ * check.spearman; // near 1: the past ranking held; near 0: it did not
+ */
+export function outOfSample(
+  tape: TapeInput | Tape | IndexedTape,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  split: string,
+  options: RankOptions = {},
+): OutOfSample {
+  const parsed = parseSimulatorRequest(request);
+  if (!parsed.success) throw new RequestError(parsed.error);
+  const whole = parsed.data;
+  const splitStart = /^\d{4}-\d{2}-\d{2}$/.test(split) ? utcDayStart(split) : null;
+  if (splitStart === null) throw new InputError(`--split ${split} is not a date in the form YYYY-MM-DD`, { source: 'split' });
+  if (!(utcDayStart(whole.from_date)! < splitStart && splitStart <= utcDayStart(whole.to_date)!)) {
+    throw new InputError(
+      `the split ${split} must fall after from_date ${whole.from_date} and no later than to_date ${whole.to_date}, so that both windows hold a day`,
+      { source: 'split' },
+    );
+  }
+  const dayBefore = new Date((splitStart - 86_400) * 1000).toISOString().slice(0, 10);
+  const before: SimulatorRequest = { ...whole, to_date: dayBefore };
+  const after: SimulatorRequest = { ...whole, from_date: split };
+  const indexed = indexTape(tape);
+  if (indexed.network !== whole.network) {
+    throw new InputError(`the request is for ${whole.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
+  }
+  const engineOptions = resolveEngineOptions(options.engineOptions ?? {});
+  const progress = options.onProgress;
+  const ranked = copyEach(indexed, before, engineOptions, options.wallets, progress && ((d, t) => progress(d, 2 * t)));
+  const evaluated = copyEach(indexed, after, engineOptions, ranked.map((r) => r.wallet), progress && ((d, t) => progress(t + d, 2 * t)));
+  const afterOf = new Map(evaluated.map((r) => [r.wallet, r]));
+  const metric = options.sortBy ?? 'pnl_total';
+  const minDeals = options.minDeals ?? 0;
+
+  const both = ranked.filter((r) => r.deals >= minDeals && afterOf.get(r.wallet)!.deals >= minDeals);
+  const spearman = spearmanOf(
+    both.map((r) => metricOf(r, metric)),
+    both.map((r) => metricOf(afterOf.get(r.wallet)!, metric)),
+  );
+  const rows = selectRows(ranked, options).map((r) => ({ ...r, after: afterOf.get(r.wallet)!.summary, after_deals: afterOf.get(r.wallet)!.deals }));
+  const topWallets = selectRows(ranked, { sortBy: metric, minDeals, top: options.top ?? 10 }).map((r) => r.wallet);
+  const topSummary =
+    topWallets.length === 0
+      ? null
+      : (() => {
+          const run = replay(indexed, { ...after, wallets: topWallets }, engineOptions, { chart: false, trades: false });
+          return summaryJson(summarize(dealResults(run), run.totals));
+        })();
+  return {
+    before: { from_date: before.from_date, to_date: before.to_date },
+    after: { from_date: after.from_date, to_date: after.to_date },
+    rows,
+    sort_by: metric,
+    spearman,
+    spearman_wallets: both.length,
+    top: { wallets: topWallets, summary: topSummary },
+  };
+}
+
+/** Spearman's rank correlation: Pearson's over the ranks, ties given their mean rank; null values rank last. */
+export function spearmanOf(xs: readonly (number | null)[], ys: readonly (number | null)[]): number | null {
+  if (xs.length < 2) return null;
+  return pearson(ranks(xs), ranks(ys));
+}
+
+function ranks(values: readonly (number | null)[]): number[] {
+  const keyed = values.map((v, i) => ({ v: v ?? -Infinity, i })).sort((a, b) => a.v - b.v || a.i - b.i);
+  const out = new Array<number>(values.length);
+  for (let k = 0; k < keyed.length; ) {
+    let j = k;
+    while (j + 1 < keyed.length && keyed[j + 1]!.v === keyed[k]!.v) j++;
+    const mean = (k + j) / 2 + 1;
+    for (let m = k; m <= j; m++) out[keyed[m]!.i] = mean;
+    k = j + 1;
+  }
+  return out;
+}
+
+function pearson(a: readonly number[], b: readonly number[]): number | null {
+  const n = a.length;
+  const ma = a.reduce((s, x) => s + x, 0) / n;
+  const mb = b.reduce((s, x) => s + x, 0) / n;
+  let sab = 0;
+  let saa = 0;
+  let sbb = 0;
+  for (let i = 0; i < n; i++) {
+    sab += (a[i]! - ma) * (b[i]! - mb);
+    saa += (a[i]! - ma) ** 2;
+    sbb += (b[i]! - mb) ** 2;
+  }
+  return saa === 0 || sbb === 0 ? null : sab / Math.sqrt(saa * sbb);
+}

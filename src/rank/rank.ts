@@ -1,0 +1,246 @@
+import { SwapBuckets } from '../analytics/buckets.js';
+import { computeOwnDeals } from '../analytics/own-deals.js';
+import { walletSubTape } from '../analytics/sub-tape.js';
+import { totalsFrom } from '../analytics/totals.js';
+import { replay } from '../engine/replay.js';
+import { addressKey, indexTape, type IndexedTape } from '../engine/tape-index.js';
+import { InputError, RequestError } from '../model/errors.js';
+import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
+import { parseSimulatorRequest, requestWindow, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import type { SimulationSummary } from '../model/response.js';
+import type { Tape, TapeInput } from '../model/tape.js';
+import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { closingOrder, dealResults } from '../report/deal-results.js';
+import { summaryJson } from '../report/response.js';
+import { summarize } from '../report/summary.js';
+
+/** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
+export interface OwnResults {
+  readonly pnl_total: number;
+  readonly roi_total: number;
+  readonly winrate: number;
+  readonly deals: number;
+}
+
+/** One wallet copied alone with the request's settings: what the copier made, and what the wallet made. */
+export interface RankedWallet {
+  /** As the tape spells it (its first swap). */
+  readonly wallet: string;
+  /** The simulator's summary of the copier. */
+  readonly summary: SimulationSummary;
+  readonly deals: number;
+  readonly closed_deals: number;
+  /** Percent of the closed deals with `pnl_total > 0` (0 without closed deals). */
+  readonly winrate: number;
+  /** Σ positive `pnl_total` of closed deals over |Σ negative|; null with no losing deal. */
+  readonly profit_factor: number | null;
+  /** Deepest fall, in USD, of the cumulative `pnl_total` of closed deals in closing order, from 0. */
+  readonly max_drawdown: number;
+  readonly own: OwnResults;
+}
+
+/** What a row can be sorted by: the copier's summary fields and the row's own figures. */
+export const RANK_METRICS = [
+  'pnl_total',
+  'pnl_realized',
+  'pnl_unrealized',
+  'roi_total',
+  'roi_realized',
+  'bot_fees',
+  'network_fees',
+  'linearity_r2_closed_deals',
+  'top_deal_dominance',
+  'trading_volume',
+  'slippage_loss',
+  'investment_amount',
+  'deals',
+  'closed_deals',
+  'winrate',
+  'profit_factor',
+  'max_drawdown',
+  'own_pnl_total',
+  'own_roi_total',
+  'own_winrate',
+  'own_deals',
+] as const;
+export type RankMetric = (typeof RANK_METRICS)[number];
+
+/** A metric's value for a row (null sorts last). */
+export function metricOf(row: RankedWallet, metric: RankMetric): number | null {
+  switch (metric) {
+    case 'deals':
+    case 'closed_deals':
+    case 'winrate':
+    case 'profit_factor':
+    case 'max_drawdown':
+      return row[metric];
+    case 'own_pnl_total':
+      return row.own.pnl_total;
+    case 'own_roi_total':
+      return row.own.roi_total;
+    case 'own_winrate':
+      return row.own.winrate;
+    case 'own_deals':
+      return row.own.deals;
+    default:
+      return row.summary[metric];
+  }
+}
+
+/** Options of {@link rankWallets}. */
+export interface RankOptions {
+  /** Only these wallets (default: every wallet with a swap in the window). */
+  readonly wallets?: readonly string[];
+  /** Default `pnl_total`, largest first; ties by address. */
+  readonly sortBy?: RankMetric;
+  /** Rows whose copier made fewer deals are left out. */
+  readonly minDeals?: number;
+  /** At most this many rows. */
+  readonly top?: number;
+  readonly engineOptions?: EngineOptionsInput;
+  /** Called now and then with the wallets done and the total; never changes the result. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Ranks wallets by what copying each alone would have made: every wallet with a swap in the
+ * request's window (or the given ones) is followed with the request's settings (its `wallets`
+ * replaced by that one wallet), and the rows are sorted by a metric of the copier's result.
+ * Each row's summary is exactly `simulate`'s for that wallet alone.
+ *
+ * A follower copying one wallet sees only that wallet's swaps and the prices of the tokens it
+ * traded, so each wallet is replayed over that part of the tape alone (see `walletSubTape`):
+ * the whole ranking costs about one walk of the tape per token's traders, not one per wallet.
+ *
+ * @example
+ * const rows = rankWallets(tape, request, { sortBy: 'roi_total', minDeals: 3, top: 20 });
+ * rows[0].wallet; // the wallet whose copier made the best ROI
+ */
+export function rankWallets(
+  tape: TapeInput | Tape | IndexedTape,
+  request: SimulatorRequestInput | SimulatorRequest | unknown,
+  options: RankOptions = {},
+): RankedWallet[] {
+  const parsed = parseSimulatorRequest(request);
+  if (!parsed.success) throw new RequestError(parsed.error);
+  const indexed = indexTape(tape);
+  if (indexed.network !== parsed.data.network) {
+    throw new InputError(`the request is for ${parsed.data.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
+  }
+  const rows = copyEach(indexed, parsed.data, resolveEngineOptions(options.engineOptions ?? {}), options.wallets, options.onProgress);
+  return selectRows(rows, options);
+}
+
+/** Sorts by the metric (largest first, null last, ties by address), then applies `minDeals` and `top`. */
+export function selectRows(rows: readonly RankedWallet[], options: Pick<RankOptions, 'sortBy' | 'minDeals' | 'top'>): RankedWallet[] {
+  const metric = options.sortBy ?? 'pnl_total';
+  const kept = rows.filter((r) => r.deals >= (options.minDeals ?? 0));
+  kept.sort((a, b) => {
+    const x = metricOf(a, metric);
+    const y = metricOf(b, metric);
+    if (x !== y) {
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return y - x;
+    }
+    return a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0;
+  });
+  return options.top === undefined ? kept : kept.slice(0, options.top);
+}
+
+/** Every candidate wallet copied alone over `request`'s window, in address order. */
+export function copyEach(
+  tape: IndexedTape,
+  request: SimulatorRequest,
+  engineOptions: EngineOptions,
+  only: readonly string[] | undefined,
+  onProgress?: (done: number, total: number) => void,
+): RankedWallet[] {
+  const window = requestWindow(request);
+  const buckets = new SwapBuckets(tape, window.end);
+  const candidates = candidateWallets(tape, buckets, window.start, only);
+  const rows: RankedWallet[] = [];
+  candidates.forEach(({ id, address }, k) => {
+    rows.push(copyOne(tape, buckets, request, engineOptions, id, address, window.start));
+    if (onProgress !== undefined && (k & 63) === 0) onProgress(k, candidates.length);
+  });
+  onProgress?.(candidates.length, candidates.length);
+  return rows;
+}
+
+/** The wallets to rank, by address: the given ones, or every wallet with a swap in the window. */
+function candidateWallets(tape: IndexedTape, buckets: SwapBuckets, start: number, only: readonly string[] | undefined): { id: number; address: string }[] {
+  const out: { id: number; address: string }[] = [];
+  if (only !== undefined) {
+    const seen = new Set<number>();
+    only.forEach((address, i) => {
+      const id = tape.walletIds.get(addressKey(tape.network, address));
+      if (id === undefined) {
+        throw new InputError(`wallet ${i + 1} of the list (${address}) has no swap in the tape: check its spelling`, { source: 'wallets' });
+      }
+      if (!seen.has(id)) out.push({ id, address: spelling(buckets, id) ?? address });
+      seen.add(id);
+    });
+  } else {
+    for (let id = 0; id < tape.walletIds.size; id++) {
+      const positions = buckets.walletPositions(id);
+      // A swap in the window: the last one before window_end is at or after window_start.
+      if (positions.length > 0 && buckets.swapAt(positions[positions.length - 1]!).time >= start) out.push({ id, address: spelling(buckets, id)! });
+    }
+  }
+  return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+function spelling(buckets: SwapBuckets, id: number): string | undefined {
+  const positions = buckets.walletPositions(id);
+  return positions.length === 0 ? undefined : buckets.swapAt(positions[0]!).wallet;
+}
+
+function copyOne(
+  tape: IndexedTape,
+  buckets: SwapBuckets,
+  request: SimulatorRequest,
+  engineOptions: EngineOptions,
+  walletId: number,
+  address: string,
+  start: number,
+): RankedWallet {
+  const sub = walletSubTape(buckets, walletId, buckets.end);
+  const run = replay(sub, { ...request, wallets: [address] }, engineOptions, { chart: false, trades: false });
+  const results = dealResults(run);
+  const closed = closingOrder(results);
+  let gains = ZERO;
+  let losses = ZERO;
+  let wins = 0;
+  let cumulative = ZERO;
+  let peak = ZERO;
+  let drawdown = ZERO;
+  for (const { pnlTotal } of closed) {
+    if (pnlTotal.gt(0)) {
+      wins++;
+      gains = gains.plus(pnlTotal);
+    } else if (pnlTotal.lt(0)) {
+      losses = losses.plus(pnlTotal);
+    }
+    cumulative = cumulative.plus(pnlTotal);
+    if (peak.lt(cumulative)) peak = cumulative;
+    const fall = peak.minus(cumulative);
+    if (drawdown.lt(fall)) drawdown = fall;
+  }
+  const own = totalsFrom(computeOwnDeals(buckets, walletId, buckets.end, false).deals, start);
+  return {
+    wallet: address,
+    summary: summaryJson(summarize(results, run.totals)),
+    deals: results.length,
+    closed_deals: closed.length,
+    winrate: closed.length === 0 ? 0 : toJsonNumber(new Decimal(100 * wins).div(closed.length)),
+    profit_factor: losses.isZero() ? null : toJsonNumber(gains.div(losses.abs())),
+    max_drawdown: toJsonNumber(drawdown),
+    own: {
+      pnl_total: toJsonNumber(own.value('pnl_total')),
+      roi_total: toJsonNumber(own.value('roi_total')),
+      winrate: toJsonNumber(own.value('winrate')),
+      deals: own.deals,
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Ranking wallets by what copying each alone would have made (`rankWallets`, `outOfSample`,
+ * `copysim rank`): every row is `simulate` of that wallet alone; the row's figures by hand.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InputError, simulate, suggestRequest, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
+import { strategyArb, scenarioArb } from './support/arbitraries.js';
+import { cli } from './support/cli.js';
+import { PROJECT_ROOT, present, REAL_DATA_DIR } from './support/paths.js';
+import { REAL_TAPES } from './support/real-tapes.js';
+import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, LEADER_C, MARKET, near, request, sell, tape, TOKEN_X, TOKEN_Y, TOKEN_Z } from './support/scenario.js';
+
+const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
+const exampleTape = (net: string): TapeInput => JSON.parse(readFileSync(join(EXAMPLE, `tape-${net}.json`), 'utf8')) as TapeInput;
+const exampleRequest = (net: string): SimulatorRequestInput => JSON.parse(readFileSync(join(EXAMPLE, `request-${net}.json`), 'utf8')) as SimulatorRequestInput;
+
+/** Every row's summary against simulate of that wallet alone. */
+function mismatches(t: TapeInput, r: SimulatorRequestInput, options = {}): string[] {
+  return rankWallets(t, r, { engineOptions: options })
+    .filter((row) => JSON.stringify(row.summary) !== JSON.stringify(simulate(t, { ...r, wallets: [row.wallet] }, options).summary))
+    .map((row) => row.wallet);
+}
+
+describe('every ranked row is simulate of that wallet alone', () => {
+  it.each(['sol', 'eth'])('on the bundled %s example', (net) => {
+    expect(rankWallets(exampleTape(net), exampleRequest(net)).length).toBeGreaterThan(10);
+    expect(mismatches(exampleTape(net), exampleRequest(net))).toEqual([]);
+  });
+
+  it('on generated scenarios, strategies included', () => {
+    const arb = fc.tuple(scenarioArb({}, 30), fc.option(strategyArb, { nil: null })).map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
+    fc.assert(
+      fc.property(arb, (s) => {
+        let problems: string[];
+        try {
+          problems = mismatches(s.tape, s.request, s.options);
+        } catch (e) {
+          if (e instanceof InputError) return; // a tape the engine refuses: refused alike by both
+          throw e;
+        }
+        expect(problems).toEqual([]);
+      }),
+      { numRuns: 60, seed: 20_240_310 },
+    );
+  });
+
+  const available = present(REAL_DATA_DIR);
+  if (!available) console.warn(`ranking of real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
+  it.skipIf(!available).each(REAL_TAPES.map(([name, load]) => [name, load] as const))('on the real tape: %s', (_name, load) => {
+    const { tape: real } = load();
+    const req = suggestRequest(real, 5)!;
+    const rows = rankWallets(real, req, { top: 25 });
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.summary).toEqual(simulate(real, { ...req, wallets: [row.wallet] }).summary);
+  });
+});
+
+describe("a row's figures (hand-computed)", () => {
+  // LEADER_A: three round trips at 1 → 2 (+100 − 2 fees), 1 → 0.5 (−50 − 2), 1 → 1.5 (+50 − 2),
+  // closing in that order; LEADER_B: one open deal; MARKET trades only. No slippage, 1 USD fee a trade.
+  const swaps = [
+    buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+    sell(LEADER_A, TOKEN_X, at(200), 100, 2),
+    buy(LEADER_A, TOKEN_Y, at(300), 100, 1),
+    sell(LEADER_A, TOKEN_Y, at(400), 100, 0.5),
+    buy(LEADER_A, TOKEN_Z, at(500), 100, 1),
+    sell(LEADER_A, TOKEN_Z, at(600), 100, 1.5),
+    buy(LEADER_B, TOKEN_X, at(700), 50, 2),
+    buy(MARKET, TOKEN_X, at(800), 1, 3),
+  ];
+  const rows = rankWallets(tape(swaps), request({ wallets: [LEADER_A] }), { engineOptions: FLAT_OPTIONS });
+
+  it('ranks every wallet with a swap in the window, by the copier PnL, ties by address', () => {
+    // A: 98 − 52 + 48 = 94. B: bought 100 USD at 2 (50 tokens), worth 50 × 3 = 150 at the end: 50 − 1 fee = 49.
+    // MARKET: never copied a buy of its own? It bought 1 token at 3: A = min(3, 1000, 10000) = 3 → 1 token, 0 PnL − 1 fee = −1.
+    expect(rows.map((r) => r.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
+    near(rows[0]!.summary.pnl_total, 94, 'A');
+    near(rows[1]!.summary.pnl_total, 49, 'B');
+    near(rows[2]!.summary.pnl_total, -1, 'market');
+  });
+
+  it('deals, closed deals, winrate, profit factor, max drawdown', () => {
+    const a = rows[0]!;
+    expect([a.deals, a.closed_deals]).toEqual([3, 3]);
+    near(a.winrate, (100 * 2) / 3, 'winrate: 2 of 3 closed deals won');
+    near(a.profit_factor!, (98 + 48) / 52, 'profit factor: (98 + 48) / |−52|');
+    // cumulative 98, 46, 94: the fall from 98 to 46 is 52
+    near(a.max_drawdown, 52, 'max drawdown');
+    expect(rows[1]!.profit_factor).toBeNull(); // no losing closed deal
+    expect([rows[1]!.deals, rows[1]!.closed_deals, rows[1]!.winrate]).toEqual([1, 0, 0]);
+  });
+
+  it("the wallet's own results over the window", () => {
+    // A's own deals: +100, −50, +50 on 300 USD bought: pnl 100, ROI 33.3 %, 2 of 3 won
+    const own = rows[0]!.own;
+    near(own.pnl_total, 100, 'own pnl');
+    near(own.roi_total, 100 / 3, 'own roi');
+    near(own.winrate, (100 * 2) / 3, 'own winrate');
+    expect(own.deals).toBe(3);
+  });
+
+  it('sorts by any metric, leaves out wallets under --min-deals, keeps --top', () => {
+    const t = tape(swaps);
+    const r = request({ wallets: [LEADER_A] });
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'max_drawdown' }).map((x) => x.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'own_pnl_total', top: 1 }).map((x) => x.wallet)).toEqual([LEADER_A]);
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, minDeals: 2 }).map((x) => x.wallet)).toEqual([LEADER_A]);
+    // profit factor: A 2.8, B and MARKET none (null sorts last, ties by address)
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'profit_factor' }).map((x) => x.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
+  });
+
+  it('ranks only the given wallets, and names one the tape does not have', () => {
+    expect(rankWallets(tape(swaps), request(), { wallets: [LEADER_B], engineOptions: FLAT_OPTIONS }).map((x) => x.wallet)).toEqual([LEADER_B]);
+    expect(() => rankWallets(tape(swaps), request(), { wallets: [LEADER_C] })).toThrow(/wallet 1 of the list \(LeaderC.*\) has no swap in the tape: check its spelling/);
+  });
+});
+
+describe('out of sample', () => {
+  // Day 1 (2024-03-10): A wins 98, B wins 48. Day 2: A loses 52, B wins 98 (rankings reversed).
+  const day = 86_400;
+  const swaps = [
+    buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+    sell(LEADER_A, TOKEN_X, at(200), 100, 2),
+    buy(LEADER_B, TOKEN_Y, at(300), 100, 1),
+    sell(LEADER_B, TOKEN_Y, at(400), 100, 1.5),
+    buy(LEADER_A, TOKEN_Z, at(day + 100), 100, 1),
+    sell(LEADER_A, TOKEN_Z, at(day + 200), 100, 0.5),
+    buy(LEADER_B, TOKEN_X, at(day + 300), 100, 1),
+    sell(LEADER_B, TOKEN_X, at(day + 400), 100, 2),
+  ];
+  const twoDays = request({ to_date: '2024-03-11' });
+
+  it('ranks before the split, evaluates after, and gives the rank correlation and the top copied together', () => {
+    const check = outOfSample(tape(swaps), twoDays, '2024-03-11', { engineOptions: FLAT_OPTIONS, top: 1 });
+    expect(check.before).toEqual({ from_date: '2024-03-10', to_date: '2024-03-10' });
+    expect(check.after).toEqual({ from_date: '2024-03-11', to_date: '2024-03-11' });
+    // --top keeps one row and copies that one wallet after the split
+    expect(check.rows.map((r) => r.wallet)).toEqual([LEADER_A]);
+    const all = outOfSample(tape(swaps), twoDays, '2024-03-11', { engineOptions: FLAT_OPTIONS }).rows;
+    expect(all.map((r) => r.wallet)).toEqual([LEADER_A, LEADER_B]);
+    near(all[0]!.summary.pnl_total, 98, 'A before');
+    near(all[0]!.after.pnl_total, -52, 'A after');
+    near(all[1]!.summary.pnl_total, 48, 'B before');
+    near(all[1]!.after.pnl_total, 98, 'B after');
+    // two wallets whose order reverses: ranks (2, 1) against (1, 2): ρ = −1
+    expect(check.spearman).toBe(-1);
+    expect(check.spearman_wallets).toBe(2);
+    // the before-split top 1 (A) copied after the split: −52
+    expect(check.top.wallets).toEqual([LEADER_A]);
+    expect(check.top.summary).toEqual(simulate(tape(swaps), { ...twoDays, from_date: '2024-03-11', wallets: [LEADER_A] }, FLAT_OPTIONS).summary);
+  });
+
+  it('refuses a split outside the window', () => {
+    expect(() => outOfSample(tape(swaps), twoDays, '2024-03-10')).toThrow(/must fall after from_date 2024-03-10 and no later than to_date 2024-03-11/);
+    expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(/--split tomorrow is not a date in the form YYYY-MM-DD/);
+  });
+
+  it("Spearman's correlation: ties share their mean rank (hand-computed)", () => {
+    expect(spearmanOf([1, 2, 3], [10, 20, 30])).toBe(1);
+    // x ranks 1, 2, 3; y ranks 1.5, 1.5, 3: ρ = Pearson((1,2,3), (1.5,1.5,3)) = 0.866…
+    expect(spearmanOf([1, 2, 3], [5, 5, 9])).toBeCloseTo(Math.sqrt(3) / 2, 12);
+    expect(spearmanOf([1], [1])).toBeNull();
+    expect(spearmanOf([1, 2], [3, 3])).toBeNull();
+  });
+});
+
+describe('copysim rank', () => {
+  const args = ['--tape', join(EXAMPLE, 'tape-sol.json'), '--request', join(EXAMPLE, 'request-sol.json')];
+
+  it('prints a table on the bundled example, best copier first', async () => {
+    const { code, out } = await cli('rank', ...args, '--top', '5');
+    expect(code).toBe(0);
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Wallets ranked by the copier's pnl_total/);
+    expect(lines).toHaveLength(3 + 5);
+  });
+
+  it('--format jsonl: one object a line with wallet and the summary, as rankWallets gives them', async () => {
+    const { out } = await cli('rank', ...args, '--format', 'jsonl', '--sort-by', 'roi_total', '--min-deals', '3');
+    const rows = out.trimEnd().split('\n').map((l) => JSON.parse(l) as { wallet: string; summary: object });
+    expect(rows).toEqual(rankWallets(exampleTape('sol'), exampleRequest('sol'), { sortBy: 'roi_total', minDeals: 3 }));
+  });
+
+  it('--format csv: a header and one line a wallet; with --split the verdict on standard error', async () => {
+    const { out, err } = await cli('rank', ...args, '--format', 'csv', '--split', '2024-03-11', '--top', '3');
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]!.startsWith('wallet,pnl_total,pnl_realized,')).toBe(true);
+    expect(lines[0]).toContain(',after_pnl_total,');
+    expect(lines).toHaveLength(4);
+    expect(err).toMatch(/Spearman's rank correlation of pnl_total, before against after: -?\d\.\d{3} \(\d+ wallets\)/);
+  });
+
+  it('names a bad option and a bad request', async () => {
+    const bad = await cli('rank', ...args, '--sort-by', 'luck');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/--sort-by takes one of pnl_total, .*; "luck" is none/);
+    const format = await cli('rank', ...args, '--format', 'xml');
+    expect(format.err).toMatch(/--format takes table, csv or jsonl, not "xml"/);
+  });
+});
