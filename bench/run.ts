@@ -10,7 +10,8 @@
  * JSON tape, following 100 and 10 leaders), stream (a 10M-swap JSONL tape, peak RSS, following
  * one leader and ten), sweep
  * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
- * first 100 of them).
+ * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
+ * `copysim worker --threads 1` processes; needs redis-server).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -25,6 +26,7 @@ import { isMain } from '../tools/is-main.js';
 import { runScript, scriptOptions, whole } from '../tools/script-args.js';
 import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
+import { distributedSuite } from './suites/distributed.js';
 import { floorSuite, streamSuite, sweepSuite } from './suites/processes.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
@@ -70,7 +72,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'stream', 'sweep'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'stream', 'sweep', 'distributed'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -155,6 +157,13 @@ async function main(argv: readonly string[]): Promise<void> {
     const small = ensureRequests(sizes.sweepTape, smallCount);
     process.stderr.write('sweep …\n');
     say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount }, sizes.sweepTape, workers, !quick));
+  }
+
+  if (only.has('distributed')) {
+    const { tape } = ensureTape(sizes.sweepTape, 'json');
+    const file = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
+    process.stderr.write('distributed …\n');
+    say(await distributedSuite(tape, { file, count: sizes.sweepRequests }, sizes.sweepTape, !quick));
   }
 
   const machine = {

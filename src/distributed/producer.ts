@@ -84,8 +84,10 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
   const jobIds: string[] = [];
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Held until the jobs are taken off the queue: a terminal's Ctrl-C may come twice (from the
+  // terminal and passed on by the node that started this one with the replay flags).
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     await events.waitUntilReady();
     const size = run.chunkSize ?? defaultChunkSize(sent.length);
@@ -115,7 +117,7 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
     await new Promise<void>((resolveAll, rejectAll) => {
       let left = added.length;
       const fail = (e: unknown): void => rejectAll(e);
-      stop.signal.addEventListener('abort', () => fail(new QueueJobError(`stopped by ${String(stop.signal.reason)}: the run's jobs are taken off the queue`)));
+      stop.signal.addEventListener('abort', () => fail(new QueueJobError(`stopped by ${String(stop.signal.reason)}`)));
       added.forEach((job, n) => {
         job.waitUntilFinished(events).then(
           (result: JobResult<Output>) => {
@@ -142,8 +144,17 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     // Jobs under way on a worker stay locked and cannot be removed; they expire with their age.
-    await Promise.allSettled(jobIds.map((id) => queue.remove(id)));
-    await Promise.allSettled([events.close(), queue.close()]);
+    // Redis gone by now would hold the clean-up forever: give it ten seconds.
+    const cleanUp = (async () => {
+      await Promise.allSettled(jobIds.map((id) => queue.remove(id)));
+      await Promise.allSettled([events.close(), queue.close()]);
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([cleanUp.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)))]);
+    clearTimeout(timer);
+    // Not awaited: with Redis gone, the disconnections never settle (and nothing would keep
+    // this process alive to wait for them).
+    if (!done) for (const c of [events, queue]) c.disconnect().catch(() => {});
   }
 }
 

@@ -4,13 +4,16 @@
  * read and index it once per worker process.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { CopysimError } from '../model/errors.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { packTape } from '../sweep/tape-transfer.js';
 import type { TapeRef } from './job.js';
+import type { TapeLoaderReply } from './tape-loader.js';
 
 /** A job's tape is missing on a worker or is not the producer's file. */
 export class TapeCheckError extends CopysimError {
@@ -74,7 +77,27 @@ export class TapeStore {
         `the job's tape ${ref.path} has SHA-256 ${actual} ${where} but the job expects ${ref.sha256}: the worker's file is not the producer's`,
       );
     }
-    const tape = readTapeFile(ref.path);
-    return this.pack ? { key, packed: packTape(tape), tape: null } : { key, packed: null, tape };
+    if (!this.pack) return { key, packed: null, tape: readTapeFile(ref.path) };
+    const loader = tapeLoaderUrl();
+    return { key, packed: loader === null ? packTape(readTapeFile(ref.path)) : await loadInThread(loader, ref.path), tape: null };
   }
+}
+
+function tapeLoaderUrl(): URL | null {
+  const url = new URL('./tape-loader.js', import.meta.url);
+  return url.pathname.endsWith('.js') && existsSync(fileURLToPath(url)) ? url : null;
+}
+
+/** Reads, indexes and packs the tape in a thread of its own (see tape-loader.ts). */
+function loadInThread(url: URL, path: string): Promise<SharedArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(url, { workerData: { path } });
+    thread.once('message', (reply: TapeLoaderReply) => {
+      if ('packed' in reply) resolve(reply.packed);
+      else reject(reply.input ? new TapeCheckError(reply.error) : new Error(reply.error));
+      void thread.terminate();
+    });
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`the tape's loader thread stopped with exit code ${code}`)));
+  });
 }

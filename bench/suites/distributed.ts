@@ -1,0 +1,114 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { cliNodeFlags, measure, type Measurement } from '../measure.js';
+import { row, type Row } from './row.js';
+
+/** Rounds of the suite's alternating runs. */
+const ROUNDS = 2;
+
+const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+      .on('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+/** Waits until `child` prints `text` on standard error. */
+function ready(child: ChildProcess, text: string, what: string): Promise<void> {
+  let log = '';
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (log.includes(text)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${log}`)));
+  });
+}
+
+/**
+ * `copysim sweep --queue` (the producer) with one and with two `copysim worker --threads 1`
+ * processes on this machine, through a redis-server of the suite's own on a loopback port: the
+ * producer's wall time, from its start (reading the requests, hashing the tape, queueing) to its
+ * last line. Each run gets workers started afresh and waiting, so each reads and indexes the
+ * tape inside the time measured, as a local sweep does. The runs with one and two workers
+ * alternate ({@link ROUNDS} rounds); the speed-up is the mean of the pairs' ratios.
+ */
+export async function distributedSuite(
+  tape: string,
+  requests: { readonly file: string; readonly count: number },
+  swaps: number,
+  targets = true,
+): Promise<Row[]> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) {
+    throw new Error('the distributed suite needs redis-server (apt-get install redis-server)');
+  }
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const workers = new Set<ChildProcess>();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let log = '';
+      redis.stdout!.on('data', (d: Buffer) => {
+        log += d.toString();
+        if (log.includes('Ready to accept connections')) resolve();
+      });
+      redis.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${log}`)));
+    });
+    const time = async (count: number): Promise<Measurement> => {
+      const started = Array.from({ length: count }, () =>
+        spawn(process.execPath, [...cliNodeFlags(), CLI, 'worker', '--queue', url, '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+      );
+      for (const w of started) workers.add(w);
+      await Promise.all(started.map((w) => ready(w, 'waiting for jobs', 'copysim worker')));
+      const m = measure(['cli', 'sweep', '--tape', tape, '--requests', requests.file, '--queue', url]);
+      if (m.exitCode !== 0) throw new Error(`copysim sweep --queue exited with code ${m.exitCode}`);
+      await Promise.all(
+        started.map((w) => {
+          w.kill('SIGTERM');
+          workers.delete(w);
+          return exited(w);
+        }),
+      );
+      return m;
+    };
+    const pairs: { readonly two: Measurement; readonly one: Measurement }[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const two = await time(2);
+      pairs.push({ two, one: await time(1) });
+    }
+    const ratios = pairs.map(({ two, one }) => one.wallMs / two.wallMs);
+    const speedUp = ratios.reduce((sum, r) => sum + r, 0) / ratios.length;
+    const seconds = (ms: number): string => (ms / 1000).toFixed(1);
+    const best = (pick: (p: (typeof pairs)[number]) => Measurement): number => Math.min(...pairs.map((p) => pick(p).wallMs));
+    const over = `${requests.count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
+    return [
+      row('distributed', 'wall time, 1 worker process', best((p) => p.one) / 1000, 's', { note: `${over}, copysim worker --threads 1, best of ${ROUNDS}` }),
+      row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', { note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}` }),
+      row('distributed', 'speed-up, 2 worker processes', speedUp, '×', {
+        ...(targets ? { atLeast: 1.7 } : {}),
+        note: `2 worker processes against 1 on this machine, producer wall time, mean of ${ROUNDS} pairs run in turns (${pairs
+          .map(({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`)
+          .join('; ')})`,
+      }),
+    ];
+  } finally {
+    for (const w of workers) w.kill('SIGKILL');
+    await Promise.all([...workers].map(exited));
+    redis.kill('SIGTERM');
+    await exited(redis);
+  }
+}
