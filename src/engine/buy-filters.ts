@@ -28,11 +28,6 @@ export class BuyFilters {
     this.maxAgeSeconds = strategy.max_token_age_hours === null ? null : strategy.max_token_age_hours * 3600;
   }
 
-  /** True when the token's age counts: the replay then notes each token's first swap. */
-  get needsTokenAge(): boolean {
-    return this.maxAgeSeconds !== null;
-  }
-
   /**
    * The reason to skip a copied buy, or null to go on: `leaderUsd` the leader swap's
    * `usd_amount`, `liquidity` the copy's reference liquidity (null when unknown), `time` the

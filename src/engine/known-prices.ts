@@ -24,6 +24,8 @@ export interface PriceBook {
   priceWord(tokenId: number): void;
   /** The known liquidity of a token, or null when none of its swaps carried one. */
   liquidityOf(tokenId: number): Liquidity | null;
+  /** The time of the token's first swap in event order (a token observed at least once). */
+  firstSeenOf(tokenId: number): number;
 }
 
 /** The price book of a streamed tape: a token's decimal is kept until its price moves again. */
@@ -46,9 +48,16 @@ export class KnownPrices implements PriceBook {
     this.liquiditySource = empty();
   }
 
+  private readonly firstTime: (number | undefined)[] = [];
+
   observe(tokenId: number, swap: Swap): void {
+    if (this.price[tokenId] === undefined) this.firstTime[tokenId] = swap.time;
     this.price[tokenId] = swap.usd_price;
     if (swap.usd_liquidity != null) this.liquidity[tokenId] = swap.usd_liquidity;
+  }
+
+  firstSeenOf(tokenId: number): number {
+    return this.firstTime[tokenId]!;
   }
 
   priceOf(tokenId: number): Decimal {
@@ -97,6 +106,8 @@ export class IndexedKnownPrices implements PriceBook {
   /** Index of the swap that set each token's price and liquidity (-1: none yet). */
   private readonly priceSwap: Int32Array;
   private readonly liquiditySwap: Int32Array;
+  /** Index of each token's first swap (-1: none yet). */
+  private readonly firstSwap: Int32Array;
 
   constructor(tape: IndexedTape) {
     const memo = tapeMemo(tape);
@@ -107,11 +118,17 @@ export class IndexedKnownPrices implements PriceBook {
     this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
+    this.firstSwap = new Int32Array(tape.tokens.length).fill(-1);
   }
 
   observe(tokenId: number, _swap: Swap, i: number): void {
+    if (this.priceSwap[tokenId] === -1) this.firstSwap[tokenId] = i;
     this.priceSwap[tokenId] = i;
     if (this.carriesLiquidity[i] === 1) this.liquiditySwap[tokenId] = i;
+  }
+
+  firstSeenOf(tokenId: number): number {
+    return this.swaps[this.firstSwap[tokenId]!]!.time;
   }
 
   priceOf(tokenId: number): Decimal {

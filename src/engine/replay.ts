@@ -72,6 +72,8 @@ export interface ReplaySetup {
   readonly facts?: LeaderFacts;
   /** Known prices; default: kept from the swaps as they come ({@link KnownPrices}). */
   readonly prices?: PriceBook;
+  /** Told when a deal opens in a token (true) and when it closes (false): for a walk of many followers. */
+  readonly onHolding?: (tokenId: number, held: boolean) => void;
 }
 
 /** Swaps between two progress reports. */
@@ -160,8 +162,6 @@ export class Replay {
   private readonly exits: ExitRules | null;
   private readonly filters: BuyFilters | null;
   private readonly skipped: SkipLog | null;
-  /** Time of each token's first swap, by token id, when a filter reads a token's age. */
-  private readonly firstSeen: number[] | null;
   /** Null when the chart is not wanted: then nothing is valued before the end. */
   private readonly unrealized: UnrealizedBook | null;
   private readonly request: SimulatorRequest;
@@ -175,9 +175,11 @@ export class Replay {
   /** The chart's realized PnL, fee and bot fee sums (null without the chart). */
   private readonly sums: ChartSums | null;
   private readonly totals = new DealTotals();
+  private readonly onHolding: ((tokenId: number, held: boolean) => void) | null;
 
-  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices }: ReplaySetup) {
+  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding }: ReplaySetup) {
     this.request = request;
+    this.onHolding = onHolding ?? null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = requestWindow(request);
     this.exec = new ExecutionModel({
@@ -202,7 +204,6 @@ export class Replay {
     this.exits = ExitRules.of(strategy);
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
-    this.firstSeen = this.filters?.needsTokenAge ? [] : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
@@ -220,18 +221,47 @@ export class Replay {
    * a swap's decimals, its object is never read).
    */
   step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
-    // 1. the scheduled actions due by now; 2. the swap's price, and the exits it may fire.
+    // 1. the scheduled actions due by now; 2. the swap's price, and what it moves of an open deal;
+    // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
     if (this.nextDue <= time) this.fireScheduled(time);
     this.prices.observe(tokenId, swap, i);
-    if (this.firstSeen !== null) this.firstSeen[tokenId] ??= time;
+    this.priceRecorded(tokenId, time);
+    if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy);
+  }
+
+  /**
+   * The next time a scheduled action may be due (Infinity when none is): a replay that walks a
+   * tape for many followers at once fires a follower's actions, with {@link fireDue}, before
+   * recording a swap at or after it.
+   */
+  get dueTime(): number {
+    return this.nextDue;
+  }
+
+  /** Step 1 alone: the actions due by `time`. */
+  fireDue(time: number): void {
+    if (this.nextDue <= time) this.fireScheduled(time);
+  }
+
+  /**
+   * Step 2's consequences for this follower, once the swap's price is recorded in the shared
+   * price book: the open deal of the token is to be re-valued, and its exits checked.
+   */
+  priceRecorded(tokenId: number, time: number): void {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
       if (this.exits !== null) this.checkExits(this.exits, deal, time);
     }
-    if (leader < 0) return;
+  }
 
-    // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
+  /** True when a price of a token it holds matters between its own trades (the chart, price exits). */
+  get watchesPrices(): boolean {
+    return this.unrealized !== null || this.exits !== null;
+  }
+
+  /** Steps 3 and 4 for a swap of leader `leader` (its index in the request's wallets). */
+  leaderSwap(swap: Swap, tokenId: number, leader: number, i: number, time: number, buy: boolean): void {
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
     if (this.scheduler.delaysCopies) this.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, leader, tokenId, buy, held });
@@ -275,8 +305,7 @@ export class Replay {
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return this.skip(swap, true, time, 'dupe_limit');
     const liquidity = this.prices.liquidityOf(tokenId);
     if (this.filters !== null) {
-      const firstSeen = this.firstSeen === null ? time : this.firstSeen[tokenId]!;
-      const reason = this.filters.check(this.facts.usdAmount(swap, i), liquidity, time, firstSeen);
+      const reason = this.filters.check(this.facts.usdAmount(swap, i), liquidity, time, this.prices.firstSeenOf(tokenId));
       if (reason !== null) return this.skip(swap, true, time, reason);
     }
     const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
@@ -304,6 +333,7 @@ export class Replay {
       this.openDeal[tokenId] = target;
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
+      this.onHolding?.(tokenId, true);
     }
     target.addBuy(leader, time, fill, networkFee);
     this.trades?.record(target, 'buy', fill, liquidity, networkFee);
@@ -394,6 +424,7 @@ export class Replay {
       this.scheduler.traded(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
+      this.onHolding?.(deal.tokenId, false);
     }
     this.nextDue = this.scheduler.nextDue;
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);

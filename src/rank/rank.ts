@@ -1,8 +1,8 @@
 import { SwapBuckets } from '../analytics/buckets.js';
 import { computeOwnDeals } from '../analytics/own-deals.js';
-import { walletSubTape } from '../analytics/sub-tape.js';
 import { totalsFrom } from '../analytics/totals.js';
-import { replay } from '../engine/replay.js';
+import { replayFollowers } from '../engine/followers.js';
+import type { ReplayResult } from '../engine/replay.js';
 import { addressKey, indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { InputError, RequestError } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
@@ -108,9 +108,9 @@ export interface RankOptions {
  * replaced by that one wallet), and the rows are sorted by a metric of the copier's result.
  * Each row's summary is exactly `simulate`'s for that wallet alone.
  *
- * A follower copying one wallet sees only that wallet's swaps and the prices of the tokens it
- * traded, so each wallet is replayed over that part of the tape alone (see `walletSubTape`):
- * the whole ranking costs about one walk of the tape per token's traders, not one per wallet.
+ * Every candidate is a follower of one replay over a single walk of the tape
+ * (`replayFollowers`): the work all followers share (prices, holdings, the swaps' decimals) is
+ * done once a swap, and each swap is copied only by the follower of its wallet.
  *
  * @example
  * const rows = rankWallets(tape, request, { sortBy: 'roi_total', minDeals: 3, top: 20 });
@@ -159,13 +159,13 @@ export function copyEach(
   const window = requestWindow(request);
   const buckets = new SwapBuckets(tape, window.end);
   const candidates = candidateWallets(tape, buckets, window.start, only);
-  const rows: RankedWallet[] = [];
-  candidates.forEach(({ id, address }, k) => {
-    rows.push(copyOne(tape, buckets, request, engineOptions, id, address, window.start));
-    if (onProgress !== undefined && (k & 63) === 0) onProgress(k, candidates.length);
+  const requests = candidates.map(({ address }) => ({ ...request, wallets: [address] }));
+  const runs = replayFollowers(tape, requests, engineOptions, {
+    chart: false,
+    trades: false,
+    ...(onProgress !== undefined ? { onProgress: (done: number, total: number) => onProgress(Math.floor((candidates.length * done) / total), candidates.length) } : {}),
   });
-  onProgress?.(candidates.length, candidates.length);
-  return rows;
+  return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, window.start));
 }
 
 /** The wallets to rank, by address: the given ones, or every wallet with a swap in the window. */
@@ -196,17 +196,8 @@ function spelling(buckets: SwapBuckets, id: number): string | undefined {
   return positions.length === 0 ? undefined : buckets.swapAt(positions[0]!).wallet;
 }
 
-function copyOne(
-  tape: IndexedTape,
-  buckets: SwapBuckets,
-  request: SimulatorRequest,
-  engineOptions: EngineOptions,
-  walletId: number,
-  address: string,
-  start: number,
-): RankedWallet {
-  const sub = walletSubTape(buckets, walletId, buckets.end);
-  const run = replay(sub, { ...request, wallets: [address] }, engineOptions, { chart: false, trades: false });
+/** A row from a follower's replay and the wallet's own deals. */
+function rankedRow(run: ReplayResult, buckets: SwapBuckets, walletId: number, address: string, start: number): RankedWallet {
   const results = dealResults(run);
   const closed = closingOrder(results);
   let gains = ZERO;

@@ -515,6 +515,9 @@ class FakePrices implements PriceBook, PriceSource {
   liquidityOf(): null {
     return null;
   }
+  firstSeenOf(): number {
+    throw new Error('not used by the book');
+  }
   priceOf(tokenId: number): Decimal40 {
     return new Decimal40(this.entry(tokenId).price);
   }

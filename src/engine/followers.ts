@@ -1,0 +1,196 @@
+import type { EngineOptions } from '../model/options.js';
+import type { SimulatorRequest } from '../model/request.js';
+import { IndexedKnownPrices } from './known-prices.js';
+import { IndexedLeaderFacts } from './leader-facts.js';
+import { PROGRESS_EVERY, Replay, type ReplayControl, type ReplayResult } from './replay.js';
+import { addressKey, type IndexedTape } from './tape-index.js';
+import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
+
+/**
+ * Replays many independent followers over a single walk of an indexed tape: one per candidate
+ * wallet of a ranking, or one per setting of a sweep. What every follower shares is done once a
+ * swap: the known price and liquidity (one price book), the leaders' holdings and the swaps'
+ * decimals (the tape's memo). Each follower keeps only its own deals, and is told only what
+ * concerns it: its scheduled actions when due, the prices of tokens it holds when it needs them
+ * (the chart, price exits), and the swaps of its own leaders. Each result is exactly that of
+ * `replay` with the follower's request (a property test holds them equal).
+ *
+ * @example
+ * const runs = replayFollowers(tape, wallets.map((w) => ({ ...request, wallets: [w] })), options, { chart: false, trades: false });
+ */
+export function replayFollowers(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  control: ReplayControl = {},
+): ReplayResult[] {
+  const { network, native } = tape;
+  const prices = new IndexedKnownPrices(tape);
+  const facts = new IndexedLeaderFacts(tape);
+  const count = requests.length;
+  // Followers holding a token, by token id, for those that watch prices (the chart, price exits).
+  const holders = new Map<number, Set<number>>();
+  let watching: readonly boolean[] = [];
+  const followers = requests.map(
+    (request, f) =>
+      new Replay({
+        network,
+        native,
+        request,
+        options,
+        chart: control.chart ?? true,
+        trades: control.trades ?? true,
+        facts,
+        prices,
+        onHolding: (tokenId, held) => {
+          if (!watching[f]) return;
+          let set = holders.get(tokenId);
+          if (set === undefined) holders.set(tokenId, (set = new Set()));
+          if (held) set.add(f);
+          else set.delete(f);
+        },
+      }),
+  );
+  watching = followers.map((r) => r.watchesPrices);
+
+  // The followers of each wallet, as (follower, leader index) pairs.
+  const leadersOf = new Map<number, number[]>();
+  requests.forEach((request, f) =>
+    request.wallets.forEach((wallet, leader) => {
+      const id = tape.walletIds.get(addressKey(network, wallet));
+      if (id === undefined) return;
+      let pairs = leadersOf.get(id);
+      if (pairs === undefined) leadersOf.set(id, (pairs = []));
+      pairs.push(f, leader);
+    }),
+  );
+
+  // Followers finish in the order of their window's end, each before the first swap after it.
+  const byEnd = followers.map((_, f) => f).sort((a, b) => followers[a]!.window.end - followers[b]!.window.end || a - b);
+  const results = new Array<ReplayResult>(count);
+  const done = new Uint8Array(count);
+  let finished = 0;
+  const finishUntil = (time: number): void => {
+    while (finished < count && followers[byEnd[finished]!]!.window.end < time) {
+      const f = byEnd[finished++]!;
+      results[f] = followers[f]!.finish();
+      done[f] = 1;
+    }
+  };
+
+  const due = new DueQueue(count);
+  const reschedule = (f: number): void => due.update(f, followers[f]!.dueTime);
+
+  const { order, swaps, walletOf, tokenOf } = tape;
+  const memo = tapeMemo(tape);
+  const timeline = memo.timeline();
+  const buys = memo.buys();
+  for (let k = 0; k < order.length && finished < count; k++) {
+    const i = order[k]!;
+    const time = timeline[SWAP_ROW * i + TIME]!;
+    finishUntil(time);
+    if (finished === count) break;
+    // 1. every follower's actions due by now
+    for (let f = due.takeDue(time); f >= 0; f = due.takeDue(time)) {
+      if (done[f] === 1) continue;
+      followers[f]!.fireDue(time);
+      reschedule(f);
+    }
+    // 2. the price, once for all; the followers holding the token that watch prices
+    const tokenId = tokenOf[i]!;
+    const swap = swaps[i]!;
+    prices.observe(tokenId, swap, i);
+    const holding = holders.get(tokenId);
+    if (holding !== undefined && holding.size > 0) {
+      for (const f of holding) {
+        followers[f]!.priceRecorded(tokenId, time);
+        reschedule(f);
+      }
+    }
+    // 3 and 4. the followers of this swap's wallet
+    const pairs = leadersOf.get(walletOf[i]!);
+    if (pairs !== undefined) {
+      for (let p = 0; p < pairs.length; p += 2) {
+        const f = pairs[p]!;
+        if (done[f] === 1) continue;
+        followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1);
+        reschedule(f);
+      }
+    }
+    if (control.onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) control.onProgress(k, order.length);
+  }
+  finishUntil(Infinity);
+  control.onProgress?.(order.length, order.length);
+  return results;
+}
+
+/**
+ * The followers by the time their next action is due: a binary min-heap of (due time, follower)
+ * with lazy updates (an entry whose time is no longer its follower's is skipped when it comes up).
+ */
+class DueQueue {
+  private readonly times: number[] = [];
+  private readonly ids: number[] = [];
+  /** Each follower's due time as last set (Infinity: nothing scheduled). */
+  private readonly current: Float64Array;
+
+  constructor(count: number) {
+    this.current = new Float64Array(count).fill(Infinity);
+  }
+
+  update(f: number, time: number): void {
+    if (time === this.current[f]) return;
+    this.current[f] = time;
+    if (time !== Infinity) this.push(time, f);
+  }
+
+  /** A follower whose action is due at or before `time`, taken off the queue; -1 when none is. */
+  takeDue(time: number): number {
+    while (this.times.length > 0 && this.times[0]! <= time) {
+      const t = this.times[0]!;
+      const f = this.ids[0]!;
+      this.pop();
+      if (this.current[f] === t) {
+        this.current[f] = Infinity;
+        return f;
+      }
+    }
+    return -1;
+  }
+
+  private push(time: number, id: number): void {
+    const { times, ids } = this;
+    let at = times.length;
+    times.push(time);
+    ids.push(id);
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (times[parent]! < time || (times[parent] === time && ids[parent]! < id)) break;
+      times[at] = times[parent]!;
+      ids[at] = ids[parent]!;
+      at = parent;
+    }
+    times[at] = time;
+    ids[at] = id;
+  }
+
+  private pop(): void {
+    const { times, ids } = this;
+    const lastTime = times.pop()!;
+    const lastId = ids.pop()!;
+    if (times.length === 0) return;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= times.length) break;
+      const right = left + 1;
+      const child = right < times.length && (times[right]! < times[left]! || (times[right] === times[left] && ids[right]! < ids[left]!)) ? right : left;
+      if (times[child]! > lastTime || (times[child] === lastTime && ids[child]! > lastId)) break;
+      times[at] = times[child]!;
+      ids[at] = ids[child]!;
+      at = child;
+    }
+    times[at] = lastTime;
+    ids[at] = lastId;
+  }
+}
