@@ -38,6 +38,28 @@ export function floorSuite(tape: string, request: string, swaps: number, rounds:
   ];
 }
 
+/**
+ * `copysim rank` of every wallet of a JSON tape against the same floor, side by side in turns:
+ * each wallet copied alone, all of them in one walk of the tape (`replayFollowers`).
+ */
+export function rankSuite(tape: string, request: string, swaps: number, rounds: number, targets = true): Row[] {
+  const floors: Measurement[] = [];
+  const ranks: Measurement[] = [];
+  for (let i = 0; i < rounds; i++) {
+    floors.push(check(measure(['floor', tape]), 'the floor'));
+    ranks.push(check(measure(['cli', 'rank', '--tape', tape, '--request', request, '--format', 'jsonl']), 'copysim rank'));
+  }
+  const floor = best(floors);
+  const rank = best(ranks);
+  const note = `${swaps.toLocaleString('en-US')} swaps, every wallet with a swap in the window, best of ${rounds} side by side`;
+  return [
+    row('rank', 'read + JSON.parse', floor.wallMs, 'ms', { note }),
+    row('rank', 'copysim rank', rank.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
+    row('rank', 'ratio to the JSON.parse floor', rank.wallMs / floor.wallMs, '×', { ...(targets ? { atMost: 3 } : {}), note: 'wall time' }),
+    row('rank', 'rank peak RSS', rank.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
+  ];
+}
+
 /** `copysim simulate --tape big.jsonl`: streamed, peak memory bounded whatever the tape's length. */
 export function streamSuite(tape: string, request: string, swaps: number, followed: string, targets = true): Row[] {
   const run = check(measure(['cli', 'simulate', '--tape', tape, '--request', request]), 'copysim simulate (JSONL)');

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
  */
 export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
 
-const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker']);
+const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker', 'rank', 'latency']);
 
 /** True when this node was started with the replay flags (on its command line or in `NODE_OPTIONS`). */
 export function hasReplayFlags(execArgv: readonly string[], nodeOptions = ''): boolean {

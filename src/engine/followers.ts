@@ -29,7 +29,7 @@ export function replayFollowers(
   const facts = new IndexedLeaderFacts(tape);
   const count = requests.length;
   // Followers holding a token, by token id, for those that watch prices (the chart, price exits).
-  const holders = new Map<number, Set<number>>();
+  const holders = new Array<Set<number> | undefined>(tape.tokens.length).fill(undefined);
   let watching: readonly boolean[] = [];
   const followers = requests.map(
     (request, f) =>
@@ -44,8 +44,8 @@ export function replayFollowers(
         prices,
         onHolding: (tokenId, held) => {
           if (!watching[f]) return;
-          let set = holders.get(tokenId);
-          if (set === undefined) holders.set(tokenId, (set = new Set()));
+          let set = holders[tokenId];
+          if (set === undefined) holders[tokenId] = set = new Set();
           if (held) set.add(f);
           else set.delete(f);
         },
@@ -54,13 +54,13 @@ export function replayFollowers(
   watching = followers.map((r) => r.watchesPrices);
 
   // The followers of each wallet, as (follower, leader index) pairs.
-  const leadersOf = new Map<number, number[]>();
+  const leadersOf = new Array<number[] | undefined>(tape.walletIds.size).fill(undefined);
   requests.forEach((request, f) =>
     request.wallets.forEach((wallet, leader) => {
       const id = tape.walletIds.get(addressKey(network, wallet));
       if (id === undefined) return;
-      let pairs = leadersOf.get(id);
-      if (pairs === undefined) leadersOf.set(id, (pairs = []));
+      let pairs = leadersOf[id];
+      if (pairs === undefined) leadersOf[id] = pairs = [];
       pairs.push(f, leader);
     }),
   );
@@ -100,7 +100,7 @@ export function replayFollowers(
     const tokenId = tokenOf[i]!;
     const swap = swaps[i]!;
     prices.observe(tokenId, swap, i);
-    const holding = holders.get(tokenId);
+    const holding = holders[tokenId];
     if (holding !== undefined && holding.size > 0) {
       for (const f of holding) {
         followers[f]!.priceRecorded(tokenId, time);
@@ -108,7 +108,7 @@ export function replayFollowers(
       }
     }
     // 3 and 4. the followers of this swap's wallet
-    const pairs = leadersOf.get(walletOf[i]!);
+    const pairs = leadersOf[walletOf[i]!];
     if (pairs !== undefined) {
       for (let p = 0; p < pairs.length; p += 2) {
         const f = pairs[p]!;
