@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
-import { checkRedis } from '../src/distributed/redis.js';
+import { checkRedis, redisOptions, shownUrl } from '../src/distributed/redis.js';
+import { defaultChunkSize } from '../src/distributed/producer.js';
 import { fileSha256 } from '../src/distributed/tape-store.js';
 import { loadIORedis } from '../src/distributed/dependencies.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
@@ -271,5 +272,22 @@ describe('the queue flags', () => {
     expect(both.stderr.split('\n')[0]).toBe('copysim sweep: --workers and --queue do not go together: the workers of a queue set their own threads');
     const chunk = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--chunk', '2'], { encoding: 'utf8' });
     expect(chunk.stderr.split('\n')[0]).toBe('copysim sweep: --chunk needs --queue');
+  });
+});
+
+describe('queue URLs and chunks', () => {
+  it('reads redis://, rediss:// and Unix socket URLs, and masks a password in messages', () => {
+    expect(redisOptions('redis://queue-host:6380/2')).toEqual({ host: 'queue-host', port: 6380, db: 2 });
+    expect(redisOptions('redis://queue-host')).toEqual({ host: 'queue-host', port: 6379 });
+    expect(redisOptions('rediss://user:s%40cret@[::1]:6390')).toEqual({ host: '::1', port: 6390, username: 'user', password: 's@cret', tls: {} });
+    expect(redisOptions('unix:///run/redis/redis.sock?db=1')).toEqual({ path: '/run/redis/redis.sock', db: 1 });
+    expect(shownUrl('redis://user:secret@h:1')).toBe('redis://user:***@h:1');
+    expect(shownUrl('redis://h:1')).toBe('redis://h:1');
+    expect(() => redisOptions('http://h:1')).toThrow('--queue "http://h:1" is not a Redis URL (scheme "http:"): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH');
+    expect(() => redisOptions('redis://h:1/x')).toThrow('database "x" is not a whole number');
+  });
+
+  it('makes about a hundred jobs, at most 100 inputs each', () => {
+    expect([1, 30, 100, 101, 1_000, 20_000, 1_000_000].map(defaultChunkSize)).toEqual([1, 1, 1, 2, 10, 100, 100]);
   });
 });

@@ -5,7 +5,7 @@ import { cliNodeFlags, measure, type Measurement } from '../measure.js';
 import { row, type Row } from './row.js';
 
 /** Rounds of the suite's alternating runs. */
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -42,7 +42,9 @@ function ready(child: ChildProcess, text: string, what: string): Promise<void> {
  * producer's wall time, from its start (reading the requests, hashing the tape, queueing) to its
  * last line. Each run gets workers started afresh and waiting, so each reads and indexes the
  * tape inside the time measured, as a local sweep does. The runs with one and two workers
- * alternate ({@link ROUNDS} rounds); the speed-up is the mean of the pairs' ratios.
+ * alternate ({@link ROUNDS} rounds); the speed-up is the median of the pairs' ratios, each pair a
+ * run with two workers and one with one just after it: on a machine whose other users come and
+ * go, one pair alone can be far off either way.
  */
 export async function distributedSuite(
   tape: string,
@@ -91,7 +93,9 @@ export async function distributedSuite(
       pairs.push({ two, one: await time(1) });
     }
     const ratios = pairs.map(({ two, one }) => one.wallMs / two.wallMs);
-    const speedUp = ratios.reduce((sum, r) => sum + r, 0) / ratios.length;
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    const speedUp = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
     const seconds = (ms: number): string => (ms / 1000).toFixed(1);
     const best = (pick: (p: (typeof pairs)[number]) => Measurement): number => Math.min(...pairs.map((p) => pick(p).wallMs));
     const over = `${requests.count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
@@ -100,7 +104,7 @@ export async function distributedSuite(
       row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', { note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}` }),
       row('distributed', 'speed-up, 2 worker processes', speedUp, '×', {
         ...(targets ? { atLeast: 1.7 } : {}),
-        note: `2 worker processes against 1 on this machine, producer wall time, mean of ${ROUNDS} pairs run in turns (${pairs
+        note: `2 worker processes against 1 on this machine, producer wall time, median of ${ROUNDS} pairs run in turns (${pairs
           .map(({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`)
           .join('; ')})`,
       }),

@@ -109,7 +109,8 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
       });
     }
     const added = await queue.addBulk(jobs);
-    if ((await queue.getWorkersCount()) === 0) {
+    // CLIENT LIST, which counts the workers, may be refused by a managed Redis: then say nothing.
+    if ((await queue.getWorkersCount().catch(() => 1)) === 0) {
       run.onNotice?.(`no worker is connected to ${shownUrl(run.url)} yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`);
     }
     events.setMaxListeners(2 * added.length + 10);
