@@ -27,7 +27,7 @@ import { runScript, scriptOptions, whole } from '../tools/script-args.js';
 import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
 import { distributedSuite } from './suites/distributed.js';
-import { floorSuite, streamSuite, sweepSuite } from './suites/processes.js';
+import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/processes.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
@@ -72,7 +72,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'stream', 'sweep', 'distributed'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'rank', 'stream', 'sweep', 'distributed'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -128,7 +128,7 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write('decimal …\n');
     say(await decimalSuite());
   }
-  if (only.has('loop') || only.has('floor')) {
+  if (only.has('loop') || only.has('floor') || only.has('rank')) {
     const { tape, request } = ensureTape(sizes.tape, 'json');
     if (only.has('loop')) {
       process.stderr.write('loop …\n');
@@ -138,6 +138,10 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stderr.write('floor …\n');
       say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed', !quick));
       say(floorSuite(tape, pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), sizes.tape, sizes.rounds, '10 leaders followed', !quick));
+    }
+    if (only.has('rank')) {
+      process.stderr.write('rank …\n');
+      say(rankSuite(tape, request, sizes.tape, sizes.rounds, !quick));
     }
   }
   if (only.has('stream')) {
