@@ -103,6 +103,7 @@ export function replayFollowers(
     const holding = holders[tokenId];
     if (holding !== undefined && holding.size > 0) {
       for (const f of holding) {
+        if (done[f] === 1) continue;
         followers[f]!.priceRecorded(tokenId, time);
         reschedule(f);
       }

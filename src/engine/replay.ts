@@ -284,13 +284,20 @@ export class Replay {
     if (this.skipped !== null) {
       for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.buy, copy.due, 'after_window');
     }
-    for (const deal of this.deals) if (deal.open) deal.settle(this.totals);
+    // The open deals' prices at window_end, taken now: a price book shared with other followers
+    // (replayFollowers) moves on after this follower's window has ended.
+    const atEnd = new Map<number, Decimal>();
+    for (const deal of this.deals) {
+      if (!deal.open) continue;
+      deal.settle(this.totals);
+      atEnd.set(deal.tokenId, this.prices.priceOf(deal.tokenId));
+    }
     return {
       window: this.window,
       deals: this.deals,
       trades: this.trades ?? new TradeLog(),
       points: this.points,
-      priceAtEnd: (t) => this.prices.priceOf(t),
+      priceAtEnd: (t) => atEnd.get(t) ?? this.prices.priceOf(t),
       totals: this.totals,
       skipped: this.skipped?.entries ?? null,
     };

@@ -1,0 +1,60 @@
+/**
+ * Many followers in one walk of the tape (`replayFollowers`): each follower's response is exactly
+ * `simulate`'s with that follower's request, whatever the others do: different leaders, windows,
+ * settings and strategies side by side, with the chart and the trade records.
+ */
+import fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { replayFollowers } from '../../src/engine/followers.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { InputError } from '../../src/model/errors.js';
+import { resolveEngineOptions } from '../../src/model/options.js';
+import { parseSimulatorRequest, type SimulatorRequest, type SimulatorRequestInput } from '../../src/model/request.js';
+import { buildResponse } from '../../src/report/response.js';
+import { simulate } from '../../src/simulate.js';
+import { scenarioArb, strategyArb, type Scenario } from '../support/arbitraries.js';
+import { checkProperty } from './run.js';
+
+/** Variations of a scenario's request: other leaders, windows, settings and strategies. */
+const variationArb = fc.record(
+  {
+    leaders: fc.subarray([0, 1, 2, 3], { minLength: 1 }),
+    to_date: fc.constantFrom('2024-03-10', '2024-03-11', '2024-03-12'),
+    close_all: fc.boolean(),
+    inactivity_time_fix: fc.option(fc.record({ hours: fc.integer({ min: 1, max: 6 }) }), { nil: null }),
+    strategy: fc.option(strategyArb, { nil: null }),
+  },
+  { requiredKeys: [] },
+);
+
+function varied(s: Scenario, v: { leaders?: number[]; [key: string]: unknown }): SimulatorRequestInput {
+  const { leaders, ...rest } = v;
+  const wallets = leaders === undefined ? s.request.wallets : leaders.map((k) => s.request.wallets[k % s.request.wallets.length]!);
+  return { ...s.request, ...rest, wallets: [...new Set(wallets)] } as SimulatorRequestInput;
+}
+
+describe('replayFollowers', () => {
+  it("gives each follower simulate's response, byte for byte", () => {
+    const arb = fc.tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }));
+    checkProperty('followers', arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>, (s) => {
+      const requests: SimulatorRequest[] = [];
+      for (const v of s.variations) {
+        const parsed = parseSimulatorRequest(varied(s, v as never));
+        if (parsed.success) requests.push(parsed.data);
+      }
+      let expected: string[];
+      try {
+        expected = requests.map((r) => JSON.stringify(simulate(s.tape, r, s.options)));
+      } catch (e) {
+        if (e instanceof InputError) return []; // a tape the engine refuses (e.g. no native price): nothing to compare
+        throw e;
+      }
+      const tape = indexTape(s.tape);
+      const runs = replayFollowers(tape, requests, resolveEngineOptions(s.options));
+      return runs.flatMap((run, f) => {
+        const actual = JSON.stringify(buildResponse(run, tape.tokens));
+        return actual === expected[f] ? [] : [`follower ${f} differs from simulate`];
+      });
+    });
+  });
+});
