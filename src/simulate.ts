@@ -93,13 +93,15 @@ export function simulateStreamParts(
   return responseParts(result, tokens);
 }
 
-function prepare(request: unknown, options: EngineOptionsInput): { parsed: SimulatorRequest; engineOptions: EngineOptions } {
+/** Validates a request (throws {@link RequestError} with the 400 body) and resolves the engine options. */
+export function prepare(request: unknown, options: EngineOptionsInput): { parsed: SimulatorRequest; engineOptions: EngineOptions } {
   const parsed = parseSimulatorRequest(request);
   if (!parsed.success) throw new RequestError(parsed.error);
   return { parsed: parsed.data, engineOptions: resolveEngineOptions(options) };
 }
 
-function checkNetwork(tape: Network, request: Network): void {
+/** Throws an {@link InputError} when a request asks for another network than the tape's. */
+export function checkNetwork(tape: Network, request: Network): void {
   if (tape !== request) {
     throw new InputError(`the tape holds swaps of network "${tape}" but the request asks for "${request}"`, {
       source: 'tape',

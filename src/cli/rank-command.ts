@@ -4,7 +4,7 @@ import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
 import { outOfSample, type OutOfSample, type SplitRow } from '../rank/out-of-sample.js';
-import { RANK_METRICS, rankWallets, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import { metricOf, RANK_METRICS, rankWallets, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -115,39 +115,14 @@ export function rankCommand(args: string[], io: CliIo): number {
   return EXIT_OK;
 }
 
-const SUMMARY_KEYS = Object.keys(SimulationSummarySchema.shape) as (keyof RankedWallet['summary'])[];
+const SUMMARY_KEYS = SimulationSummarySchema.keyof().options;
 
-/** One line a wallet, every figure a column; with a split, the after-split summary's columns too (`after_…`). */
+/** One line a wallet, a column per metric; with a split, the after-split summary's columns too (`after_…`). */
 export function formatRankCsv(rows: readonly (RankedWallet | SplitRow)[]): string {
   const split = rows.length > 0 && 'after' in rows[0]!;
-  const header = [
-    'wallet',
-    ...SUMMARY_KEYS,
-    'deals',
-    'closed_deals',
-    'winrate',
-    'profit_factor',
-    'max_drawdown',
-    'own_pnl_total',
-    'own_roi_total',
-    'own_winrate',
-    'own_deals',
-    ...(split ? ['after_deals', ...SUMMARY_KEYS.map((k) => `after_${k}`)] : []),
-  ];
+  const header = ['wallet', ...RANK_METRICS, ...(split ? ['after_deals', ...SUMMARY_KEYS.map((k) => `after_${k}`)] : [])];
   const lines = rows.map((r) => {
-    const cells: (string | number | null)[] = [
-      r.wallet,
-      ...SUMMARY_KEYS.map((k) => r.summary[k]),
-      r.deals,
-      r.closed_deals,
-      r.winrate,
-      r.profit_factor,
-      r.max_drawdown,
-      r.own.pnl_total,
-      r.own.roi_total,
-      r.own.winrate,
-      r.own.deals,
-    ];
+    const cells: (string | number | null)[] = [r.wallet, ...RANK_METRICS.map((m) => metricOf(r, m))];
     if ('after' in r) cells.push(r.after_deals, ...SUMMARY_KEYS.map((k) => r.after[k]));
     return cells.map((c) => (c === null ? '' : String(c))).join(',');
   });

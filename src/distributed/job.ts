@@ -6,6 +6,8 @@
  * ignores a second answer for an index (a job run again after its worker stopped answering).
  */
 
+import type { IndexedTape } from '../engine/tape-index.js';
+
 /** The BullMQ queue every producer and worker of copysim shares on one Redis. */
 export const QUEUE_NAME = 'copysim';
 
@@ -44,4 +46,16 @@ export type ItemResult<Output = unknown> =
 /** A job's return value. */
 export interface JobResult<Output = unknown> {
   readonly items: readonly ItemResult<Output>[];
+}
+
+/** What a worker does for one kind of job. Runs in a worker thread; everything it gets and returns is JSON. */
+export interface JobKind<Settings = unknown, Input = unknown, Output = unknown, Context = unknown> {
+  readonly name: string;
+  /** Once per tape and settings in each thread: what every input of the run needs (resolved options, indexes). */
+  prepare(tape: IndexedTape, settings: Settings): Context;
+  /**
+   * One input. Throws an `InputError` when the tape cannot serve it: that input's failure,
+   * reported by the producer in input order. Any other error fails the job (BullMQ retries it).
+   */
+  run(context: Context, input: Input): Output;
 }

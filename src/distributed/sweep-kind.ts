@@ -9,7 +9,7 @@ import { InputError, RequestError } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
 import { parseSimulatorRequest } from '../model/request.js';
 import { runOne, type SweepOutput } from '../sweep/run-one.js';
-import type { JobKind } from './job-kinds.js';
+import type { JobKind } from './job.js';
 
 /** The settings of a sweep run. */
 export interface SweepJobSettings {

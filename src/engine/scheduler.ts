@@ -69,7 +69,7 @@ class Fifo<T> {
 class MaxHoldQueue {
   private readonly deals = new Fifo<Deal>();
 
-  constructor(private readonly seconds: number) {}
+  constructor(readonly seconds: number) {}
 
   add(deal: Deal): void {
     this.deals.push(deal);
@@ -124,7 +124,6 @@ export class Scheduler {
   private readonly timeFix: TimeFixQueue | null;
   private readonly maxHold: MaxHoldQueue | null;
   private readonly pending: PendingQueue | null;
-  private readonly maxHoldSeconds: number | null;
   private readonly windowEnd: number;
   /** `copy_delay_seconds`. */
   readonly copyDelay: number;
@@ -143,7 +142,6 @@ export class Scheduler {
     this.maxHold = setup.maxHoldSeconds === null ? null : new MaxHoldQueue(setup.maxHoldSeconds);
     this.pending = setup.copyDelaySeconds > 0 ? new PendingQueue() : null;
     this.copyDelay = setup.copyDelaySeconds;
-    this.maxHoldSeconds = setup.maxHoldSeconds;
     this.windowEnd = setup.windowEnd;
   }
 
@@ -167,7 +165,7 @@ export class Scheduler {
 
   /** Notes a deal just opened: its max-hold exit, when due by `window_end`. */
   opened(deal: Deal): void {
-    if (this.maxHold !== null && deal.openTime + this.maxHoldSeconds! <= this.windowEnd) this.maxHold.add(deal);
+    if (this.maxHold !== null && deal.openTime + this.maxHold.seconds <= this.windowEnd) this.maxHold.add(deal);
   }
 
   schedule(copy: PendingCopy): void {

@@ -1,6 +1,6 @@
 import { toJsonNumber, type Decimal } from '../numeric/decimal.js';
 import { printedProduct, printedProductOfQuotient, printedQuotient } from '../numeric/printed-double.js';
-import type { TradeType } from '../model/response.js';
+import { SimulatedTradeSchema, type TradeType } from '../model/response.js';
 import type { ChartSums } from './chart-sums.js';
 import type { Deal } from './deal.js';
 import type { Fill } from './execution.js';
@@ -83,16 +83,8 @@ export interface TradeRecord {
   readonly botFee: number;
 }
 
-const TRADE_TYPES: readonly TradeType[] = [
-  'buy',
-  'sell',
-  'sell_timefix',
-  'sell_timefix_final',
-  'sell_take_profit',
-  'sell_stop_loss',
-  'sell_trailing_stop',
-  'sell_max_hold',
-];
+/** The trade types in the response schema's order; a row stores a type as its index here. */
+const TRADE_TYPES: readonly TradeType[] = SimulatedTradeSchema.shape.type.options;
 
 // A trade's row: its type's code, its time, then its values in {@link TradeRecord} order (an
 // unknown liquidity as NaN).

@@ -1,13 +1,11 @@
 import { replay } from '../engine/replay.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
-import { InputError, RequestError } from '../model/errors.js';
-import { resolveEngineOptions } from '../model/options.js';
-import { parseSimulatorRequest, utcDayStart, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import { InputError } from '../model/errors.js';
+import { utcDayStart, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
 import type { SimulationSummary } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
-import { dealResults } from '../report/deal-results.js';
-import { summaryJson } from '../report/response.js';
-import { summarize } from '../report/summary.js';
+import { checkNetwork, prepare } from '../simulate.js';
+import { summaryOf } from '../sweep/run-one.js';
 import { copyEach, metricOf, selectRows, type RankedWallet, type RankMetric, type RankOptions } from './rank.js';
 
 /** A wallet ranked before the split, with what copying it made after. */
@@ -52,9 +50,7 @@ export function outOfSample(
   split: string,
   options: RankOptions = {},
 ): OutOfSample {
-  const parsed = parseSimulatorRequest(request);
-  if (!parsed.success) throw new RequestError(parsed.error);
-  const whole = parsed.data;
+  const { parsed: whole, engineOptions } = prepare(request, options.engineOptions ?? {});
   const splitStart = /^\d{4}-\d{2}-\d{2}$/.test(split) ? utcDayStart(split) : null;
   if (splitStart === null) throw new InputError(`--split ${split} is not a date in the form YYYY-MM-DD`, { source: 'split' });
   if (!(utcDayStart(whole.from_date)! < splitStart && splitStart <= utcDayStart(whole.to_date)!)) {
@@ -67,10 +63,7 @@ export function outOfSample(
   const before: SimulatorRequest = { ...whole, to_date: dayBefore };
   const after: SimulatorRequest = { ...whole, from_date: split };
   const indexed = indexTape(tape);
-  if (indexed.network !== whole.network) {
-    throw new InputError(`the request is for ${whole.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
-  }
-  const engineOptions = resolveEngineOptions(options.engineOptions ?? {});
+  checkNetwork(indexed.network, whole.network);
   const progress = options.onProgress;
   const ranked = copyEach(indexed, before, engineOptions, options.wallets, progress && ((d, t) => progress(d, 2 * t)));
   const evaluated = copyEach(indexed, after, engineOptions, ranked.map((r) => r.wallet), progress && ((d, t) => progress(t + d, 2 * t)));
@@ -89,8 +82,7 @@ export function outOfSample(
     topWallets.length === 0
       ? null
       : (() => {
-          const run = replay(indexed, { ...after, wallets: topWallets }, engineOptions, { chart: false, trades: false });
-          return summaryJson(summarize(dealResults(run), run.totals));
+          return summaryOf(replay(indexed, { ...after, wallets: topWallets }, engineOptions, { chart: false, trades: false }));
         })();
   return {
     before: { from_date: before.from_date, to_date: before.to_date },

@@ -4,15 +4,16 @@ import { totalsFrom } from '../analytics/totals.js';
 import { replayFollowers } from '../engine/followers.js';
 import type { ReplayResult } from '../engine/replay.js';
 import { addressKey, indexTape, type IndexedTape } from '../engine/tape-index.js';
-import { InputError, RequestError } from '../model/errors.js';
-import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
-import { parseSimulatorRequest, requestWindow, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
-import type { SimulationSummary } from '../model/response.js';
+import { InputError } from '../model/errors.js';
+import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
+import { requestWindow, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import { SimulationSummarySchema, type SimulationSummary } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
 import { summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
+import { checkNetwork, prepare } from '../simulate.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
 export interface OwnResults {
@@ -39,20 +40,9 @@ export interface RankedWallet {
   readonly own: OwnResults;
 }
 
-/** What a row can be sorted by: the copier's summary fields and the row's own figures. */
+/** What a row can be sorted by: the copier's summary fields and the row's own figures (the CSV's columns). */
 export const RANK_METRICS = [
-  'pnl_total',
-  'pnl_realized',
-  'pnl_unrealized',
-  'roi_total',
-  'roi_realized',
-  'bot_fees',
-  'network_fees',
-  'linearity_r2_closed_deals',
-  'top_deal_dominance',
-  'trading_volume',
-  'slippage_loss',
-  'investment_amount',
+  ...SimulationSummarySchema.keyof().options,
   'deals',
   'closed_deals',
   'winrate',
@@ -121,13 +111,10 @@ export function rankWallets(
   request: SimulatorRequestInput | SimulatorRequest | unknown,
   options: RankOptions = {},
 ): RankedWallet[] {
-  const parsed = parseSimulatorRequest(request);
-  if (!parsed.success) throw new RequestError(parsed.error);
+  const { parsed, engineOptions } = prepare(request, options.engineOptions ?? {});
   const indexed = indexTape(tape);
-  if (indexed.network !== parsed.data.network) {
-    throw new InputError(`the request is for ${parsed.data.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
-  }
-  const rows = copyEach(indexed, parsed.data, resolveEngineOptions(options.engineOptions ?? {}), options.wallets, options.onProgress);
+  checkNetwork(indexed.network, parsed.network);
+  const rows = copyEach(indexed, parsed, engineOptions, options.wallets, options.onProgress);
   return selectRows(rows, options);
 }
 

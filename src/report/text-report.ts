@@ -1,6 +1,6 @@
 import { Decimal, DecimalJs40 } from '../numeric/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
-import type { SimulatedDeal, SimulatorResponse, SkippedCopyJson, SpecialTag } from '../model/response.js';
+import { SkippedCopySchema, type SimulatedDeal, type SimulatorResponse, type SkippedCopyJson, type SpecialTag } from '../model/response.js';
 import type { Strategy } from '../model/strategy.js';
 import { utcIso } from '../model/utc-time.js';
 
@@ -16,16 +16,7 @@ type Tag = Exclude<SpecialTag, null>;
 const SPECIAL_TAGS: readonly Tag[] = ['close_all', 'sell_timefix', 'sell_timefix_final'];
 
 /** The skip reasons in the order the strategy extensions list them (section 7). */
-const SKIP_REASONS: readonly SkippedCopyJson['reason'][] = [
-  'dupe_limit',
-  'leader_buy_too_small',
-  'liquidity_too_low',
-  'token_too_old',
-  'position_full',
-  'no_open_deal',
-  'no_lot',
-  'after_window',
-];
+const SKIP_REASONS = SkippedCopySchema.shape.reason.options;
 
 /**
  * A readable report of a simulation: the run's inputs in one line, the summary figures, the best

@@ -1,14 +1,13 @@
 import { replay } from '../engine/replay.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
-import { InputError, RequestError } from '../model/errors.js';
-import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
-import { parseSimulatorRequest, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import { InputError } from '../model/errors.js';
+import type { EngineOptionsInput } from '../model/options.js';
+import type { SimulatorRequest, SimulatorRequestInput } from '../model/request.js';
+import { checkNetwork, prepare } from '../simulate.js';
+import { summaryOf } from './run-one.js';
 import type { SimulationSummary } from '../model/response.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
-import { dealResults } from '../report/deal-results.js';
-import { summaryJson } from '../report/response.js';
-import { summarize } from '../report/summary.js';
 
 /** The delays of `copysim latency` when none are given, in seconds. */
 export const DEFAULT_DELAYS: readonly number[] = [0, 1, 2, 5, 10, 30, 60, 120];
@@ -52,20 +51,16 @@ export function latencyCurve(
   { delays = DEFAULT_DELAYS, options = {} }: { readonly delays?: readonly number[]; readonly options?: EngineOptionsInput } = {},
 ): LatencyCurve {
   checkDelays(delays);
-  const parsed = parseSimulatorRequest(request);
-  if (!parsed.success) throw new RequestError(parsed.error);
-  const engineOptions = resolveEngineOptions(options);
+  const { parsed, engineOptions } = prepare(request, options);
   const indexed = indexTape(tape);
-  if (indexed.network !== parsed.data.network) {
-    throw new InputError(`the request is for ${parsed.data.network} but the tape holds ${indexed.network} swaps`, { source: 'request', path: 'network' });
-  }
+  checkNetwork(indexed.network, parsed.network);
   const runs = new Map<number, { summary: SimulationSummary; trades: number; deals: number }>();
   const at = (delay: number) => {
     let result = runs.get(delay);
     if (result === undefined) {
-      const strategy = { ...(parsed.data.strategy ?? NO_STRATEGY), copy_delay_seconds: delay };
-      const run = replay(indexed, { ...parsed.data, strategy }, engineOptions, { chart: false, trades: false });
-      const summary = summaryJson(summarize(dealResults(run), run.totals));
+      const strategy = { ...(parsed.strategy ?? NO_STRATEGY), copy_delay_seconds: delay };
+      const run = replay(indexed, { ...parsed, strategy }, engineOptions, { chart: false, trades: false });
+      const summary = summaryOf(run);
       result = { summary, trades: run.deals.reduce((n, deal) => n + deal.tradeCount, 0), deals: run.deals.length };
       runs.set(delay, result);
     }

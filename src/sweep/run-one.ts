@@ -27,6 +27,6 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 }
 
 /** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */
-function summaryOf(run: ReplayResult): SimulationSummary {
+export function summaryOf(run: ReplayResult): SimulationSummary {
   return summaryJson(summarize(dealResults(run), run.totals));
 }

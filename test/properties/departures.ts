@@ -4,6 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { InputError, simulate, type EngineOptionsInput, type SimulatorRequestInput, type TapeInput } from '../../src/index.js';
+import type { Arithmetic } from '../reference/decimal.js';
 import { referenceSimulate, ReferenceInputError } from '../reference/model.js';
 import { compareGolden } from '../support/golden.js';
 
@@ -20,9 +21,9 @@ const REFERENCE_ARITHMETIC = {
 } as const;
 
 /** What the engine and the reference make of one input: the response, or exit 1. */
-type Outcome = { readonly body: unknown } | { readonly refused: string };
+export type Outcome = { readonly body: unknown } | { readonly refused: string };
 
-function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
+export function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
   try {
     return { body: JSON.parse(JSON.stringify(simulate(tape, request, options))) };
   } catch (e) {
@@ -31,9 +32,10 @@ function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, options:
   }
 }
 
-function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): Outcome {
+/** The reference's answer, at `arithmetic` (default: the engine's, or the environment's, see above). */
+export function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput, arithmetic: Arithmetic = REFERENCE_ARITHMETIC): Outcome {
   try {
-    return { body: referenceSimulate(tape, request, options, REFERENCE_ARITHMETIC) };
+    return { body: referenceSimulate(tape, request, options, arithmetic) };
   } catch (e) {
     if (e instanceof ReferenceInputError) return { refused: e.message };
     throw e;
