@@ -10,6 +10,18 @@ export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { assembleResponse, type ResponseParts } from './report/response.js';
 export { writeJson, writeResponseParts } from './io/json-stream.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
+export {
+  diagnose,
+  warningsOf,
+  TapeFactsCollector,
+  WarningSchema,
+  WARNINGS_HEADER,
+  type DiagnoseOptions,
+  type RunOutcome,
+  type TapeFacts,
+  type Warning,
+  type WarningCode,
+} from './diagnose/index.js';
 
 export {
   SimulatorRequestSchema,

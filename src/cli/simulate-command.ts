@@ -1,20 +1,20 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { RequestError } from '../model/errors.js';
+import { diagnose, outcomeOf, TapeFactsCollector, warningsOf, withSkipLog, type Warning } from '../diagnose/index.js';
 import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { writeResponseParts } from '../io/json-stream.js';
-import { assembleResponse } from '../report/response.js';
+import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
-import { parseSimulatorRequest } from '../model/request.js';
+import { parseSimulatorRequest, requestWindow } from '../model/request.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { readJson, readText } from '../io/files.js';
-import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
+import { EXIT_INPUT, EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
 
-export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report]
+export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report] [--strict]
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
@@ -28,10 +28,15 @@ Replays TAPE for the simulator request and prints the 200 body of POST /wallets/
   --report          print a readable report instead of the JSON: the inputs, the summary, the
                     best deals, the deals closed by each rule, and with the strategy's
                     report_skipped the leader swaps not copied, counted by reason
+  --strict          treat the warnings as errors: print them and exit 1, without the response
+
+Warnings (on standard error, the output unchanged): a followed wallet with no swap in the tape
+or none in the window, a window beside the tape's days, an empty tape, no follower trade at
+all (with the reasons). See docs/errors.md.
 
 Exit codes: 0 the response on standard output; 2 the request fails validation (the 400 body
-{"code","detail"} on standard output); 1 the tape or options cannot be used (a message on
-standard error).`;
+{"code","detail"} on standard output); 1 the tape or options cannot be used, or --strict and
+a warning (a message on standard error).`;
 
 export function simulateCommand(args: string[], io: CliIo): number {
   const { values } = parseArgs({
@@ -42,6 +47,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
       options: { type: 'string' },
       pretty: { type: 'boolean', default: false },
       report: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -62,38 +68,53 @@ export function simulateCommand(args: string[], io: CliIo): number {
     );
     return EXIT_REQUEST;
   }
-  const options = values.options === undefined ? {} : readJson(values.options, 'options');
+  const parsed = parseSimulatorRequest(request);
+  if (!parsed.success) {
+    io.out(formatJson(parsed.error, values.pretty));
+    return EXIT_REQUEST;
+  }
+  const options = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const jsonl = isJsonlPath(values.tape);
   const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
+  let parts: ResponseParts;
+  let warnings: Warning[];
   try {
-    // A streamed tape is where memory is the point: let V8's old generation grow by a quarter
-    // after each full collection instead of its default (about double), so garbage is collected
-    // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
-    if (jsonl) setFlagsFromString('--heap-growing-percent=25');
-    const parts = jsonl
-      ? simulateJsonlFileParts(values.tape, request, options as object, { onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)) })
-      : simulateParts(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
-    if (values.report) {
-      const parsed = parseSimulatorRequest(request);
-      if (parsed.success) io.out(formatTextReport(assembleResponse(parts), parsed.data, { title: `copysim simulation of ${basename(values.tape)}` }));
-    } else if (values.pretty) {
-      io.out(formatJson(assembleResponse(parts), true));
+    if (jsonl) {
+      // A streamed tape is where memory is the point: let V8's old generation grow by a quarter
+      // after each full collection instead of its default (about double), so garbage is collected
+      // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
+      setFlagsFromString('--heap-growing-percent=25');
+      const facts = new TapeFactsCollector(parsed.data.network, parsed.data, requestWindow(parsed.data));
+      parts = simulateJsonlFileParts(values.tape, request, options, {
+        onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
+        onSwap: (swap) => facts.add(swap),
+      });
+      const run = parts;
+      // Only a run without a trade needs the skip log's reasons: then the file is read again.
+      warnings = warningsOf(facts.facts(), parsed.data, () =>
+        run.dealCount > 0 || run.skipped !== null ? outcomeOf(run) : outcomeOf(simulateJsonlFileParts(values.tape!, withSkipLog(parsed.data), options)),
+      );
     } else {
-      // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
-      // objects or as text.
-      writeResponseParts(parts, io.out);
-      io.out('\n');
+      const tape = readTapeFile(values.tape);
+      parts = simulateParts(tape, request, options, { onProgress: (done, total) => bar.update(done, total) });
+      warnings = diagnose(tape, parsed.data, { response: parts, options });
     }
-    return EXIT_OK;
-  } catch (e) {
-    if (e instanceof RequestError) {
-      io.out(formatJson(e.body, values.pretty));
-      return EXIT_REQUEST;
-    }
-    throw e;
   } finally {
     bar.finish();
   }
+  for (const w of warnings) io.err(`copysim simulate: ${values.strict ? 'error' : 'warning'}: ${w.message}\n`);
+  if (values.strict && warnings.length > 0) return EXIT_INPUT;
+  if (values.report) {
+    io.out(formatTextReport(assembleResponse(parts), parsed.data, { title: `copysim simulation of ${basename(values.tape)}` }));
+  } else if (values.pretty) {
+    io.out(formatJson(assembleResponse(parts), true));
+  } else {
+    // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
+    // objects or as text.
+    writeResponseParts(parts, io.out);
+    io.out('\n');
+  }
+  return EXIT_OK;
 }
 
 function megabytes(bytes: number): number {

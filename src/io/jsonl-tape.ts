@@ -12,6 +12,8 @@ export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
 export interface JsonlReading {
   readonly onProgress?: ByteProgress;
   readonly chunkBytes?: number;
+  /** Called with each swap value as it is read, before it is checked (for `TapeFactsCollector`). */
+  readonly onSwap?: (swap: unknown) => void;
 }
 
 const NEWLINE = 10;
@@ -216,13 +218,21 @@ export function simulateJsonlFileParts(
 ): ResponseParts {
   const file = new JsonlTapeFile(path, reading.onProgress, reading.chunkBytes);
   try {
-    return simulateStreamParts(file.header, file.swaps(), request, options);
+    const swaps = reading.onSwap === undefined ? file.swaps() : observed(file.swaps(), reading.onSwap);
+    return simulateStreamParts(file.header, swaps, request, options);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     // The swaps are pulled one by one, so a swap's error is about the line read last.
     throw inTapeFile(e, path, e.location.swapIndex !== undefined ? file.line : e.location.line);
   } finally {
     file.close();
+  }
+}
+
+function* observed<T>(values: Iterable<T>, see: (value: T) => void): Generator<T> {
+  for (const value of values) {
+    see(value);
+    yield value;
   }
 }
 
