@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { AnalyticsIndex } from '../analytics/index.js';
+import { WARNINGS_HEADER } from '../diagnose/warning.js';
 import { formatPath, InputError, RequestError } from '../model/errors.js';
 import { parseSimulatorRequest, type Network } from '../model/request.js';
+import { addressProblem } from './address.js';
 import { ANALYTICS, type AnalyticsOperation } from './analytics-binding.js';
 import { CreditMeter, keyDisabled, type CreditsSpent } from './credits.js';
 import { HttpError } from './http-error.js';
@@ -24,20 +26,37 @@ export interface ServiceOptions {
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+/** Longest path parameter (Fastify's default): an address is at most 44 characters. */
+const MAX_PARAM_LENGTH = 100;
+
+/** JSON in ASCII only (`\uXXXX` escapes): a header value cannot carry other characters. */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 function validationError(path: string, message: string): RequestError {
   return new RequestError({ code: 'validation_error', detail: [{ path, message }] });
 }
 
 /** Maps an error of any layer to a status and a JSON body. */
-function toHttpError(error: unknown): HttpError {
+function toHttpError(error: unknown, bodyLimit: number): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof RequestError) return new HttpError(400, error.body);
   if (error instanceof InputError) return new HttpError(500, { code: 'tape_error', detail: error.message });
   const e = error as FastifyError;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, { code: 'body_too_large', detail: e.message });
+      return new HttpError(413, {
+        code: 'body_too_large',
+        detail: `the body is over the limit of ${bodyLimit} bytes (${Math.round((bodyLimit / 1024) * 10) / 10} KiB); a simulator request of 100 wallets is about 6 KiB`,
+      });
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new HttpError(414, {
+        code: 'uri_too_long',
+        detail: `a path parameter is over ${MAX_PARAM_LENGTH} characters; a wallet address has at most 44`,
+      });
+    case 'FST_ERR_BAD_URL':
+      return new HttpError(400, { code: 'bad_url', detail: 'the URL is not valid percent-encoding (a % must be followed by two hex digits): encode the address' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, { code: 'unsupported_media_type', detail: 'send the body as application/json' });
   }
@@ -45,6 +64,18 @@ function toHttpError(error: unknown): HttpError {
     return new HttpError(e.statusCode, { code: 'bad_request', detail: e.message });
   }
   return new HttpError(500, { code: 'internal_error', detail: 'the request could not be completed' });
+}
+
+/** The routes as patterns, for telling a wrong method (405) from an unknown path (404). */
+const ROUTES: ReadonlyArray<{ readonly method: string; readonly pattern: RegExp }> = [
+  ...OPERATIONS.map((spec) => ({ method: spec.method, pattern: new RegExp(`^${spec.path.replace(/\{\w+\}/g, '[^/]+')}$`) })),
+  { method: 'GET', pattern: /^\/v1\/openapi\.json$/ },
+  { method: 'GET', pattern: /^\/health$/ },
+];
+
+/** The methods a path answers; empty for an unknown path. */
+function methodsOf(path: string): string[] {
+  return ROUTES.filter((r) => r.pattern.test(path)).map((r) => r.method);
 }
 
 /**
@@ -69,7 +100,19 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   // The wallet list without a `network` lists one network's wallets: sol's when served.
   const listNetwork: Network | undefined = indexes.has('sol') ? 'sol' : [...indexes.keys()][0];
   // No automatic HEAD routes: a HEAD of a read would be charged for a body it never gets.
-  const app = loadFastify()({ logger: options.logger ?? false, bodyLimit, exposeHeadRoutes: false });
+  const app = loadFastify()({
+    logger: options.logger ?? false,
+    bodyLimit,
+    exposeHeadRoutes: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors met before routing (a bad URL, a parameter too long) answer in the same {code, detail}.
+    frameworkErrors: (error, _request, reply) => {
+      const http = toHttpError(error, bodyLimit);
+      // Fastify types this reply by route generics it does not have here.
+      const plain = reply as unknown as { code(n: number): { send(body: unknown): void } };
+      plain.code(http.statusCode).send(http.body);
+    },
+  });
 
   // JSON only; an empty body is `undefined` (so `POST /v1/wallets` may be sent bare).
   app.removeAllContentTypeParsers();
@@ -83,16 +126,25 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const http = toHttpError(error);
+    const http = toHttpError(error, bodyLimit);
     if (http.statusCode >= 500) request.log.error(error);
     return reply.code(http.statusCode).headers(http.headers).send(http.body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsOf(path);
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send({ code: 'method_not_allowed', detail: `${path} answers ${allowed.join(', ')}, not ${request.method}` });
+    }
+    return reply.code(404).send({
       code: 'not_found',
-      detail: `no route ${request.method} ${request.url.split('?')[0]}; the routes are listed at /v1/openapi.json`,
-    }),
-  );
+      detail: `no route ${request.method} ${path}; the routes are listed at /v1/openapi.json`,
+    });
+  });
+  app.get('/health', async () => ({ status: 'ok' }));
 
   /** The key of a request: 401 when missing or unknown, 403 when disabled. */
   function authenticate(request: FastifyRequest): number {
@@ -163,11 +215,12 @@ export function createServer(options: ServiceOptions): FastifyInstance {
         requireServed(parsed.data.network);
         const done = await paid(keyId, spec, request, () => simulator.run(parsed.data.network, parsed.data));
         if (done === undefined) return reply;
+        if (done.output.warnings.length > 0) reply.header(WARNINGS_HEADER, asciiJson(done.output.warnings));
         return reply
           .header('x-credits-spent', String(done.credits.spent))
           .header('x-credits-remaining', String(done.credits.remaining))
           .type('application/json; charset=utf-8')
-          .send(done.output);
+          .send(done.output.json);
       });
       continue;
     }
@@ -180,6 +233,10 @@ export function createServer(options: ServiceOptions): FastifyInstance {
         const input: unknown = spec.input === 'query' ? request.query : request.body;
         const address = (request.params as { address?: string }).address ?? '';
         const index = analyticsIndexFor(bound, input, address);
+        if (spec.path.includes('{address}')) {
+          const problem = addressProblem(index.network, address);
+          if (problem !== null) throw new HttpError(400, { code: 'invalid_address', detail: problem });
+        }
         const done = await paid(keyId, spec, request, async () => bound.run(index, address, input));
         if (done === undefined) return reply;
         return reply.send({ result: done.output, credits: done.credits });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { WARNINGS_HEADER, WarningSchema } from '../diagnose/warning.js';
 import { ErrorBodySchema } from '../model/response.js';
 import type { OperationSpec } from './operations.js';
-import { AddressParamSchema, envelopeOf, ForbiddenBodySchema, HttpErrorBodySchema } from './schemas.js';
+import { AddressParamSchema, envelopeOf, ForbiddenBodySchema, HttpErrorBodySchema, PathErrorBodySchema } from './schemas.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -45,7 +46,8 @@ function queryParameters(schema: JsonSchema): JsonSchema[] {
 
 function operationObject(spec: OperationSpec, components: Record<string, JsonSchema>): JsonSchema {
   const parameters: JsonSchema[] = [];
-  if (spec.path.includes('{address}')) {
+  const hasAddress = spec.path.includes('{address}');
+  if (hasAddress) {
     parameters.push({ name: 'address', in: 'path', required: true, schema: toSchema(AddressParamSchema, 'input', components) });
   }
   const operation: JsonSchema = {
@@ -65,14 +67,23 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
     ok.headers = {
       'X-Credits-Spent': { description: 'credits spent by this request', schema: { type: 'integer' } },
       'X-Credits-Remaining': { description: 'credits left on the key', schema: { type: 'integer' } },
+      [WARNINGS_HEADER]: {
+        description:
+          'Present when the answer is probably not what was meant (a followed wallet with no swap in the tape, none in the window, a window beside the tape, no follower trade): a JSON array of warnings, in ASCII',
+        content: { 'application/json': { schema: { type: 'array', items: ref('Warning') } } },
+      },
     };
   }
   const responses: JsonSchema = {
     '200': ok,
-    '400': { description: 'Invalid input', ...jsonContent(ref('RequestErrorBody')) },
+    '400': {
+      description: 'Invalid input',
+      ...jsonContent(hasAddress ? { anyOf: [ref('RequestErrorBody'), ref('PathErrorBody')] } : ref('RequestErrorBody')),
+    },
     '401': { description: 'Missing or unknown API key', ...jsonContent(ref('ErrorBody')) },
     '403': { description: 'Disabled key, or too few credits', ...jsonContent(ref('ForbiddenBody')) },
   };
+  if (hasAddress) responses['414'] = { description: 'A path parameter over 100 characters', ...jsonContent(ref('ErrorBody')) };
   if (spec.method === 'POST') {
     responses['413'] = { description: 'Body too large', ...jsonContent(ref('ErrorBody')) };
     responses['415'] = { description: 'Body not application/json', ...jsonContent(ref('ErrorBody')) };
@@ -98,6 +109,8 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[]): Open
   components.ErrorBody = toSchema(HttpErrorBodySchema, 'output', components);
   components.RequestErrorBody = toSchema(ErrorBodySchema, 'output', components);
   components.ForbiddenBody = toSchema(ForbiddenBodySchema, 'output', components);
+  components.PathErrorBody = toSchema(PathErrorBodySchema, 'output', components);
+  components.Warning = toSchema(WarningSchema, 'output', components);
   return {
     openapi: '3.1.0',
     info: {
@@ -107,7 +120,18 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[]): Open
     },
     servers: [{ url: '/' }],
     security: [{ ApiKey: [] }],
-    paths,
+    paths: {
+      ...paths,
+      '/health': {
+        get: {
+          operationId: 'health',
+          summary: 'Is the service up: free, no key needed',
+          security: [],
+          'x-credits-cost': 0,
+          responses: { '200': { description: 'Up', ...jsonContent({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } },
+        },
+      },
+    },
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from './address.js';
 
 /** The `credits` member of the envelope (interface 2.2). */
 export const CreditsSchema = z.strictObject({
@@ -29,5 +30,11 @@ export const ForbiddenBodySchema = z.discriminatedUnion('code', [
   }),
 ]);
 
-/** `{address}` of the wallet routes. */
-export const AddressParamSchema = z.string().min(1).describe('wallet address');
+/** `{address}` of the wallet routes: an address of either network (checked against the query's network). */
+export const AddressParamSchema = z
+  .string()
+  .regex(new RegExp(ADDRESS_PATTERN))
+  .describe('wallet address: base58 of 32 to 44 characters on sol, 0x and 40 hex digits on eth');
+
+/** The 400 bodies of a wallet route's path: an address that cannot exist, a URL badly encoded. */
+export const PathErrorBodySchema = z.strictObject({ code: z.enum(['invalid_address', 'bad_url']), detail: z.string() });

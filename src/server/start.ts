@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AnalyticsOptions } from '../analytics/index.js';
+import { InputError } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import { ANALYTICS } from './analytics-binding.js';
 import { createServer } from './app.js';
@@ -43,6 +44,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Listens; a port in use or not ours to take is an {@link InputError} naming it, in one line. */
+async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const where = `${host}:${port}`;
+    if (code === 'EADDRINUSE') {
+      throw new InputError(`port ${port} is already in use on ${host}: stop the program using it or choose another with --port (0 picks a free one)`, { source: where });
+    }
+    if (code === 'EACCES') throw new InputError(`no permission to listen on ${where}: choose a port above 1023 with --port`, { source: where });
+    if (code === 'EADDRNOTAVAIL') throw new InputError(`${host} is not an address of this machine: choose another --host`, { source: where });
+    throw e;
+  }
+}
+
 /**
  * Loads the tapes, opens the key database, starts the simulation workers and listens.
  * Throws an `InputError` (nothing left running) when a tape, the options or the database cannot
@@ -76,7 +93,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
       ...(options.logger !== undefined ? { logger: options.logger } : {}),
     });
-    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 8080 });
+    await listen(app, options.host ?? '127.0.0.1', options.port ?? 8080);
     const address = app.server.address();
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const host = options.host ?? '127.0.0.1';

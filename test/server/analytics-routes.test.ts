@@ -55,7 +55,7 @@ const OPERATIONS: ReadonlyArray<{ name: string; method: string; path: string; bo
     expected: () => walletInvestmentChart(sol, SOL_LEADER, { network: 'sol', period: '12h' }),
   },
   { name: 'deals', method: 'GET', path: `${wallet}/deals?network=sol&per_page=5`, cost: 1, expected: () => walletDeals(sol, SOL_LEADER, { network: 'sol', per_page: '5' }) },
-  { name: 'deals of a wallet without deals', method: 'GET', path: '/v1/wallets/Nobody/deals?network=sol', cost: 1, expected: () => ({ deals: [], page: { current: 1, per_page: 30 } }) },
+  { name: 'deals of a wallet without deals', method: 'GET', path: '/v1/wallets/Nobody1111111111111111111111111111111111/deals?network=sol', cost: 1, expected: () => ({ deals: [], page: { current: 1, per_page: 30 } }) },
   { name: 'eth indicators', method: 'GET', path: `/v1/wallets/${ETH_LEADER}/indicators?network=eth`, cost: 1, expected: () => walletIndicators(eth, ETH_LEADER, { network: 'eth' }) },
   { name: 'wallet list, {}', method: 'POST', path: '/v1/wallets', body: {}, cost: 5, expected: () => listWallets(sol, {}) },
   { name: 'wallet list, no body', method: 'POST', path: '/v1/wallets', cost: 5, expected: () => listWallets(sol, {}) },

@@ -84,8 +84,8 @@ const STATUS_CASES: ReadonlyArray<{
   { name: 'a text/plain body', method: 'POST', path: SIM, key: 'rich', raw: '{}', contentType: 'text/plain', status: 415, code: 'unsupported_media_type' },
   { name: 'a body over 64 KiB', method: 'POST', path: SIM, key: 'rich', raw: JSON.stringify({ ...SOL_REQUEST, pad: 'x'.repeat(70_000) }), status: 413, code: 'body_too_large' },
   { name: 'an unknown route', method: 'GET', path: '/v1/nothing', key: 'rich', status: 404, code: 'not_found' },
-  { name: 'a known path with the wrong method', method: 'GET', path: SIM, key: 'rich', status: 404, code: 'not_found' },
-  { name: 'HEAD of a read (never charged for a body it does not get)', method: 'HEAD', path: '/v1/wallets/x/indicators?network=sol', key: 'rich', status: 404, code: 'not_found' },
+  { name: 'a known path with the wrong method', method: 'GET', path: SIM, key: 'rich', status: 405, code: 'method_not_allowed' },
+  { name: 'HEAD of a read (never charged for a body it does not get)', method: 'HEAD', path: '/v1/wallets/x/indicators?network=sol', key: 'rich', status: 405, code: 'method_not_allowed' },
   { name: 'a path outside /v1', method: 'POST', path: '/wallets/simulator', key: 'rich', body: SOL_REQUEST, status: 404, code: 'not_found' },
 ];
 
@@ -189,6 +189,7 @@ describe('GET /v1/openapi.json', () => {
       ([path, ops]) => Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op['x-credits-cost']}`),
     );
     expect(prices.sort()).toEqual([
+      'GET /health 0',
       'GET /v1/wallets/{address}/charts/investment_amount 1',
       'GET /v1/wallets/{address}/charts/pnl 1',
       'GET /v1/wallets/{address}/deals 1',

@@ -47,7 +47,7 @@ describe('the OpenAPI 3.1 document', () => {
     const indicators = doc.paths['/v1/wallets/{address}/indicators'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(indicators.properties)).toEqual(['result', 'credits']);
     const simulator = doc.paths['/v1/wallets/simulator'].post.responses['200'];
-    expect(Object.keys(simulator.headers)).toEqual(['X-Credits-Spent', 'X-Credits-Remaining']);
+    expect(Object.keys(simulator.headers)).toEqual(['X-Credits-Spent', 'X-Credits-Remaining', 'X-Copysim-Warnings']);
     expect(Object.keys(simulator.content['application/json'].schema.properties)).toContain('cumulative_pnl_and_fee_chart');
   });
 

@@ -35,7 +35,7 @@ describe('SimulationPool', () => {
     try {
       expect(pool.size).toBe(2);
       const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => pool.run('sol', { n, delay: 20 - 3 * n })));
-      expect(answers).toEqual(Array.from({ length: 6 }, (_, n) => JSON.stringify({ n, network: 'sol' })));
+      expect(answers).toEqual(Array.from({ length: 6 }, (_, n) => ({ json: JSON.stringify({ n, network: 'sol' }), warnings: [] })));
     } finally {
       await pool.close();
     }
@@ -57,7 +57,7 @@ describe('SimulationPool', () => {
       const crashed = pool.run('sol', { crash: true });
       const next = pool.run('sol', { n: 7 }); // queued behind the crash
       await expect(crashed).rejects.toThrow('the simulation worker stopped: exit code 3');
-      expect(await next).toBe(JSON.stringify({ n: 7, network: 'sol' }));
+      expect((await next).json).toBe(JSON.stringify({ n: 7, network: 'sol' }));
       expect(pool.size).toBe(1);
     } finally {
       await pool.close();

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { CopysimError, InputError, RequestError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
+import type { Warning } from '../../diagnose/warning.js';
 import { HttpError } from '../http-error.js';
 import type { JobFailure, SimulationJob, TapeFile, WorkerConfig, WorkerMessage } from './protocol.js';
 
@@ -20,15 +21,21 @@ export interface SimulationPoolOptions {
   readonly workerUrl?: URL;
 }
 
+/** A simulation's answer: the 200 body as JSON text, and the warnings of `diagnose`. */
+export interface SimulationAnswer {
+  readonly json: string;
+  readonly warnings: readonly Warning[];
+}
+
 /** Runs simulations; the HTTP layer depends on this, not on threads. */
 export interface Simulator {
-  /** The simulator's 200 body as JSON text; rejects with `RequestError` for an invalid request. */
-  run(network: Network, request: unknown): Promise<string>;
+  /** The simulator's answer; rejects with `RequestError` for an invalid request. */
+  run(network: Network, request: unknown): Promise<SimulationAnswer>;
 }
 
 interface Pending {
   readonly job: SimulationJob;
-  readonly resolve: (json: string) => void;
+  readonly resolve: (answer: SimulationAnswer) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -64,7 +71,7 @@ function errorOf(failure: JobFailure): Error {
  *
  * @example
  * const pool = await SimulationPool.start({ tapes: [{ network: 'sol', file: 'tape-sol.json' }] });
- * const json = await pool.run('sol', request);
+ * const { json, warnings } = await pool.run('sol', request);
  * await pool.close();
  */
 export class SimulationPool implements Simulator {
@@ -111,7 +118,7 @@ export class SimulationPool implements Simulator {
     return this.queue.length;
   }
 
-  run(network: Network, request: unknown): Promise<string> {
+  run(network: Network, request: unknown): Promise<SimulationAnswer> {
     if (this.closed) return Promise.reject(new CopysimError('the simulation pool is closed'));
     if (this.queue.length >= this.maxQueue) {
       return Promise.reject(
@@ -160,7 +167,7 @@ export class SimulationPool implements Simulator {
         } else {
           const pending = slot.pending;
           slot.pending = null;
-          if (message.type === 'done') pending?.resolve(message.json);
+          if (message.type === 'done') pending?.resolve({ json: message.json, warnings: message.warnings ?? [] });
           else pending?.reject(errorOf(message.failure));
           this.dispatch();
         }

@@ -1,3 +1,4 @@
+import type { Warning } from '../../diagnose/warning.js';
 import type { ErrorBody } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
@@ -31,5 +32,5 @@ export type JobFailure =
 export type WorkerMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'fatal'; readonly message: string }
-  | { readonly type: 'done'; readonly id: number; readonly json: string }
+  | { readonly type: 'done'; readonly id: number; readonly json: string; readonly warnings?: readonly Warning[] }
   | { readonly type: 'failed'; readonly id: number; readonly failure: JobFailure };

@@ -7,7 +7,9 @@ import { InputError, RequestError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { IndexedTape } from '../../engine/tape-index.js';
 import { readTapeFile } from '../../io/read-tape.js';
-import { simulate } from '../../simulate.js';
+import { diagnose } from '../../diagnose/diagnose.js';
+import { assembleResponse } from '../../report/response.js';
+import { simulateParts } from '../../simulate.js';
 import type { JobFailure, SimulationJob, WorkerConfig, WorkerMessage } from './protocol.js';
 
 function failureOf(e: unknown): JobFailure {
@@ -29,7 +31,9 @@ function main(port: NonNullable<typeof parentPort>, config: WorkerConfig): void 
     try {
       const tape = tapes.get(job.network);
       if (tape === undefined) throw new InputError(`no tape of network ${job.network} is loaded`, { source: 'tape' });
-      post({ type: 'done', id: job.id, json: JSON.stringify(simulate(tape, job.request, config.engineOptions)) });
+      const parts = simulateParts(tape, job.request, config.engineOptions);
+      const warnings = diagnose(tape, job.request, { response: parts, options: config.engineOptions });
+      post({ type: 'done', id: job.id, json: JSON.stringify(assembleResponse(parts)), warnings });
     } catch (e) {
       post({ type: 'failed', id: job.id, failure: failureOf(e) });
     }
