@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../src/model/errors.js';
 import type { SimulatorRequestInput } from '../src/model/request.js';
 import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
@@ -87,10 +86,22 @@ describe('sweep', () => {
     expect(seen.at(-1)).toBe(0);
   });
 
-  it('refuses the whole sweep when the tape cannot serve a request, naming it', async () => {
+  it('answers a request for another network on its own line; the others get their summaries', async () => {
     const eth = { ...(requests[0] as object), network: 'eth' };
-    await expect(sweep(tape, [requests[0], eth], { workers: 0 })).rejects.toThrow(InputError);
-    await expect(sweep(tape, [requests[0], eth], { workers: 0 })).rejects.toThrow(/request 1: the tape holds swaps of network "sol"/);
+    expect(await sweep(tape, [requests[0], eth, requests[1]], { workers: 0 })).toEqual([
+      expected[0],
+      {
+        index: 1,
+        error: {
+          code: 'validation_error',
+          detail: [{ path: 'network', message: 'the tape holds swaps of network "sol" but the request asks for "eth": use a eth tape, or set network to "sol"' }],
+        },
+      },
+      { ...expected[1]!, index: 2 },
+    ]);
+  });
+
+  it('refuses the whole sweep when the tape cannot serve a request, naming it', async () => {
     const noNative = { ...tape, native_prices: [] };
     await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
   });
@@ -102,7 +113,10 @@ describe('sweep', () => {
     expect(await sweep(tape, requests.slice(0, 2), { workers: 5 })).toEqual(expected.slice(0, 2));
     const eth = { ...(requests[0] as object), network: 'eth' };
     await expect(sweep({ ...tape, native_prices: [] }, [requests[0], requests[1]], { workers: 2 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
-    await expect(sweep(tape, [eth], { workers: 2 })).rejects.toThrow(/request 0:/);
+    expect(await sweep(tape, [eth, requests[0]], { workers: 2 })).toEqual([
+      { index: 0, error: expect.objectContaining({ code: 'validation_error' }) },
+      { ...expected[0]!, index: 1 },
+    ]);
   });
 });
 

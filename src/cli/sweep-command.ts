@@ -17,7 +17,7 @@ copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [-
 Runs many simulator requests over one tape: the tape is read and indexed once, the requests
 are spread over worker threads. Prints one JSON line per request, in input order:
 {"index", "summary"}, or {"index", "error"} with the 400 body for a request that fails
-validation.
+validation or asks for another network than the tape's; the other requests still run.
 
   --tape FILE       the tape, JSON or JSONL (.jsonl), held in memory
   --requests FILE   one request body (interface 4.1) a line; blank lines are skipped and

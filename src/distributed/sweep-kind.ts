@@ -5,10 +5,10 @@
  * that fail validation with their 400 body); engine options travel as given too.
  */
 import type { IndexedTape } from '../engine/tape-index.js';
-import { InputError, RequestError } from '../model/errors.js';
+import type { ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
-import { parseSimulatorRequest } from '../model/request.js';
 import { runOne, type SweepOutput } from '../sweep/run-one.js';
+import { checkSweepRequest } from '../sweep/sweep-request.js';
 import type { JobKind } from './job.js';
 
 /** The settings of a sweep run. */
@@ -23,18 +23,12 @@ interface SweepContext {
   readonly full: boolean;
 }
 
-export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput, SweepContext> = {
+export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { readonly error: ErrorBody }, SweepContext> = {
   name: 'sweep',
   prepare: (tape, settings) => ({ tape, options: resolveEngineOptions(settings.engineOptions), full: settings.full }),
   run({ tape, options, full }, input) {
-    const parsed = parseSimulatorRequest(input);
-    if (!parsed.success) throw new RequestError(parsed.error);
-    if (parsed.data.network !== tape.network) {
-      throw new InputError(`the tape holds swaps of network "${tape.network}" but the request asks for "${parsed.data.network}"`, {
-        source: 'tape',
-        path: 'network',
-      });
-    }
-    return runOne(tape, parsed.data, options, full);
+    // A request for another network answers its own line, as in the local sweep.
+    const checked = checkSweepRequest(input, tape.network);
+    return 'error' in checked ? checked : runOne(tape, checked.request, options, full);
   },
 };

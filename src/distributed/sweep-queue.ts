@@ -1,4 +1,4 @@
-import { InputError } from '../model/errors.js';
+import { InputError, type ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import { parseSimulatorRequest } from '../model/request.js';
 import type { SweepResult } from '../sweep/sweep.js';
@@ -32,7 +32,7 @@ export async function sweepOnQueue(
   const engineOptions = options.engineOptions ?? {};
   resolveEngineOptions(engineOptions); // options that cannot be used fail here, before anything is queued
   const settings: SweepJobSettings = { engineOptions, full: options.full ?? false };
-  await runOnQueue<SweepOutput | SweepResult>({
+  await runOnQueue<SweepOutput | SweepResult | { readonly error: ErrorBody }>({
     url: options.url,
     kind: 'sweep',
     tapePath,
@@ -42,7 +42,7 @@ export async function sweepOnQueue(
       const parsed = parseSimulatorRequest(requests[index]);
       return parsed.success ? undefined : { index, error: parsed.error };
     },
-    onResult: (index, output) => onResult('error' in output ? output : { index, ...output }),
+    onResult: (index, output) => onResult('error' in output ? { index, error: output.error } : { index, ...output }),
     inputFailure: (index, message) => new InputError(`request ${index}: ${message}`, { source: 'tape' }),
     ...(options.chunkSize !== undefined ? { chunkSize: options.chunkSize } : {}),
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),

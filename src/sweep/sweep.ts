@@ -1,12 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { InputError, type ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
-import { parseSimulatorRequest, type SimulatorRequest } from '../model/request.js';
+import type { SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
 import { runOne, type SweepOutput } from './run-one.js';
+import { checkSweepRequest } from './sweep-request.js';
 
 /** Settings of a sweep; every one optional. */
 export interface SweepOptions {
@@ -31,10 +32,10 @@ export type SweepResult =
 /**
  * Runs many simulator requests over one tape and hands each result to `onResult` in input
  * order. The tape is validated and indexed once; the requests are spread over worker threads,
- * each taking the next request as it finishes one. A request that fails validation gives
- * `{ index, error }` with its 400 body; a tape or options that cannot serve a request (another
- * network, no native prices for a fee) rejects the whole sweep with an {@link InputError}
- * naming the request. Results are the same whatever the number of workers.
+ * each taking the next request as it finishes one. A request that fails validation or asks for
+ * another network than the tape's gives `{ index, error }` with its 400 body, and the others
+ * their summaries; a tape or options that cannot serve a request (no native prices for a fee)
+ * rejects the whole sweep with an {@link InputError} naming the request. Results are the same whatever the number of workers.
  *
  * @example
  * await sweepEach(tape, requests, (r) => console.log(JSON.stringify(r)), { workers: 2 });
@@ -53,17 +54,13 @@ export async function sweepEach(
   const jobs: SimulatorRequest[] = [];
   const indexOfJob: number[] = [];
   const invalid: SweepResult[] = [];
-  requests.forEach((request, index) => {
-    const parsed = parseSimulatorRequest(request);
-    if (!parsed.success) {
-      invalid.push({ index, error: parsed.error });
-    } else if (parsed.data.network !== indexed.network) {
-      throw new InputError(
-        `request ${index}: the tape holds swaps of network "${indexed.network}" but the request asks for "${parsed.data.network}"`,
-        { source: 'tape', path: 'network' },
-      );
+  // Each request line on its own: a bad one gives its 400 body, the others still run.
+  requests.forEach((input, index) => {
+    const checked = checkSweepRequest(input, indexed.network);
+    if ('error' in checked) {
+      invalid.push({ index, error: checked.error });
     } else {
-      jobs.push(parsed.data);
+      jobs.push(checked.request);
       indexOfJob.push(index);
     }
   });
