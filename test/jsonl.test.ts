@@ -155,7 +155,7 @@ describe('problems in a JSONL tape are named by line', () => {
     ['an invalid header', `{"network": "btc"}\n${swap(at(1))}\n`, /line 1: tape: network/],
     ['a blank first line', `\n${header}\n`, /line 1: expected the tape header/],
     ['a JSON tape named .jsonl', `${JSON.stringify(small)}\n`, /line 1: a JSONL tape lists its swaps one a line/],
-    ['an empty file', '', /line 1: expected the tape header/],
+    ['an empty file', '', /line 1: the file is empty \(0 bytes\): expected the tape header/],
   ])('%s', (_name, text, message) => {
     const path = writeText(text);
     // The same line whatever the size of the blocks the file is read in.

@@ -12,7 +12,19 @@ function numeric<T extends z.ZodType>(schema: T) {
 }
 
 const Timestamp = numeric(z.number({ error: 'expected a timestamp (seconds)' }).finite().gte(1));
-const Page = numeric(z.number({ error: 'expected a whole number' }).int().gte(1));
+
+/**
+ * A whole number from `min` (to `max`), each limit stated as a limit: `per_page=151` says
+ * "at most 150", not "expected a whole number".
+ */
+function wholeNumber(min: number, max?: number) {
+  const base = z
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a whole number' : undefined) })
+    .int('expected a whole number')
+    .gte(min, `must be at least ${min}`);
+  return numeric(max === undefined ? base : base.lte(max, `must be at most ${max}`));
+}
+const Page = wholeNumber(1);
 
 /** The optional time range every wallet read takes (interface 4.2). */
 const TIME_RANGE = { from_time: Timestamp.optional(), to_time: Timestamp.optional() };
@@ -59,7 +71,7 @@ export const WalletDealsQuerySchema = z
   .strictObject({
     network: NetworkSchema,
     page: Page.default(1),
-    per_page: numeric(z.number({ error: 'expected a whole number' }).int().gte(1).lte(150)).default(30),
+    per_page: wholeNumber(1, 150).default(30),
     search: z.string().max(128).optional(),
     ...TIME_RANGE,
   })
@@ -75,7 +87,7 @@ export const ListWalletsBodySchema = z.strictObject({
     .default({ indicator: 'pnl_total', period: '1m' }),
   order: z.enum(['asc', 'desc']).default('desc'),
   /** Keep wallets with at least this many deals (over `all`); a wallet needs 1 to be listed. */
-  min_deals: numeric(z.number({ error: 'expected a whole number' }).int().gte(0)).default(1),
+  min_deals: wholeNumber(0).default(1),
   network: NetworkSchema.optional(),
 });
 export type ListWalletsBody = z.output<typeof ListWalletsBodySchema>;

@@ -1,5 +1,6 @@
 import { Decimal, type DecimalInput } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
+import { utcIso } from '../model/utc-time.js';
 
 /**
  * The native coin's USD price over time (model 1.1): the last point at or before t; before the
@@ -28,7 +29,9 @@ export class NativePriceSeries {
     const { times, prices } = this;
     if (times.length === 0) {
       throw new InputError(
-        `tape: native_prices is empty, but a follower trade at time ${t} needs the native price for its network fee`,
+        `tape: native_prices is empty, but a follower trade at time ${t} (${utcIso(t)}) needs the native coin's USD price for its network fee: ` +
+          'add [time, usd_price] points to the tape\'s native_prices (copysim import takes them with --native-prices FILE, or --eth-usd FILE), ' +
+          'or make the fees zero (engine option base_fee_native, the request\'s priority_fee and bribe)',
         { source: 'tape', path: 'native_prices' },
       );
     }

@@ -105,7 +105,8 @@ export class JsonlTapeFile {
     this.rest = end < 0 ? null : text.slice(end + 1);
     this.nextLine = 2;
     if (headerText.trim() === '') {
-      throw this.error(1, 'expected the tape header {"network", "tokens", "native_prices"} on line 1');
+      const empty = this.size === 0 ? 'the file is empty (0 bytes): ' : '';
+      throw this.error(1, `${empty}expected the tape header {"network", "tokens", "native_prices"} on line 1, then one swap a line`);
     }
     const header = parseLine(headerText, 1, this);
     if (typeof header === 'object' && header !== null && 'swaps' in header) {

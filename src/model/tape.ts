@@ -3,13 +3,25 @@ import { isPositiveDecimalString, isTapeMagnitude, type DecimalInput } from '../
 import { formatPath, InputError } from './errors.js';
 import { NetworkSchema } from './request.js';
 
+const DECIMAL = 'a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)';
+
+/** The message of a required member left out: "missing", and what belongs there. */
+function missingOr(expected: string, otherwise?: string) {
+  return (issue: { readonly input?: unknown }): string | undefined =>
+    issue.input === undefined ? `missing: expected ${expected}` : otherwise;
+}
+
 /** A decimal > 0 as JSON carries it: a finite number or a decimal string. */
 export const PositiveDecimalSchema = z.custom<DecimalInput>(
   (v) => (typeof v === 'number' ? isTapeMagnitude(v) : typeof v === 'string' && isPositiveDecimalString(v)),
-  { message: 'expected a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)' },
+  { error: missingOr(DECIMAL, `expected ${DECIMAL}`) },
 );
 
-const TimeSchema = z.number().int('expected whole seconds').gte(0).lte(Number.MAX_SAFE_INTEGER);
+const TimeSchema = z
+  .number({ error: missingOr('whole seconds since the epoch') })
+  .int('expected whole seconds')
+  .gte(0)
+  .lte(Number.MAX_SAFE_INTEGER);
 
 /** A swap's time: seconds since the epoch below 10¹¹ (model 1.1); larger values are milliseconds by mistake. */
 export const SWAP_TIME_LIMIT = 1e11;
@@ -20,9 +32,9 @@ const SwapTimeSchema = TimeSchema.lt(SWAP_TIME_LIMIT, {
 
 /** One swap of the tape (model 1.1). */
 export const SwapSchema = z.object({
-  wallet: z.string().min(1, 'expected a non-empty address'),
-  token: z.string().min(1, 'expected a non-empty address'),
-  type: z.enum(['buy', 'sell']),
+  wallet: z.string({ error: missingOr('the address of the trader') }).min(1, 'expected a non-empty address'),
+  token: z.string({ error: missingOr("the token's address") }).min(1, 'expected a non-empty address'),
+  type: z.enum(['buy', 'sell'], { error: missingOr('"buy" or "sell"') }),
   time: SwapTimeSchema,
   quantity: PositiveDecimalSchema,
   usd_price: PositiveDecimalSchema,
