@@ -102,6 +102,15 @@ describe('page limits are stated as limits', () => {
     expect(problem(query)).toBe(message);
   });
 
+  it('from_time and to_time are seconds below 10¹¹: a larger value looks like milliseconds', () => {
+    expect(problem({ to_time: '1710064800000' })).toBe(
+      'to_time: must be seconds since the epoch, below 10¹¹ (the year 5138); a larger value looks like milliseconds: divide it by 1000',
+    );
+    expect(problem({ from_time: '0' })).toBe('from_time: must be at least 1 (seconds since the epoch)');
+    expect(problem({ from_time: 'noon' })).toBe('from_time: expected a timestamp (seconds)');
+    expect(problem({ from_time: '1710028800', to_time: '99999999999' })).toBe('ok');
+  });
+
   it('the wallet list: page and min_deals alike', () => {
     const parsed = ListWalletsBodySchema.safeParse({ page: 0, min_deals: -1 });
     expect(parsed.success === false && parsed.error.issues.map((i) => i.message)).toEqual(['must be at least 1', 'must be at least 0']);

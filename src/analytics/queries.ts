@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatPath, RequestError, type ValidationProblem } from '../model/errors.js';
 import { NetworkSchema, type Network } from '../model/request.js';
+import { SWAP_TIME_LIMIT } from '../model/tape.js';
 import { ChartPeriodSchema, PeriodKeySchema, type ChartPeriod } from './periods.js';
 import { IndicatorKeySchema } from './totals.js';
 
@@ -11,7 +12,14 @@ function numeric<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (typeof v === 'string' && NUMBER_TEXT.test(v.trim()) ? Number(v) : v), schema);
 }
 
-const Timestamp = numeric(z.number({ error: 'expected a timestamp (seconds)' }).finite().gte(1));
+/** Seconds since the epoch, as the tape's times (model 1.1): larger values are milliseconds by mistake. */
+const Timestamp = numeric(
+  z
+    .number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a timestamp (seconds)' : undefined) })
+    .finite('expected a timestamp (seconds)')
+    .gte(1, 'must be at least 1 (seconds since the epoch)')
+    .lt(SWAP_TIME_LIMIT, 'must be seconds since the epoch, below 10¹¹ (the year 5138); a larger value looks like milliseconds: divide it by 1000'),
+);
 
 /**
  * A whole number from `min` (to `max`), each limit stated as a limit: `per_page=151` says

@@ -60,3 +60,13 @@ describe('importPumpSwap', () => {
     expect(report.dropped).toEqual([{ reason: "outlier price (more than 100× from its token's median price)", count: 1, examples: ['line 1 swaps[3]'] }]);
   });
 });
+
+describe('values a tape cannot hold', () => {
+  it('drops a swap whose amount is beyond 1e60, naming the value, and keeps the rest', () => {
+    // sol 1e308 × SOL/USD 200 (the close at 3600, before ts 3700) = 2e310 USD: beyond the tape's 1e60.
+    const { tape, report } = importPumpSwap([line('MintA', [swap({ sol: 1e308 }), swap({ ts: 3800 })])], solUsd);
+    expect(report.kept).toBe(1);
+    expect(report.dropped).toEqual([{ reason: "usd_amount 2e+310 is outside the tape's range (1e-60 to 1e60)", count: 1, examples: ['line 1 swaps[0]'] }]);
+    expect(() => parseTape(tape)).not.toThrow();
+  });
+});

@@ -107,3 +107,17 @@ describe('parsePoolInfo', () => {
     expect(() => parsePoolInfo('id,token0_id\n', 'p.csv')).toThrow(/p\.csv: pool info CSV lacks columns token0_symbol, token1_id, token1_symbol/);
   });
 });
+
+describe('values a tape cannot hold', () => {
+  it('drops a swap whose amountUSD is beyond 1e60, and the ETH/USD point it would give', () => {
+    // The good sell: 4 XDAO for 0.2 WETH worth $240 → ETH/USD 240 / 0.2 = 1200 at t = 2000.
+    const huge = v2({ amount0Out: '10', amount1In: '0.5', amountUSD: '1e99999' });
+    const good = v2({ amount0In: '4', amount1Out: '0.2', amountUSD: '240', timestamp: '2000', id: '0xhash9-0' });
+    const { tape, report } = importUniswap([{ pool: '0xpool2', swaps: [huge, good], source: 'p.json' }], pools);
+    expect(report.kept).toBe(1);
+    // The first value at fault names the drop: usd_price = 1e99999 / 10 XDAO = 1e99998 (quantity 10 fits).
+    expect(report.dropped.map((d) => [d.reason, d.examples])).toEqual([["usd_price 1e+99998 is outside the tape's range (1e-60 to 1e60)", ['p.json swaps[0]']]]);
+    expect(tape.native_prices).toEqual([[2000, '1200']]);
+    expect(() => parseTape(tape)).not.toThrow();
+  });
+});

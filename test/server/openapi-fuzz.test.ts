@@ -207,6 +207,15 @@ async function check(op: Operation, sent: Sent): Promise<number> {
   const status = response.status;
   const context = `${sent.method} ${sent.url.slice(0, 300)} ${sent.body?.slice(0, 300) ?? ''} → ${status} ${text.slice(0, 300)}`;
 
+  // The charge first: a later failure still leaves the run's count of charges right.
+  const after = store.get(keyId)!.credits;
+  if (status === 200 && op.cost > 0) {
+    expect(before - after, `a 200 of ${op.id} costs ${op.cost}: ${context}`).toBe(op.cost);
+    charged.answers++;
+    charged.credits += op.cost;
+  } else {
+    expect(after, `a ${status} is not charged: ${context}`).toBe(before);
+  }
   expect(status, context).toBeLessThan(500);
   const documented = op.responses[String(status)] as Json | undefined;
   expect(documented, `status ${status} is not documented for ${op.id}: ${context}`).toBeDefined();
@@ -224,14 +233,6 @@ async function check(op: Operation, sent: Sent): Promise<number> {
     expect(validate(JSON.parse(warnings)), `${ajv.errorsText(validate.errors)}: ${warnings}`).toBe(true);
   }
 
-  const after = store.get(keyId)!.credits;
-  if (status === 200 && op.cost > 0) {
-    expect(before - after, `a 200 of ${op.id} costs ${op.cost}: ${context}`).toBe(op.cost);
-    charged.answers++;
-    charged.credits += op.cost;
-  } else {
-    expect(after, `a ${status} is not charged: ${context}`).toBe(before);
-  }
   return status;
 }
 

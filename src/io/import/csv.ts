@@ -6,7 +6,7 @@ import { parseCsv } from './csv-parse.js';
 import { dropOutliers } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import { DropLog } from './report.js';
-import { buildTape, type ImportedSwap } from './tape-builder.js';
+import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** Tape fields a CSV column can map to. */
@@ -160,7 +160,7 @@ export function importCsv(text: string, options: CsvImportOptions, source = 'csv
       transactionHash: hash || null, seq: [line], where,
     });
   }
-  const kept = dropOutliers(swaps, options.outlierFactor ?? 100, log);
+  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
   const first = kept.reduce((t, s) => Math.min(t, s.time), Infinity);
   const last = kept.reduce((t, s) => Math.max(t, s.time), -Infinity);
   const native = options.nativePrices && kept.length > 0 ? seriesWindow(options.nativePrices, first, last) : [];

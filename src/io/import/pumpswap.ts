@@ -5,7 +5,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { dropOutliers } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import { DropLog } from './report.js';
-import { buildTape, type ImportedSwap } from './tape-builder.js';
+import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 export interface PumpSwapImportOptions {
@@ -86,7 +86,7 @@ export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, op
       });
     });
   });
-  const kept = dropOutliers(swaps, options.outlierFactor ?? 100, log);
+  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
   const first = kept.reduce((t, s) => Math.min(t, s.time), Infinity);
   const last = kept.reduce((t, s) => Math.max(t, s.time), -Infinity);
   const native = kept.length === 0 ? [] : seriesWindow(solUsd, first, last);

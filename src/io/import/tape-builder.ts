@@ -1,7 +1,8 @@
-import type { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
+import { isPositiveDecimalString, type DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
-import type { TapeInput } from '../../model/tape.js';
+import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
 import type { PriceSeries } from './prices.js';
+import type { DropLog } from './report.js';
 
 /** A swap an importer has read and priced, before it is written into a tape. */
 export interface ImportedSwap {
@@ -26,6 +27,30 @@ const DIGITS = 20;
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
 export function tapeDecimal(value: Decimal): string {
   return value.toSignificantDigits(DIGITS).toString();
+}
+
+/** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
+function fitsTape(value: Decimal): boolean {
+  return isPositiveDecimalString(tapeDecimal(value));
+}
+
+function fitsTime(time: number): boolean {
+  return Number.isSafeInteger(time) && time >= 0 && time < SWAP_TIME_LIMIT;
+}
+
+/**
+ * The swaps a tape can hold; the others are dropped into `log` with the value at fault (an
+ * amount of 1e308 or a time in the year 50000 would make the whole tape unusable).
+ */
+export function keepTapeReady(swaps: readonly ImportedSwap[], log: DropLog): ImportedSwap[] {
+  return swaps.filter((s) => {
+    const values: Array<[string, Decimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
+    const bad = values.find(([, v]) => v !== null && !fitsTape(v));
+    if (bad !== undefined) log.drop(`${bad[0]} ${bad[1]!.toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
+    else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);
+    else return true;
+    return false;
+  });
 }
 
 function compareSeq(a: readonly number[], b: readonly number[]): number {
@@ -53,7 +78,8 @@ export function buildTape(
   return {
     network,
     tokens,
-    native_prices: nativePrices.map(([t, p]) => [t, tapeDecimal(p)]),
+    // A native price the tape cannot hold comes only from a row already dropped for the same value.
+    native_prices: nativePrices.filter(([t, p]) => fitsTime(t) && fitsTape(p)).map(([t, p]) => [t, tapeDecimal(p)]),
     swaps: sorted.map((s) => ({
       wallet: s.wallet,
       token: s.token,

@@ -5,7 +5,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { dropOutliers } from './outliers.js';
 import { priceAt, type PriceSeries } from './prices.js';
 import { DropLog, type ImportReport } from './report.js';
-import { buildTape, type ImportedSwap } from './tape-builder.js';
+import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
 import { STABLECOINS, tradedSide, WETH, type UniswapPool } from './uniswap-pools.js';
 
 /** The `Swap` entities of one pool, as The Graph's Uniswap subgraph returns them. */
@@ -152,7 +152,7 @@ export function importUniswap(
     native.push(...checkedNative(input.source, poolNative, options.ethUsd, usdFrom, notes));
   }
 
-  const kept = dropOutliers(swaps, options.outlierFactor ?? 100, log);
+  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
   const nativePrices = nativeSeries(native, kept, options.ethUsd, notes);
   return {
     tape: buildTape('eth', kept, tokens, nativePrices),
