@@ -30,7 +30,7 @@ export function tapeDecimal(value: Decimal): string {
 }
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
-function fitsTape(value: Decimal): boolean {
+export function fitsTape(value: Decimal): boolean {
   return isPositiveDecimalString(tapeDecimal(value));
 }
 

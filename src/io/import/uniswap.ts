@@ -5,7 +5,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { dropOutliers } from './outliers.js';
 import { priceAt, type PriceSeries } from './prices.js';
 import { DropLog, type ImportReport } from './report.js';
-import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
+import { buildTape, fitsTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
 import { STABLECOINS, tradedSide, WETH, type UniswapPool } from './uniswap-pools.js';
 
 /** The `Swap` entities of one pool, as The Graph's Uniswap subgraph returns them. */
@@ -185,7 +185,9 @@ function checkedNative(
 }
 
 /** Native prices: the WETH-leg points (outliers left out), and `ethUsd` points for days with none. */
-function nativeSeries(points: [number, Decimal][], swaps: readonly ImportedSwap[], ethUsd: PriceSeries | undefined, notes: string[]): PriceSeries {
+function nativeSeries(all: [number, Decimal][], swaps: readonly ImportedSwap[], ethUsd: PriceSeries | undefined, notes: string[]): PriceSeries {
+  // A point beyond the tape's range (amountUSD 1e99999) would also pull the median away.
+  const points = all.filter(([, p]) => fitsTape(p));
   const mid = median(points.map((p) => p[1]));
   const kept = mid === null ? [] : points.filter(([, p]) => p.div(mid).lte(100) && p.div(mid).gte(0.01));
   if (kept.length < points.length) notes.push(`${points.length - kept.length} ETH/USD points from WETH legs left out: more than 100× from their median`);
