@@ -66,6 +66,16 @@ describe('a tape', () => {
     );
   });
 
+  it('millisecond times in a JSONL tape: the line, and that they look like milliseconds', async () => {
+    const header = JSON.stringify({ network: 'sol', native_prices: [[1_710_028_800, 100]] });
+    const path = file('ms.jsonl', `${header}\n${JSON.stringify({ ...swap, time: 1_710_064_800_000 })}\n`);
+    const { code, out, err } = await cli('simulate', '--tape', path, '--request', file('r.json', JSON.stringify(request())));
+    expect([code, out]).toEqual([1, '']);
+    expect(err).toBe(
+      `copysim simulate: ${path}: line 2: tape: swap 0: swaps[0].time: expected seconds since the epoch (below 10¹¹, the year 5138); 1710064800000 looks like milliseconds: divide the times by 1000\n`,
+    );
+  });
+
   it('a 0-byte JSON tape file: "empty", and what a tape is', async () => {
     const path = file('empty.json', '');
     const { code, err } = await cli('simulate', '--tape', path, '--request', file('r.json', JSON.stringify(request())));
