@@ -173,3 +173,14 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
     expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
   });
 });
+
+describe('copysim latency: the same warnings on standard error', () => {
+  it('names a followed wallet with no swap, the table unchanged on standard output', async () => {
+    const goodTape = file('latency-tape.json', tape(swaps));
+    const typo = 'NoSuchWallet111111111111111111111111111111';
+    const { code, out, err } = await cli('latency', '--tape', goodTape, '--request', file('latency-typo.json', request({ wallets: [LEADER_A, typo] })));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^delay \(s\)/);
+    expect(err).toBe(`copysim latency: warning: wallets[1] "${typo}" has no swap in the tape: check the address\n`);
+  });
+});

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { diagnose } from '../diagnose/diagnose.js';
 import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
@@ -88,6 +89,8 @@ export function latencyCommand(args: string[], io: CliIo): number {
     }
     throw e;
   }
+  // The warnings of the request at its own settings (a followed wallet with no swap, …).
+  for (const w of diagnose(tape, request, { options })) io.err(`copysim latency: warning: ${w.message}\n`);
   io.out(values.json ? formatJson(curve.points, true) : formatLatencyTable(curve));
   return EXIT_OK;
 }
