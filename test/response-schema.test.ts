@@ -26,7 +26,16 @@ const scenarios: Record<string, SimulatorResponse> = {
   'close-all': run([buy(LEADER_A, TOKEN_X, at(100), 10, 1), sell(LEADER_A, TOKEN_X, at(200), 1, 2)], { close_all: true }),
   'open-with-liquidity': run([buy(LEADER_A, TOKEN_X, at(100), 10, 1, { usd_liquidity: 100_000 })], {}, {}, { tokens: { [TOKEN_X]: { name: 'X', symbol: 'X' } } }),
   empty: run([]),
+  // Found by the reader fuzz: a sell at 2⁵³ USD a token values the open half of the deal beyond
+  // 2⁵³ USD, so the open deals chart holds a whole number past the safe integers.
+  'pnl-beyond-2^53': run([buy(LEADER_A, TOKEN_X, at(100), 1000, '1.5'), sell(LEADER_A, TOKEN_X, at(200), 500, 2 ** 53, { usd_amount: 1000 })]),
 };
+
+it('a deals chart value past 2⁵³ is still a whole number of the schema', () => {
+  const value = scenarios['pnl-beyond-2^53']!.cumulative_usd_open_deals_chart.values[0]!;
+  expect(value).toBeGreaterThan(Number.MAX_SAFE_INTEGER);
+  expect(Number.isInteger(value)).toBe(true);
+});
 
 const goldenResponses: [string, SimulatorResponse][] = [];
 if (present(GOLDEN_DIR)) {

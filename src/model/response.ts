@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 const int = z.number().int();
 const num = z.number().finite();
+/**
+ * Whole USD, rounded (a deals chart's values): any size, as a JSON integer may be. zod's `int()`
+ * stops at 2⁵³, which a PnL beyond 9·10¹⁵ USD (absurd prices, but a valid tape) passes.
+ */
+const wholeUsd = z.number().finite().refine(Number.isInteger, 'expected a whole number').meta({ type: 'integer' });
 
 /** A simulated trade (interface 2.8): every field required. */
 export const SimulatedTradeSchema = z.strictObject({
@@ -79,7 +84,7 @@ export const PnlAndFeeChartSchema = z.strictObject({
 export type PnlAndFeeChart = z.infer<typeof PnlAndFeeChartSchema>;
 
 export const DealsChartSchema = z.strictObject({
-  values: z.array(int),
+  values: z.array(wholeUsd),
   timestamps: z.array(int),
 });
 export type DealsChart = z.infer<typeof DealsChartSchema>;
