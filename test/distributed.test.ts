@@ -194,7 +194,7 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     }
     for (const w of workers) expect(w.log()).not.toContain('failed');
     await Promise.all(workers.map((w) => stop(w.child)));
-  }, 60_000);
+  }, 120_000);
 
   it('a worker killed mid-run: another takes its job over, the lines are still complete and identical', async () => {
     const first = await startWorker();

@@ -1,12 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { outOfSampleOnQueue, rankOnQueue } from '../distributed/rank-queue.js';
+import { queueRunner } from '../distributed/rank-queue.js';
+import { threadRunner } from '../distributed/rank-threads.js';
+import { outOfSampleWith, rankWith } from '../rank/async-rank.js';
 import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
-import { outOfSample, type OutOfSample, type SplitRow } from '../rank/out-of-sample.js';
-import { metricOf, RANK_METRICS, rankWallets, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
+import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -16,7 +19,7 @@ const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD]
-copysim rank ... --queue redis://HOST:PORT [--chunk N]
+copysim rank ... [--workers N] | --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
 request's window (or those of --wallets) is followed with the request's settings, its "wallets"
@@ -36,6 +39,8 @@ window (own_pnl_total, own_roi_total, own_winrate, own_deals).
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
+  --workers N       worker threads copying the wallets, each a share of them in one walk of the
+                    tape (default: the machine's cores; 0: in this thread); the output is the same
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -71,6 +76,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       options: { type: 'string' },
       queue: { type: 'string' },
       chunk: { type: 'string' },
+      workers: { type: 'string' },
     },
     strict: true,
   });
@@ -85,6 +91,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const chunk = whole('--chunk', values.chunk);
   if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
   if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
+  const workers = whole('--workers', values.workers);
+  if (values.queue !== undefined && workers !== undefined) throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
@@ -100,20 +108,21 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     ...(top !== undefined ? { top } : {}),
     ...(wallets !== undefined ? { wallets } : {}),
   };
-  const onQueue = (url: string) => ({
-    ...options,
-    url,
-    onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
-    ...(chunk !== undefined ? { chunkSize: chunk } : {}),
-  });
+  const threads = queue === undefined ? threadRunner(workers ?? availableParallelism()) : null;
+  const runner =
+    threads?.runner ??
+    queueRunner(tapePath, {
+      url: queue!,
+      onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
+      ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+    });
   try {
     if (values.split === undefined) {
-      const rows = queue === undefined ? rankWallets(tape, request, options) : await rankOnQueue(tapePath, tape, request, onQueue(queue));
+      const rows = await rankWith(runner, tape, request, options);
       bar.finish();
       io.out(format === 'table' ? formatRankTable(rows, sortBy) : format === 'csv' ? formatRankCsv(rows) : rows.map((r) => formatJson(r, false)).join(''));
     } else {
-      const check =
-        queue === undefined ? outOfSample(tape, request, values.split, options) : await outOfSampleOnQueue(tapePath, tape, request, values.split, onQueue(queue));
+      const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
       if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
       else if (format === 'csv') {
@@ -131,6 +140,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT_REQUEST;
     }
     throw e;
+  } finally {
+    await threads?.close();
   }
   return EXIT_OK;
 }
