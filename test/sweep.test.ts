@@ -13,6 +13,9 @@ import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
 import { sweepWorkerUrl } from '../src/sweep/pool.js';
+import { runBatch, runOne } from '../src/sweep/run-one.js';
+import { resolveEngineOptions } from '../src/model/options.js';
+import { parseSimulatorRequest } from '../src/model/request.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
 import { scenarioArb, strategyArb } from './support/arbitraries.js';
 import { progressBar } from '../src/cli/progress.js';
@@ -93,6 +96,26 @@ describe('sweep', () => {
     await expect(sweep(tape, [requests[0], eth], { workers: 0 })).rejects.toThrow(/request 1: the tape holds swaps of network "sol"/);
     const noNative = { ...tape, native_prices: [] };
     await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+  });
+
+  it('runs a batch as one walk; a request the tape cannot serve gets its own error and the others their outputs', () => {
+    // No native prices: a request with a follower trade needs one for its network fee; a window
+    // after the tape's last swap has no trade, and runs.
+    const noNative = indexTape({ ...tape, native_prices: [] });
+    const options = resolveEngineOptions({});
+    const idle = (r: unknown) => parseSimulatorRequest({ ...(r as object), from_date: '2030-01-01', to_date: '2030-01-02' }).data!;
+    const paying = parseSimulatorRequest(requests[0]).data!;
+    const batch = [idle(requests[0]), paying, idle(requests[1])];
+    const outcomes = runBatch(noNative, batch, options, false);
+    expect(outcomes[0]).toEqual({ output: runOne(noNative, batch[0]!, options, false) });
+    expect((outcomes[1] as { thrown: Error }).thrown).toBeInstanceOf(InputError);
+    expect((outcomes[1] as { thrown: Error }).thrown.message).toMatch(/native_prices is empty/);
+    expect(outcomes[2]).toEqual({ output: runOne(noNative, batch[2]!, options, false) });
+    // Together, with the tape's native prices, each output is runOne's, whole responses included.
+    const indexed = indexTape(tape);
+    const all = requests.filter((r) => parseSimulatorRequest(r).success).map((r) => parseSimulatorRequest(r).data!);
+    const defaults = resolveEngineOptions({});
+    expect(runBatch(indexed, all, defaults, true)).toEqual(all.map((r) => ({ output: runOne(indexed, r, defaults, true) })));
   });
 
   const workerUrl = sweepWorkerUrl();
