@@ -103,8 +103,13 @@ describe('sweep', () => {
     // after the tape's last swap has no trade, and runs.
     const noNative = indexTape({ ...tape, native_prices: [] });
     const options = resolveEngineOptions({});
-    const idle = (r: unknown) => parseSimulatorRequest({ ...(r as object), from_date: '2030-01-01', to_date: '2030-01-02' }).data!;
-    const paying = parseSimulatorRequest(requests[0]).data!;
+    const valid = (r: unknown) => {
+      const parsed = parseSimulatorRequest(r);
+      if (!parsed.success) throw new Error(JSON.stringify(parsed.error));
+      return parsed.data;
+    };
+    const idle = (r: unknown) => valid({ ...(r as object), from_date: '2030-01-01', to_date: '2030-01-02' });
+    const paying = valid(requests[0]);
     const batch = [idle(requests[0]), paying, idle(requests[1])];
     const outcomes = runBatch(noNative, batch, options, false);
     expect(outcomes[0]).toEqual({ output: runOne(noNative, batch[0]!, options, false) });
@@ -113,7 +118,7 @@ describe('sweep', () => {
     expect(outcomes[2]).toEqual({ output: runOne(noNative, batch[2]!, options, false) });
     // Together, with the tape's native prices, each output is runOne's, whole responses included.
     const indexed = indexTape(tape);
-    const all = requests.filter((r) => parseSimulatorRequest(r).success).map((r) => parseSimulatorRequest(r).data!);
+    const all = requests.filter((r) => parseSimulatorRequest(r).success).map(valid);
     const defaults = resolveEngineOptions({});
     expect(runBatch(indexed, all, defaults, true)).toEqual(all.map((r) => ({ output: runOne(indexed, r, defaults, true) })));
   });
