@@ -8,7 +8,11 @@
  * - indicators, every wallet: the initial indicator map of every wallet from that index;
  * - wallets list page: sorting every wallet and the first page, with 30 followers simulated
  *   (on a fresh index each run, so nothing is cached);
- * - deals of the busiest wallet: its deals read (page 1), its follower simulated (fresh index).
+ * - deals of the busiest wallet: its deals read (page 1), its follower simulated (fresh index);
+ * - wallets list by `following` pnl_total: every listed wallet's follower from one walk of the
+ *   tape, then the sort (fresh index);
+ * - followers one by one: the same followers, each simulated alone over its sub-tape (what the
+ *   list would cost without the one walk), for the first 2,000 listed wallets (fresh index).
  */
 import { Bench } from 'tinybench';
 import { z } from 'zod';
@@ -72,6 +76,9 @@ function task(name: string, run: () => void, before?: () => void): [string, () =
   ];
 }
 
+/** Followers simulated one by one in the baseline task (all of them would take minutes). */
+const ONE_BY_ONE = 2_000;
+
 const bench = new Bench({ iterations, time: 0, warmup: false, throws: true });
 const tasks = [
   task('index tape (validate + intern)', () => void indexTape(tape)),
@@ -81,6 +88,19 @@ const tasks = [
   }),
   task('wallets list, page 1 (sort + 30 followers)', () => void listWallets(fresh, {}), renew),
   task('deals of the busiest wallet (page 1 + its follower)', () => void walletDeals(fresh, busiest!.address, { network: 'sol' }), renew),
+  task(
+    `wallets list by following pnl_total (${listed} followers, one walk)`,
+    () => void listWallets(fresh, { sort_by: { indicator: 'pnl_total', period: 'all', value: 'following' } }),
+    renew,
+  ),
+  task(
+    `followers one by one (first ${Math.min(ONE_BY_ONE, listed)} wallets)`,
+    () => {
+      let n = 0;
+      for (const w of fresh.wallets) if (w !== undefined && n++ < ONE_BY_ONE) fresh.follower(w);
+    },
+    renew,
+  ),
 ];
 for (const [name, run, options] of tasks) bench.add(name, run, options);
 await bench.run();

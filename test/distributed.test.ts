@@ -44,6 +44,8 @@ lines.splice(9, 0, JSON.stringify({ ...base, from_date: '2024-03-09', to_date: '
 lines.splice(12, 0, '{"wallets": [');
 const requestsFile = join(dir, 'requests.jsonl');
 writeFileSync(requestsFile, `${lines.join('\n')}\n`);
+const rankRequestFile = join(dir, 'rank-request.json');
+writeFileSync(rankRequestFile, JSON.stringify(base));
 
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null || child.signalCode !== null
@@ -173,6 +175,26 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     redisClient.disconnect();
     await Promise.all(workers.map((w) => stop(w.child)));
   }, 30_000);
+
+  it('a rank on two workers prints the local rank, plain and out of sample, in every format', async () => {
+    const workers = await Promise.all([startWorker(), startWorker()]);
+    const cases = [
+      ['--format', 'jsonl'],
+      ['--format', 'csv', '--sort-by', 'roi_total', '--min-deals', '1'],
+      ['--split', '2024-03-02', '--top', '3', '--format', 'jsonl'],
+    ];
+    for (const extra of cases) {
+      const args = ['rank', '--tape', tape, '--request', rankRequestFile, ...extra];
+      const [alone, spread] = [await run(args), await run([...args, '--queue', url, '--chunk', '7'])];
+      expect(alone.code, alone.err).toBe(0);
+      expect(alone.out.split('\n').length).toBeGreaterThan(3);
+      expect(spread.code, spread.err).toBe(0);
+      expect(spread.out).toBe(alone.out);
+      expect(spread.err).toBe(alone.err);
+    }
+    for (const w of workers) expect(w.log()).not.toContain('failed');
+    await Promise.all(workers.map((w) => stop(w.child)));
+  }, 120_000);
 
   it('a worker killed mid-run: another takes its job over, the lines are still complete and identical', async () => {
     const first = await startWorker();

@@ -7,11 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../src/model/errors.js';
 import type { SimulatorRequestInput } from '../src/model/request.js';
 import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
 import { sweepWorkerUrl } from '../src/sweep/pool.js';
+import { runBatch, runOne } from '../src/sweep/run-one.js';
+import { resolveEngineOptions } from '../src/model/options.js';
+import { parseSimulatorRequest } from '../src/model/request.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
 import { scenarioArb, strategyArb } from './support/arbitraries.js';
 import { progressBar } from '../src/cli/progress.js';
@@ -104,6 +108,31 @@ describe('sweep', () => {
   it('refuses the whole sweep when the tape cannot serve a request, naming it', async () => {
     const noNative = { ...tape, native_prices: [] };
     await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+  });
+
+  it('runs a batch as one walk; a request the tape cannot serve gets its own error and the others their outputs', () => {
+    // No native prices: a request with a follower trade needs one for its network fee; a window
+    // after the tape's last swap has no trade, and runs.
+    const noNative = indexTape({ ...tape, native_prices: [] });
+    const options = resolveEngineOptions({});
+    const valid = (r: unknown) => {
+      const parsed = parseSimulatorRequest(r);
+      if (!parsed.success) throw new Error(JSON.stringify(parsed.error));
+      return parsed.data;
+    };
+    const idle = (r: unknown) => valid({ ...(r as object), from_date: '2030-01-01', to_date: '2030-01-02' });
+    const paying = valid(requests[0]);
+    const batch = [idle(requests[0]), paying, idle(requests[1])];
+    const outcomes = runBatch(noNative, batch, options, false);
+    expect(outcomes[0]).toEqual({ output: runOne(noNative, batch[0]!, options, false) });
+    expect((outcomes[1] as { thrown: Error }).thrown).toBeInstanceOf(InputError);
+    expect((outcomes[1] as { thrown: Error }).thrown.message).toMatch(/native_prices is empty/);
+    expect(outcomes[2]).toEqual({ output: runOne(noNative, batch[2]!, options, false) });
+    // Together, with the tape's native prices, each output is runOne's, whole responses included.
+    const indexed = indexTape(tape);
+    const all = requests.filter((r) => parseSimulatorRequest(r).success).map(valid);
+    const defaults = resolveEngineOptions({});
+    expect(runBatch(indexed, all, defaults, true)).toEqual(all.map((r) => ({ output: runOne(indexed, r, defaults, true) })));
   });
 
   const workerUrl = sweepWorkerUrl();

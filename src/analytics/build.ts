@@ -2,7 +2,7 @@ import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import type { Network } from '../model/request.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { SwapBuckets } from './buckets.js';
-import { followWallet, type FollowerDeal } from './following.js';
+import { followWallet, followWallets, type FollowerDeal } from './following.js';
 import { resolveAnalyticsOptions, type AnalyticsOptions, type ResolvedAnalyticsOptions } from './options.js';
 import type { PeriodKey } from './periods.js';
 import { periodTotals, type DealTotals } from './totals.js';
@@ -88,6 +88,19 @@ export class AnalyticsIndex {
     );
     if (atNow) this.followers.set(wallet.id, deals);
     return deals;
+  }
+
+  /**
+   * {@link follower} at now for many wallets: those not yet computed are simulated together, as
+   * the followers of one walk of the tape, and kept.
+   */
+  followersAtNow(wallets: readonly WalletSummary[]): FollowerDeal[][] {
+    const missing = wallets.filter((w) => !this.followers.has(w.id));
+    if (missing.length > 0) {
+      const computed = followWallets(this.buckets, missing, this.buckets.end, this.options, (a) => this.tokenId(a));
+      missing.forEach((w, k) => this.followers.set(w.id, computed[k]!));
+    }
+    return wallets.map((w) => this.followers.get(w.id)!);
   }
 }
 

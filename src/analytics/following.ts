@@ -1,7 +1,11 @@
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
-import { simulate } from '../simulate.js';
+import { replayFollowers } from '../engine/followers.js';
+import type { IndexedTape } from '../engine/tape-index.js';
+import type { Network, SimulatorRequest } from '../model/request.js';
+import { buildResponse } from '../report/response.js';
+import { prepare, simulate } from '../simulate.js';
 import type { SwapBuckets } from './buckets.js';
 import type { ResolvedAnalyticsOptions } from './options.js';
 import { walletSubTape } from './sub-tape.js';
@@ -49,20 +53,75 @@ export function followWallet(
   const sub = walletSubTape(buckets, walletId, end);
   if (sub.swaps.length === 0) return [];
   const lastTime = sub.swaps[sub.swaps.length - 1]!.time;
-  const response = simulate(
-    sub,
-    {
-      ...options.copySettings,
-      wallets: [address],
-      network: sub.network,
-      from_date: '1970-01-01',
-      to_date: utcDate(lastTime),
-      close_all: false,
-      inactivity_time_fix: null,
-    },
+  const response = simulate(sub, followerRequest(options, address, sub.network, lastTime), options.engineOptionsInput);
+  return response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address)));
+}
+
+/**
+ * {@link followWallet} for many wallets at once, each up to event position `end`: the followers
+ * of one walk of the tape (`replayFollowers`) instead of a simulation each. A follower sees the
+ * whole tape up to `end` where `followWallet` sees its sub-tape; the swaps of other tokens move
+ * nothing of it, and its window still ends on the day of its sub-tape's last swap, so each
+ * wallet's deals are exactly `followWallet`'s (a property test holds them equal).
+ */
+export function followWallets(
+  buckets: SwapBuckets,
+  wallets: readonly { readonly id: number; readonly address: string }[],
+  end: number,
+  options: ResolvedAnalyticsOptions,
+  tokenIdOf: (address: string) => number,
+): FollowerDeal[][] {
+  const tape = buckets.tape;
+  const lastTimes = wallets.map(({ id }) => lastSubTapeTime(buckets, id, end));
+  const following = wallets.filter((_, k) => lastTimes[k] !== undefined);
+  if (following.length === 0) return wallets.map(() => []);
+  const { parsed: base, engineOptions } = prepare(
+    { ...followerRequest(options, following[0]!.address, tape.network, 0) },
     options.engineOptionsInput,
   );
-  return response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address)));
+  const requests: SimulatorRequest[] = [];
+  wallets.forEach(({ address }, k) => {
+    const last = lastTimes[k];
+    if (last !== undefined) requests.push({ ...base, wallets: [address], to_date: utcDate(last) });
+  });
+  const prefix: IndexedTape = { ...tape, order: tape.order.subarray(0, end) };
+  const runs = replayFollowers(prefix, requests, engineOptions, { chart: false });
+  let next = 0;
+  return lastTimes.map((last) => {
+    if (last === undefined) return [];
+    const response = buildResponse(runs[next++]!, tape.tokens);
+    return response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address)));
+  });
+}
+
+/** The follower's request: the copy settings, the wallet alone, from 1970 to the day of `lastTime`. */
+function followerRequest(options: ResolvedAnalyticsOptions, address: string, network: Network, lastTime: number): Record<string, unknown> {
+  return {
+    ...options.copySettings,
+    wallets: [address],
+    network,
+    from_date: '1970-01-01',
+    to_date: utcDate(lastTime),
+    close_all: false,
+    inactivity_time_fix: null,
+  };
+}
+
+/** The time of the last swap of the wallet's sub-tape before `end` (see sub-tape.ts); undefined when it has none. */
+function lastSubTapeTime(buckets: SwapBuckets, walletId: number, end: number): number | undefined {
+  const tape = buckets.tape;
+  let last = -1;
+  const seen = new Set<number>();
+  for (const pos of buckets.walletPositions(walletId)) {
+    if (pos >= end) break;
+    const tokenId = tape.tokenOf[tape.order[pos]!]!;
+    if (seen.has(tokenId)) continue;
+    seen.add(tokenId);
+    const series = buckets.tokenSeries(tokenId);
+    const count = series.firstAtOrAfter(end);
+    if (count > 0 && series.positions[count - 1]! > last) last = series.positions[count - 1]!;
+  }
+  return last < 0 ? undefined : tape.swaps[tape.order[last]!]!.time;
 }
 
 /** The last day of the simulator's window: the UTC date of the last swap seen. */

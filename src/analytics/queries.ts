@@ -89,10 +89,17 @@ export type WalletDealsQuery = z.output<typeof WalletDealsQuerySchema>;
 /** Body of `POST /wallets` (interface 4.6), with its sorting and filtering fields. */
 export const ListWalletsBodySchema = z.strictObject({
   page: Page.default(1),
-  /** Sort by one indicator of one period, `initial` values; default `pnl_total` over `1m`. */
+  /**
+   * Sort by one indicator of one period, of the wallet's own results (`initial`, the default) or
+   * of its follower's (`following`); default `pnl_total` over `1m`, `initial`.
+   */
   sort_by: z
-    .strictObject({ indicator: IndicatorKeySchema.default('pnl_total'), period: PeriodKeySchema.default('1m') })
-    .default({ indicator: 'pnl_total', period: '1m' }),
+    .strictObject({
+      indicator: IndicatorKeySchema.default('pnl_total'),
+      period: PeriodKeySchema.default('1m'),
+      value: z.enum(['initial', 'following']).default('initial'),
+    })
+    .default({ indicator: 'pnl_total', period: '1m', value: 'initial' }),
   order: z.enum(['asc', 'desc']).default('desc'),
   /** Keep wallets with at least this many deals (over `all`); a wallet needs 1 to be listed. */
   min_deals: wholeNumber(0).default(1),

@@ -14,14 +14,15 @@ function byAddress(a: WalletSummary, b: WalletSummary): number {
 
 /** The wallets of the list in order, cached on the index per sort and filter. */
 function sortedWallets(index: AnalyticsIndex, body: ListWalletsBody): readonly number[] {
-  const { indicator, period } = body.sort_by;
-  const key = `${indicator}:${period}:${body.order}:${body.min_deals}`;
+  const { indicator, period, value } = body.sort_by;
+  const key = `${value}:${indicator}:${period}:${body.order}:${body.min_deals}`;
   const cached = index.sortedLists.get(key);
   if (cached !== undefined) return cached;
   const minDeals = Math.max(1, body.min_deals);
-  const entries = index.wallets
-    .filter((w): w is WalletSummary => w !== undefined && w.totals.all.deals >= minDeals)
-    .map((w) => ({ wallet: w, value: w.totals[period].value(indicator) }));
+  const listed = index.wallets.filter((w): w is WalletSummary => w !== undefined && w.totals.all.deals >= minDeals);
+  // `following` values: every listed wallet's follower, from one walk of the tape (kept on the index).
+  const totals = value === 'initial' ? listed.map((w) => w.totals) : index.followersAtNow(listed).map((deals) => periodTotals(deals, index.now));
+  const entries = listed.map((wallet, k) => ({ wallet, value: totals[k]![period].value(indicator) }));
   const sign = body.order === 'desc' ? -1 : 1;
   entries.sort((a, b) => sign * a.value.cmp(b.value) || byAddress(a.wallet, b.wallet));
   const ids = entries.map((e) => e.wallet.id);
@@ -31,10 +32,11 @@ function sortedWallets(index: AnalyticsIndex, body: ListWalletsBody): readonly n
 
 /**
  * The wallets list (interface 4.6): the `result` payload. Every wallet with at least one deal,
- * 30 a page, each with its indicator map. Body fields beyond `page`: `sort_by` (`indicator`
- * and `period`, default `pnl_total` over `1m`), `order` (`desc` by default), `min_deals` (over
- * `all`) and `network`. Wallets are sorted by their own (`initial`) values, ties by address;
- * the `following` values are simulated only for the wallets on the page.
+ * 30 a page, each with its indicator map. Body fields beyond `page`: `sort_by` (`indicator`,
+ * `period` and `value`, default `pnl_total` over `1m` of the wallet's own results), `order`
+ * (`desc` by default), `min_deals` (over `all`) and `network`. Ties go by address. Sorted by
+ * `initial` values, only the wallets on the page have their follower simulated; sorted by
+ * `following` values, every listed wallet's follower is, in one walk of the tape (kept).
  *
  * Throws a {@link RequestError} (400 `validation_error`) for an invalid body.
  *

@@ -26,7 +26,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
   sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
-  worker: { summary: 'run the jobs of a sweep spread over machines (sweep --queue), from Redis', help: WORKER_HELP, run: workerCommand },
+  worker: { summary: 'run the jobs of sweeps and ranks spread over machines (sweep|rank --queue), from Redis', help: WORKER_HELP, run: workerCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
   import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },

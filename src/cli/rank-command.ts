@@ -1,10 +1,15 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { queueRunner } from '../distributed/rank-queue.js';
+import { threadRunner } from '../distributed/rank-threads.js';
+import { outOfSampleWith, rankWith } from '../rank/async-rank.js';
+import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
-import { outOfSample, type OutOfSample, type SplitRow } from '../rank/out-of-sample.js';
-import { metricOf, RANK_METRICS, rankWallets, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
+import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -14,6 +19,7 @@ const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD]
+copysim rank ... [--workers N] | --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
 request's window (or those of --wallets) is followed with the request's settings, its "wallets"
@@ -33,9 +39,14 @@ window (own_pnl_total, own_roi_total, own_winrate, own_deals).
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
+  --workers N       worker threads copying the wallets, each a share of them in one walk of the
+                    tape (default: the machine's cores; 0: in this thread); the output is the same
+  --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
+                    machines sharing the tape's path): the same output
+  --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
 
-Exit codes: 0 printed; 1 a file, a wallet or an option cannot be used; 2 the request fails validation
-(its 400 body on standard output).`;
+Exit codes: 0 printed; 1 a file, a wallet or an option cannot be used, or (--queue) Redis does not
+answer or a job fails; 2 the request fails validation (its 400 body on standard output).`;
 
 function whole(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -50,7 +61,7 @@ function readWallets(path: string): string[] {
     .filter((line) => line !== '');
 }
 
-export function rankCommand(args: string[], io: CliIo): number {
+export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -63,6 +74,9 @@ export function rankCommand(args: string[], io: CliIo): number {
       format: { type: 'string', default: 'table' },
       split: { type: 'string' },
       options: { type: 'string' },
+      queue: { type: 'string' },
+      chunk: { type: 'string' },
+      workers: { type: 'string' },
     },
     strict: true,
   });
@@ -74,10 +88,17 @@ export function rankCommand(args: string[], io: CliIo): number {
   if (!FORMATS.includes(format)) throw new UsageError(`--format takes table, csv or jsonl, not "${values.format}"`);
   const minDeals = whole('--min-deals', values['min-deals']);
   const top = whole('--top', values.top);
+  const chunk = whole('--chunk', values.chunk);
+  if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
+  if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
+  const workers = whole('--workers', values.workers);
+  if (values.queue !== undefined && workers !== undefined) throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
-  const tape = readTapeFile(values.tape);
+  const tapePath = values.tape;
+  const tape = indexTape(readTapeFile(tapePath));
+  const queue = values.queue;
   const bar = progressBar(io, 'rank', 'wallets');
   const options = {
     sortBy,
@@ -87,13 +108,21 @@ export function rankCommand(args: string[], io: CliIo): number {
     ...(top !== undefined ? { top } : {}),
     ...(wallets !== undefined ? { wallets } : {}),
   };
+  const threads = queue === undefined ? threadRunner(workers ?? availableParallelism()) : null;
+  const runner =
+    threads?.runner ??
+    queueRunner(tapePath, {
+      url: queue!,
+      onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
+      ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+    });
   try {
     if (values.split === undefined) {
-      const rows = rankWallets(tape, request, options);
+      const rows = await rankWith(runner, tape, request, options);
       bar.finish();
       io.out(format === 'table' ? formatRankTable(rows, sortBy) : format === 'csv' ? formatRankCsv(rows) : rows.map((r) => formatJson(r, false)).join(''));
     } else {
-      const check = outOfSample(tape, request, values.split, options);
+      const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
       if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
       else if (format === 'csv') {
@@ -111,6 +140,8 @@ export function rankCommand(args: string[], io: CliIo): number {
       return EXIT_REQUEST;
     }
     throw e;
+  } finally {
+    await threads?.close();
   }
   return EXIT_OK;
 }

@@ -7,7 +7,7 @@ import { UsageError } from './usage.js';
 
 export const WORKER_HELP = `copysim worker --queue redis://HOST:PORT [--threads N] [--lock-seconds S]
 
-Takes jobs from the queue that "copysim sweep --queue URL" fills, and runs them until stopped
+Takes jobs from the queue that "copysim sweep|rank --queue URL" fills, and runs them until stopped
 (Ctrl-C or SIGTERM: the jobs under way finish first). Start one on every machine that should
 help; each reads a job's tape at the path the job names (shared storage) and refuses a tape
 whose SHA-256 is not the producer's.

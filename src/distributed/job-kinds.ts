@@ -6,21 +6,32 @@
  */
 import { InputError } from '../model/errors.js';
 import type { ItemResult, JobItem, JobKind } from './job.js';
+import { rankKind } from './rank-kind.js';
 import { sweepKind } from './sweep-kind.js';
 
 /** Every kind, by name. */
 export const JOB_KINDS: ReadonlyMap<string, JobKind> = new Map<string, JobKind>(
-  [sweepKind as JobKind].map((kind) => [kind.name, kind]),
+  [sweepKind as JobKind, rankKind as JobKind].map((kind) => [kind.name, kind]),
 );
 
-/** Runs a chunk's inputs in order. */
+/** Runs a chunk's inputs, together when the kind can (`runAll`), else one by one; results in input order. */
 export function runItems(kind: JobKind, context: unknown, items: readonly JobItem[]): ItemResult[] {
+  const failed = (index: number, e: unknown): ItemResult => {
+    if (e instanceof InputError) return { index, failure: e.message };
+    throw e;
+  };
+  if (kind.runAll !== undefined) {
+    const outcomes = kind.runAll(
+      context,
+      items.map((item) => item.input),
+    );
+    return outcomes.map((outcome, k) => ('output' in outcome ? { index: items[k]!.index, output: outcome.output } : failed(items[k]!.index, outcome.thrown)));
+  }
   return items.map(({ index, input }) => {
     try {
       return { index, output: kind.run(context, input) };
     } catch (e) {
-      if (e instanceof InputError) return { index, failure: e.message };
-      throw e;
+      return failed(index, e);
     }
   });
 }

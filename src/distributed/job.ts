@@ -58,4 +58,9 @@ export interface JobKind<Settings = unknown, Input = unknown, Output = unknown, 
    * reported by the producer in input order. Any other error fails the job (BullMQ retries it).
    */
   run(context: Context, input: Input): Output;
+  /**
+   * Optional: a chunk's inputs at once (as the followers of one walk of the tape), each answered
+   * exactly as `run` would answer it alone: its output, or what `run` would have thrown.
+   */
+  runAll?(context: Context, inputs: readonly Input[]): readonly ({ readonly output: Output } | { readonly thrown: unknown })[];
 }

@@ -1,13 +1,15 @@
 /**
- * The `sweep` job kind: simulator requests over one tape, each answered by the local sweep's own
- * `runOne`, so a sweep on the queue prints what `copysim sweep` prints, byte for byte. Requests
- * travel as given and are parsed again on the worker (the producer has already answered those
- * that fail validation with their 400 body); engine options travel as given too.
+ * The `sweep` job kind: simulator requests over one tape, a chunk's requests answered together
+ * by the local sweep's own `runBatch` (the followers of one walk of the tape), so a sweep on the
+ * queue prints what `copysim sweep` prints, byte for byte. Requests travel as given and are
+ * parsed again on the worker (the producer has already answered those that fail validation with
+ * their 400 body); engine options travel as given too.
  */
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
-import { runOne, type SweepOutput } from '../sweep/run-one.js';
+import type { SimulatorRequest } from '../model/request.js';
+import { runBatch, runOne, type SweepOutput } from '../sweep/run-one.js';
 import { checkSweepRequest } from '../sweep/sweep-request.js';
 import type { JobKind } from './job.js';
 
@@ -27,8 +29,24 @@ export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { reado
   name: 'sweep',
   prepare: (tape, settings) => ({ tape, options: resolveEngineOptions(settings.engineOptions), full: settings.full }),
   run({ tape, options, full }, input) {
-    // A request for another network answers its own line, as in the local sweep.
+    // A request that fails validation or asks for another network answers its own line, as in the local sweep.
     const checked = checkSweepRequest(input, tape.network);
     return 'error' in checked ? checked : runOne(tape, checked.request, options, full);
+  },
+  runAll({ tape, options, full }, inputs) {
+    const outcomes: ({ output: SweepOutput | { readonly error: ErrorBody } } | { thrown: unknown })[] = [];
+    const valid: SimulatorRequest[] = [];
+    const slots: number[] = [];
+    inputs.forEach((input, k) => {
+      const checked = checkSweepRequest(input, tape.network);
+      if ('error' in checked) {
+        outcomes[k] = { output: checked };
+      } else {
+        valid.push(checked.request);
+        slots.push(k);
+      }
+    });
+    runBatch(tape, valid, options, full).forEach((outcome, j) => (outcomes[slots[j]!] = outcome));
+    return outcomes;
   },
 };

@@ -126,23 +126,31 @@ export function replayFollowers(
 }
 
 /**
- * The followers by the time their next action is due: a binary min-heap of (due time, follower)
- * with lazy updates (an entry whose time is no longer its follower's is skipped when it comes up).
+ * The followers by the time their next action is due: a binary min-heap of (time, follower).
+ * A follower's due time mostly moves later (each copied swap postpones its inactivity time-fix),
+ * so the heap keeps each follower's earliest entry and is not touched when the time moves
+ * later: that entry, when it comes up, is pushed again at the follower's current time if that
+ * lies ahead. Entries no longer a follower's earliest are skipped when they come up.
  */
 class DueQueue {
   private readonly times: number[] = [];
   private readonly ids: number[] = [];
   /** Each follower's due time as last set (Infinity: nothing scheduled). */
   private readonly current: Float64Array;
+  /** Each follower's live entry in the heap (Infinity: none). */
+  private readonly queued: Float64Array;
 
   constructor(count: number) {
     this.current = new Float64Array(count).fill(Infinity);
+    this.queued = new Float64Array(count).fill(Infinity);
   }
 
   update(f: number, time: number): void {
-    if (time === this.current[f]) return;
     this.current[f] = time;
-    if (time !== Infinity) this.push(time, f);
+    if (time < this.queued[f]!) {
+      this.queued[f] = time;
+      this.push(time, f);
+    }
   }
 
   /** A follower whose action is due at or before `time`, taken off the queue; -1 when none is. */
@@ -151,9 +159,16 @@ class DueQueue {
       const t = this.times[0]!;
       const f = this.ids[0]!;
       this.pop();
-      if (this.current[f] === t) {
+      if (this.queued[f] !== t) continue;
+      this.queued[f] = Infinity;
+      const due = this.current[f]!;
+      if (due <= time) {
         this.current[f] = Infinity;
         return f;
+      }
+      if (due !== Infinity) {
+        this.queued[f] = due;
+        this.push(due, f);
       }
     }
     return -1;

@@ -1,6 +1,7 @@
 import { replay } from '../engine/replay.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
+import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import { utcDayStart, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
 import type { SimulationSummary } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
@@ -50,7 +51,27 @@ export function outOfSample(
   split: string,
   options: RankOptions = {},
 ): OutOfSample {
-  const { parsed: whole, engineOptions } = prepare(request, options.engineOptions ?? {});
+  const plan = splitPlan(request, split, options.engineOptions ?? {});
+  const indexed = indexTape(tape);
+  checkNetwork(indexed.network, plan.before.network);
+  const progress = options.onProgress;
+  const ranked = copyEach(indexed, plan.before, plan.engineOptions, options.wallets, progress && ((d, t) => progress(d, 2 * t)));
+  const evaluated = copyEach(indexed, plan.after, plan.engineOptions, ranked.map((r) => r.wallet), progress && ((d, t) => progress(t + d, 2 * t)));
+  return judgeOutOfSample(plan, ranked, evaluated, options, (wallets) =>
+    summaryOf(replay(indexed, { ...plan.after, wallets }, plan.engineOptions, { chart: false, trades: false })),
+  );
+}
+
+/** The two windows of an out-of-sample check: the request before the split and after it. */
+export interface SplitPlan {
+  readonly before: SimulatorRequest;
+  readonly after: SimulatorRequest;
+  readonly engineOptions: EngineOptions;
+}
+
+/** Validates the request, the options and the split day, and cuts the window in two. */
+export function splitPlan(request: unknown, split: string, engineOptions: EngineOptionsInput): SplitPlan {
+  const { parsed: whole, engineOptions: resolved } = prepare(request, engineOptions);
   const splitStart = /^\d{4}-\d{2}-\d{2}$/.test(split) ? utcDayStart(split) : null;
   if (splitStart === null) throw new InputError(`--split ${split} is not a date in the form YYYY-MM-DD`, { source: 'split' });
   if (!(utcDayStart(whole.from_date)! < splitStart && splitStart <= utcDayStart(whole.to_date)!)) {
@@ -60,13 +81,21 @@ export function outOfSample(
     );
   }
   const dayBefore = new Date((splitStart - 86_400) * 1000).toISOString().slice(0, 10);
-  const before: SimulatorRequest = { ...whole, to_date: dayBefore };
-  const after: SimulatorRequest = { ...whole, from_date: split };
-  const indexed = indexTape(tape);
-  checkNetwork(indexed.network, whole.network);
-  const progress = options.onProgress;
-  const ranked = copyEach(indexed, before, engineOptions, options.wallets, progress && ((d, t) => progress(d, 2 * t)));
-  const evaluated = copyEach(indexed, after, engineOptions, ranked.map((r) => r.wallet), progress && ((d, t) => progress(t + d, 2 * t)));
+  return { before: { ...whole, to_date: dayBefore }, after: { ...whole, from_date: split }, engineOptions: resolved };
+}
+
+/**
+ * The verdict from the rows ranked before the split and the same wallets' rows after it (in
+ * the same order); `copyTogether` gives the after-split summary of copying some wallets at once.
+ */
+export function judgeOutOfSample(
+  plan: SplitPlan,
+  ranked: readonly RankedWallet[],
+  evaluated: readonly RankedWallet[],
+  options: RankOptions,
+  copyTogether: (wallets: string[]) => SimulationSummary,
+): OutOfSample {
+  const { before, after } = plan;
   const afterOf = new Map(evaluated.map((r) => [r.wallet, r]));
   const metric = options.sortBy ?? 'pnl_total';
   const minDeals = options.minDeals ?? 0;
@@ -78,12 +107,6 @@ export function outOfSample(
   );
   const rows = selectRows(ranked, options).map((r) => ({ ...r, after: afterOf.get(r.wallet)!.summary, after_deals: afterOf.get(r.wallet)!.deals }));
   const topWallets = selectRows(ranked, { sortBy: metric, minDeals, top: options.top ?? 10 }).map((r) => r.wallet);
-  const topSummary =
-    topWallets.length === 0
-      ? null
-      : (() => {
-          return summaryOf(replay(indexed, { ...after, wallets: topWallets }, engineOptions, { chart: false, trades: false }));
-        })();
   return {
     before: { from_date: before.from_date, to_date: before.to_date },
     after: { from_date: after.from_date, to_date: after.to_date },
@@ -91,7 +114,7 @@ export function outOfSample(
     sort_by: metric,
     spearman,
     spearman_wallets: both.length,
-    top: { wallets: topWallets, summary: topSummary },
+    top: { wallets: topWallets, summary: topWallets.length === 0 ? null : copyTogether(topWallets) },
   };
 }
 

@@ -143,21 +143,49 @@ export function copyEach(
   only: readonly string[] | undefined,
   onProgress?: (done: number, total: number) => void,
 ): RankedWallet[] {
-  const window = requestWindow(request);
-  const buckets = new SwapBuckets(tape, window.end);
-  const candidates = candidateWallets(tape, buckets, window.start, only);
+  const context = rankContext(tape, request, engineOptions);
+  return copyWallets(context, candidateWallets(context, only), onProgress);
+}
+
+/** What ranking over one window needs, made once: the tape, the settings, the wallets' swaps. */
+export interface RankContext {
+  readonly tape: IndexedTape;
+  readonly request: SimulatorRequest;
+  readonly engineOptions: EngineOptions;
+  readonly buckets: SwapBuckets;
+}
+
+export function rankContext(tape: IndexedTape, request: SimulatorRequest, engineOptions: EngineOptions): RankContext {
+  return { tape, request, engineOptions, buckets: new SwapBuckets(tape, requestWindow(request).end) };
+}
+
+/** A wallet to rank: its id in the tape and its address as the tape spells it. */
+export interface Candidate {
+  readonly id: number;
+  readonly address: string;
+}
+
+/**
+ * The given wallets copied alone, each a follower of one walk of the tape: one row each, in
+ * the order given.
+ */
+export function copyWallets(context: RankContext, candidates: readonly Candidate[], onProgress?: (done: number, total: number) => void): RankedWallet[] {
+  const { tape, request, engineOptions, buckets } = context;
   const requests = candidates.map(({ address }) => ({ ...request, wallets: [address] }));
   const runs = replayFollowers(tape, requests, engineOptions, {
     chart: false,
     trades: false,
     ...(onProgress !== undefined ? { onProgress: (done: number, total: number) => onProgress(Math.floor((candidates.length * done) / total), candidates.length) } : {}),
   });
-  return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, window.start));
+  const start = requestWindow(request).start;
+  return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, start));
 }
 
 /** The wallets to rank, by address: the given ones, or every wallet with a swap in the window. */
-function candidateWallets(tape: IndexedTape, buckets: SwapBuckets, start: number, only: readonly string[] | undefined): { id: number; address: string }[] {
-  const out: { id: number; address: string }[] = [];
+export function candidateWallets(context: RankContext, only: readonly string[] | undefined): Candidate[] {
+  const { tape, buckets } = context;
+  const start = requestWindow(context.request).start;
+  const out: Candidate[] = [];
   if (only !== undefined) {
     const seen = new Set<number>();
     only.forEach((address, i) => {

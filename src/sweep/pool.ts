@@ -14,16 +14,31 @@ export interface SweepWorkerData {
   readonly full: boolean;
 }
 
-/** One request sent to a worker; `slot` is its position in the job list. */
+/** Consecutive requests sent to a worker together; `slot` is the first one's position in the job list. */
 export interface SweepJob {
   readonly slot: number;
-  readonly request: SimulatorRequest;
+  readonly requests: readonly SimulatorRequest[];
 }
 
-/** A worker's answer: the output, or why the request could not run. */
-export type SweepWorkerReply =
-  | { readonly slot: number; readonly output: SweepOutput }
-  | { readonly slot: number; readonly failure: { readonly input: boolean; readonly message: string } };
+/** One request's answer: the output, or why it could not run. */
+export type SweepSlotReply =
+  | { readonly output: SweepOutput }
+  | { readonly failure: { readonly input: boolean; readonly message: string } };
+
+/** A worker's answer to a job: one reply per request, in order. */
+export interface SweepWorkerReply {
+  readonly slot: number;
+  readonly replies: readonly SweepSlotReply[];
+}
+
+/**
+ * Requests a worker runs as one walk of the tape. Larger batches share more of the walk, smaller
+ * ones spread the work more evenly over the workers: at least four batches a worker, at most 16
+ * requests a batch.
+ */
+export function batchSize(requests: number, workers: number): number {
+  return Math.max(1, Math.min(16, Math.ceil(requests / (4 * Math.max(1, workers)))));
+}
 
 /** A job that failed in a worker: `input` when the tape or options could not serve it. */
 export class SweepJobError extends Error {
@@ -49,7 +64,8 @@ export function sweepWorkerUrl(): URL | null {
 
 /**
  * Runs `jobs` on `workers` threads over one tape, packed once and shared. Each worker takes
- * the next job when it finishes one, so uneven jobs still keep every core busy. `onOutput` gets
+ * the next batch of consecutive requests ({@link batchSize}) when it finishes one and runs it as
+ * one walk of the tape, so uneven jobs still keep every core busy. `onOutput` gets
  * the outputs in completion order. When a job fails, no new job starts; once the jobs under way
  * have finished, it rejects with the failure of the earliest job (a {@link SweepJobError}), the
  * same one whatever the timing, and stops every worker.
@@ -75,28 +91,32 @@ export function runOnWorkers(
       settled = true;
       void Promise.all(threads.map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
     };
+    const size = batchSize(jobs.length, settings.workers);
     const feed = (worker: Worker): void => {
       if (next < jobs.length && failures.length === 0) {
-        const job: SweepJob = { slot: next, request: jobs[next]! };
-        next++;
+        const job: SweepJob = { slot: next, requests: jobs.slice(next, next + size) };
+        next += job.requests.length;
         worker.postMessage(job);
       }
     };
-    const count = Math.max(1, Math.min(settings.workers, jobs.length));
+    const count = Math.max(1, Math.min(settings.workers, Math.ceil(jobs.length / size)));
     for (let i = 0; i < count; i++) {
       const worker = new Worker(url, { workerData });
       threads.push(worker);
       worker.on('message', (reply: SweepWorkerReply) => {
         if (settled) return;
-        finished++;
-        if ('failure' in reply) {
-          failures.push(new SweepJobError(reply.slot, reply.failure.input, reply.failure.message));
-        } else {
-          try {
-            onOutput(reply.slot, reply.output);
-          } catch (e) {
-            settle(e as Error);
-            return;
+        finished += reply.replies.length;
+        for (const [k, answer] of reply.replies.entries()) {
+          const slot = reply.slot + k;
+          if ('failure' in answer) {
+            failures.push(new SweepJobError(slot, answer.failure.input, answer.failure.message));
+          } else {
+            try {
+              onOutput(slot, answer.output);
+            } catch (e) {
+              settle(e as Error);
+              return;
+            }
           }
         }
         if (failures.length > 0 && finished === next) {

@@ -5,8 +5,8 @@ import type { SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
-import { runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
-import { runOne, type SweepOutput } from './run-one.js';
+import { batchSize, runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
+import { runBatch, type SweepOutput } from './run-one.js';
 import { checkSweepRequest } from './sweep-request.js';
 
 /** Settings of a sweep; every one optional. */
@@ -31,11 +31,12 @@ export type SweepResult =
 
 /**
  * Runs many simulator requests over one tape and hands each result to `onResult` in input
- * order. The tape is validated and indexed once; the requests are spread over worker threads,
- * each taking the next request as it finishes one. A request that fails validation or asks for
- * another network than the tape's gives `{ index, error }` with its 400 body, and the others
- * their summaries; a tape or options that cannot serve a request (no native prices for a fee)
- * rejects the whole sweep with an {@link InputError} naming the request. Results are the same whatever the number of workers.
+ * order. The tape is validated and indexed once; the requests are spread over worker threads in
+ * batches, each batch replayed as the followers of one walk of the tape (`replayFollowers`).
+ * A request that fails validation or asks for another network than the tape's gives
+ * `{ index, error }` with its 400 body, and the others their summaries; a tape or options that
+ * cannot serve a request (no native prices for a fee) rejects the whole sweep with an
+ * {@link InputError} naming the request. Results are the same whatever the number of workers.
  *
  * @example
  * await sweepEach(tape, requests, (r) => console.log(JSON.stringify(r)), { workers: 2 });
@@ -70,13 +71,14 @@ export async function sweepEach(
   const workers = options.workers ?? availableParallelism();
   const url = workers > 0 ? sweepWorkerUrl() : null;
   if (url === null) {
-    jobs.forEach((request, slot) => {
-      try {
-        put(slot, runOne(indexed, request, engineOptions, full));
-      } catch (e) {
-        throw e instanceof InputError ? inRequest(indexOfJob[slot]!, e.message) : e;
-      }
-    });
+    const size = batchSize(jobs.length, 1);
+    for (let first = 0; first < jobs.length; first += size) {
+      runBatch(indexed, jobs.slice(first, first + size), engineOptions, full).forEach((outcome, k) => {
+        if ('output' in outcome) return put(first + k, outcome.output);
+        const e = outcome.thrown;
+        throw e instanceof InputError ? inRequest(indexOfJob[first + k]!, e.message) : e;
+      });
+    }
     return;
   }
   try {

@@ -100,6 +100,24 @@ describe('analytics properties', () => {
     );
   });
 
+  it('the followers of one walk of the tape are each wallet\'s own follower simulation, at any now', () => {
+    fc.assert(
+      fc.property(tapeArb, fc.nat(40), fc.boolean(), (tape, cut, flat) => {
+        const times = tape.swaps.map((s) => s.time);
+        const now = times[Math.min(cut, times.length - 1)]!;
+        const options = { now, ...(flat ? { engineOptions: { unknown_liquidity_slippage_percent: 0 } } : { copySettings: { max_buy_amount: 3 } }) };
+        const alone = buildAnalyticsIndex(tape, options);
+        const together = buildAnalyticsIndex(tape, options);
+        const wallets = together.wallets.filter((w) => w !== undefined);
+        const all = together.followersAtNow(wallets);
+        wallets.forEach((w, k) => {
+          expect(all[k]!.map((d) => d.simulated)).toEqual(alone.follower(alone.wallets[w.id]!).map((d) => d.simulated));
+        });
+      }),
+      RUNS,
+    );
+  });
+
   it('roi_low ≤ roi_total ≤ roi_high, and capital_required ≥ what is still invested', () => {
     fc.assert(
       fc.property(tapeArb, (tape) => {

@@ -60,6 +60,14 @@ const OPERATIONS: ReadonlyArray<{ name: string; method: string; path: string; bo
   { name: 'wallet list, {}', method: 'POST', path: '/v1/wallets', body: {}, cost: 5, expected: () => listWallets(sol, {}) },
   { name: 'wallet list, no body', method: 'POST', path: '/v1/wallets', cost: 5, expected: () => listWallets(sol, {}) },
   { name: 'wallet list of eth', method: 'POST', path: '/v1/wallets', body: { network: 'eth' }, cost: 5, expected: () => listWallets(eth, { network: 'eth' }) },
+  {
+    name: 'wallet list by the follower\'s ROI over all',
+    method: 'POST',
+    path: '/v1/wallets',
+    body: { sort_by: { indicator: 'roi_total', period: 'all', value: 'following' } },
+    cost: 5,
+    expected: () => listWallets(sol, { sort_by: { indicator: 'roi_total', period: 'all', value: 'following' } }),
+  },
 ];
 
 describe('the wallet analytics routes', () => {

@@ -22,7 +22,8 @@ import { parseSimulatorRequest } from '../../src/model/request.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { indexTape } from '../../src/engine/tape-index.js';
-import { runOne } from '../../src/sweep/run-one.js';
+import { replayFollowers } from '../../src/engine/followers.js';
+import { runOne, summaryOf } from '../../src/sweep/run-one.js';
 import { isMain } from '../is-main.js';
 
 const WARM_UP = 3;
@@ -45,8 +46,14 @@ function main(argv: readonly string[]): void {
   const tape = indexTape(readTapeFile(tapePath));
   const options = resolveEngineOptions({});
   for (const request of requests.slice(0, WARM_UP)) runOne(tape, request, options, false);
+  const batch = Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
   const start = performance.now();
-  for (const request of requests.slice(WARM_UP)) runOne(tape, request, options, false);
+  const timed = requests.slice(WARM_UP);
+  if (batch <= 1) for (const request of timed) runOne(tape, request, options, false);
+  else
+    for (let k = 0; k < timed.length; k += batch) {
+      replayFollowers(tape, timed.slice(k, k + batch), options, { chart: false, trades: false }).map(summaryOf);
+    }
   const ms = performance.now() - start;
   process.stdout.write(`${count} sweep requests after ${WARM_UP} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`);
 }
