@@ -127,9 +127,9 @@ const fileBytes = (seed: string, json: unknown): fc.Arbitrary<Uint8Array> =>
 
 // ---- the outcome every reader must have ----
 
-let files = 0;
+/** The input as a file: one file an extension, written over for each input (the runs go one at a time). */
 function fileOf(bytes: Uint8Array, extension: string): string {
-  const path = join(dir, `input-${files++}${extension}`);
+  const path = join(dir, `input${extension}`);
   writeFileSync(path, bytes);
   return path;
 }
