@@ -31,7 +31,7 @@ export type SweepResult =
 /**
  * Runs many simulator requests over one tape and hands each result to `onResult` in input
  * order. The tape is validated and indexed once; the requests are spread over worker threads in
- * batches, each batch replayed as the followers of one walk of the tape (`replayFollowers`).
+ * batches, a few requests at a time replayed as the followers of one walk of the tape.
  * A request that fails validation gives `{ index, error }` with its 400 body; a tape or options
  * that cannot serve a request (another network, no native prices for a fee) rejects the whole
  * sweep with an {@link InputError} naming the request. Results are the same whatever the number of workers.
