@@ -8,7 +8,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError, simulate, suggestRequest, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
 import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
-import { balancedParts } from '../src/distributed/rank-threads.js';
 import { strategyArb, scenarioArb } from './support/arbitraries.js';
 import { cli } from './support/cli.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from './support/paths.js';
@@ -193,39 +192,6 @@ describe('copysim rank', () => {
     expect(lines[0]).toContain(',after_pnl_total,');
     expect(lines).toHaveLength(4);
     expect(err).toMatch(/Spearman's rank correlation of pnl_total, before against after: -?\d\.\d{3} \(\d+ wallets\)/);
-  });
-
-  it('--workers 0, 1 and 2 print the same rows, out of sample too', async () => {
-    for (const extra of [[], ['--split', '2024-03-11', '--top', '3']]) {
-      const outs = await Promise.all(['0', '1', '2'].map((w) => cli('rank', ...args, '--format', 'jsonl', '--workers', w, ...extra)));
-      for (const o of outs) expect(o.code, o.err).toBe(0);
-      expect(outs[0]!.out.split('\n').length).toBeGreaterThan(extra.length === 0 ? 10 : 3);
-      expect(outs[1]!.out).toBe(outs[0]!.out);
-      expect(outs[2]!.out).toBe(outs[0]!.out);
-    }
-  });
-
-  it('splits the wallets among threads into runs of about equal swaps (hand-computed)', () => {
-    const parts = (weights: number[], n: number) =>
-      balancedParts(
-        weights.map((_, id) => ({ id, address: String(id) })),
-        (c) => weights[c.id]!,
-        n,
-      );
-    // Total 10, two parts: the first ends once it holds 5.
-    expect(parts([5, 1, 1, 1, 1, 1], 2)).toEqual([
-      { first: 0, count: 1 },
-      { first: 1, count: 5 },
-    ]);
-    // Total 4, three parts: cuts at 4/3 and 8/3.
-    expect(parts([1, 1, 1, 1], 3)).toEqual([
-      { first: 0, count: 2 },
-      { first: 2, count: 1 },
-      { first: 3, count: 1 },
-    ]);
-    // More threads than wallets: one part a wallet at most, none empty.
-    expect(parts([3], 4)).toEqual([{ first: 0, count: 1 }]);
-    expect(parts([], 2)).toEqual([]);
   });
 
   it('names a bad option and a bad request', async () => {

@@ -1,15 +1,13 @@
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
-import { threadRunner } from '../distributed/rank-threads.js';
-import { outOfSampleWith, rankWith } from '../rank/async-rank.js';
+import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/async-rank.js';
 import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
 import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
-import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import { copyWallets, metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -19,7 +17,7 @@ const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD]
-copysim rank ... [--workers N] | --queue redis://HOST:PORT [--chunk N]
+copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
 request's window (or those of --wallets) is followed with the request's settings, its "wallets"
@@ -39,8 +37,6 @@ window (own_pnl_total, own_roi_total, own_winrate, own_deals).
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
-  --workers N       worker threads copying the wallets, each a share of them in one walk of the
-                    tape (default: the machine's cores; 0: in this thread); the output is the same
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -76,7 +72,6 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       options: { type: 'string' },
       queue: { type: 'string' },
       chunk: { type: 'string' },
-      workers: { type: 'string' },
     },
     strict: true,
   });
@@ -91,8 +86,6 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const chunk = whole('--chunk', values.chunk);
   if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
   if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
-  const workers = whole('--workers', values.workers);
-  if (values.queue !== undefined && workers !== undefined) throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
@@ -108,14 +101,15 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     ...(top !== undefined ? { top } : {}),
     ...(wallets !== undefined ? { wallets } : {}),
   };
-  const threads = queue === undefined ? threadRunner(workers ?? availableParallelism()) : null;
-  const runner =
-    threads?.runner ??
-    queueRunner(tapePath, {
-      url: queue!,
-      onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
-      ...(chunk !== undefined ? { chunkSize: chunk } : {}),
-    });
+  // Here, every wallet in one walk of the tape; with --queue, a walk a chunk on the workers.
+  const runner: CopyRunner =
+    queue === undefined
+      ? async (context, candidates, _settings, onProgress) => copyWallets(context, candidates, onProgress)
+      : queueRunner(tapePath, {
+          url: queue,
+          onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
+          ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+        });
   try {
     if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
@@ -140,8 +134,6 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT_REQUEST;
     }
     throw e;
-  } finally {
-    await threads?.close();
   }
   return EXIT_OK;
 }

@@ -1,5 +1,5 @@
 /**
- * Ranking with the copying of the wallets done elsewhere: on worker threads, or on queue
+ * Ranking with the copying of the wallets handed to a runner: in this thread, or on queue
  * workers. The choice of candidates, their order, the sort and the out-of-sample verdict stay
  * here and are the local rank's own, so every runner gives the rows of `rankWallets` and
  * `outOfSample`, byte for byte; a runner only copies a list of wallets over one window.

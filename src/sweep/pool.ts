@@ -32,9 +32,9 @@ export interface SweepWorkerReply {
 }
 
 /**
- * Requests a worker runs as one walk of the tape. Larger batches share more of the walk, smaller
- * ones spread the work more evenly over the workers: at least four batches a worker, at most 16
- * requests a batch.
+ * Requests sent to a worker at once (it walks them a few at a time, `runBatch`): fewer messages
+ * for larger batches, work spread more evenly over the workers for smaller ones; at least four
+ * batches a worker, at most 16 requests a batch.
  */
 export function batchSize(requests: number, workers: number): number {
   return Math.max(1, Math.min(16, Math.ceil(requests / (4 * Math.max(1, workers)))));

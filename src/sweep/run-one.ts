@@ -27,12 +27,28 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 }
 
 /**
- * Runs validated requests of a sweep together, as followers of one walk of the tape
- * (`replayFollowers`): each output is exactly {@link runOne}'s. A request the tape cannot serve
- * (no native prices for its fee, say) stops the walk of all; the batch is then run one request
- * at a time, so each gets its own output or error and the others are unaffected.
+ * Requests replayed together in one walk of the tape. The walk's shared work (prices, holdings)
+ * is small beside a follower's own, while the deals of followers walked together all live until
+ * the walk ends: beyond a few, the collector's extra work outweighs what the walk shares (a
+ * profile of 24 together: garbage collection 30 % of the time, against 13 % one at a time).
+ */
+export const FOLLOWERS_A_WALK = 4;
+
+/**
+ * Runs validated requests of a sweep, {@link FOLLOWERS_A_WALK} at a time as the followers of
+ * one walk of the tape (`replayFollowers`): each output is exactly {@link runOne}'s. A request
+ * the tape cannot serve (no native prices for its fee, say) stops its walk; that walk's
+ * requests are then run one at a time, so each gets its own output or error.
  */
 export function runBatch(tape: IndexedTape, requests: readonly SimulatorRequest[], options: EngineOptions, full: boolean): BatchOutcome[] {
+  const outcomes: BatchOutcome[] = [];
+  for (let first = 0; first < requests.length; first += FOLLOWERS_A_WALK) {
+    outcomes.push(...walkTogether(tape, requests.slice(first, first + FOLLOWERS_A_WALK), options, full));
+  }
+  return outcomes;
+}
+
+function walkTogether(tape: IndexedTape, requests: readonly SimulatorRequest[], options: EngineOptions, full: boolean): BatchOutcome[] {
   let runs: ReplayResult[];
   try {
     runs = replayFollowers(tape, requests, options, controlOf(full));

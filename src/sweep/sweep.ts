@@ -32,7 +32,7 @@ export type SweepResult =
 /**
  * Runs many simulator requests over one tape and hands each result to `onResult` in input
  * order. The tape is validated and indexed once; the requests are spread over worker threads in
- * batches, each batch replayed as the followers of one walk of the tape (`replayFollowers`).
+ * batches, a few requests at a time replayed as the followers of one walk of the tape.
  * A request that fails validation or asks for another network than the tape's gives
  * `{ index, error }` with its 400 body, and the others their summaries; a tape or options that
  * cannot serve a request (no native prices for a fee) rejects the whole sweep with an

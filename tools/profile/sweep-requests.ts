@@ -12,7 +12,9 @@
  *     node --single-threaded --predictable --hash-seed=1 --random-seed=1 \
  *     --max-semi-space-size=64 --min-semi-space-size=64 dist/tools/profile/sweep-requests.js 24
  *
- * less the same with 4, divided by 20 (docs/performance.md). `--single-threaded --predictable`
+ * less the same with 4, divided by 20 (docs/performance.md). With COPYSIM_SWEEP_BATCH=K the
+ * timed requests run K at a time as the followers of one walk of the tape (`replayFollowers`)
+ * instead of one replay each. `--single-threaded --predictable`
  * and the fixed seeds, addresses and young generation make the count repeatable; the compiler's
  * work then falls inside it, which a window of 20 requests keeps small. Without valgrind it
  * prints the time a request took.
