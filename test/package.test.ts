@@ -98,8 +98,8 @@ describe('the packed library, installed without optional dependencies', () => {
     expect(status).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      'copysim serve: the HTTP service needs fastify and better-sqlite3, which are not installed (optional dependencies of ' +
-        'copysim, left out of a library install). Install them beside copysim: npm install fastify@^5.12.8 better-sqlite3@^12.11.1\n',
+      'copysim serve: the HTTP service needs fastify, @fastify/static and better-sqlite3, which are not installed (optional dependencies of ' +
+        'copysim, left out of a library install). Install them beside copysim: npm install fastify@^5.12.8 @fastify/static@^10.1.11 better-sqlite3@^12.11.1\n',
     );
   });
 
@@ -123,7 +123,7 @@ describe('the packed library, installed without optional dependencies', () => {
     writeFileSync(join(app, 'server.mjs'), "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n");
     const { status, stdout } = runNode(['server.mjs']);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/^MissingDependencyError: the HTTP service needs fastify and better-sqlite3, .* npm install fastify@\^5\.12\.8 better-sqlite3@\^12\.11\.1\n$/);
+    expect(stdout).toMatch(/^MissingDependencyError: the HTTP service needs fastify, @fastify\/static and better-sqlite3, .* npm install fastify@\^5\.12\.8 @fastify\/static@\^10\.1\.11 better-sqlite3@\^12\.11\.1\n$/);
   });
 });
 

@@ -126,7 +126,7 @@ function reportChecks(name: string, run: () => Run): void {
       const ofToken = deals.filter((d) => d.token.address === token.address).length;
       expect(rows.length).toBe(Math.min(50, ofToken));
       await page.$eval('[data-test="token-filter"]', (e) => {
-        (e as HTMLInputElement).value = '';
+        (e as unknown as { value: string }).value = '';
         e.dispatchEvent(new Event('input'));
       });
       expect((await tableRows(page)).length).toBe(Math.min(50, deals.length));
@@ -135,7 +135,7 @@ function reportChecks(name: string, run: () => Run): void {
     it("shows a deal's trades and its price chart on a click", async () => {
       // The deal with the most trades, found in the table after sorting by trades.
       await page.click('th[data-key="trades_number"]');
-      const first = await page.$eval('[data-test="deals-table"] tbody tr', (r) => Number((r as HTMLElement).dataset.deal));
+      const first = await page.$eval('[data-test="deals-table"] tbody tr', (r) => Number(r.getAttribute('data-deal')));
       const deal = data.response.deals[first]!;
       expect(deal.trades_number).toBe(Math.max(...data.response.deals.map((d) => d.trades_number)));
       await page.click('[data-test="deals-table"] tbody tr');

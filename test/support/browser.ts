@@ -3,14 +3,13 @@
  * offline. Without chromium the browser tests skip with a message, except in CI (the variable
  * CI set), where they fail: `.ci/run` installs chromium.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
-import puppeteer from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
+import { CHROMIUM } from '../../tools/chromium.js';
 import { PROJECT_ROOT } from './paths.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { launchBrowser } from '../../tools/chromium.js';
 
 /** Where the tests' screenshots go (not committed: .gitignore). */
 export const SCREENSHOT_DIR = join(PROJECT_ROOT, 'test-screenshots');
@@ -21,36 +20,6 @@ export function browserMissing(): string | null {
   const reason = `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; or set CHROMIUM_PATH)`;
   if (process.env.CI) throw new Error(`CI: the browser tests must run, but ${reason}`);
   return reason;
-}
-
-/**
- * Starts chromium with a fresh profile. The flags keep it from reaching out to the network on
- * its own (updates, sync, QUIC probes), which on a closed network fails or stalls.
- */
-export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'copysim-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-    ],
-    defaultViewport: { width: 1280, height: 900 },
-  });
-  return {
-    browser,
-    close: async () => {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
 }
 
 /** What went wrong on a page: console errors, uncaught exceptions and failed requests. */

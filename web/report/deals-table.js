@@ -4,10 +4,10 @@ import { el, formatNumber, formatPercent, formatTime, shortAddress } from './for
 
 const PAGE_ROWS = 50;
 
-/** A deal row of the report data read back by column name. */
+/** A deal row of the report data read back by column name (`token` from the report's token list). */
 export function dealReader(data) {
   const at = Object.fromEntries(data.deal_columns.map((name, i) => [name, i]));
-  return (row, name) => row[at[name]];
+  return (row, name) => (name === 'token' ? data.tokens[row[at.token]] : row[at[name]]);
 }
 
 export function tokenLabel(token) {

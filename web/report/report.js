@@ -6,6 +6,15 @@ import { dealReader, dealsTable } from './deals-table.js';
 import { showDeal } from './deal-panel.js';
 import { renderLatency, renderRank, renderSweep } from './grids.js';
 
+/** The data a report file carries: JSON, gzipped, in base64, in a script block. */
+export async function embeddedData(block) {
+  const text = atob(block.textContent.trim());
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return JSON.parse(json);
+}
+
 export function renderReport(root, data) {
   root.replaceChildren(el('h1', {}, data.title));
   if (data.kind === 'simulation') renderSimulation(root, data);

@@ -1,6 +1,6 @@
 import type { IndexedTape } from '../../engine/tape-index.js';
 import type { SimulatorRequest } from '../../model/request.js';
-import { SimulatedDealSchema, SimulatedTradeSchema, type SimulatorResponse } from '../../model/response.js';
+import { SimulatedDealSchema, SimulatedTradeSchema, type SimulatedDeal, type SimulatorResponse } from '../../model/response.js';
 import { dealPrices, type DealPrices } from './tape-prices.js';
 
 /** Column names of a deal row: the response's deal fields, `trades` last (as rows of {@link TRADE_COLUMNS}). */
@@ -21,6 +21,8 @@ export interface SimulationReportData {
   readonly summary: SimulatorResponse['summary'];
   readonly chart: SimulatorResponse['cumulative_pnl_and_fee_chart'];
   readonly deal_columns: readonly string[];
+  /** The deals' tokens, each once: a deal row's `token` is an index into this list. */
+  readonly tokens: readonly SimulatedDeal['token'][];
   readonly trade_columns: readonly string[];
   readonly deals: readonly unknown[][];
   /** Leader swaps not copied, counted by reason; null when the response has no skip log. */
@@ -40,10 +42,16 @@ export interface SimulationReportInputs {
 
 /** The report's data from a simulator response (and the tape, for each deal's price panel). */
 export function simulationReportData({ title, response, request, tape }: SimulationReportInputs): SimulationReportData {
+  const tokens: SimulatedDeal['token'][] = [];
+  const tokenIndex = new Map<string, number>();
   const deals = response.deals.map((deal) =>
-    DEAL_COLUMNS.map((column) =>
-      column === 'trades' ? deal.trades.map((trade) => TRADE_COLUMNS.map((c) => trade[c])) : deal[column],
-    ),
+    DEAL_COLUMNS.map((column) => {
+      if (column === 'trades') return deal.trades.map((trade) => TRADE_COLUMNS.map((c) => trade[c]));
+      if (column !== 'token') return deal[column];
+      let index = tokenIndex.get(deal.token.address);
+      if (index === undefined) tokenIndex.set(deal.token.address, (index = tokens.push(deal.token) - 1));
+      return index;
+    }),
   );
   let skipped: Record<string, number> | null = null;
   if (response.skipped_copies !== undefined) {
@@ -57,6 +65,7 @@ export function simulationReportData({ title, response, request, tape }: Simulat
     summary: response.summary,
     chart: response.cumulative_pnl_and_fee_chart,
     deal_columns: DEAL_COLUMNS,
+    tokens,
     trade_columns: TRADE_COLUMNS,
     deals,
     skipped,

@@ -70,8 +70,10 @@ export function dealPrices(tape: IndexedTape, deals: readonly SimulatedDeal[], l
     let highest = 0;
     for (const i of market) highest = Math.max(highest, Number(tape.swaps[i]!.usd_price));
     const e = highest > 0 ? Math.floor(Math.log10(highest)) - 5 : 0;
-    const points = (indices: number[]): PricePoints => encode(tape, indices, columns, deal.open_time, e);
-    return { e, market: points(market), leader_buys: points(buys), leader_sells: points(sells) };
+    // The leaders' swaps are markers beside the price line: half its resolution is plenty.
+    const points = (indices: number[], width: number): PricePoints => encode(tape, indices, width, deal.open_time, e);
+    const half = Math.ceil(columns / 2);
+    return { e, market: points(market, columns), leader_buys: points(buys, half), leader_sells: points(sells, half) };
   });
 }
 
