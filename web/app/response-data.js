@@ -3,13 +3,12 @@
 // give, so a deal's chart shows the follower's trades alone.
 
 export function simulationData(title, request, response) {
-  const dealColumns = Object.keys(response.deals[0] ?? { token: null, trades: null });
+  const dealColumns = Object.keys(response.deals[0] ?? { token: null }).filter((name) => name !== 'trades');
   const tradeColumns = Object.keys(response.deals.find((d) => d.trades.length > 0)?.trades[0] ?? {});
   const tokens = [];
   const tokenIndex = new Map();
   const deals = response.deals.map((deal) =>
     dealColumns.map((column) => {
-      if (column === 'trades') return deal.trades.map((t) => tradeColumns.map((c) => t[c]));
       if (column !== 'token') return deal[column];
       if (!tokenIndex.has(deal.token.address)) tokenIndex.set(deal.token.address, tokens.push(deal.token) - 1);
       return tokenIndex.get(deal.token.address);
@@ -30,6 +29,7 @@ export function simulationData(title, request, response) {
     tokens,
     trade_columns: tradeColumns,
     deals,
+    trades: response.deals.map((deal) => deal.trades.map((t) => tradeColumns.map((c) => t[c]))),
     skipped,
     prices: null,
   };

@@ -4,6 +4,7 @@
 import { el, formatNumber, formatPrice, formatTime, formatUsd } from './format.js';
 import { timeScatterChart } from './charts.js';
 import { dealReader, tokenLabel } from './deals-table.js';
+import { part } from './parts.js';
 
 /** Decodes a deal's price points (times as differences from the open time, prices in 10^e USD). */
 export function decodePoints(points, start, e) {
@@ -19,12 +20,13 @@ export function decodePoints(points, start, e) {
   return { times, values };
 }
 
-export function showDeal(container, data, index) {
+export async function showDeal(container, data, index) {
   const read = dealReader(data);
   const row = data.deals[index];
   const token = read(row, 'token');
   const at = Object.fromEntries(data.trade_columns.map((name, i) => [name, i]));
-  const trades = read(row, 'trades').map((t) => Object.fromEntries(Object.entries(at).map(([name, i]) => [name, t[i]])));
+  const trades = (await part(data, 'trades'))[index].map((t) => Object.fromEntries(Object.entries(at).map(([name, i]) => [name, t[i]])));
+  const prices = (await part(data, 'prices'))?.[index];
 
   const table = el(
     'table',
@@ -73,7 +75,6 @@ export function showDeal(container, data, index) {
   const follower = (type, label, colour) => ({ label, colour, size: 9, times: priced(type).map((t) => t.time), values: priced(type).map((t) => t.usd_price) });
   const groups = [follower('buy', 'follower buys', '#1e8449'), follower('sell', 'follower sells', '#c0392b')];
   const lines = [];
-  const prices = data.prices?.[index];
   if (prices) {
     const open = read(row, 'open_time');
     lines.push({ label: 'price (every swap of the token)', colour: '#5d6d7e', ...decodePoints(prices.market, open, prices.e) });

@@ -6,15 +6,6 @@ import { dealReader, dealsTable } from './deals-table.js';
 import { showDeal } from './deal-panel.js';
 import { renderLatency, renderRank, renderSweep } from './grids.js';
 
-/** The data a report file carries: JSON, gzipped, in base64, in a script block. */
-export async function embeddedData(block) {
-  const text = atob(block.textContent.trim());
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const json = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
-  return JSON.parse(json);
-}
-
 export function renderReport(root, data) {
   root.replaceChildren(el('h1', {}, data.title));
   if (data.kind === 'simulation') renderSimulation(root, data);
@@ -107,8 +98,8 @@ function renderSimulation(root, data) {
 
   const detail = el('div', { class: 'deal-detail', 'data-test': 'deal-detail' }, el('p', { class: 'muted' }, 'Click a deal to see its trades and the token’s price over its life.'));
   const table = section(root, 'Deals');
-  dealsTable(table, data, (index) => {
-    showDeal(detail, data, index);
+  dealsTable(table, data, async (index) => {
+    await showDeal(detail, data, index);
     detail.scrollIntoView({ block: 'nearest' });
   });
   table.append(detail);

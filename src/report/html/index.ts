@@ -21,7 +21,9 @@ export { htmlPage } from './page.js';
  * writeHtmlFile('out/report.html', html);
  */
 export function simulationReportHtml(inputs: SimulationReportInputs): string {
-  return htmlPage(inputs.title, simulationReportData(inputs));
+  // Trades and prices are read only when a deal is opened: apart, they do not slow the opening.
+  const { trades, prices, ...main } = simulationReportData(inputs);
+  return htmlPage(inputs.title, main, { trades, prices });
 }
 
 /** Writes a report, making its folder; a failure is an {@link InputError} naming the file. */
