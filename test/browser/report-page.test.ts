@@ -58,8 +58,8 @@ function pumpSwapRun(): Run {
 
 /** Writes the run's report and opens it from the disk, collecting the page's problems. */
 async function openReport(name: string, run: Run): Promise<{ page: Page; problems: string[] }> {
-  const file = join(scratch, `${name}.html`);
-  writeHtmlFile(file, simulationReportHtml({ title: `copysim report: ${name}`, ...run }));
+  const file = join(scratch, `${name.replace(/\W+/g, '-')}.html`);
+  writeHtmlFile(file, simulationReportHtml({ title: `copysim simulation: ${name}`, ...run }));
   const page = await browser.newPage();
   const problems = watchProblems(page);
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
@@ -82,7 +82,7 @@ function reportChecks(name: string, run: () => Run): void {
     let data: Run;
     beforeAll(async () => {
       data = run();
-      ({ page, problems } = await openReport(name.replace(/\W+/g, '-'), data));
+      ({ page, problems } = await openReport(name, data));
     }, 60_000);
     afterAll(() => page?.close());
 
@@ -94,6 +94,8 @@ function reportChecks(name: string, run: () => Run): void {
       const summary = await page.$eval('[data-test="summary"]', (e) => e.textContent ?? '');
       expect(summary).toContain(`${data.response.deals.length}`);
       await screenshot(page, `report-${name.replace(/\W+/g, '-')}`);
+      // What the window shows first: docs/report-example.png is this picture of the example.
+      await screenshot(page, `report-${name.replace(/\W+/g, '-')}-window`, false);
       expect(problems).toEqual([]);
     });
 

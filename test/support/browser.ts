@@ -53,9 +53,10 @@ export async function canvasInk(page: Page): Promise<number[]> {
   );
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves the whole page (or, with `fullPage` false, what the window shows) as SCREENSHOT_DIR/NAME.png. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+  await page.screenshot({ path: file as `${string}.png`, fullPage });
   return file;
 }
