@@ -92,6 +92,19 @@ describe('the packed library, installed without optional dependencies', () => {
     expect(Number.isFinite(response.summary.pnl_total)).toBe(true);
   });
 
+  it('writes the HTML report from the installed package (its web/ files and uPlot found there)', () => {
+    const example = join(installed, 'copysim', 'fixtures', 'example');
+    const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
+    const html = join(app, 'report.html');
+    const { status, stderr } = runNode([cli, 'simulate', '--tape', join(example, 'tape-sol.json'), '--request', join(example, 'request-sol.json'), '--html', html]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('function renderReport(');
+    expect(page).toContain('uPlot');
+  });
+
   it('copysim serve names the packages to install, in one line, exit 1', () => {
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
     const { status, stdout, stderr } = runNode([cli, 'serve', '--port', '0']);

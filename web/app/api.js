@@ -13,7 +13,13 @@ export class Api {
     const headers = { 'x-api-key': this.key };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const parsed = await response.json();
+    const text = await response.text();
+    let parsed;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = { code: 'not_json', detail: `the service answered ${response.status} with no JSON body: ${text.slice(0, 200)}` };
+    }
     // The simulator tells the credits in headers, the other operations in the body's envelope.
     const remaining = response.headers.get('x-credits-remaining') ?? parsed?.credits?.remaining;
     if (response.ok && remaining !== undefined && remaining !== null) this.onCredits(Number(remaining));

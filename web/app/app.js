@@ -23,7 +23,7 @@ const walletPage = el('section', { 'data-test': 'wallet-page' });
 root.replaceChildren(
   el('h1', {}, 'copysim'),
   el('p', { class: 'muted' }, 'Copy-trade simulations over the served tapes. Each call spends your key’s credits: the wallet list 5, the simulator 10, a wallet’s read 1.'),
-  el('div', { class: 'bar' }, el('label', {}, 'API key ', keyInput), el('label', {}, 'network ', networkSelect), el('button', { 'data-test': 'connect', onclick: connect }, 'Open the wallet list (5 credits)'), el('span', {}, 'credits left: ', credits)),
+  el('div', { class: 'bar' }, el('label', {}, 'API key ', keyInput), el('label', {}, 'network ', networkSelect), el('button', { 'data-test': 'connect', onclick: guarded(connect) }, 'Open the wallet list (5 credits)'), el('span', {}, 'credits left: ', credits)),
   message,
   walletSection,
   settingsSection,
@@ -40,7 +40,7 @@ openApiDocument().then(
       el('h2', {}, 'Settings'),
       el('p', { class: 'muted' }, 'Fields marked * are required; an empty field takes the service’s default. The wallets are the ones ticked in the list.'),
       form.element,
-      el('p', {}, el('button', { 'data-test': 'run', onclick: run }, 'Run the simulation (10 credits)')),
+      el('p', {}, el('button', { 'data-test': 'run', onclick: guarded(run) }, 'Run the simulation (10 credits)')),
     );
   },
   (e) => say(`The service's OpenAPI document could not be read: ${e.message}`),
@@ -48,6 +48,12 @@ openApiDocument().then(
 
 function say(text) {
   message.textContent = text;
+}
+
+/** Runs an action of the page; a failure (the service unreachable, …) is said, not thrown. */
+function guarded(action) {
+  return (...args) =>
+    action(...args).catch((e) => say(`That did not work: ${e.message}. Is the service still running?`));
 }
 
 async function connect() {
@@ -91,7 +97,7 @@ function drawWallets() {
             'tr',
             { class: state.picked.has(w.address) ? 'picked' : '', 'data-wallet': w.address },
             el('td', {}, el('input', { type: 'checkbox', checked: state.picked.has(w.address), onchange: (e) => pick(w.address, e.target.checked) })),
-            el('td', {}, el('a', { class: 'wallet-link', title: w.address, onclick: () => openWallet(w.address) }, shortAddress(w.address))),
+            el('td', {}, el('a', { class: 'wallet-link', title: w.address, onclick: guarded(() => openWallet(w.address)) }, shortAddress(w.address))),
             WALLET_COLUMNS.map((c) => el('td', { class: 'num' }, c.show(w.indicators[c.key].all.initial))),
           ),
         ),
