@@ -12,7 +12,9 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, canvasInk, launchBrowser, screenshot, watchProblems } from '../support/browser.js';
 import { cli } from '../support/cli.js';
-import { PROJECT_ROOT } from '../support/paths.js';
+import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_TAPES } from '../support/real-tapes.js';
+import { suggestRequest } from '../../src/index.js';
 
 const missing = browserMissing();
 if (missing !== null) console.warn(`browser tests skipped: ${missing}`);
@@ -41,14 +43,26 @@ describe.skipIf(missing !== null)('the drawn sweep, latency curve and ranking', 
     return { page, problems };
   }
 
-  it('draws a sweep as a heatmap over the two settings that vary, one cell a request', async () => {
+  /** The PumpSwap capture of ../shared/real-data as a tape file, with its suggested request. */
+  function pumpSwap(): { tape: string; request: object } {
+    const imported = REAL_TAPES.find(([name]) => name.startsWith('PumpSwap'))![1]();
+    const tape = join(scratch, 'pumpswap.json');
+    writeFileSync(tape, JSON.stringify(imported.tape));
+    return { tape, request: suggestRequest(imported.tape, 20)! };
+  }
+
+  const sweeps: [string, () => { tape: string; request: object }][] = [['the bundled sol example', () => ({ tape: TAPE, request: JSON.parse(readFileSync(REQUEST, 'utf8')) as object })]];
+  if (present(REAL_DATA_DIR)) sweeps.push(['the real PumpSwap capture', pumpSwap]);
+  else console.warn(`the PumpSwap sweep test skipped: ${REAL_DATA_DIR} is absent on this machine`);
+
+  it.each(sweeps)('draws a sweep of %s as a heatmap over the two settings that vary, one cell a request', async (name, source) => {
     // 3 × 2 requests varying buy_percentage and max_buy_amount, and one the service refuses.
-    const base = JSON.parse(readFileSync(REQUEST, 'utf8')) as object;
+    const { tape, request: base } = source();
     const requests = [25, 50, 100].flatMap((b) => [100, 300].map((m) => ({ ...base, buy_percentage: b, max_buy_amount: m })));
     const file = join(scratch, 'sweep.jsonl');
     writeFileSync(file, [...requests, { ...base, buy_percentage: 0 }].map((r) => JSON.stringify(r)).join('\n'));
     const html = join(scratch, 'sweep.html');
-    const run = await cli('sweep', '--tape', TAPE, '--requests', file, '--workers', '1', '--html', html);
+    const run = await cli('sweep', '--tape', tape, '--requests', file, '--workers', '1', '--html', html);
     expect(run.code).toBe(0);
     const lines = run.out.trim().split('\n').map((l) => JSON.parse(l) as { index: number; summary?: { pnl_total: number; roi_total: number } });
 
@@ -65,7 +79,7 @@ describe.skipIf(missing !== null)('the drawn sweep, latency curve and ranking', 
     const roi = await page.$eval('[data-test="heatmap"] tbody tr td', (td) => Number(td.getAttribute('data-value')));
     expect(roi).toBe(lines[0]!.summary!.roi_total);
     expect(await page.$$eval('[data-test="sweep-runs"] tbody tr', (r) => r.length)).toBe(7);
-    await screenshot(page, 'sweep');
+    await screenshot(page, `sweep-${name.replace(/\W+/g, '-')}`);
     expect(problems).toEqual([]);
   });
 

@@ -16,6 +16,8 @@ const networkSelect = el('select', { 'data-test': 'network' }, el('option', { va
 const credits = el('span', { class: 'credits', 'data-test': 'credits' }, '–');
 const message = el('div', { class: 'message', 'data-test': 'message' });
 const walletSection = el('section', {});
+// Wallets that are not on the list's page: pasted, one address a line.
+const extraWallets = el('textarea', { 'data-test': 'extra-wallets', rows: 3, cols: 60, placeholder: 'more wallets to copy: one address a line' });
 const settingsSection = el('section', {});
 const reportSection = el('section', { 'data-test': 'report' });
 const walletPage = el('section', { 'data-test': 'wallet-page' });
@@ -103,6 +105,7 @@ function drawWallets() {
         ),
       ),
     ),
+    el('p', {}, el('label', {}, 'Also copy ', extraWallets)),
   );
 }
 
@@ -121,7 +124,8 @@ async function run() {
   say('');
   if (!state.api) return say('Enter your API key and open the wallet list first.');
   if (!form) return say('The settings form is not ready yet.');
-  const request = { wallets: [...state.picked], network: state.network, ...form.read() };
+  const pasted = extraWallets.value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const request = { wallets: [...new Set([...state.picked, ...pasted])], network: state.network, ...form.read() };
   const answer = await state.api.call('POST', '/v1/wallets/simulator', { body: request });
   if (answer.status !== 200) {
     const unplaced = answer.status === 400 && Array.isArray(answer.body.detail) ? form.showProblems(answer.body.detail) : null;
