@@ -19,6 +19,10 @@ import { cli } from '../support/cli.js';
 // The page's own copy of the thinning rule (plain JavaScript, run here as it runs in a browser).
 // @ts-expect-error: a browser module without type declarations
 import { minMaxIndices as pageMinMaxIndices } from '../../web/report/thin.js';
+// @ts-expect-error: a browser module without type declarations
+import { drawdown } from '../../web/report/charts.js';
+// @ts-expect-error: a browser module without type declarations
+import { formatNumber, formatPrice } from '../../web/report/format.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-html-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -63,6 +67,31 @@ describe('minMaxIndices: thinning for display', () => {
         expect(Math.min(...kept.map((i) => ys[i]!))).toBe(Math.min(...ys));
       }),
     );
+  });
+});
+
+describe("the page's arithmetic and numbers", () => {
+  it('draws the drawdown below the best pnl_total so far, counting from 0 before the first trade', () => {
+    // best so far: 5, 5, 8, 8 → 5-5, 3-5, 8-8, -2-8.
+    expect(drawdown([5, 3, 8, -2])).toEqual([0, -2, 0, -10]);
+    // Below 0 from the start: the best so far is the 0 before any trade.
+    expect(drawdown([-3, -1, 2])).toEqual([-3, -1, 0]);
+  });
+
+  it('prints amounts grouped, signed when asked, with no "-0.00"', () => {
+    expect(formatNumber(1234.567, 2, true)).toBe('+1,234.57');
+    expect(formatNumber(-1234.5)).toBe('-1,234.50');
+    expect(formatNumber(-0.001)).toBe('0.00');
+    expect(formatNumber(0.001, 2, true)).toBe('0.00');
+    expect(formatNumber(Number.NaN)).toBe('–');
+    expect(formatNumber(null)).toBe('–');
+  });
+
+  it('prints prices with six significant digits, however small', () => {
+    // log10(1.9873085e-7) = -6.7 → floor -7 → 5 - (-7) = 12 decimals.
+    expect(formatPrice(1.9873085e-7)).toBe('0.000000198731');
+    expect(formatPrice(1234.5678)).toBe('1,234.57');
+    expect(formatPrice(0)).toBe('0');
   });
 });
 
