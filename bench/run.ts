@@ -7,7 +7,8 @@
  *   npm run bench -- --only loop,floor
  *
  * Suites: decimal (the cost of one decimal operation), loop (replay in memory), floor (simulate against read + JSON.parse of a 1M-swap
- * JSON tape, following 100 and 10 leaders), stream (a 10M-swap JSONL tape, peak RSS, following
+ * JSON tape, following 100 and 10 leaders), report (the HTML report of that simulation: size,
+ * and the time headless chromium takes to open it), stream (a 10M-swap JSONL tape, peak RSS, following
  * one leader and ten), sweep
  * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
  * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
@@ -28,6 +29,7 @@ import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
 import { distributedSuite } from './suites/distributed.js';
 import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/processes.js';
+import { reportSuite } from './suites/report.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
@@ -72,7 +74,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'rank', 'stream', 'sweep', 'distributed'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -128,7 +130,7 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stderr.write('decimal …\n');
     say(await decimalSuite());
   }
-  if (only.has('loop') || only.has('floor') || only.has('rank')) {
+  if (only.has('loop') || only.has('floor') || only.has('rank') || only.has('report')) {
     const { tape, request } = ensureTape(sizes.tape, 'json');
     if (only.has('loop')) {
       process.stderr.write('loop …\n');
@@ -142,6 +144,10 @@ async function main(argv: readonly string[]): Promise<void> {
     if (only.has('rank')) {
       process.stderr.write('rank …\n');
       say(rankSuite(tape, request, sizes.tape, sizes.rounds, !quick));
+    }
+    if (only.has('report')) {
+      process.stderr.write('report …\n');
+      say(await reportSuite(tape, request, sizes.tape, sizes.rounds, !quick));
     }
   }
   if (only.has('stream')) {

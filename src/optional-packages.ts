@@ -21,11 +21,16 @@ export class MissingDependencyError extends CopysimError {
   ) {
     const install = missing.map((name) => `${name}@${ranges[name]}`).join(' ');
     super(
-      `${feature} needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed ` +
+      `${feature} needs ${listed(missing)}, which ${missing.length === 1 ? 'is' : 'are'} not installed ` +
         `(optional dependencies of copysim, left out of a library install). Install ${missing.length === 1 ? 'it' : 'them'} ` +
         `beside copysim: npm install ${install}`,
     );
   }
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 const require = createRequire(import.meta.url);

@@ -27,6 +27,8 @@ describe('copysim example', () => {
       }
       const file = join(out, `example-${network}.json`);
       expect(result.out).toContain(`full response written to ${file}\n`);
+      expect(result.out).toContain(`HTML report written to ${join(out, `example-${network}.html`)}: open it in a browser\n`);
+      expect(readFileSync(join(out, `example-${network}.html`), 'utf8')).toMatch(/^<!doctype html>/);
       const written = readJson(file);
       expect(SimulatorResponseSchema.safeParse(written).success).toBe(true);
       const request = readJson(join(EXAMPLE_DIR, `request-${network}.json`));
@@ -40,7 +42,7 @@ describe('copysim example', () => {
     const first = await cli('example', '--out', a);
     const second = await cli('example', '--out', b);
     expect(second.out.replaceAll(b, a)).toBe(first.out);
-    for (const name of ['example-sol.json', 'example-eth.json']) {
+    for (const name of ['example-sol.json', 'example-eth.json', 'example-sol.html', 'example-eth.html']) {
       expect(readFileSync(join(b, name), 'utf8')).toBe(readFileSync(join(a, name), 'utf8'));
     }
   });

@@ -92,14 +92,27 @@ describe('the packed library, installed without optional dependencies', () => {
     expect(Number.isFinite(response.summary.pnl_total)).toBe(true);
   });
 
+  it('writes the HTML report from the installed package (its web/ files and uPlot found there)', () => {
+    const example = join(installed, 'copysim', 'fixtures', 'example');
+    const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
+    const html = join(app, 'report.html');
+    const { status, stderr } = runNode([cli, 'simulate', '--tape', join(example, 'tape-sol.json'), '--request', join(example, 'request-sol.json'), '--html', html]);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('function renderReport(');
+    expect(page).toContain('uPlot');
+  });
+
   it('copysim serve names the packages to install, in one line, exit 1', () => {
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
     const { status, stdout, stderr } = runNode([cli, 'serve', '--port', '0']);
     expect(status).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      'copysim serve: the HTTP service needs fastify and better-sqlite3, which are not installed (optional dependencies of ' +
-        'copysim, left out of a library install). Install them beside copysim: npm install fastify@^5.12.8 better-sqlite3@^12.11.1\n',
+      'copysim serve: the HTTP service needs fastify, @fastify/static and better-sqlite3, which are not installed (optional dependencies of ' +
+        'copysim, left out of a library install). Install them beside copysim: npm install fastify@^5.12.8 @fastify/static@^10.1.11 better-sqlite3@^12.11.1\n',
     );
   });
 
@@ -123,7 +136,7 @@ describe('the packed library, installed without optional dependencies', () => {
     writeFileSync(join(app, 'server.mjs'), "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n");
     const { status, stdout } = runNode(['server.mjs']);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/^MissingDependencyError: the HTTP service needs fastify and better-sqlite3, .* npm install fastify@\^5\.12\.8 better-sqlite3@\^12\.11\.1\n$/);
+    expect(stdout).toMatch(/^MissingDependencyError: the HTTP service needs fastify, @fastify\/static and better-sqlite3, .* npm install fastify@\^5\.12\.8 @fastify\/static@\^10\.1\.11 better-sqlite3@\^12\.11\.1\n$/);
   });
 });
 

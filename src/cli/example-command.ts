@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../model/errors.js';
 import { parseSimulatorRequest, type Network } from '../model/request.js';
 import { formatTextReport } from '../report/text-report.js';
+import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
 import { simulate } from '../simulate.js';
 import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
@@ -16,10 +17,11 @@ export const EXAMPLE_HELP = `copysim example [--network sol|eth] [--out DIR]
 Simulates the bundled example (fixtures/example: a Solana and an Ethereum tape of a few days
 of pump-and-dump trading, each with a request following its leaders), prints a readable report
 of each run and writes each full response (the 200 body of POST /wallets/simulator) to
-DIR/example-NETWORK.json. This is what "npm start" runs.
+DIR/example-NETWORK.json and its HTML report (charts and deals; open it in a browser) to
+DIR/example-NETWORK.html. This is what "npm start" runs.
 
   --network sol|eth   run one example only (default: both)
-  --out DIR           where to write the responses (default: out)`;
+  --out DIR           where to write the responses and reports (default: out)`;
 
 const NETWORKS: readonly Network[] = ['sol', 'eth'];
 
@@ -59,11 +61,15 @@ export function exampleCommand(args: string[], io: CliIo): number {
     if (!parsed.success) {
       throw new InputError(`${requestFile}: the bundled request is invalid: ${JSON.stringify(parsed.error)}`, { source: requestFile });
     }
-    const response = simulate(readTapeFile(join(dir, `tape-${net}.json`)), parsed.data, options);
+    const tape = readTapeFile(join(dir, `tape-${net}.json`));
+    const response = simulate(tape, parsed.data, options);
     const outFile = join(outDir, `example-${net}.json`);
     writeResponse(outFile, formatJson(response, true));
-    io.out(formatTextReport(response, parsed.data, { title: `== copysim example: ${net} (fixtures/example/tape-${net}.json) ==` }));
-    io.out(`\nfull response written to ${outFile}\n\n`);
+    const htmlFile = join(outDir, `example-${net}.html`);
+    const title = `copysim example: ${net} (fixtures/example/tape-${net}.json)`;
+    writeHtmlFile(htmlFile, simulationReportHtml({ title, response, request: parsed.data, tape }));
+    io.out(formatTextReport(response, parsed.data, { title: `== ${title} ==` }));
+    io.out(`\nfull response written to ${outFile}\nHTML report written to ${htmlFile}: open it in a browser\n\n`);
   }
   return EXIT_OK;
 }

@@ -6,8 +6,10 @@ import { RequestError } from '../model/errors.js';
 import { DEFAULT_DELAYS, latencyCurve, type LatencyCurve } from '../sweep/latency.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
+import { latencyReportHtml } from '../report/html/grid-data.js';
+import { writeHtmlFile } from '../report/html/index.js';
 
-export const LATENCY_HELP = `copysim latency --tape TAPE --request REQUEST [--delays ${DEFAULT_DELAYS.join(',')}] [--options OPTIONS] [--json]
+export const LATENCY_HELP = `copysim latency --tape TAPE --request REQUEST [--delays ${DEFAULT_DELAYS.join(',')}] [--options OPTIONS] [--json] [--html FILE]
 
 Runs the request at each copy delay (strategy.copy_delay_seconds) over one indexed tape and
 prints how much of the zero-delay PnL a copier keeps as its bot lands later: delay, pnl_total,
@@ -19,6 +21,7 @@ at which half of it is gone. The request's own strategy is kept; only the delay 
   --delays LIST    delays in whole seconds, comma-separated (default ${DEFAULT_DELAYS.join(',')})
   --options FILE   engine options as JSON
   --json           print a JSON array instead, one object a delay (delay_seconds first)
+  --html FILE      also write the curve as an HTML page (a chart and the table)
 
 Exit codes: 0 printed; 1 a file or the delays cannot be used; 2 the request fails validation
 (its 400 body on standard output).`;
@@ -70,6 +73,7 @@ export function latencyCommand(args: string[], io: CliIo): number {
       delays: { type: 'string' },
       options: { type: 'string' },
       json: { type: 'boolean', default: false },
+      html: { type: 'string' },
     },
     strict: true,
   });
@@ -91,6 +95,7 @@ export function latencyCommand(args: string[], io: CliIo): number {
   }
   // The warnings of the request at its own settings (a followed wallet with no swap, …).
   for (const w of diagnose(tape, request, { options })) io.err(`copysim latency: warning: ${w.message}\n`);
+  if (values.html !== undefined) writeHtmlFile(values.html, latencyReportHtml(`copysim latency: ${values.request}`, curve));
   io.out(values.json ? formatJson(curve.points, true) : formatLatencyTable(curve));
   return EXIT_OK;
 }

@@ -8,6 +8,7 @@ import { importCommand, IMPORT_HELP } from './import-command.js';
 import { keysCommand, KEYS_HELP } from './keys-command.js';
 import { latencyCommand, LATENCY_HELP } from './latency-command.js';
 import { rankCommand, RANK_HELP } from './rank-command.js';
+import { reportCommand, REPORT_HELP } from './report-command.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
 import { serveCommand, SERVE_HELP } from './serve-command.js';
 import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
   sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
   worker: { summary: 'run the jobs of sweeps and ranks spread over machines (sweep|rank --queue), from Redis', help: WORKER_HELP, run: workerCommand },
+  report: { summary: 'draw a simulator response as an HTML report that opens offline', help: REPORT_HELP, run: reportCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
   import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },

@@ -12,11 +12,13 @@ import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
+import { rankReportHtml } from '../report/html/grid-data.js';
+import { writeHtmlFile } from '../report/html/index.js';
 
 const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD]
+export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
 copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
@@ -32,6 +34,8 @@ window (own_pnl_total, own_roi_total, own_winrate, own_deals).
   --min-deals N     leave out wallets whose copier made fewer than N deals
   --top N           at most N rows (with --split, also the wallets copied together after it; default 10 there)
   --format F        table (default), csv, or jsonl (one object a line: wallet, summary and the figures)
+  --html FILE       also write the ranking as an HTML page: the table, and a scatter of each
+                    wallet's own ROI against its copier's
   --split DAY       rank on the window before DAY, then evaluate the same wallets from DAY to to_date:
                     each row gains the after-split summary, and the output ends with Spearman's rank
                     correlation of the sort metric before and after (wallets with --min-deals deals in
@@ -72,6 +76,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       options: { type: 'string' },
       queue: { type: 'string' },
       chunk: { type: 'string' },
+      html: { type: 'string' },
     },
     strict: true,
   });
@@ -114,10 +119,12 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
       bar.finish();
+      if (values.html !== undefined) writeHtmlFile(values.html, rankReportHtml(`copysim rank: ${values.request}`, rows));
       io.out(format === 'table' ? formatRankTable(rows, sortBy) : format === 'csv' ? formatRankCsv(rows) : rows.map((r) => formatJson(r, false)).join(''));
     } else {
       const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
+      if (values.html !== undefined) writeHtmlFile(values.html, rankReportHtml(`copysim rank: ${values.request}, before ${values.split}`, check.rows));
       if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
       else if (format === 'csv') {
         io.out(formatRankCsv(check.rows));

@@ -12,9 +12,10 @@ import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_INPUT, EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
+import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
 import { UsageError } from './usage.js';
 
-export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report] [--strict]
+export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report] [--html FILE] [--strict]
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
@@ -28,6 +29,9 @@ Replays TAPE for the simulator request and prints the 200 body of POST /wallets/
   --report          print a readable report instead of the JSON: the inputs, the summary, the
                     best deals, the deals closed by each rule, and with the strategy's
                     report_skipped the leader swaps not copied, counted by reason
+  --html FILE       also write the run as an HTML report that opens offline in a browser
+                    (charts, the deals table, each deal's trades on the token's price; a
+                    JSONL tape is not kept in memory, so its report has no price charts)
   --strict          treat the warnings as errors: print them and exit 1, without the response
 
 Warnings (on standard error, the output unchanged): a followed wallet with no swap in the tape
@@ -48,6 +52,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
       pretty: { type: 'boolean', default: false },
       report: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
+      html: { type: 'string' },
     },
     strict: true,
   });
@@ -78,6 +83,8 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
   let parts: ResponseParts;
   let warnings: Warning[];
+  // The tape in memory, for the HTML report's price charts (a streamed tape is not kept).
+  let tapeInMemory: ReturnType<typeof readTapeFile> | null = null;
   try {
     if (jsonl) {
       // A streamed tape is where memory is the point: let V8's old generation grow by a quarter
@@ -96,6 +103,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
       );
     } else {
       const tape = readTapeFile(values.tape);
+      tapeInMemory = tape;
       parts = simulateParts(tape, request, options, { onProgress: (done, total) => bar.update(done, total) });
       warnings = diagnose(tape, parsed.data, { response: parts, options });
     }
@@ -104,8 +112,12 @@ export function simulateCommand(args: string[], io: CliIo): number {
   }
   for (const w of warnings) io.err(`copysim simulate: ${values.strict ? 'error' : 'warning'}: ${w.message}\n`);
   if (values.strict && warnings.length > 0) return EXIT_INPUT;
+  const title = `copysim simulation of ${basename(values.tape)}`;
+  if (values.html !== undefined) {
+    writeHtmlFile(values.html, simulationReportHtml({ title, response: assembleResponse(parts), request: parsed.data, tape: tapeInMemory }));
+  }
   if (values.report) {
-    io.out(formatTextReport(assembleResponse(parts), parsed.data, { title: `copysim simulation of ${basename(values.tape)}` }));
+    io.out(formatTextReport(assembleResponse(parts), parsed.data, { title }));
   } else if (values.pretty) {
     io.out(formatJson(assembleResponse(parts), true));
   } else {

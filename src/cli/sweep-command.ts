@@ -10,8 +10,10 @@ import { sweepOnQueue } from '../distributed/sweep-queue.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
+import { sweepReportHtml } from '../report/html/grid-data.js';
+import { writeHtmlFile } from '../report/html/index.js';
 
-export const SWEEP_HELP = `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR] [--options OPTIONS.json]
+export const SWEEP_HELP = `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR] [--options OPTIONS.json] [--html FILE]
 copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [--chunk N] [--full DIR] [--options OPTIONS.json]
 
 Runs many simulator requests over one tape: the tape is read and indexed once, the requests
@@ -24,6 +26,8 @@ validation or asks for another network than the tape's; the other requests still
                     "index" counts the requests from 0
   --workers N       worker threads (default: the available cores; 0: this thread only)
   --full DIR        also write each whole 200 body to DIR/<index>.json (index zero-padded)
+  --html FILE       also write an HTML page of the sweep: a heatmap of a summary figure over
+                    two of the settings that vary (chosen on the page), and every run
   --options FILE    engine options as JSON, the same for every request
   --queue URL       run the requests on queue workers instead (copysim worker, on any number
                     of machines) through Redis at URL (redis://HOST:PORT, unix:///PATH): the same
@@ -83,6 +87,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       options: { type: 'string' },
       queue: { type: 'string' },
       chunk: { type: 'string' },
+      html: { type: 'string' },
     },
     strict: true,
   });
@@ -100,7 +105,9 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   const width = String(Math.max(0, requests.length - 1)).length;
 
   const bar = progressBar(io, 'sweep', 'requests');
+  const answered: SweepResult[] = [];
   const write = (result: SweepResult): void => {
+    if (values.html !== undefined) answered.push('summary' in result ? { index: result.index, summary: result.summary } : result);
     const error = notJson.get(result.index);
     if (error !== undefined) {
       io.out(formatJson({ index: result.index, error }, false));
@@ -133,5 +140,6 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     bar.finish();
   }
+  if (values.html !== undefined) writeHtmlFile(values.html, sweepReportHtml(`copysim sweep: ${values.requests}`, requests, answered));
   return EXIT_OK;
 }

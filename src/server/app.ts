@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { OPERATIONS, routePath, type OperationSpec } from './operations.js';
 import type { Simulator } from './simulation/pool.js';
 import { loadFastify } from './service-dependencies.js';
+import { registerWebPage } from './web-page.js';
 
 /** Everything the HTTP service needs; {@link startServer} assembles it from files. */
 export interface ServiceOptions {
@@ -81,7 +82,7 @@ function methodsOf(path: string): string[] {
 /**
  * Builds the HTTP service (Fastify): the interface's six operations under `/v1`, API keys in
  * `X-API-Key`, credits held while a request runs and charged only when it succeeds, and the
- * OpenAPI 3.1 document at `/v1/openapi.json`. Checks run in this order: route (404), key (401,
+ * OpenAPI 3.1 document at `/v1/openapi.json`, and the web page at `/` (src/server/web-page.ts). Checks run in this order: route (404), key (401,
  * 403 `key_disabled`), input (400), credits (403 `insufficient_credits`), the operation, the charge.
  *
  * @example
@@ -205,6 +206,7 @@ export function createServer(options: ServiceOptions): FastifyInstance {
 
   const openApi = buildOpenApiDocument(OPERATIONS);
   app.get('/v1/openapi.json', async () => openApi);
+  registerWebPage(app);
 
   for (const spec of OPERATIONS) {
     if (spec.id === 'simulate') {

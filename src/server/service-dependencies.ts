@@ -1,5 +1,6 @@
 /**
- * The HTTP service's own dependencies, Fastify and better-sqlite3, are optional peer
+ * The HTTP service's own dependencies, Fastify (with @fastify/static for its web page) and
+ * better-sqlite3, are optional peer
  * dependencies of copysim (see `src/optional-packages.ts`): a library user who only simulates
  * installs neither (no web framework, no native SQLite build).
  */
@@ -9,7 +10,7 @@ import { loadPackage, requirePackages } from '../optional-packages.js';
 export { MissingDependencyError } from '../optional-packages.js';
 
 /** The service's packages and the versions copysim is built against (package.json, peerDependencies). */
-export const SERVICE_PACKAGES = { fastify: '^5.12.8', 'better-sqlite3': '^12.11.1' } as const;
+export const SERVICE_PACKAGES = { fastify: '^5.12.8', '@fastify/static': '^10.1.11', 'better-sqlite3': '^12.11.1' } as const;
 
 const FEATURE = 'the HTTP service';
 
@@ -26,4 +27,9 @@ export function loadFastify(): typeof import('fastify').fastify {
 /** better-sqlite3's `Database` class. */
 export function loadSqlite(): typeof BetterSqlite3 {
   return loadPackage<typeof BetterSqlite3>(FEATURE, SERVICE_PACKAGES, 'better-sqlite3');
+}
+
+/** @fastify/static's plugin (the web page's files). */
+export function loadFastifyStatic(): typeof import('@fastify/static').default {
+  return loadPackage<typeof import('@fastify/static')>(FEATURE, SERVICE_PACKAGES, '@fastify/static').default;
 }

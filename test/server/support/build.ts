@@ -110,10 +110,11 @@ export async function ensureBuild(): Promise<Build> {
 function compile(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  // The package root of the build: its manifest, its dependencies and the bundled fixtures.
+  // The package root of the build: its manifest, its dependencies, the bundled fixtures and the web page.
   writeFileSync(join(dir, 'package.json'), readFileSync(join(PROJECT_ROOT, 'package.json')));
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(dir, 'node_modules'));
   symlinkSync(join(PROJECT_ROOT, 'fixtures'), join(dir, 'fixtures'));
+  symlinkSync(join(PROJECT_ROOT, 'web'), join(dir, 'web'));
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({

@@ -1,0 +1,18 @@
+/**
+ * The service's web page at `/`: plain ES modules from the package's `web/` folder and uPlot's
+ * browser build, served as files by @fastify/static. The page is a client like any other: it
+ * calls the public `/v1` operations with the key its user enters, and spends its credits.
+ */
+import type { FastifyInstance } from 'fastify';
+import { webDir, uplotFiles } from '../report/html/assets.js';
+import { loadFastifyStatic } from './service-dependencies.js';
+
+export function registerWebPage(app: FastifyInstance): void {
+  const fastifyStatic = loadFastifyStatic();
+  // index.html at `/`, the page's modules under /app/ and the report's under /report/.
+  app.register(fastifyStatic, { root: webDir(), prefix: '/', index: 'index.html', cacheControl: false, etag: true });
+  // uPlot, from the installed package (read once: it is 53 kB).
+  const uplot = uplotFiles();
+  app.get('/vendor/uPlot.iife.min.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(uplot.script));
+  app.get('/vendor/uPlot.min.css', async (_request, reply) => reply.type('text/css; charset=utf-8').send(uplot.css));
+}

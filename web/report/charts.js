@@ -1,0 +1,95 @@
+// Charts of the report, drawn with uPlot (the global `uPlot`, inlined in a report file or loaded
+// by the service's page). Long series are thinned to the chart's width before drawing.
+import { el, formatNumber, formatPrice, formatTime } from './format.js';
+import { thinTogether } from './thin.js';
+
+/** The width a chart gets in `container`: its own, at least 480 px. */
+export function chartWidth(container) {
+  return Math.max(480, Math.floor(container.getBoundingClientRect().width || 960) - 8);
+}
+
+const timeAxis = { values: (_u, ticks) => ticks.map((t) => formatTime(t).slice(0, 16)), space: 110 };
+
+/**
+ * A line chart over time: `series` are `{ label, values, colour, fill? }` over the x `times`
+ * (seconds). Thinned to two points per pixel column. Returns the uPlot instance.
+ */
+export function timeLineChart(container, { title, times, series, height = 260, sync }) {
+  const width = chartWidth(container);
+  const thin = thinTogether(times, series.map((s) => s.values), width);
+  const box = el('div', { class: 'chart' });
+  container.append(box);
+  return new uPlot(
+    {
+      title,
+      width,
+      height,
+      cursor: sync ? { sync: { key: sync } } : {},
+      scales: { x: { time: false } },
+      axes: [timeAxis, { values: (_u, ticks) => ticks.map((v) => formatNumber(v, 0)), size: 70 }],
+      series: [
+        { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) },
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.colour,
+          fill: s.fill,
+          width: 1.5,
+          value: (_u, v) => (v === null ? '–' : formatNumber(v, 2)),
+        })),
+      ],
+    },
+    [thin.xs, ...thin.series],
+    box,
+  );
+}
+
+/**
+ * Points over time, one series per group (`{ label, colour, times, values }`), each drawn as
+ * dots only; groups may have different times (they are merged onto one x, with gaps).
+ */
+export function timeScatterChart(container, { title, groups, height = 260, yLabel = '', lines = [], prices = false }) {
+  const width = chartWidth(container);
+  const all = [...lines, ...groups];
+  const xs = [...new Set(all.flatMap((g) => g.times))].sort((a, b) => a - b);
+  const position = new Map(xs.map((x, i) => [x, i]));
+  const columns = all.map((g) => {
+    const ys = new Array(xs.length).fill(null);
+    g.times.forEach((t, i) => {
+      ys[position.get(t)] = g.values[i];
+    });
+    return ys;
+  });
+  const box = el('div', { class: 'chart' });
+  container.append(box);
+  return new uPlot(
+    {
+      title,
+      width,
+      height,
+      scales: { x: { time: false } },
+      axes: [timeAxis, { label: yLabel, values: (_u, ticks) => ticks.map((v) => (prices ? formatPrice(v) : formatNumber(v, 0))), size: 80 }],
+      series: [
+        { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) },
+        ...lines.map((g) => ({ label: g.label, stroke: g.colour, width: 1, spanGaps: true, points: { show: false } })),
+        ...groups.map((g) => ({
+          label: g.label,
+          stroke: g.colour,
+          fill: g.colour,
+          paths: () => null,
+          points: { show: true, size: g.size ?? 6, stroke: g.colour, fill: g.colour, width: 1 },
+        })),
+      ],
+    },
+    [xs, ...columns],
+    box,
+  );
+}
+
+/** `drawdown_i = pnl_i − max(0, pnl_0 … pnl_i)`: how far below its best the curve is (≤ 0). */
+export function drawdown(values) {
+  let best = 0; // before the first trade the PnL is 0
+  return values.map((v) => {
+    best = Math.max(best, v);
+    return v - best;
+  });
+}
