@@ -9,8 +9,9 @@ import { loadFastifyStatic } from './service-dependencies.js';
 
 export function registerWebPage(app: FastifyInstance): void {
   const fastifyStatic = loadFastifyStatic();
-  // index.html at `/`, the page's modules under /app/ and the report's under /report/.
-  app.register(fastifyStatic, { root: webDir(), prefix: '/', index: 'index.html', cacheControl: false, etag: true });
+  // index.html at `/`, the page's modules under /app/ and the report's under /report/. A route a
+  // file (no catch-all `/*`), so that any other path stays the service's: its 404, 405 and 414.
+  app.register(fastifyStatic, { root: webDir(), prefix: '/', index: 'index.html', cacheControl: false, etag: true, wildcard: false });
   // uPlot, from the installed package (read once: it is 53 kB).
   const uplot = uplotFiles();
   app.get('/vendor/uPlot.iife.min.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(uplot.script));
