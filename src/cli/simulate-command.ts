@@ -4,6 +4,8 @@ import { setFlagsFromString } from 'node:v8';
 import { RequestError } from '../model/errors.js';
 import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
+import { isParquetPath } from '../io/parquet/format.js';
+import { simulateParquetFileParts } from '../io/parquet/simulate.js';
 import { writeResponseParts } from '../io/json-stream.js';
 import { assembleResponse } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
@@ -20,7 +22,9 @@ Replays TAPE for the simulator request and prints the 200 body of POST /wallets/
 
   --tape FILE       the tape: one JSON file, or JSONL (name ending in .jsonl: a header line
                     {"network","tokens","native_prices"}, then one swap a line, in
-                    non-decreasing time; it is streamed, never held in memory)
+                    non-decreasing time; it is streamed, never held in memory), or Parquet
+                    (name ending in .parquet, written by copysim convert or an import; read a
+                    row group at a time)
   --request FILE    the request body (interface 4.1) as JSON
   --options FILE    engine options as JSON: bot_fee_percent, base_fee_native {sol, eth},
                     unknown_liquidity_slippage_percent (missing names take the defaults)
@@ -72,7 +76,9 @@ export function simulateCommand(args: string[], io: CliIo): number {
     if (jsonl) setFlagsFromString('--heap-growing-percent=25');
     const parts = jsonl
       ? simulateJsonlFileParts(values.tape, request, options as object, { onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)) })
-      : simulateParts(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
+      : isParquetPath(values.tape)
+        ? simulateParquetFileParts(values.tape, request, options as object, (done, total) => bar.update(done, total))
+        : simulateParts(readTapeFile(values.tape), request, options as object, { onProgress: (done, total) => bar.update(done, total) });
     if (values.report) {
       const parsed = parseSimulatorRequest(request);
       if (parsed.success) io.out(formatTextReport(assembleResponse(parts), parsed.data, { title: `copysim simulation of ${basename(values.tape)}` }));
