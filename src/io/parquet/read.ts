@@ -4,6 +4,7 @@ import { parquetMetadata, parquetSchema, type ColumnChunk, type FileMetaData } f
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
+import { readDeltaLengthStrings } from './fast-strings.js';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
@@ -38,13 +39,12 @@ const DECOMPRESSORS = {
   GZIP: (input: Uint8Array): Uint8Array => gunzipSync(input),
 };
 
-const latin1 = new TextDecoder('latin1');
 const utf8 = new TextDecoder();
 /** Strings of the tape are almost always ASCII: decode those without the UTF-8 decoder's cost. */
 function stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
   if (bytes === undefined) return undefined;
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return utf8.decode(bytes);
-  return bytes.length < 24 ? String.fromCharCode.apply(null, bytes as unknown as number[]) : latin1.decode(bytes);
+  return bytes.length < 24 ? String.fromCharCode.apply(null, bytes as unknown as number[]) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 const PARSERS = { ...DEFAULT_PARSERS, stringFromBytes };
 
@@ -256,8 +256,13 @@ export class ParquetTapeFile {
     const meta = chunk.meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const bytes = this.readBytes(start, Number(meta.total_compressed_size));
-    let values: unknown[] | ArrayLike<unknown>;
+    let values: unknown[] | ArrayLike<unknown> | null = null;
     try {
+      if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') && meta.dictionary_page_offset === undefined) {
+        const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
+        values = readDeltaLengthStrings(bytes, meta.codec, DECOMPRESSORS, rows, optional);
+      }
+      if (values !== null) return values;
       const { data } = readColumn(
         { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 },
         { groupStart: 0, selectStart: 0, selectEnd: rows, groupRows: rows },
@@ -271,7 +276,7 @@ export class ParquetTapeFile {
           compressors: DECOMPRESSORS,
         },
       );
-      values = data.length === 1 ? data[0]! : data.flatMap((d) => Array.from(d as ArrayLike<unknown>));
+      values = data.length === 1 ? data[0]! : concat(data as ArrayLike<unknown>[]);
     } catch (e) {
       throw this.error(`row group ${g}, column "${name}": cannot be decoded (${(e as Error).message}): the file is corrupt`);
     }
@@ -280,4 +285,14 @@ export class ParquetTapeFile {
     }
     return values;
   }
+}
+
+/** The pages of a column chunk as one array (a plain loop: flatMap over typed arrays is slow). */
+function concat(pages: readonly ArrayLike<unknown>[]): unknown[] {
+  let total = 0;
+  for (const page of pages) total += page.length;
+  const out = new Array<unknown>(total);
+  let k = 0;
+  for (const page of pages) for (let i = 0; i < page.length; i++) out[k++] = page[i];
+  return out;
 }
