@@ -30,7 +30,7 @@ const COMMANDS: Record<string, Command> = {
   worker: { summary: 'run the jobs of a sweep spread over machines (sweep --queue), from Redis', help: WORKER_HELP, run: workerCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
-  import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
+  import: { summary: 'turn real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) into a tape', help: IMPORT_HELP, run: importCommand },
   convert: { summary: 'convert a tape between JSON, JSONL and Parquet', help: CONVERT_HELP, run: convertCommand },
   wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
   wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },
