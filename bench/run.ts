@@ -11,7 +11,9 @@
  * one leader and ten), sweep
  * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
  * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
- * `copysim worker --threads 1` processes; needs redis-server).
+ * `copysim worker --threads 1` processes; needs redis-server), columnar (simulate on the 1M tape
+ * in Parquet against read + JSON.parse of its JSON form, the files' sizes, and peak RSS on the
+ * 10M tape in Parquet), importer (import dune's rows/s on a 100k-row CSV export).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -28,6 +30,7 @@ import { decimalSuite } from './suites/decimal.js';
 import { loopSuite } from './suites/loop.js';
 import { distributedSuite } from './suites/distributed.js';
 import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/processes.js';
+import { columnarStreamSuite, columnarSuite, importerSuite } from './suites/columnar.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
@@ -72,7 +75,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'rank', 'stream', 'sweep', 'distributed'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'rank', 'stream', 'sweep', 'distributed', 'columnar', 'importer'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -161,6 +164,19 @@ async function main(argv: readonly string[]): Promise<void> {
     const small = ensureRequests(sizes.sweepTape, smallCount);
     process.stderr.write('sweep …\n');
     say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount }, sizes.sweepTape, workers, !quick));
+  }
+
+  if (only.has('columnar')) {
+    const { tape, request } = ensureTape(sizes.tape, 'json');
+    process.stderr.write('columnar …\n');
+    say(columnarSuite(tape, request, sizes.tape, sizes.rounds, !quick));
+    const stream = ensureTape(sizes.stream, 'jsonl');
+    say(columnarStreamSuite(stream.tape, pickLeaders(stream.request, [50]), sizes.stream, !quick));
+  }
+  if (only.has('importer')) {
+    const { tape } = ensureTape(sizes.sweepTape, 'json');
+    process.stderr.write('importer …\n');
+    say(importerSuite(tape, sizes.rounds, !quick));
   }
 
   if (only.has('distributed')) {

@@ -70,10 +70,10 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const jsonl = isJsonlPath(values.tape);
   const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
   try {
-    // A streamed tape is where memory is the point: let V8's old generation grow by a quarter
+    // A streamed tape (JSONL, Parquet) is where memory is the point: let V8's old generation grow by a quarter
     // after each full collection instead of its default (about double), so garbage is collected
     // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
-    if (jsonl) setFlagsFromString('--heap-growing-percent=25');
+    if (jsonl || isParquetPath(values.tape)) setFlagsFromString('--heap-growing-percent=25');
     const parts = jsonl
       ? simulateJsonlFileParts(values.tape, request, options as object, { onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)) })
       : isParquetPath(values.tape)

@@ -22,7 +22,7 @@ function leg(o: Json): TradeLeg & { readonly usdPrice: ReturnType<typeof decimal
   return {
     address: text(o.address),
     symbol: text(o.symbol) || null,
-    amount: decimalOf(field(o, 'uiAmount', 'ui_amount')),
+    amount: field(o, 'uiAmount', 'ui_amount'),
     usdPrice: decimalOf(o.price),
   };
 }
@@ -81,7 +81,10 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
     const volume = decimalOf(field(item, 'volumeUsd', 'volume_usd'));
     const soldQuote = quotes.byAddressOf(soldLeg.address) !== undefined;
     const [quoteLeg, tokenLeg] = soldQuote ? [soldLeg, boughtLeg] : [boughtLeg, soldLeg];
-    const legUsd = (l: typeof soldLeg) => (l.amount && l.usdPrice ? l.amount.abs().times(l.usdPrice) : null);
+    const legUsd = (l: typeof soldLeg) => {
+      const amount = decimalOf(l.amount);
+      return amount && l.usdPrice ? amount.abs().times(l.usdPrice) : null;
+    };
     trades.add({
       wallet: text(item.owner),
       sold: soldLeg,

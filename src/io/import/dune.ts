@@ -86,7 +86,7 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
     }
     const leg = (addressColumn: string | undefined, symbolColumn: string | undefined, amountColumn: string) => {
       const symbol = symbolColumn ? text(cells[symbolColumn]) || null : null;
-      return { address: addressColumn ? address(cells[addressColumn]) : (symbol ?? ''), symbol, amount: decimalOf(cells[amountColumn]) };
+      return { address: addressColumn ? address(cells[addressColumn]) : (symbol ?? ''), symbol, amount: cells[amountColumn] };
     };
     trades.add({
       wallet: address(cells[col.wallet]),

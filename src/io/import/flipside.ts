@@ -67,8 +67,8 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
     const usd = (col.soldUsd ? decimalOf(cells[col.soldUsd]) : null) ?? (col.boughtUsd ? decimalOf(cells[col.boughtUsd]) : null);
     trades.add({
       wallet: text(cells[col.wallet]),
-      sold: { address: text(cells[col.sold]), symbol: col.soldSymbol ? text(cells[col.soldSymbol]) || null : null, amount: decimalOf(cells[col.soldAmount]) },
-      bought: { address: text(cells[col.bought]), symbol: col.boughtSymbol ? text(cells[col.boughtSymbol]) || null : null, amount: decimalOf(cells[col.boughtAmount]) },
+      sold: { address: text(cells[col.sold]), symbol: col.soldSymbol ? text(cells[col.soldSymbol]) || null : null, amount: cells[col.soldAmount] },
+      bought: { address: text(cells[col.bought]), symbol: col.boughtSymbol ? text(cells[col.boughtSymbol]) || null : null, amount: cells[col.boughtAmount] },
       time: at,
       usd,
       hash: col.hash ? text(cells[col.hash]) || null : null,

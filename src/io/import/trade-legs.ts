@@ -14,7 +14,8 @@ export interface TradeLeg {
   /** Mint or contract address; for symbol-only exports, the symbol. */
   readonly address: string;
   readonly symbol?: string | null;
-  readonly amount: Decimal | null;
+  /** The amount as the export has it (a number or its text), read only when needed. */
+  readonly amount: unknown;
 }
 
 /** A trade as every provider's export has it: a wallet that sold one asset and bought another. */
@@ -64,6 +65,7 @@ function recentPrice(series: PriceSeries, time: number): Decimal | null {
 
 /** Parses a decimal amount (a number or its text); null when it is not one. */
 export function decimalOf(value: unknown): Decimal | null {
+  if (value instanceof Decimal) return value;
   if (typeof value === 'number') return Number.isFinite(value) ? new Decimal(value) : null;
   if (typeof value !== 'string') return null;
   const t = value.trim();
@@ -112,14 +114,14 @@ export class TradeCollector {
     const tokenLeg = soldQuote ? row.bought : row.sold;
     const quoteLeg = soldQuote ? row.sold : row.bought;
     const quote = (soldQuote ?? boughtQuote)!;
-    const quantity = tokenLeg.amount?.abs();
+    const quantity = decimalOf(tokenLeg.amount)?.abs();
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
     if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
     const time = row.time ?? this.options.assumeTime!;
     let usd = row.usd?.abs() ?? null;
     if (usd?.gt(0)) this.usdFromExport++;
     else {
-      const paid = quoteLeg.amount?.abs();
+      const paid = decimalOf(quoteLeg.amount)?.abs();
       if (!paid?.gt(0)) return this.log.drop('no USD value and no quote amount', row.where);
       if (quote.kind === 'usd') usd = paid;
       else {

@@ -68,10 +68,12 @@ export const TAPE_SCHEMA: SchemaElement[] = [
 ];
 
 /**
- * Rows a row group holds. Each group repeats its dictionaries (20,000 wallets are ~0.7 MB), so
- * groups are large; one decoded group of a million swaps still takes only a few hundred MB.
+ * Rows a row group holds. Each group repeats its dictionaries (20,000 wallets are ~0.6 MB
+ * compressed), so groups are large; a reader holds one decoded group at a time, and a quarter
+ * of a million swaps keep that to about a hundred MB (a million took the 10M-swap simulation
+ * past 1.5 GB).
  */
-export const ROW_GROUP_ROWS = 1_000_000;
+export const ROW_GROUP_ROWS = 250_000;
 
 /** True for a file name in the columnar form (`.parquet`). */
 export function isParquetPath(path: string): boolean {
