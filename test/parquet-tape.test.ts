@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { convertTapeFile, ParquetTapeFile, readTapeFile, writeParquetTape } from '../src/index.js';
@@ -142,5 +143,25 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
     expect(err).toMatch(message);
     expect(err).not.toMatch(/ at .*\.(ts|js):\d+/);
     expect((await cli('convert', file, path('out.json'))).code).toBe(1);
+  });
+});
+
+describe('a Parquet tape works everywhere a tape is read', () => {
+  const example = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'example');
+  it.each([
+    ['latency', (t: string) => ['latency', '--tape', t, '--request', join(example, 'request-sol.json'), '--json']],
+    ['rank', (t: string) => ['rank', '--tape', t, '--request', join(example, 'request-sol.json'), '--format', 'jsonl']],
+    ['wallets', (t: string) => ['wallets', '--tape', t]],
+    ['sweep', (t: string) => {
+      writeFileSync(path('requests.jsonl'), `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, '')}\n`);
+      return ['sweep', '--tape', t, '--requests', path('requests.jsonl'), '--workers', '1'];
+    }],
+  ])('%s gives the same output on the Parquet and the JSON tape', async (_name, args) => {
+    convertTapeFile(join(example, 'tape-sol.json'), path('example.parquet'));
+    const json = await cli(...args(join(example, 'tape-sol.json')));
+    const parquet = await cli(...args(path('example.parquet')));
+    expect(json.code, json.err).toBe(0);
+    expect(json.out.length).toBeGreaterThan(10);
+    expect(parquet.out).toBe(json.out);
   });
 });
