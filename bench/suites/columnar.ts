@@ -16,7 +16,7 @@ function best(runs: readonly Measurement[]): Measurement {
 
 /** The Parquet form of a JSON tape beside it (converted on first use). */
 export function parquetOf(tape: string): string {
-  const out = tape.replace(/\.jsonl?$/, '.parquet');
+  const out = tape.replace(/\.(jsonl?|parquet)$/, '.parquet');
   if (!existsSync(out)) {
     process.stderr.write(`converting ${tape} to ${out} …\n`);
     convertTapeFile(tape, out);
