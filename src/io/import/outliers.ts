@@ -24,6 +24,8 @@ function median(sorted: readonly Decimal[]): Decimal {
  */
 export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: number, log: DropLog): T[] {
   if (factor <= 0) return [...rows];
+  // Each price as a double, once: decimal.js makes it through its text.
+  const numbers = new Map<T, number>(rows.map((r) => [r, r.usdPrice.toNumber()]));
   const byToken = new Map<string, T[]>();
   for (const row of rows) {
     let list = byToken.get(row.token);
@@ -34,7 +36,7 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
   // order, ties aside, and tied prices give the same median); the median itself is exact.
   const medians = new Map<string, Decimal>();
   for (const [token, list] of byToken) {
-    const keyed = list.map((r) => ({ n: r.usdPrice.toNumber(), d: r.usdPrice }));
+    const keyed = list.map((r) => ({ n: numbers.get(r)!, d: r.usdPrice }));
     keyed.sort((a, b) => a.n - b.n || a.d.comparedTo(b.d));
     medians.set(token, median(keyed.map((k) => k.d)));
   }
@@ -43,7 +45,7 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
   return rows.filter((row) => {
     const m = medians.get(row.token)!;
     // Far from the bounds, doubles decide; within a millionth of them, the exact decimals.
-    const quick = row.usdPrice.toNumber() / medianNumbers.get(row.token)!;
+    const quick = numbers.get(row)! / medianNumbers.get(row.token)!;
     if (quick < factor * 0.999999 && quick * factor > 1.000001) return true;
     const ratio = row.usdPrice.div(m);
     if (ratio.gt(f) || ratio.times(f).lt(1)) {

@@ -25,7 +25,8 @@ const DIGITS = 20;
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
 export function tapeDecimal(value: Decimal): string {
-  return value.toSignificantDigits(DIGITS).toString();
+  // Most values (an export's amounts) already fit: skip the rounded copy.
+  return (value.sd() <= DIGITS ? value : value.toSignificantDigits(DIGITS)).toString();
 }
 
 function compareSeq(a: readonly number[], b: readonly number[]): number {

@@ -63,6 +63,11 @@ function recentPrice(series: PriceSeries, time: number): Decimal | null {
   return time - at <= STALE_DAYS * 86_400 ? price : null;
 }
 
+/** The magnitude of a decimal (exports sign the amounts leaving a wallet); no copy when positive. */
+function absolute(value: Decimal | null): Decimal | null {
+  return value !== null && value.isNeg() ? value.abs() : value;
+}
+
 /** Parses a decimal amount (a number or its text); null when it is not one. */
 export function decimalOf(value: unknown): Decimal | null {
   if (value instanceof Decimal) return value;
@@ -114,14 +119,14 @@ export class TradeCollector {
     const tokenLeg = soldQuote ? row.bought : row.sold;
     const quoteLeg = soldQuote ? row.sold : row.bought;
     const quote = (soldQuote ?? boughtQuote)!;
-    const quantity = decimalOf(tokenLeg.amount)?.abs();
+    const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
     if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
     const time = row.time ?? this.options.assumeTime!;
-    let usd = row.usd?.abs() ?? null;
+    let usd = absolute(row.usd);
     if (usd?.gt(0)) this.usdFromExport++;
     else {
-      const paid = decimalOf(quoteLeg.amount)?.abs();
+      const paid = absolute(decimalOf(quoteLeg.amount));
       if (!paid?.gt(0)) return this.log.drop('no USD value and no quote amount', row.where);
       if (quote.kind === 'usd') usd = paid;
       else {
