@@ -12,7 +12,9 @@
  * one leader and ten), sweep
  * (1,000 requests over a 100k-swap tape on N workers; the speed-up against 1 worker on the
  * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
- * `copysim worker --threads 1` processes; needs redis-server).
+ * `copysim worker --threads 1` processes; needs redis-server), columnar (simulate on the 1M tape
+ * in Parquet against read + JSON.parse of its JSON form, the files' sizes, and peak RSS on the
+ * 10M tape in Parquet), importer (import dune's rows/s on a 100k-row CSV export).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -30,6 +32,7 @@ import { loopSuite } from './suites/loop.js';
 import { distributedSuite } from './suites/distributed.js';
 import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/processes.js';
 import { reportSuite } from './suites/report.js';
+import { columnarStreamSuite, columnarSuite, importerSuite, parquetOf } from './suites/columnar.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
@@ -74,7 +77,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed', 'columnar', 'importer'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -167,6 +170,23 @@ async function main(argv: readonly string[]): Promise<void> {
     const small = ensureRequests(sizes.sweepTape, smallCount);
     process.stderr.write('sweep …\n');
     say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount }, sizes.sweepTape, workers, !quick));
+  }
+
+  if (only.has('columnar')) {
+    const { tape, request } = ensureTape(sizes.tape, 'json');
+    process.stderr.write('columnar …\n');
+    say(columnarSuite(tape, request, sizes.tape, sizes.rounds, !quick));
+    // The large tape's Parquet form is enough when it is there: its JSONL is only converted from.
+    const big = join(DATA_DIR, `tape-${sizes.stream}.parquet`);
+    const bigRequest = requestPathOf(big);
+    if (!existsSync(big)) parquetOf(ensureTape(sizes.stream, 'jsonl').tape);
+    if (!existsSync(bigRequest)) writeFileSync(bigRequest, `${JSON.stringify(new TapeGenerator({ swaps: sizes.stream }).request(), null, 1)}\n`);
+    say(columnarStreamSuite(big, pickLeaders(bigRequest, [50]), sizes.stream, !quick));
+  }
+  if (only.has('importer')) {
+    const { tape } = ensureTape(sizes.sweepTape, 'json');
+    process.stderr.write('importer …\n');
+    say(importerSuite(tape, sizes.rounds, !quick));
   }
 
   if (only.has('distributed')) {

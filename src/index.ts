@@ -121,7 +121,27 @@ export {
   type TapeSummary,
   type UniswapFileOptions,
   type CsvFileOptions,
+  importDune,
+  importFlipside,
+  importHelius,
+  importBirdeye,
+  readExportTable,
+  parseProviderTime,
+  QUOTE_ASSETS,
+  QuoteAssets,
+  parseQuoteAssets,
+  importProviderFiles,
+  importProviderText,
+  PROVIDERS,
+  type QuoteAsset,
+  type ProviderImportOptions,
+  type Provider,
+  type ProviderFileOptions,
 } from './io/import/index.js';
+export { convertTapeFile, writeTape } from './io/convert-tape.js';
+export { ParquetTapeFile } from './io/parquet/read.js';
+export { ParquetTapeWriter, writeParquetTape } from './io/parquet/write.js';
+export { simulateParquetFileParts } from './io/parquet/simulate.js';
 export {
   sweep,
   sweepEach,

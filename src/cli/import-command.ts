@@ -13,12 +13,15 @@ import {
   type ImportResult,
 } from '../io/import/index.js';
 import { NetworkSchema } from '../model/request.js';
+import { importProviderFiles, PROVIDERS, type Provider } from '../io/import/provider-files.js';
+import { parseProviderTime } from '../io/import/provider-time.js';
+import { parseQuoteAssets } from '../io/import/quote-assets.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const IMPORT_HELP = `copysim import uniswap|pumpswap|csv FILE... --out TAPE.json [flags]
+export const IMPORT_HELP = `copysim import SOURCE FILE... --out TAPE [flags]
 
-Turns real swap data into a tape. Prints what it dropped and why on standard error, and a
+Turns real swap data into a tape: TAPE.json, TAPE.jsonl or TAPE.parquet (by its extension). Prints what it dropped and why on standard error, and a
 one-line summary (swaps, wallets, tokens, time range) on standard output.
 
 Sources:
@@ -43,8 +46,25 @@ Sources:
     --native-prices FILE  the native coin's USD series (same forms as --eth-usd)
     --delimiter C         default: comma, or tab when the header has tabs
 
+  dune EXPORT...          Dune query results (CSV, or the API's JSON): dex.trades (taker or
+                          tx_from, token_bought_address, tx_hash), dex_solana.trades (trader_id,
+                          token_bought_mint_address, tx_id), the bot_trades form (user), and the
+                          legacy dex.trades (token_a_symbol, trader_a: symbols only)
+  flipside EXPORT...      Flipside ez_dex_swaps (EVM: token_in/token_out; Solana: swap_from_mint/
+                          swap_to_mint) and the fact_swaps form (from_mint, to_mint)
+  helius TXS.json...      Helius enhanced transactions of type SWAP (events.swap), and of type
+                          UNKNOWN or with empty events from the wallet's balance changes
+  birdeye RESPONSE.json...  Birdeye trade responses (from/to or base/quote items)
+    --sol-usd FILE        SOL/USD series: USD values of trades paid in SOL the export lacks
+    --eth-usd FILE        ETH/USD series: the same for ETH
+    --network sol|eth     when the export has no blockchain column (dune, flipside, birdeye)
+    --quote-assets LIST   ADDRESS:SYMBOL:native|usd,… replaces the network's quote assets
+                          (which leg is the money; see docs/importers.md)
+    --assume-time T       time (unix seconds or ISO) given to rows of an export with none,
+                          in file order (Flipside seeds, trimmed Helius files)
+
 Every source:
-  --out FILE              where to write the tape (required)
+  --out FILE              where to write the tape (required): .json, .jsonl or .parquet
   --outlier-factor N      drop prices more than N× from their token's median (default 100; 0 keeps all)
   --request-out FILE      also write a simulator request: the wallets with the most round trips
                           (a buy, later a sell of the same token) over the data's whole date range
@@ -67,6 +87,8 @@ const FLAGS = {
   'outlier-factor': { type: 'string' },
   'request-out': { type: 'string' },
   leaders: { type: 'string' },
+  'quote-assets': { type: 'string' },
+  'assume-time': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>['values'];
@@ -98,6 +120,20 @@ function runImport(source: string, files: string[], values: Values): ImportResul
       ...(values['eth-usd'] ? { ethUsd: values['eth-usd'] } : {}),
     });
   }
+  if ((PROVIDERS as readonly string[]).includes(source)) {
+    const network = values.network === undefined ? undefined : NetworkSchema.safeParse(values.network);
+    if (network && !network.success) throw new UsageError(`--network expects sol or eth`);
+    const assumeTime = values['assume-time'] === undefined ? undefined : parseProviderTime(values['assume-time']);
+    if (assumeTime === null) throw new UsageError(`--assume-time expects unix seconds or an ISO time, got "${values['assume-time']}"`);
+    return importProviderFiles(source as Provider, files, {
+      outlierFactor,
+      ...(network ? { network: network.data } : {}),
+      ...(values['sol-usd'] ? { solUsd: values['sol-usd'] } : {}),
+      ...(values['eth-usd'] ? { ethUsd: values['eth-usd'] } : {}),
+      ...(values['quote-assets'] ? { quoteAssets: parseQuoteAssets(values['quote-assets']) } : {}),
+      ...(assumeTime !== undefined ? { assumeTime } : {}),
+    });
+  }
   if (files.length > 1) throw new UsageError(`import ${source} takes one source file`);
   if (source === 'pumpswap') return importPumpSwapFile(files[0]!, { solUsd: need(values, 'sol-usd', source), outlierFactor });
   const network = NetworkSchema.safeParse(need(values, 'network', source));
@@ -117,12 +153,14 @@ function runImport(source: string, files: string[], values: Values): ImportResul
   });
 }
 
-/** `copysim import uniswap|pumpswap|csv FILE... --out TAPE.json [flags]`. */
+const SOURCES = ['uniswap', 'pumpswap', 'csv', ...PROVIDERS] as const;
+
+/** `copysim import SOURCE FILE... --out TAPE [flags]`. */
 export function importCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
   const [source, ...files] = positionals;
-  if (source !== 'uniswap' && source !== 'pumpswap' && source !== 'csv') {
-    throw new UsageError(source === undefined ? 'import needs a source: uniswap, pumpswap or csv' : `unknown source "${source}": uniswap, pumpswap or csv`);
+  if (source === undefined || !(SOURCES as readonly string[]).includes(source)) {
+    throw new UsageError(`${source === undefined ? 'import needs a source' : `unknown source "${source}"`}: ${SOURCES.join(', ')}`);
   }
   const out = need(values, 'out', source);
   const leaders = wholeNumber(values.leaders, 'leaders', 20);

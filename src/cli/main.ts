@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
+import { convertCommand, CONVERT_HELP } from './convert-command.js';
 import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
 import { importCommand, IMPORT_HELP } from './import-command.js';
 import { keysCommand, KEYS_HELP } from './keys-command.js';
@@ -31,7 +32,8 @@ const COMMANDS: Record<string, Command> = {
   report: { summary: 'draw a simulator response as an HTML report that opens offline', help: REPORT_HELP, run: reportCommand },
   latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
   rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
-  import: { summary: 'turn real swap data (uniswap, pumpswap, csv) into a tape', help: IMPORT_HELP, run: importCommand },
+  import: { summary: 'turn real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) into a tape', help: IMPORT_HELP, run: importCommand },
+  convert: { summary: 'convert a tape between JSON, JSONL and Parquet', help: CONVERT_HELP, run: convertCommand },
   wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
   wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },
   serve: { summary: 'serve the HTTP interface with API keys and credits', help: SERVE_HELP, run: serveCommand },

@@ -4,6 +4,8 @@ import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { isValidSwap } from '../engine/tape-check.js';
 import { parseJsonText, readText } from './files.js';
 import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
+import { isParquetPath } from './parquet/format.js';
+import { ParquetTapeFile } from './parquet/read.js';
 
 /** True for a file name in the JSONL tape form (`.jsonl`). */
 export function isJsonlPath(path: string): boolean {
@@ -11,9 +13,10 @@ export function isJsonlPath(path: string): boolean {
 }
 
 /**
- * Reads a tape file into memory and indexes it: one JSON file, or JSONL (a name ending in
- * `.jsonl`: the header line, then one swap a line, in any time order). Throws an
- * {@link InputError} naming the problem (swap index and field; the line in a JSONL file).
+ * Reads a tape file into memory and indexes it: one JSON file, JSONL (a name ending in
+ * `.jsonl`: the header line, then one swap a line, in any time order), or the columnar form (a
+ * name ending in `.parquet`, see docs/columnar-tape.md). Throws an {@link InputError} naming
+ * the problem (swap index and field; the line in a JSONL file, the row in a Parquet file).
  *
  * @example
  * const tape = readTapeFile('tape.json');
@@ -22,6 +25,7 @@ export function isJsonlPath(path: string): boolean {
  */
 export function readTapeFile(path: string): IndexedTape {
   if (isJsonlPath(path)) return readJsonlTapeFile(path);
+  if (isParquetPath(path)) return readParquetTapeFile(path);
   const value = parseJsonText(readText(path, 'tape'), path, 'tape');
   try {
     return indexTape(value as never);
@@ -41,6 +45,28 @@ function readJsonlTapeFile(path: string): IndexedTape {
     return indexTape({ ...header, swaps });
   } finally {
     file.close();
+  }
+}
+
+function readParquetTapeFile(path: string): IndexedTape {
+  const file = new ParquetTapeFile(path);
+  try {
+    const swaps: Swap[] = [];
+    for (const value of file.swaps()) {
+      swaps.push(isValidSwap(value) ? value : inParquetRow(file, () => parseSwap(value, swaps.length)));
+    }
+    return indexTape({ ...file.header, swaps });
+  } finally {
+    file.close();
+  }
+}
+
+/** Runs `read`; an {@link InputError} it throws is said again with the Parquet file and row. */
+export function inParquetRow<T>(file: ParquetTapeFile, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    throw e instanceof InputError ? new InputError(`${file.path}: row ${file.row}: ${e.message}`, { ...e.location, source: file.path }) : e;
   }
 }
 

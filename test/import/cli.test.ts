@@ -69,7 +69,7 @@ describe('copysim import', () => {
   });
 
   it.each([
-    [['import'], /import needs a source: uniswap, pumpswap or csv/],
+    [['import'], /import needs a source: uniswap, pumpswap, csv, dune, flipside, helius, birdeye/],
     [['import', 'binance', 'x', '--out', 'y'], /unknown source "binance"/],
     [['import', 'pumpswap', 'x.jsonl'], /import pumpswap needs --out/],
     [['import', 'pumpswap', 'x.jsonl', '--out', 'y'], /import pumpswap needs --sol-usd/],

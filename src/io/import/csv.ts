@@ -5,6 +5,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { parseCsv } from './csv-parse.js';
 import { dropOutliers } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
+import { parseProviderTime } from './provider-time.js';
 import { DropLog } from './report.js';
 import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
@@ -57,12 +58,8 @@ export function parseColumnMapping(text: string): CsvColumns {
 function parseTime(text: string, format: CsvImportOptions['timeFormat']): number | null {
   const t = text.trim();
   const numeric = /^\d+(\.\d+)?$/.test(t);
-  if (format === 'iso' || (format === 'auto' && !numeric)) {
-    // "2024-03-10 12:00:00" and ISO forms; UTC unless the text names a zone.
-    const iso = t.replace(' ', 'T');
-    const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
-    return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
-  }
+  // ISO and Dune's "2024-03-10 10:00:00.000 UTC"; UTC unless the text names a zone.
+  if (format === 'iso' || (format === 'auto' && !numeric)) return numeric ? null : parseProviderTime(t);
   if (!numeric) return null;
   const n = Number(t);
   return Math.floor(format === 'unix_ms' || (format === 'auto' && n >= 1e11) ? n / 1000 : n);
@@ -161,6 +158,10 @@ export function importCsv(text: string, options: CsvImportOptions, source = 'csv
     });
   }
   const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
+  if (kept.length === 0) {
+    const reasons = log.list().map((d) => `${d.count} ${d.reason} (e.g. ${d.examples[0]})`).join('; ');
+    throw new InputError(`${source}: nothing usable: ${records.length} rows read, none kept (${reasons || 'the file has no rows'})`, { source });
+  }
   const first = kept.reduce((t, s) => Math.min(t, s.time), Infinity);
   const last = kept.reduce((t, s) => Math.max(t, s.time), -Infinity);
   const native = options.nativePrices && kept.length > 0 ? seriesWindow(options.nativePrices, first, last) : [];

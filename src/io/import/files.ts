@@ -4,6 +4,9 @@ import { InputError } from '../../model/errors.js';
 import type { Network, SimulatorRequestInput } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
 import { parseJsonText, readText } from '../files.js';
+import { writeTape } from '../convert-tape.js';
+import { isParquetPath } from '../parquet/format.js';
+import { isJsonlPath } from '../read-tape.js';
 import { importCsv, type CsvColumns, type CsvImportOptions } from './csv.js';
 import { parsePriceSeries } from './prices.js';
 import { importPumpSwap } from './pumpswap.js';
@@ -70,8 +73,12 @@ export function importCsvFile(path: string, options: CsvFileOptions): ImportResu
   return importCsv(readText(path, 'csv'), { ...rest, ...(nativePrices ? { nativePrices: readPriceSeriesFile(nativePrices) } : {}) }, basename(path));
 }
 
-/** Writes a tape as JSON, one swap a line (readable, and diffs well). */
+/**
+ * Writes a tape in the form its name says: Parquet (`.parquet`), JSONL (`.jsonl`), else JSON
+ * with one swap a line (readable, and diffs well).
+ */
 export function writeTapeFile(path: string, tape: TapeInput): void {
+  if (isParquetPath(path) || isJsonlPath(path)) return writeTape(path, tape);
   const { swaps, ...header } = tape;
   const head = JSON.stringify(header).slice(0, -1);
   const body = swaps.map((s) => JSON.stringify(s)).join(',\n');

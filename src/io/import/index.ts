@@ -1,4 +1,4 @@
-// Public exports of the import layer: real swap data (Uniswap subgraph, PumpSwap capture, CSV)
+// Public exports of the import layer: real swap data (provider exports, Uniswap subgraph, PumpSwap capture, CSV)
 // turned into tapes, with a report of what was dropped and why.
 export { importUniswap, type ImportResult, type UniswapImportOptions, type UniswapPoolSwaps } from './uniswap.js';
 export { parsePoolInfo, tradedSide, WETH, type UniswapPool, type PoolToken } from './uniswap-pools.js';
@@ -24,3 +24,12 @@ export {
   type UniswapFileOptions,
   type CsvFileOptions,
 } from './files.js';
+export { importDune } from './dune.js';
+export { importFlipside } from './flipside.js';
+export { importHelius } from './helius.js';
+export { importBirdeye } from './birdeye.js';
+export { readExportTable, type ExportTable, type ExportRow } from './export-rows.js';
+export { parseProviderTime } from './provider-time.js';
+export { QUOTE_ASSETS, QuoteAssets, parseQuoteAssets, type QuoteAsset, type QuoteKind } from './quote-assets.js';
+export { type ProviderImportOptions } from './provider-options.js';
+export { importProviderFiles, importProviderText, PROVIDERS, type Provider, type ProviderFileOptions } from './provider-files.js';

@@ -24,17 +24,29 @@ function median(sorted: readonly Decimal[]): Decimal {
  */
 export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: number, log: DropLog): T[] {
   if (factor <= 0) return [...rows];
-  const byToken = new Map<string, Decimal[]>();
+  // Each price as a double, once: decimal.js makes it through its text.
+  const numbers = new Map<T, number>(rows.map((r) => [r, r.usdPrice.toNumber()]));
+  const byToken = new Map<string, T[]>();
   for (const row of rows) {
-    let prices = byToken.get(row.token);
-    if (prices === undefined) byToken.set(row.token, (prices = []));
-    prices.push(row.usdPrice);
+    let list = byToken.get(row.token);
+    if (list === undefined) byToken.set(row.token, (list = []));
+    list.push(row);
   }
+  // Sorting by the prices as doubles orders them as the decimals do (a double's rounding keeps
+  // order, ties aside, and tied prices give the same median); the median itself is exact.
   const medians = new Map<string, Decimal>();
-  for (const [token, prices] of byToken) medians.set(token, median([...prices].sort((a, b) => a.comparedTo(b))));
+  for (const [token, list] of byToken) {
+    const keyed = list.map((r) => ({ n: numbers.get(r)!, d: r.usdPrice }));
+    keyed.sort((a, b) => a.n - b.n || a.d.comparedTo(b.d));
+    medians.set(token, median(keyed.map((k) => k.d)));
+  }
   const f = new Decimal(factor);
+  const medianNumbers = new Map([...medians].map(([token, m]) => [token, m.toNumber()]));
   return rows.filter((row) => {
     const m = medians.get(row.token)!;
+    // Far from the bounds, doubles decide; within a millionth of them, the exact decimals.
+    const quick = numbers.get(row)! / medianNumbers.get(row.token)!;
+    if (quick < factor * 0.999999 && quick * factor > 1.000001) return true;
     const ratio = row.usdPrice.div(m);
     if (ratio.gt(f) || ratio.times(f).lt(1)) {
       log.drop(`outlier price (more than ${factor}× from its token's median price)`, row.where);

@@ -13,7 +13,7 @@ export interface DroppedRows {
 
 /** The report of one import. */
 export interface ImportReport {
-  readonly source: 'uniswap' | 'pumpswap' | 'csv';
+  readonly source: 'uniswap' | 'pumpswap' | 'csv' | 'dune' | 'flipside' | 'helius' | 'birdeye';
   /** Swap rows read. */
   readonly rows: number;
   /** Swaps written to the tape. */

@@ -26,7 +26,8 @@ const DIGITS = 20;
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
 export function tapeDecimal(value: Decimal): string {
-  return value.toSignificantDigits(DIGITS).toString();
+  // Most values (an export's amounts) already fit: skip the rounded copy.
+  return (value.sd() <= DIGITS ? value : value.toSignificantDigits(DIGITS)).toString();
 }
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */

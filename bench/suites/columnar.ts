@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { convertTapeFile } from '../../src/io/convert-tape.js';
+import { importDune } from '../../src/io/import/dune.js';
+import { readExportTable } from '../../src/io/import/export-rows.js';
+import { validateTape } from '../../src/engine/tape-check.js';
+import { duneExportOf } from '../../scripts/make-dune-export.js';
+import { cliNodeFlags, measure, type Measurement } from '../measure.js';
+import { row, type Row } from './row.js';
+
+function best(runs: readonly Measurement[]): Measurement {
+  return runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+}
+
+/** The Parquet form of a JSON tape beside it (converted on first use). */
+export function parquetOf(tape: string): string {
+  const out = tape.replace(/\.(jsonl?|parquet)$/, '.parquet');
+  if (!existsSync(out)) {
+    process.stderr.write(`converting ${tape} to ${out} …\n`);
+    convertTapeFile(tape, out);
+  }
+  return out;
+}
+
+/** SHA-256 of what `copysim simulate` prints for a tape and a request. */
+function responseHash(tape: string, request: string): string {
+  const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+  const out = execFileSync(process.execPath, [...cliNodeFlags(), main, 'simulate', '--tape', tape, '--request', request], { maxBuffer: 1 << 30 });
+  return createHash('sha256').update(out).digest('hex');
+}
+
+/**
+ * The columnar tape against JSON, side by side in turns, the best of `rounds` each:
+ * `copysim simulate` on the Parquet form against reading and `JSON.parse`-ing the JSON form
+ * (target: at most half), the same response byte for byte, and the files' sizes (target: at most
+ * a quarter).
+ */
+export function columnarSuite(tape: string, request: string, swaps: number, rounds: number, targets = true): Row[] {
+  const parquet = parquetOf(tape);
+  const floors: Measurement[] = [];
+  const sims: Measurement[] = [];
+  for (let i = 0; i < rounds; i++) {
+    floors.push(measure(['floor', tape]));
+    sims.push(measure(['cli', 'simulate', '--tape', parquet, '--request', request]));
+  }
+  if (sims.some((m) => m.exitCode !== 0)) throw new Error('copysim simulate on the Parquet tape failed');
+  const same = responseHash(tape, request) === responseHash(parquet, request);
+  const floor = best(floors);
+  const sim = best(sims);
+  const note = `${swaps.toLocaleString('en-US')} swaps, best of ${rounds} side by side`;
+  const jsonMb = statSync(tape).size / 1e6;
+  const parquetMb = statSync(parquet).size / 1e6;
+  return [
+    row('columnar', 'read + JSON.parse of the JSON tape', floor.wallMs, 'ms', { note }),
+    row('columnar', 'copysim simulate, Parquet tape', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
+    row('columnar', 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { ...(targets ? { atMost: 0.5 } : {}), note: 'wall time' }),
+    row('columnar', 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
+    row('columnar', 'response identical to the JSON tape\'s', same ? 1 : 0, '(1 = yes)', { atLeast: 1, note: 'SHA-256 of both outputs' }),
+    row('columnar', 'Parquet size / JSON size', parquetMb / jsonMb, '×', { ...(targets ? { atMost: 0.25 } : {}), note: `${parquetMb.toFixed(1)} MB against ${jsonMb.toFixed(1)} MB` }),
+    row('columnar', 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
+  ];
+}
+
+/** `copysim simulate` on a large Parquet tape: a row group at a time, peak memory bounded. */
+export function columnarStreamSuite(tape: string, request: string, swaps: number, targets = true): Row[] {
+  const parquet = parquetOf(tape);
+  const run = measure(['cli', 'simulate', '--tape', parquet, '--request', request]);
+  if (run.exitCode !== 0) throw new Error('copysim simulate on the large Parquet tape failed');
+  const note = `${swaps.toLocaleString('en-US')} swaps from Parquet, ${run.outputMb.toFixed(0)} MB of response`;
+  return [
+    row('columnar stream', 'peak RSS', run.peakRssMb, 'MiB', { ...(targets ? { atMost: 1024 } : {}), note }),
+    row('columnar stream', 'swaps/s', swaps / (run.wallMs / 1000), 'swaps/s', { note: `${Math.round(run.wallMs / 1000)} s wall` }),
+  ];
+}
+
+/**
+ * An importer's rows/s on a CSV export: the tape as a Dune `dex_solana.trades` CSV (made once
+ * beside it), read and imported in this process, the best of `rounds`. Target: 200,000 rows/s.
+ */
+export function importerSuite(tape: string, rounds: number, targets = true): Row[] {
+  const csvPath = tape.replace(/\.json$/, '.dune.csv');
+  if (!existsSync(csvPath)) writeFileSync(csvPath, duneExportOf(validateTape(JSON.parse(readFileSync(tape, 'utf8')))));
+  let bestMs = Infinity;
+  let rows = 0;
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    const text = readFileSync(csvPath, 'utf8');
+    const { report } = importDune(readExportTable(text, 'dune.csv'), 'dune.csv');
+    bestMs = Math.min(bestMs, performance.now() - start);
+    rows = report.rows;
+  }
+  return [
+    row('importer', 'import dune, rows/s', rows / (bestMs / 1000), 'rows/s', {
+      ...(targets ? { atLeast: 200_000 } : {}),
+      note: `${rows.toLocaleString('en-US')} rows of a dex_solana.trades CSV (${(statSync(csvPath).size / 1e6).toFixed(0)} MB), read and imported, best of ${rounds}`,
+    }),
+  ];
+}

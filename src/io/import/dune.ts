@@ -1,0 +1,108 @@
+import { InputError } from '../../model/errors.js';
+import type { ExportTable } from './export-rows.js';
+import { text } from './export-rows.js';
+import { CHAINS, collector, exportNetwork, need, pick, type ProviderImportOptions } from './provider-options.js';
+import { parseProviderTime } from './provider-time.js';
+import { decimalOf } from './trade-legs.js';
+import type { ImportResult } from './uniswap.js';
+
+/** A Postgres bytea address as Dune's legacy tables print it (`\x56…`) in 0x form. */
+function address(value: unknown): string {
+  const t = text(value);
+  return t.startsWith('\\x') ? `0x${t.slice(2)}` : t;
+}
+
+/**
+ * Imports a Dune export (CSV or the API's JSON) of DEX trades. Recognised column sets:
+ * - `dex.trades` today: `block_time`, `taker` (else `tx_from`), `token_bought_address`,
+ *   `token_sold_address`, `token_bought_amount`, `token_sold_amount`, `amount_usd`, `tx_hash`;
+ * - `dex_solana.trades`: `trader_id`, `token_bought_mint_address`, `token_sold_mint_address`, `tx_id`;
+ * - the `bot_trades` seeds: `user` as the trader, `tx_id` or `tx_hash`;
+ * - the legacy `dex.trades` (`token_a_symbol`, `token_b_symbol`, `token_a_amount`,
+ *   `token_b_amount`, `usd_amount`, `trader_a`): token_a is what trader_a bought. It has no token
+ *   addresses, so tokens are named by symbol (two tokens sharing a symbol merge), no transaction
+ *   hash, and a trade routed through an aggregator appears once per layer: rows of category
+ *   `Aggregator` are dropped as repeats of their DEX row.
+ * Times in Dune's `2024-03-10 10:00:00.000 UTC` form or ISO. Rows of a chain other than the
+ * network's are dropped. Raw amounts alone (`token_bought_amount_raw`) cannot be scaled
+ * without the tokens' decimals: such a file is an error.
+ *
+ * @example
+ * const { tape, report } = importDune(readExportTable(csvText, 'trades.csv'), 'trades.csv', { nativeUsd });
+ */
+export function importDune(table: ExportTable, file: string, options: ProviderImportOptions = {}): ImportResult {
+  const c = table.columns;
+  const legacy = c.has('token_a_symbol') || c.has('trader_a');
+  const network = exportNetwork(table, options, file, legacy ? 'eth' : undefined);
+  if (!legacy && !pick(c, ['token_bought_amount']) && pick(c, ['token_bought_amount_raw'])) {
+    throw new InputError(
+      `${file}: only raw amounts (token_bought_amount_raw): without each token's decimals they cannot be turned into token amounts; export token_bought_amount and token_sold_amount (dex.trades has them)`,
+      { source: file },
+    );
+  }
+  const col = legacy
+    ? {
+        wallet: need(c, ['trader_a'], 'trader', file),
+        bought: pick(c, ['token_a_address']),
+        boughtSymbol: need(c, ['token_a_symbol'], 'bought token', file),
+        sold: pick(c, ['token_b_address']),
+        soldSymbol: need(c, ['token_b_symbol'], 'sold token', file),
+        boughtAmount: need(c, ['token_a_amount'], 'bought amount', file),
+        soldAmount: need(c, ['token_b_amount'], 'sold amount', file),
+        usd: pick(c, ['usd_amount']),
+        hash: pick(c, ['tx_hash']),
+      }
+    : {
+        wallet: need(c, ['taker', 'trader_id', 'user', 'tx_from'], 'trader', file),
+        bought: need(c, ['token_bought_address', 'token_bought_mint_address'], 'bought token', file),
+        boughtSymbol: pick(c, ['token_bought_symbol']),
+        sold: need(c, ['token_sold_address', 'token_sold_mint_address'], 'sold token', file),
+        soldSymbol: pick(c, ['token_sold_symbol']),
+        boughtAmount: need(c, ['token_bought_amount'], 'bought amount', file),
+        soldAmount: need(c, ['token_sold_amount'], 'sold amount', file),
+        usd: pick(c, ['amount_usd']),
+        hash: pick(c, ['tx_hash', 'tx_id']),
+      };
+  const time = pick(c, ['block_time']);
+  const order = ['block_number', 'block_slot', 'tx_index', 'evt_index', 'outer_instruction_index', 'inner_instruction_index'].filter((n) => c.has(n));
+  const bySymbol = legacy && col.bought === undefined;
+  const trades = collector(network, options, bySymbol);
+  let aggregatorRows = 0;
+  for (const { cells, where, index } of table.rows) {
+    const chain = text(cells.blockchain).toLowerCase();
+    if (chain && CHAINS[chain] !== network) {
+      trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, where);
+      continue;
+    }
+    if (legacy && text(cells.category) === 'Aggregator') {
+      aggregatorRows++;
+      trades.drop('aggregator row: the same trade appears again as its DEX row', where);
+      continue;
+    }
+    const at = time ? parseProviderTime(cells[time]) : null;
+    if (time && at === null && text(cells[time]) !== '') {
+      trades.drop(`block_time "${text(cells[time])}" is not a time Dune writes`, where);
+      continue;
+    }
+    const leg = (addressColumn: string | undefined, symbolColumn: string | undefined, amountColumn: string) => {
+      const symbol = symbolColumn ? text(cells[symbolColumn]) || null : null;
+      return { address: addressColumn ? address(cells[addressColumn]) : (symbol ?? ''), symbol, amount: cells[amountColumn] };
+    };
+    trades.add({
+      wallet: address(cells[col.wallet]),
+      bought: leg(col.bought, col.boughtSymbol, col.boughtAmount),
+      sold: leg(col.sold, col.soldSymbol, col.soldAmount),
+      time: at,
+      usd: col.usd ? decimalOf(cells[col.usd]) : null,
+      hash: col.hash ? address(cells[col.hash]) || null : null,
+      seq: [...order.map((n) => Number(text(cells[n])) || 0), index],
+      where,
+    });
+  }
+  const notes = legacy
+    ? [
+        `legacy dex.trades form: ${bySymbol ? 'no token addresses, tokens are named by their symbol; ' : ''}${col.hash ? '' : 'no transaction hashes; '}${aggregatorRows} aggregator rows dropped as repeats`,
+      ]
+    : [];
+  return trades.finish('dune', file, notes);
+}

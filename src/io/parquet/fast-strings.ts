@@ -1,0 +1,71 @@
+import type { CompressionCodec, Compressors } from 'hyparquet';
+import { parquetHeader } from 'hyparquet/src/column.js';
+import { decompressPage } from 'hyparquet/src/datapage.js';
+import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+
+const utf8 = new TextDecoder();
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return false;
+  return true;
+}
+
+/**
+ * Decodes a string column chunk of DELTA_LENGTH_BYTE_ARRAY data pages (v2), the form the tape
+ * writer gives hashes and decimals, without an object per value: each page's bytes become one
+ * string and every value a slice of it. hyparquet makes a Uint8Array view per value first, and on
+ * a million-row group that garbage was most of the reading time. Returns null for any other
+ * layout (another writer's file), which the caller then reads through hyparquet.
+ */
+export function readDeltaLengthStrings(
+  bytes: Uint8Array,
+  codec: CompressionCodec,
+  compressors: Compressors,
+  rows: number,
+  optional: boolean,
+): (string | undefined)[] | null {
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const out = new Array<string | undefined>(rows);
+  let row = 0;
+  while (row < rows && reader.offset < bytes.length) {
+    const header = parquetHeader(reader);
+    const v2 = header.data_page_header_v2;
+    if (header.type !== 'DATA_PAGE_V2' || v2 === undefined || v2.encoding !== 'DELTA_LENGTH_BYTE_ARRAY' || v2.repetition_levels_byte_length !== 0) {
+      return null;
+    }
+    if (row + v2.num_values > rows || (!optional && v2.num_nulls > 0)) return null;
+    const page = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
+    reader.offset += header.compressed_page_size;
+    let defined: number[] | null = null;
+    if (optional) {
+      defined = new Array<number>(v2.num_values);
+      const levels = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
+      readRleBitPackedHybrid(levels, 1, defined, v2.definition_levels_byte_length);
+    }
+    let data = page.subarray(v2.definition_levels_byte_length);
+    if (v2.is_compressed !== false) {
+      data = decompressPage(data, header.uncompressed_page_size - v2.definition_levels_byte_length, codec, compressors);
+    }
+    const count = v2.num_values - v2.num_nulls;
+    const lengths = new Int32Array(count);
+    const dataReader = { view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: 0 };
+    deltaBinaryUnpack(dataReader, count, lengths);
+    const body = data.subarray(dataReader.offset);
+    // Node's latin1 slice is a copy; the WHATWG 'latin1' decoder (windows-1252) is far slower.
+    const text = isAscii(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1') : null;
+    let at = 0;
+    let k = 0;
+    for (let i = 0; i < v2.num_values; i++) {
+      if (defined !== null && defined[i] === 0) {
+        out[row++] = undefined;
+        continue;
+      }
+      const length = lengths[k++]!;
+      out[row++] = text !== null ? text.slice(at, at + length) : utf8.decode(body.subarray(at, at + length));
+      at += length;
+    }
+    if (at !== body.length) return null;
+  }
+  return row === rows ? out : null;
+}
