@@ -7,15 +7,25 @@ import type { ItemResult, JobItem } from './job.js';
 export interface ThreadTask {
   readonly id: number;
   readonly kind: string;
-  /** The tape's path and hash; the thread unpacks `tape` only when the key changes. */
+  /** The tape's path and hash; the thread reads the tape at `tapePath` only when the key changes. */
   readonly tapeKey: string;
-  readonly tape: SharedArrayBuffer;
+  readonly tapePath: string;
   readonly settings: unknown;
   readonly items: readonly JobItem[];
 }
 
-/** A thread's answer: the chunk's results, or the error that stopped it. */
-export type ThreadReply = { readonly id: number; readonly results: ItemResult[] } | { readonly id: number; readonly error: string };
+/**
+ * A thread's answer: the chunk's results, or the error that stopped it (`input`: the tape or the
+ * settings cannot be used, which a retry would not change).
+ */
+export type ThreadReply =
+  | { readonly id: number; readonly results: ItemResult[] }
+  | { readonly id: number; readonly error: string; readonly input: boolean };
+
+/** A chunk that failed on the tape or the settings, not by accident: no retry helps. */
+export class ThreadInputError extends Error {
+  override name = 'ThreadInputError';
+}
 
 /** The compiled thread script, or null when running from the TypeScript source without a build. */
 export function queueThreadUrl(): URL | null {
@@ -70,7 +80,7 @@ export class ThreadPool {
       if (pending === undefined) return;
       this.busy.delete(worker);
       this.idle.push(worker);
-      if ('error' in reply) pending.reject(new Error(reply.error));
+      if ('error' in reply) pending.reject(reply.input ? new ThreadInputError(reply.error) : new Error(reply.error));
       else pending.resolve(reply.results);
       this.dispatch();
     });

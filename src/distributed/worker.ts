@@ -11,7 +11,7 @@ import { QUEUE_NAME, type JobData, type JobResult } from './job.js';
 import { JOB_KINDS, runItems } from './job-kinds.js';
 import { checkRedis, redisOptions, shownUrl } from './redis.js';
 import { TapeStore } from './tape-store.js';
-import { queueThreadUrl, ThreadPool } from './thread-pool.js';
+import { queueThreadUrl, ThreadInputError, ThreadPool } from './thread-pool.js';
 
 export interface QueueWorkerOptions {
   readonly url: string;
@@ -55,8 +55,13 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       throw e;
     }
     if (pool !== null) {
-      const items = await pool.run({ kind: kind.name, tapeKey: loaded.key, tape: loaded.packed!, settings: data.settings, items: data.items });
-      return { items };
+      try {
+        return { items: await pool.run({ kind: kind.name, tapeKey: loaded.key, tapePath: loaded.path, settings: data.settings, items: data.items }) };
+      } catch (e) {
+        // A tape that cannot be read, or settings that cannot be used, give the same answer on a retry.
+        if (e instanceof ThreadInputError) throw new UnrecoverableError(e.message);
+        throw e;
+      }
     }
     if (local?.key !== loaded.key) local = { key: loaded.key, contexts: new Map() };
     const settingsKey = `${kind.name} ${JSON.stringify(data.settings)}`;
