@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WalletDealsQuerySchema, ListWalletsBodySchema } from '../src/analytics/queries.js';
 import { parseSimulatorRequest } from '../src/model/request.js';
-import { InputError } from '../src/model/errors.js';
 import { simulate } from '../src/simulate.js';
 import { cli } from './support/cli.js';
 import { at, buy, LEADER_A, request, sell, tape, TOKEN_X } from './support/scenario.js';
+import { inputErrorOf } from './support/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,22 +21,13 @@ function file(name: string, content: string): string {
   return path;
 }
 
-function inputError(run: () => unknown): InputError {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof InputError) return e;
-    throw e;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('a tape', () => {
   const swap = { wallet: LEADER_A, token: TOKEN_X, type: 'buy', time: at(1), quantity: '2', usd_price: '0.5' };
 
   it('a missing usd_price says "missing"', () => {
     const { usd_price: _, ...without } = swap;
-    expect(inputError(() => simulate({ network: 'sol', swaps: [swap, without] } as never, request())).message).toBe(
+    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [swap, without] } as never, request())).message).toBe(
       'tape: swap 1: swaps[1].usd_price: missing: expected a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)',
     );
   });
@@ -48,18 +39,18 @@ describe('a tape', () => {
   ])('a missing %s says "missing"', (member, message) => {
     const without: Record<string, unknown> = { ...swap };
     delete without[member];
-    expect(inputError(() => simulate({ network: 'sol', swaps: [without] } as never, request())).message).toBe(`tape: swap 0: swaps[0].${member}: ${message}`);
+    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [without] } as never, request())).message).toBe(`tape: swap 0: swaps[0].${member}: ${message}`);
   });
 
   it('a present but wrong usd_price says what is expected, not "missing"', () => {
-    expect(inputError(() => simulate({ network: 'sol', swaps: [{ ...swap, usd_price: '-1' }] } as never, request())).message).toBe(
+    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [{ ...swap, usd_price: '-1' }] } as never, request())).message).toBe(
       'tape: swap 0: swaps[0].usd_price: expected a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)',
     );
   });
 
   it('without native prices, says how to fix it', () => {
     const swaps = [buy(LEADER_A, TOKEN_X, at(100), 10, 1), sell(LEADER_A, TOKEN_X, at(200), 10, 2)];
-    expect(inputError(() => simulate(tape(swaps, { native_prices: [] }), request())).message).toBe(
+    expect(inputErrorOf(() => simulate(tape(swaps, { native_prices: [] }), request())).message).toBe(
       "tape: native_prices is empty, but a follower trade at time 1710028900 (2024-03-10T00:01:40Z) needs the native coin's USD price for its network fee: " +
         "add [time, usd_price] points to the tape's native_prices (copysim import takes them with --native-prices FILE, or --eth-usd FILE), " +
         "or make the fees zero (engine option base_fee_native, the request's priority_fee and bribe)",

@@ -8,7 +8,7 @@ import { buildResponse } from '../report/response.js';
 import { prepare, simulate } from '../simulate.js';
 import type { SwapBuckets } from './buckets.js';
 import type { ResolvedAnalyticsOptions } from './options.js';
-import { walletSubTape } from './sub-tape.js';
+import { tradedTokens, walletSubTape } from './sub-tape.js';
 import type { DealFigures } from './own-deals.js';
 
 /** A follower trade as the simulator reported it, with the numbers the analytics need. */
@@ -111,12 +111,7 @@ function followerRequest(options: ResolvedAnalyticsOptions, address: string, net
 function lastSubTapeTime(buckets: SwapBuckets, walletId: number, end: number): number | undefined {
   const tape = buckets.tape;
   let last = -1;
-  const seen = new Set<number>();
-  for (const pos of buckets.walletPositions(walletId)) {
-    if (pos >= end) break;
-    const tokenId = tape.tokenOf[tape.order[pos]!]!;
-    if (seen.has(tokenId)) continue;
-    seen.add(tokenId);
+  for (const tokenId of tradedTokens(buckets, walletId, end)) {
     const series = buckets.tokenSeries(tokenId);
     const count = series.firstAtOrAfter(end);
     if (count > 0 && series.positions[count - 1]! > last) last = series.positions[count - 1]!;

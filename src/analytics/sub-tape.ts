@@ -14,26 +14,17 @@ import type { SwapBuckets } from './buckets.js';
  */
 export function walletSubTape(buckets: SwapBuckets, walletId: number, end: number): IndexedTape {
   const tape = buckets.tape;
-  const traded = new Uint8Array(tape.tokens.length);
+  const traded = tradedTokens(buckets, walletId, end);
   let size = 0;
-  for (const pos of buckets.walletPositions(walletId)) {
-    if (pos >= end) break;
-    const tokenId = tape.tokenOf[tape.order[pos]!]!;
-    if (traded[tokenId] === 0) {
-      traded[tokenId] = 1;
-      const series = buckets.tokenSeries(tokenId);
-      size += series.firstAtOrAfter(end);
-    }
-  }
+  for (const tokenId of traded) size += buckets.tokenSeries(tokenId).firstAtOrAfter(end);
   const positions = new Uint32Array(size);
   let filled = 0;
-  traded.forEach((flag, tokenId) => {
-    if (flag === 0) return;
+  for (const tokenId of traded) {
     const series = buckets.tokenSeries(tokenId);
     const count = series.firstAtOrAfter(end);
     positions.set(series.positions.subarray(0, count), filled);
     filled += count;
-  });
+  }
   positions.sort();
 
   const swaps: Swap[] = new Array<Swap>(size);
@@ -58,4 +49,15 @@ export function walletSubTape(buckets: SwapBuckets, walletId: number, end: numbe
     tokens: tape.tokens,
     native: tape.native,
   };
+}
+
+/** The tokens wallet `walletId` traded before event position `end`, by first trade. */
+export function tradedTokens(buckets: SwapBuckets, walletId: number, end: number): number[] {
+  const tape = buckets.tape;
+  const seen = new Set<number>();
+  for (const pos of buckets.walletPositions(walletId)) {
+    if (pos >= end) break;
+    seen.add(tape.tokenOf[tape.order[pos]!]!);
+  }
+  return [...seen];
 }

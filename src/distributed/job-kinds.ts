@@ -1,6 +1,6 @@
 /**
- * The kinds of job a worker can run, by name. A kind says what a worker does with a tape, the
- * run's settings and one input; the job layer does the rest (chunks, tape checks, threads,
+ * The kinds of job a worker can run, by name. A kind says how a worker checks one input and runs
+ * a chunk's accepted inputs over a tape with the run's settings; the job layer does the rest (chunks, tape checks, threads,
  * retries, gathering in input order). To add one: write a `JobKind` (job.ts) and list it in
  * {@link JOB_KINDS}; its producer calls `runOnQueue` with the kind's name.
  */
@@ -14,25 +14,33 @@ export const JOB_KINDS: ReadonlyMap<string, JobKind> = new Map<string, JobKind>(
   [sweepKind as JobKind, rankKind as JobKind].map((kind) => [kind.name, kind]),
 );
 
-/** Runs a chunk's inputs, together when the kind can (`runAll`), else one by one; results in input order. */
+/**
+ * Runs a chunk: each input checked by the kind, those accepted run together (`runAll`); results
+ * in input order.
+ */
 export function runItems(kind: JobKind, context: unknown, items: readonly JobItem[]): ItemResult[] {
   const failed = (index: number, e: unknown): ItemResult => {
     if (e instanceof InputError) return { index, failure: e.message };
     throw e;
   };
-  if (kind.runAll !== undefined) {
-    const outcomes = kind.runAll(
-      context,
-      items.map((item) => item.input),
-    );
-    return outcomes.map((outcome, k) => ('output' in outcome ? { index: items[k]!.index, output: outcome.output } : failed(items[k]!.index, outcome.thrown)));
-  }
-  return items.map(({ index, input }) => {
+  const results: ItemResult[] = [];
+  const accepted: unknown[] = [];
+  const slots: number[] = [];
+  items.forEach(({ index, input }, k) => {
     try {
-      return { index, output: kind.run(context, input) };
+      const checked = kind.accept(context, input);
+      if ('output' in checked) results[k] = { index, output: checked.output };
+      else {
+        accepted.push(checked.accepted);
+        slots.push(k);
+      }
     } catch (e) {
-      return failed(index, e);
+      results[k] = failed(index, e);
     }
   });
+  kind.runAll(context, accepted).forEach((outcome, j) => {
+    const k = slots[j]!;
+    results[k] = 'output' in outcome ? { index: items[k]!.index, output: outcome.output } : failed(items[k]!.index, outcome.thrown);
+  });
+  return results;
 }
-

@@ -48,19 +48,20 @@ export interface JobResult<Output = unknown> {
   readonly items: readonly ItemResult<Output>[];
 }
 
+/** One accepted input's answer from a chunk's run: its output, or what running it alone would have thrown. */
+export type Outcome<Output> = { readonly output: Output } | { readonly thrown: unknown };
+
 /** What a worker does for one kind of job. Runs in a worker thread; everything it gets and returns is JSON. */
-export interface JobKind<Settings = unknown, Input = unknown, Output = unknown, Context = unknown> {
+export interface JobKind<Settings = unknown, Input = unknown, Output = unknown, Context = unknown, Accepted = unknown> {
   readonly name: string;
   /** Once per tape and settings in each thread: what every input of the run needs (resolved options, indexes). */
   prepare(tape: IndexedTape, settings: Settings): Context;
   /**
-   * One input. Throws an `InputError` when the tape cannot serve it: that input's failure,
-   * reported by the producer in input order. Any other error fails the job (BullMQ retries it).
+   * One input checked: what `runAll` takes, or the input's own answer (a 400 body, say). Throws an
+   * `InputError` when the tape cannot serve it: that input's failure, reported by the producer in
+   * input order. Any other error fails the job (BullMQ retries it).
    */
-  run(context: Context, input: Input): Output;
-  /**
-   * Optional: a chunk's inputs at once (as the followers of one walk of the tape), each answered
-   * exactly as `run` would answer it alone: its output, or what `run` would have thrown.
-   */
-  runAll?(context: Context, inputs: readonly Input[]): readonly ({ readonly output: Output } | { readonly thrown: unknown })[];
+  accept(context: Context, input: Input): { readonly accepted: Accepted } | { readonly output: Output };
+  /** A chunk's accepted inputs at once (as the followers of one walk of the tape), each answered as it would be alone. */
+  runAll(context: Context, accepted: readonly Accepted[]): readonly Outcome<Output>[];
 }

@@ -4,8 +4,7 @@
  * `copyWallets`), so a rank on the queue gives the local rows, byte for byte. The request and
  * the engine options travel as given; the producer has validated both.
  */
-import type { IndexedTape } from '../engine/tape-index.js';
-import { addressKey } from '../engine/tape-index.js';
+import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
 import type { EngineOptionsInput } from '../model/options.js';
 import { copyWallets, rankContext, type Candidate, type RankContext, type RankedWallet } from '../rank/rank.js';
@@ -18,31 +17,15 @@ export interface RankJobSettings {
   readonly engineOptions: EngineOptionsInput;
 }
 
-export const rankKind: JobKind<RankJobSettings, string, RankedWallet, RankContext> = {
+export const rankKind: JobKind<RankJobSettings, string, RankedWallet, RankContext, Candidate> = {
   name: 'rank',
   prepare(tape, settings) {
     const { parsed, engineOptions } = prepare(settings.request, settings.engineOptions);
     checkNetwork(tape.network, parsed.network);
     return rankContext(tape, parsed, engineOptions);
   },
-  run(context, address) {
-    return copyWallets(context, [candidateOf(context.tape, address)])[0]!;
-  },
-  runAll(context, addresses) {
-    const candidates: Candidate[] = [];
-    const outcomes: ({ output: RankedWallet } | { thrown: unknown })[] = [];
-    const slots: number[] = [];
-    addresses.forEach((address, k) => {
-      try {
-        candidates.push(candidateOf(context.tape, address));
-        slots.push(k);
-      } catch (thrown) {
-        outcomes[k] = { thrown };
-      }
-    });
-    copyWallets(context, candidates).forEach((output, j) => (outcomes[slots[j]!] = { output }));
-    return outcomes;
-  },
+  accept: (context, address) => ({ accepted: candidateOf(context.tape, address) }),
+  runAll: (context, candidates) => copyWallets(context, candidates).map((output) => ({ output })),
 };
 
 function candidateOf(tape: IndexedTape, address: string): Candidate {

@@ -9,7 +9,7 @@ import type { IndexedTape } from '../engine/tape-index.js';
 import type { ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
-import { runBatch, runOne, type SweepOutput } from '../sweep/run-one.js';
+import { runBatch, type SweepOutput } from '../sweep/run-one.js';
 import { checkSweepRequest } from '../sweep/sweep-request.js';
 import type { JobKind } from './job.js';
 
@@ -25,28 +25,13 @@ interface SweepContext {
   readonly full: boolean;
 }
 
-export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { readonly error: ErrorBody }, SweepContext> = {
+export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { readonly error: ErrorBody }, SweepContext, SimulatorRequest> = {
   name: 'sweep',
   prepare: (tape, settings) => ({ tape, options: resolveEngineOptions(settings.engineOptions), full: settings.full }),
-  run({ tape, options, full }, input) {
+  accept({ tape }, input) {
     // A request that fails validation or asks for another network answers its own line, as in the local sweep.
     const checked = checkSweepRequest(input, tape.network);
-    return 'error' in checked ? checked : runOne(tape, checked.request, options, full);
+    return 'error' in checked ? { output: checked } : { accepted: checked.request };
   },
-  runAll({ tape, options, full }, inputs) {
-    const outcomes: ({ output: SweepOutput | { readonly error: ErrorBody } } | { thrown: unknown })[] = [];
-    const valid: SimulatorRequest[] = [];
-    const slots: number[] = [];
-    inputs.forEach((input, k) => {
-      const checked = checkSweepRequest(input, tape.network);
-      if ('error' in checked) {
-        outcomes[k] = { output: checked };
-      } else {
-        valid.push(checked.request);
-        slots.push(k);
-      }
-    });
-    runBatch(tape, valid, options, full).forEach((outcome, j) => (outcomes[slots[j]!] = outcome));
-    return outcomes;
-  },
+  runAll: ({ tape, options, full }, requests) => runBatch(tape, requests, options, full),
 };

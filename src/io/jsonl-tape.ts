@@ -230,7 +230,8 @@ export function simulateJsonlFileParts(
   }
 }
 
-function* observed<T>(values: Iterable<T>, see: (value: T) => void): Generator<T> {
+/** `values`, each shown to `see` as it goes by. */
+export function* observed<T>(values: Iterable<T>, see: (value: T) => void): Generator<T> {
   for (const value of values) {
     see(value);
     yield value;

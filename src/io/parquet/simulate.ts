@@ -3,6 +3,7 @@ import type { EngineOptionsInput } from '../../model/options.js';
 import { simulateParts, simulateStreamParts } from '../../simulate.js';
 import type { ResponseParts } from '../../report/response.js';
 import { readTapeFile } from '../read-tape.js';
+import { observed } from '../jsonl-tape.js';
 import { ParquetTapeFile } from './read.js';
 
 /**
@@ -38,12 +39,5 @@ export function simulateParquetFileParts(
     throw new InputError(`${path}: row ${file.row}: ${e.message}`, { ...e.location, source: path });
   } finally {
     file.close();
-  }
-}
-
-function* observed<T>(values: Iterable<T>, see: (value: T) => void): Generator<T> {
-  for (const value of values) {
-    see(value);
-    yield value;
   }
 }
