@@ -61,6 +61,22 @@ describe('the Parquet tape', () => {
     expect(readTapeFile(path('t.parquet')).swaps).toEqual(readTapeFile(path('t.json')).swaps);
   });
 
+  it('leaves out a field it is told not to read, the others as the JSON tape spelled them', () => {
+    writeFileSync(path('t.json'), tapeText);
+    convertTapeFile(path('t.json'), path('t.parquet'));
+    const file = new ParquetTapeFile(path('t.parquet'));
+    try {
+      expect([...file.swaps()].map((s) => 'transaction_hash' in s)).toEqual([true, false, false]);
+      const swaps = [...file.swaps(['transaction_hash'])];
+      expect(swaps.map((s) => 'transaction_hash' in s)).toEqual([false, false, false]);
+      // The other optional fields keep their forms: 1.5, an explicit null, absent.
+      expect(swaps.map((s) => [s.usd_amount, s.usd_liquidity])).toEqual([[1.5, null], [undefined, '25000'], [0.7, undefined]]);
+      expect('usd_liquidity' in swaps[0]!).toBe(true);
+    } finally {
+      file.close();
+    }
+  });
+
   it('gives simulate a byte-identical response to the JSON tape', async () => {
     writeFileSync(path('t.json'), tapeText);
     convertTapeFile(path('t.json'), path('t.parquet'));

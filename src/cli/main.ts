@@ -3,42 +3,115 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
-import { convertCommand, CONVERT_HELP } from './convert-command.js';
-import { exampleCommand, EXAMPLE_HELP } from './example-command.js';
-import { importCommand, IMPORT_HELP } from './import-command.js';
-import { keysCommand, KEYS_HELP } from './keys-command.js';
-import { latencyCommand, LATENCY_HELP } from './latency-command.js';
-import { rankCommand, RANK_HELP } from './rank-command.js';
-import { reportCommand, REPORT_HELP } from './report-command.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
-import { serveCommand, SERVE_HELP } from './serve-command.js';
-import { simulateCommand, SIMULATE_HELP } from './simulate-command.js';
-import { sweepCommand, SWEEP_HELP } from './sweep-command.js';
-import { walletCommand, WALLET_HELP } from './wallet-command.js';
-import { walletsCommand, WALLETS_HELP } from './wallets-command.js';
-import { workerCommand, WORKER_HELP } from './worker-command.js';
 import { isUsageError } from './usage.js';
 
-interface Command {
-  readonly summary: string;
+interface LoadedCommand {
   readonly help: string;
   readonly run: (args: string[], io: CliIo) => number | Promise<number>;
 }
 
+/**
+ * A command: its one-line summary, and its module loaded only when it runs, so that a command
+ * starts without loading every other one (the server, the report, the importers).
+ */
+interface Command {
+  readonly summary: string;
+  readonly load: () => Promise<LoadedCommand>;
+}
+
 const COMMANDS: Record<string, Command> = {
-  simulate: { summary: 'replay a tape for a simulator request, print the response JSON', help: SIMULATE_HELP, run: simulateCommand },
-  sweep: { summary: 'run many simulator requests over one tape, on worker threads', help: SWEEP_HELP, run: sweepCommand },
-  worker: { summary: 'run the jobs of sweeps and ranks spread over machines (sweep|rank --queue), from Redis', help: WORKER_HELP, run: workerCommand },
-  report: { summary: 'draw a simulator response as an HTML report that opens offline', help: REPORT_HELP, run: reportCommand },
-  latency: { summary: 'the PnL a copier keeps at each copy delay (the latency curve)', help: LATENCY_HELP, run: latencyCommand },
-  rank: { summary: 'every wallet ranked by what copying it alone would have made', help: RANK_HELP, run: rankCommand },
-  import: { summary: 'turn real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) into a tape', help: IMPORT_HELP, run: importCommand },
-  convert: { summary: 'convert a tape between JSON, JSONL and Parquet', help: CONVERT_HELP, run: convertCommand },
-  wallet: { summary: "a wallet's deals, indicators, PnL and investment charts", help: WALLET_HELP, run: walletCommand },
-  wallets: { summary: 'the list of wallets with their indicators', help: WALLETS_HELP, run: walletsCommand },
-  serve: { summary: 'serve the HTTP interface with API keys and credits', help: SERVE_HELP, run: serveCommand },
-  keys: { summary: 'create, list, top up and disable API keys', help: KEYS_HELP, run: keysCommand },
-  example: { summary: 'run the bundled example and print a readable report (npm start)', help: EXAMPLE_HELP, run: exampleCommand },
+  simulate: {
+    summary: 'replay a tape for a simulator request, print the response JSON',
+    load: async () => {
+      const m = await import('./simulate-command.js');
+      return { help: m.SIMULATE_HELP, run: m.simulateCommand };
+    },
+  },
+  sweep: {
+    summary: 'run many simulator requests over one tape, on worker threads',
+    load: async () => {
+      const m = await import('./sweep-command.js');
+      return { help: m.SWEEP_HELP, run: m.sweepCommand };
+    },
+  },
+  worker: {
+    summary: 'run the jobs of sweeps and ranks spread over machines (sweep|rank --queue), from Redis',
+    load: async () => {
+      const m = await import('./worker-command.js');
+      return { help: m.WORKER_HELP, run: m.workerCommand };
+    },
+  },
+  report: {
+    summary: 'draw a simulator response as an HTML report that opens offline',
+    load: async () => {
+      const m = await import('./report-command.js');
+      return { help: m.REPORT_HELP, run: m.reportCommand };
+    },
+  },
+  latency: {
+    summary: 'the PnL a copier keeps at each copy delay (the latency curve)',
+    load: async () => {
+      const m = await import('./latency-command.js');
+      return { help: m.LATENCY_HELP, run: m.latencyCommand };
+    },
+  },
+  rank: {
+    summary: 'every wallet ranked by what copying it alone would have made',
+    load: async () => {
+      const m = await import('./rank-command.js');
+      return { help: m.RANK_HELP, run: m.rankCommand };
+    },
+  },
+  import: {
+    summary: 'turn real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) into a tape',
+    load: async () => {
+      const m = await import('./import-command.js');
+      return { help: m.IMPORT_HELP, run: m.importCommand };
+    },
+  },
+  convert: {
+    summary: 'convert a tape between JSON, JSONL and Parquet',
+    load: async () => {
+      const m = await import('./convert-command.js');
+      return { help: m.CONVERT_HELP, run: m.convertCommand };
+    },
+  },
+  wallet: {
+    summary: "a wallet's deals, indicators, PnL and investment charts",
+    load: async () => {
+      const m = await import('./wallet-command.js');
+      return { help: m.WALLET_HELP, run: m.walletCommand };
+    },
+  },
+  wallets: {
+    summary: 'the list of wallets with their indicators',
+    load: async () => {
+      const m = await import('./wallets-command.js');
+      return { help: m.WALLETS_HELP, run: m.walletsCommand };
+    },
+  },
+  serve: {
+    summary: 'serve the HTTP interface with API keys and credits',
+    load: async () => {
+      const m = await import('./serve-command.js');
+      return { help: m.SERVE_HELP, run: m.serveCommand };
+    },
+  },
+  keys: {
+    summary: 'create, list, top up and disable API keys',
+    load: async () => {
+      const m = await import('./keys-command.js');
+      return { help: m.KEYS_HELP, run: m.keysCommand };
+    },
+  },
+  example: {
+    summary: 'run the bundled example and print a readable report (npm start)',
+    load: async () => {
+      const m = await import('./example-command.js');
+      return { help: m.EXAMPLE_HELP, run: m.exampleCommand };
+    },
+  },
 };
 
 export function mainHelp(): string {
@@ -59,14 +132,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? args[0] : undefined;
-    io.out(`${topic !== undefined && COMMANDS[topic] ? COMMANDS[topic].help : mainHelp()}\n`);
+    const described = topic !== undefined ? COMMANDS[topic] : undefined;
+    io.out(`${described !== undefined ? (await described.load()).help : mainHelp()}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (command === undefined) {
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
     io.err(`copysim: unknown command "${name}"\n\n${mainHelp()}\n`);
     return EXIT_INPUT;
   }
+  const command = await entry.load();
   if (args.includes('--help') || args.includes('-h')) {
     io.out(`${command.help}\n`);
     return 0;

@@ -18,6 +18,8 @@ import {
   NULLS_COLUMN,
   OPTIONAL_COLUMNS,
   SWAP_COLUMNS,
+  type DecimalColumn,
+  type OptionalColumn,
   type SwapColumn,
   type TapeForms,
 } from './format.js';
@@ -109,40 +111,32 @@ export class ParquetTapeFile {
     }
   }
 
-  /** The swaps, a row group at a time, as the JSON tape spelled them; {@link row} follows them. */
-  *swaps(): Generator<Record<string, unknown>> {
+  /**
+   * The swaps, a row group at a time, as the JSON tape spelled them; {@link row} follows them.
+   * `without` leaves fields out: their columns are not read at all (a simulation never looks at
+   * `transaction_hash`, the largest column of a tape).
+   */
+  *swaps(without: readonly OptionalColumn[] = []): Generator<Record<string, unknown>> {
+    for (const group of this.rowGroups(without)) {
+      for (let i = 0; i < group.rows; i++) {
+        this.row = group.start + i;
+        yield group.swap(i);
+      }
+    }
+  }
+
+  /**
+   * The row groups in order, each decoded once: `swap(i)` builds its i-th swap. For a loop that
+   * wants no generator between the file and the swaps; set {@link row} as it goes.
+   */
+  *rowGroups(without: readonly OptionalColumn[] = []): Generator<DecodedRowGroup> {
     const numbers = new Set<string>(this.forms.numberFields);
+    const skipped = new Set<string>(without);
     let start = 0;
     for (let g = 0; g < this.metadata.row_groups.length; g++) {
-      const columns = this.readRowGroup(g);
-      const n = Number(this.metadata.row_groups[g]!.num_rows);
-      const { wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash } = columns;
-      const nulls = columns[NULLS_COLUMN] as ArrayLike<number | undefined>;
-      const decimal = (field: string, value: unknown): unknown => (value == null ? value : numbers.has(field) ? Number(value) : value);
-      for (let i = 0; i < n; i++) {
-        this.row = start + i;
-        const swap: Record<string, unknown> = {
-          wallet: wallet[i],
-          token: token[i],
-          type: type[i],
-          time: Number(time[i]),
-          quantity: decimal('quantity', quantity[i]),
-          usd_price: decimal('usd_price', usd_price[i]),
-        };
-        // Bits of OPTIONAL_COLUMNS: usd_amount 1, usd_liquidity 2, transaction_hash 4.
-        const explicitNull = nulls[i] ?? 0;
-        const amount = usd_amount[i];
-        if (amount != null) swap.usd_amount = decimal('usd_amount', amount);
-        else if (explicitNull & 1) swap.usd_amount = null;
-        const liquidity = usd_liquidity[i];
-        if (liquidity != null) swap.usd_liquidity = decimal('usd_liquidity', liquidity);
-        else if (explicitNull & 2) swap.usd_liquidity = null;
-        const hash = transaction_hash[i];
-        if (hash != null) swap.transaction_hash = hash;
-        else if (explicitNull & 4) swap.transaction_hash = null;
-        yield swap;
-      }
-      start += n;
+      const rows = Number(this.metadata.row_groups[g]!.num_rows);
+      yield { start, rows, swap: swapBuilder(this.readRowGroup(g, skipped), numbers, skipped) };
+      start += rows;
       this.onProgress?.(start, this.rows);
     }
   }
@@ -235,13 +229,13 @@ export class ParquetTapeFile {
     }
   }
 
-  private readRowGroup(g: number): RowGroupColumns {
+  private readRowGroup(g: number, skipped: ReadonlySet<string>): RowGroupColumns {
     const group = this.metadata.row_groups[g]!;
     const rows = Number(group.num_rows);
     const tree = parquetSchema(this.metadata);
     const out: Partial<RowGroupColumns> = {};
     for (const name of [...SWAP_COLUMNS, NULLS_COLUMN] as const) {
-      const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === name);
+      const chunk = skipped.has(name) ? undefined : group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === name);
       if (chunk === undefined) {
         if ((REQUIRED_COLUMNS as readonly string[]).includes(name)) throw this.error(`row group ${g}: no column chunk "${name}"`);
         out[name] = new Array<undefined>(rows);
@@ -285,6 +279,50 @@ export class ParquetTapeFile {
     }
     return values;
   }
+}
+
+/** One decoded row group of a {@link ParquetTapeFile}. */
+export interface DecodedRowGroup {
+  /** Row index (0-based) of its first swap in the file. */
+  readonly start: number;
+  readonly rows: number;
+  /** Its i-th swap, as the JSON tape spelled it. */
+  readonly swap: (i: number) => Record<string, unknown>;
+}
+
+/**
+ * Builds the swaps of a decoded row group; a decimal of a number-form field becomes a number
+ * again. A skipped field is left out, also where the JSON tape spelled it as `null`.
+ */
+function swapBuilder(columns: RowGroupColumns, numbers: ReadonlySet<string>, skipped: ReadonlySet<string>): (i: number) => Record<string, unknown> {
+  const { wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash } = columns;
+  const nulls = columns[NULLS_COLUMN] as ArrayLike<number | undefined>;
+  const asNumber = (field: DecimalColumn): boolean => numbers.has(field);
+  const [quantityNumber, priceNumber, amountNumber, liquidityNumber] = DECIMAL_COLUMNS.map(asNumber);
+  const decimal = (isNumber: boolean | undefined, value: unknown): unknown => (value == null || !isNumber ? value : Number(value));
+  const readMask = OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
+  return (i) => {
+    const swap: Record<string, unknown> = {
+      wallet: wallet[i],
+      token: token[i],
+      type: type[i],
+      time: Number(time[i]),
+      quantity: decimal(quantityNumber, quantity[i]),
+      usd_price: decimal(priceNumber, usd_price[i]),
+    };
+    // Bits of OPTIONAL_COLUMNS: usd_amount 1, usd_liquidity 2, transaction_hash 4.
+    const explicitNull = (nulls[i] ?? 0) & readMask;
+    const amount = usd_amount[i];
+    if (amount != null) swap.usd_amount = decimal(amountNumber, amount);
+    else if (explicitNull & 1) swap.usd_amount = null;
+    const liquidity = usd_liquidity[i];
+    if (liquidity != null) swap.usd_liquidity = decimal(liquidityNumber, liquidity);
+    else if (explicitNull & 2) swap.usd_liquidity = null;
+    const hash = transaction_hash[i];
+    if (hash != null) swap.transaction_hash = hash;
+    else if (explicitNull & 4) swap.transaction_hash = null;
+    return swap;
+  };
 }
 
 /** The pages of a column chunk as one array (a plain loop: flatMap over typed arrays is slow). */

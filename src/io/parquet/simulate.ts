@@ -1,16 +1,21 @@
 import { InputError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
-import { simulateParts, simulateStreamParts } from '../../simulate.js';
-import type { ResponseParts } from '../../report/response.js';
+import { prepare, simulateParts, checkNetwork } from '../../simulate.js';
+import { responseParts, type ResponseParts } from '../../report/response.js';
+import { parseTapeHeader } from '../../model/tape.js';
+import { StreamingReplay } from '../../engine/stream.js';
 import { readTapeFile } from '../read-tape.js';
-import { observed } from '../jsonl-tape.js';
 import { ParquetTapeFile } from './read.js';
+
+/** What a simulation reads of a swap: everything but its transaction hash. */
+const NOT_READ = ['transaction_hash'] as const;
 
 /**
  * Simulates a request over a Parquet tape file. A tape written in time order (as every tape
  * copysim writes from a time-ordered source) streams a row group at a time, so memory holds one
  * row group and the replay's state, not the tape; any other is read whole and indexed. Gives
- * the same response as `simulate` over the same tape in JSON form.
+ * the same response as `simulate` over the same tape in JSON form. The transaction hashes,
+ * which no part of a simulation reads, are not read from the file.
  *
  * @example
  * writeResponseParts(simulateParquetFileParts('tape.parquet', request), process.stdout.write);
@@ -31,8 +36,20 @@ export function simulateParquetFileParts(
       if (onSwap !== undefined) for (const swap of tape.swaps) onSwap(swap);
       return simulateParts(tape, request, options);
     }
-    const swaps = file.swaps();
-    return simulateStreamParts(file.header, onSwap === undefined ? swaps : observed(swaps, onSwap), request, options);
+    const { parsed, engineOptions } = prepare(request, options);
+    const header = parseTapeHeader(file.header);
+    checkNetwork(header.network, parsed.network);
+    const stream = new StreamingReplay(header, parsed, engineOptions);
+    for (const group of file.rowGroups(NOT_READ)) {
+      for (let i = 0; i < group.rows; i++) {
+        file.row = group.start + i;
+        const swap = group.swap(i);
+        onSwap?.(swap);
+        stream.push(swap);
+      }
+    }
+    const { result, tokens } = stream.finish();
+    return responseParts(result, tokens);
   } catch (e) {
     if (!(e instanceof InputError) || e.location.source === path) throw e;
     // The swaps are pulled one by one, so a swap's error is about the row read last.
