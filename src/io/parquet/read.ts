@@ -4,6 +4,7 @@ import { parquetMetadata, parquetSchema, type ColumnChunk, type FileMetaData } f
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
+import { readDeltaInt64 } from './fast-int64.js';
 import { readDeltaLengthStrings } from './fast-strings.js';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
@@ -255,6 +256,8 @@ export class ParquetTapeFile {
       if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') && meta.dictionary_page_offset === undefined) {
         const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
         values = readDeltaLengthStrings(bytes, meta.codec, DECOMPRESSORS, rows, optional);
+      } else if (meta.type === 'INT64' && meta.encodings.includes('DELTA_BINARY_PACKED') && meta.dictionary_page_offset === undefined) {
+        values = readDeltaInt64(bytes, meta.codec, DECOMPRESSORS, rows);
       }
       if (values !== null) return values;
       const { data } = readColumn(
