@@ -18,6 +18,7 @@ import { checkRedis, redisOptions, shownUrl } from '../src/distributed/redis.js'
 import { defaultChunkSize } from '../src/distributed/producer.js';
 import { fileSha256 } from '../src/distributed/tape-store.js';
 import { loadIORedis } from '../src/distributed/dependencies.js';
+import { convertTapeFile } from '../src/io/convert-tape.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
 import { PROJECT_ROOT } from './support/paths.js';
 
@@ -104,9 +105,11 @@ async function until(what: string, test: () => Promise<boolean>, timeoutMs = 10_
   }
 }
 
+/** The test tape at `name` in the temporary folder: JSON, or Parquet for a name ending in .parquet. */
 function tapeFile(name: string): string {
   const path = join(dir, name);
-  writeFileSync(path, tapeText);
+  if (name.endsWith('.parquet')) convertTapeFile(tapeFile(`${name}.json`), path);
+  else writeFileSync(path, tapeText);
   return path;
 }
 
@@ -217,8 +220,8 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     await stop(second.child);
   }, 30_000);
 
-  it('a tape that differs on the worker fails the run, naming the path and both hashes', async () => {
-    const path = tapeFile('changed.json');
+  it.each(['changed.json', 'changed.parquet'])('a tape that differs on the worker (%s) fails the run, naming the path and both hashes', async (name) => {
+    const path = tapeFile(name);
     const expected = await fileSha256(path);
     const producer = run(['sweep', '--tape', path, '--requests', requestsFile, '--queue', url]);
     const watch = client();
@@ -239,6 +242,23 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     expect(worker.child.exitCode).toBeNull();
     await stop(worker.child);
   }, 30_000);
+
+  it('a Parquet tape: sweep and rank on two workers print what they print locally on its JSON form', async () => {
+    const parquet = tapeFile('tape.parquet');
+    const workers = await Promise.all([startWorker(), startWorker()]);
+    const sweep = await run(['sweep', '--tape', parquet, '--requests', requestsFile, '--queue', url, '--chunk', '3']);
+    expect(sweep.err).toBe('');
+    expect(sweep.code).toBe(0);
+    expect(sweep.out).toBe(local.out);
+    const rank = ['rank', '--request', rankRequestFile, '--format', 'jsonl'];
+    const [alone, spread] = [await run([...rank, '--tape', tape]), await run([...rank, '--tape', parquet, '--queue', url, '--chunk', '7'])];
+    expect(alone.code, alone.err).toBe(0);
+    expect(alone.out.split('\n').length).toBeGreaterThan(3);
+    expect(spread.code, spread.err).toBe(0);
+    expect(spread.out).toBe(alone.out);
+    for (const w of workers) expect(w.log()).not.toContain('failed');
+    await Promise.all(workers.map((w) => stop(w.child)));
+  }, 120_000);
 
   it('a tape missing on the worker fails the run with the path', async () => {
     const path = tapeFile('missing.json');

@@ -164,10 +164,15 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
 
 describe('a Parquet tape works everywhere a tape is read', () => {
   const example = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'example');
-  it.each([
+  /** The first leader of the example's sol request. */
+  const LEADER = '8jbYkPiGenVmXvfiKdtTqaZUMbLx8qEiwQBCG2ZB67Hn';
+  it.each<[string, (tape: string) => string[]]>([
     ['latency', (t: string) => ['latency', '--tape', t, '--request', join(example, 'request-sol.json'), '--json']],
     ['rank', (t: string) => ['rank', '--tape', t, '--request', join(example, 'request-sol.json'), '--format', 'jsonl']],
     ['wallets', (t: string) => ['wallets', '--tape', t]],
+    ...(['deals', 'indicators', 'pnl-chart', 'investment-chart'] as const).map(
+      (read): [string, (tape: string) => string[]] => [`wallet ${read}`, (t) => ['wallet', read, LEADER, '--tape', t, '--network', 'sol', ...(read.endsWith('chart') ? ['--period', '7d'] : [])]],
+    ),
     ['sweep', (t: string) => {
       writeFileSync(path('requests.jsonl'), `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, '')}\n`);
       return ['sweep', '--tape', t, '--requests', path('requests.jsonl'), '--workers', '1'];
@@ -177,7 +182,34 @@ describe('a Parquet tape works everywhere a tape is read', () => {
     const json = await cli(...args(join(example, 'tape-sol.json')));
     const parquet = await cli(...args(path('example.parquet')));
     expect(json.code, json.err).toBe(0);
-    expect(json.out.length).toBeGreaterThan(10);
+    expect(json.out.length).toBeGreaterThan(100);
     expect(parquet.out).toBe(json.out);
+  });
+
+  it('report --tape draws the same HTML from the Parquet and the JSON tape', async () => {
+    const tape = join(example, 'tape-sol.json');
+    const request = join(example, 'request-sol.json');
+    convertTapeFile(tape, path('example.parquet'));
+    writeFileSync(path('response.json'), (await cli('simulate', '--tape', tape, '--request', request)).out);
+    const fromJson = await cli('report', '--response', path('response.json'), '--request', request, '--tape', tape, '--out', path('json.html'));
+    const fromParquet = await cli('report', '--response', path('response.json'), '--request', request, '--tape', path('example.parquet'), '--out', path('parquet.html'));
+    expect(fromJson.code, fromJson.err).toBe(0);
+    expect(fromParquet.code, fromParquet.err).toBe(0);
+    await cli('report', '--response', path('response.json'), '--request', request, '--out', path('no-tape.html'));
+    const html = readFileSync(path('json.html'));
+    expect(html.length).toBeGreaterThan(readFileSync(path('no-tape.html')).length); // the tape's prices are drawn
+    expect(readFileSync(path('parquet.html')).equals(html)).toBe(true);
+  });
+
+  it('wallet on a truncated Parquet tape: one line naming the file, exit 1', async () => {
+    convertTapeFile(join(example, 'tape-sol.json'), path('example.parquet'));
+    const bytes = readFileSync(path('example.parquet'));
+    writeFileSync(path('example-cut.parquet'), bytes.subarray(0, bytes.length - 40));
+    const { code, out, err } = await cli('wallet', 'deals', LEADER, '--tape', path('example-cut.parquet'), '--network', 'sol');
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    const named = `copysim wallet: ${path('example-cut.parquet')}: not a Parquet file (it does not end with "PAR1"): truncated`;
+    expect(err.slice(0, named.length)).toBe(named);
+    expect(err.split('\n')).toHaveLength(2); // one line, no stack
   });
 });

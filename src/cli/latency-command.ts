@@ -16,7 +16,7 @@ prints how much of the zero-delay PnL a copier keeps as its bot lands later: del
 roi_total, follower trades, deals and the share of the zero-delay PnL kept, and the first delay
 at which half of it is gone. The request's own strategy is kept; only the delay varies.
 
-  --tape FILE      the tape, JSON or JSONL (.jsonl)
+  --tape FILE      the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --request FILE   the simulator request (interface 4.1), with or without a strategy
   --delays LIST    delays in whole seconds, comma-separated (default ${DEFAULT_DELAYS.join(',')})
   --options FILE   engine options as JSON

@@ -27,7 +27,7 @@ replaced by that one wallet. A row: the wallet; the copier's summary (the simula
 deals, closed deals, winrate, profit factor and max drawdown; the wallet's own results over the
 window (own_pnl_total, own_roi_total, own_winrate, own_deals).
 
-  --tape FILE       the tape, JSON or JSONL (.jsonl)
+  --tape FILE       the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --request FILE    the simulator request (interface 4.1), strategy included
   --wallets FILE    rank only these wallets: one address a line (blank lines skipped)
   --sort-by METRIC  largest first, ties by address (default pnl_total): ${RANK_METRICS.join(', ')}

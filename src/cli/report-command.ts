@@ -19,7 +19,7 @@ with the tape, the token's price over each deal's life with the trades marked.
   --response FILE   the response JSON (the 200 body of POST /wallets/simulator)
   --request FILE    the request that produced it: its settings are shown beside the summary and
                     its wallets are the leaders marked on the price charts
-  --tape FILE       the tape it was simulated on (JSON or JSONL): for the price charts
+  --tape FILE       the tape it was simulated on (JSON, JSONL or Parquet): for the price charts
   --out FILE        where to write the report (default: report.html)
 
 "copysim simulate ... --html FILE" writes the same report straight from a simulation.`;

@@ -10,7 +10,8 @@ Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{add
 document at /v1/openapi.json. Every operation needs an API key (X-API-Key; see "copysim keys")
 and costs credits, charged only when it succeeds.
 
-  --data DIR       folder of tapes: every *.json file with "swaps", one per network
+  --data DIR       folder of tapes: every *.parquet file and every *.json file with "swaps",
+                   one per network
                    (default: the bundled example, fixtures/example)
   --db FILE        the key and credit database, SQLite (default: ./copysim.db)
   --port N         default 8080 (0: any free port)

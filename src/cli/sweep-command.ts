@@ -21,7 +21,7 @@ are spread over worker threads. Prints one JSON line per request, in input order
 {"index", "summary"}, or {"index", "error"} with the 400 body for a request that fails
 validation or asks for another network than the tape's; the other requests still run.
 
-  --tape FILE       the tape, JSON or JSONL (.jsonl), held in memory
+  --tape FILE       the tape: JSON, JSONL (.jsonl) or Parquet (.parquet), held in memory
   --requests FILE   one request body (interface 4.1) a line; blank lines are skipped and
                     "index" counts the requests from 0
   --workers N       worker threads (default: the available cores; 0: this thread only)

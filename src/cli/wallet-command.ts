@@ -34,7 +34,7 @@ Query flags (named after the query parameters; each read accepts its own):
   --type realized       pnl-chart: the PnL type (only realized)
 
 Other flags:
-  --tape FILE            the tape (JSON)
+  --tape FILE            the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --now T                the analytics' now, seconds (default: the tape's last swap)
   --options FILE         engine options JSON for the follower (as for simulate)
   --copy-settings FILE   the follower's copy settings JSON (defaults: docs/analytics.md)

@@ -19,7 +19,7 @@ least one deal, 30 a page, each with its indicator map.
   --order asc|desc      sort order (default desc)
   --min-deals N         only wallets with at least N deals in all (default 1)
   --network sol|eth     when given, must be the tape's network
-  --tape FILE           the tape (JSON)
+  --tape FILE           the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --now T               the analytics' now, seconds (default: the tape's last swap)
   --options FILE        engine options JSON for the follower (as for simulate)
   --copy-settings FILE  the follower's copy settings JSON (defaults: docs/analytics.md)

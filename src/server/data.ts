@@ -6,20 +6,28 @@ import type { Network } from '../model/request.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { indexTape } from '../engine/tape-index.js';
 import { parseJsonText, readText } from '../io/files.js';
+import { isParquetPath } from '../io/parquet/format.js';
+import { readTapeFile } from '../io/read-tape.js';
 
 /** True for a JSON value that is meant as a tape: an object with `swaps`. */
 function looksLikeTape(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'swaps' in value;
 }
 
-/** Reads one tape file; an unusable tape is an {@link InputError} naming the file. */
-function readTape(file: string, value: unknown): IndexedTape {
+/** Indexes one JSON tape; an unusable tape is an {@link InputError} naming the file. */
+function indexJsonTape(file: string, value: unknown): IndexedTape {
   try {
     return indexTape(value as never);
   } catch (e) {
     if (e instanceof InputError) throw new InputError(`${file}: ${e.message}`, { ...e.location, source: file });
     throw e;
   }
+}
+
+/** A JSON file's tape, or null when the file is not meant as one (no `swaps`). */
+function readJsonTape(file: string): IndexedTape | null {
+  const value = parseJsonText(readText(file, 'tape'), file, 'tape');
+  return looksLikeTape(value) ? indexJsonTape(file, value) : null;
 }
 
 /** A tape the service serves: one per network. */
@@ -57,9 +65,9 @@ export interface DataFolder {
 }
 
 /**
- * Loads every `*.json` tape of `dir` (in file-name order), one per network. A JSON file without
- * `swaps` (a request or options file beside the tapes) is skipped; a tape that cannot be used is
- * an error naming the file and the swap. Two tapes of one network are refused, naming both
+ * Loads every `*.json` and `*.parquet` tape of `dir` (in file-name order), one per network. A
+ * JSON file without `swaps` (a request or options file beside the tapes) is skipped; a Parquet
+ * file is always a tape. A tape that cannot be used is an error naming the file and the swap. Two tapes of one network are refused, naming both
  * files: the service would not know which one to serve.
  *
  * @example
@@ -71,19 +79,18 @@ export function loadTapes(dir: string): DataFolder {
     throw new InputError(`data folder ${folder}: no such folder`, { source: folder });
   }
   const files = readdirSync(folder)
-    .filter((name) => name.endsWith('.json'))
+    .filter((name) => name.endsWith('.json') || isParquetPath(name))
     .sort()
     .map((name) => join(folder, name));
-  if (files.length === 0) throw new InputError(`data folder ${folder} holds no *.json tape`, { source: folder });
+  if (files.length === 0) throw new InputError(`data folder ${folder} holds no *.json or *.parquet tape`, { source: folder });
   const byNetwork = new Map<Network, ServedTape>();
   const skipped: string[] = [];
   for (const file of files) {
-    const value = parseJsonText(readText(file, 'tape'), file, 'tape');
-    if (!looksLikeTape(value)) {
+    const tape = isParquetPath(file) ? readTapeFile(file) : readJsonTape(file);
+    if (tape === null) {
       skipped.push(file);
       continue;
     }
-    const tape = readTape(file, value);
     const other = byNetwork.get(tape.network);
     if (other !== undefined) {
       throw new InputError(
@@ -94,7 +101,7 @@ export function loadTapes(dir: string): DataFolder {
     byNetwork.set(tape.network, { network: tape.network, file, tape });
   }
   if (byNetwork.size === 0) {
-    throw new InputError(`data folder ${folder} holds no tape (no *.json file with "swaps")`, { source: folder });
+    throw new InputError(`data folder ${folder} holds no tape (no *.parquet file, no *.json file with "swaps")`, { source: folder });
   }
   return { tapes: [...byNetwork.values()], skipped };
 }

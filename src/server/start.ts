@@ -9,7 +9,7 @@ import { KeyStore } from './keys/key-store.js';
 import { SimulationPool } from './simulation/pool.js';
 
 export interface StartOptions {
-  /** Folder of `*.json` tapes, one per network; default the bundled examples. */
+  /** Folder of `*.json` and `*.parquet` tapes, one per network; default the bundled examples. */
   readonly dataDir?: string;
   /** The key database; default `./copysim.db`. */
   readonly dbFile?: string;

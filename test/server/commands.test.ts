@@ -77,7 +77,7 @@ describe('copysim serve refuses to start on unusable input', () => {
 
   it.each([
     ['two tapes of one network', { 'a.json': SOL_TAPE, 'b.json': SOL_TAPE }, /holds two tapes of network sol: \S+a\.json and \S+b\.json; keep one per network/],
-    ['no tape', { 'request.json': { wallets: [] } }, /holds no tape \(no \*\.json file with "swaps"\)/],
+    ['no tape', { 'request.json': { wallets: [] } }, /holds no tape \(no \*\.parquet file, no \*\.json file with "swaps"\)/],
     ['a tape with a bad swap', { 'sol.json': { ...SOL_TAPE, swaps: [{ ...SOL_TAPE.swaps[0], usd_price: -1 }] } }, /sol\.json: tape: swap 0: swaps\[0\]\.usd_price: /],
   ])('%s', async (_name, files, message) => {
     const data = dataDir(files);
