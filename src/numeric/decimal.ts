@@ -86,7 +86,64 @@ export function isTapeMagnitude(value: number): boolean {
   return value >= MIN_TAPE_DECIMAL && value <= MAX_TAPE_DECIMAL;
 }
 
-/** True for a decimal string whose value is above zero, within the tape's range. */
-export function isPositiveDecimalString(text: string): boolean {
+/** The definition of {@link isPositiveDecimalString}: the grammar, then the value's range. */
+export function isPositiveDecimalStringByDefinition(text: string): boolean {
   return DECIMAL_STRING.test(text) && isTapeMagnitude(Number(text));
+}
+
+const ZERO_CODE = 48;
+const NINE_CODE = 57;
+
+/**
+ * True for a decimal string whose value is above zero, within the tape's range. Every decimal of
+ * a tape passes here, so it scans the characters once instead of matching the grammar and then
+ * parsing the number: the range follows from the power of ten of the first significant digit,
+ * and only a value within two powers of a bound is parsed to decide (a property test holds it
+ * to {@link isPositiveDecimalStringByDefinition}).
+ */
+export function isPositiveDecimalString(text: string): boolean {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 43 ? 1 : 0; // '+'
+  let digits = 0;
+  let integerDigits = 0;
+  let firstSignificant = -1;
+  let c = 0;
+  while (i < n && (c = text.charCodeAt(i)) >= ZERO_CODE && c <= NINE_CODE) {
+    if (firstSignificant < 0 && c !== ZERO_CODE) firstSignificant = digits;
+    digits++;
+    i++;
+  }
+  integerDigits = digits;
+  if (i < n && text.charCodeAt(i) === 46) {
+    // '.'
+    i++;
+    while (i < n && (c = text.charCodeAt(i)) >= ZERO_CODE && c <= NINE_CODE) {
+      if (firstSignificant < 0 && c !== ZERO_CODE) firstSignificant = digits;
+      digits++;
+      i++;
+    }
+  }
+  if (digits === 0) return false;
+  let exponent = 0;
+  if (i < n) {
+    c = text.charCodeAt(i);
+    if (c !== 101 && c !== 69) return false; // 'e', 'E'
+    i++;
+    const negative = text.charCodeAt(i) === 45;
+    if (negative || text.charCodeAt(i) === 43) i++;
+    const start = i;
+    while (i < n && (c = text.charCodeAt(i)) >= ZERO_CODE && c <= NINE_CODE) {
+      exponent = exponent * 10 + (c - ZERO_CODE);
+      i++;
+    }
+    if (i === start || i < n) return false;
+    // Beyond 7 digits the exponent's value is not tracked exactly: ask the definition.
+    if (i - start > 7) return isPositiveDecimalStringByDefinition(text);
+    if (negative) exponent = -exponent;
+  }
+  if (firstSignificant < 0) return false; // zero
+  const power = integerDigits - 1 - firstSignificant + exponent;
+  if (power >= -59 && power <= 58) return true;
+  if (power < -61 || power > 60) return false;
+  return isPositiveDecimalStringByDefinition(text);
 }
