@@ -4,19 +4,41 @@ import { decompressPage } from 'hyparquet/src/datapage.js';
 import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 
-const utf8 = new TextDecoder();
-
 function isAscii(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return false;
   return true;
 }
 
 /**
+ * A decoded string column chunk kept as one text and each value's bounds: a value becomes a
+ * string only when asked for. Made eagerly, a row group's million decimal strings outlived
+ * several young-generation collections, each copying them, which cost about as much as decoding.
+ */
+export class LazyStrings {
+  constructor(
+    private readonly text: string,
+    /** Start of each row's value in `text`; -1 for a null. */
+    private readonly starts: Int32Array,
+    private readonly ends: Int32Array,
+  ) {}
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  at(i: number): string | undefined {
+    const start = this.starts[i]!;
+    return start < 0 ? undefined : this.text.slice(start, this.ends[i]);
+  }
+}
+
+/**
  * Decodes a string column chunk of DELTA_LENGTH_BYTE_ARRAY data pages (v2), the form the tape
- * writer gives hashes and decimals, without an object per value: each page's bytes become one
- * string and every value a slice of it. hyparquet makes a Uint8Array view per value first, and on
- * a million-row group that garbage was most of the reading time. Returns null for any other
- * layout (another writer's file), which the caller then reads through hyparquet.
+ * writer gives hashes and decimals, without an object per value: the pages' bytes become one
+ * string and a value a slice of it, made when read ({@link LazyStrings}). hyparquet makes a
+ * Uint8Array view per value first, and on a million-row group that garbage was most of the
+ * reading time. Returns null for any other layout (another writer's file) or for text that is
+ * not ASCII (its byte bounds are not string bounds), which the caller then reads through hyparquet.
  */
 export function readDeltaLengthStrings(
   bytes: Uint8Array,
@@ -24,9 +46,12 @@ export function readDeltaLengthStrings(
   compressors: Compressors,
   rows: number,
   optional: boolean,
-): (string | undefined)[] | null {
+): LazyStrings | null {
   const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
-  const out = new Array<string | undefined>(rows);
+  const starts = new Int32Array(rows);
+  const ends = new Int32Array(rows);
+  const texts: string[] = [];
+  let base = 0;
   let row = 0;
   while (row < rows && reader.offset < bytes.length) {
     const header = parquetHeader(reader);
@@ -52,20 +77,22 @@ export function readDeltaLengthStrings(
     const dataReader = { view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: 0 };
     deltaBinaryUnpack(dataReader, count, lengths);
     const body = data.subarray(dataReader.offset);
+    if (!isAscii(body)) return null;
     // Node's latin1 slice is a copy; the WHATWG 'latin1' decoder (windows-1252) is far slower.
-    const text = isAscii(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1') : null;
-    let at = 0;
+    texts.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'));
+    let at = base;
     let k = 0;
-    for (let i = 0; i < v2.num_values; i++) {
+    for (let i = 0; i < v2.num_values; i++, row++) {
       if (defined !== null && defined[i] === 0) {
-        out[row++] = undefined;
+        starts[row] = -1;
         continue;
       }
-      const length = lengths[k++]!;
-      out[row++] = text !== null ? text.slice(at, at + length) : utf8.decode(body.subarray(at, at + length));
-      at += length;
+      starts[row] = at;
+      at += lengths[k++]!;
+      ends[row] = at;
     }
-    if (at !== body.length) return null;
+    if (at - base !== body.length) return null;
+    base = at;
   }
-  return row === rows ? out : null;
+  return row === rows ? new LazyStrings(texts.join(''), starts, ends) : null;
 }

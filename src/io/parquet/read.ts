@@ -5,7 +5,7 @@ import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { readDeltaInt64 } from './fast-int64.js';
-import { readDeltaLengthStrings } from './fast-strings.js';
+import { LazyStrings, readDeltaLengthStrings } from './fast-strings.js';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
@@ -51,8 +51,16 @@ function stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
 }
 const PARSERS = { ...DEFAULT_PARSERS, stringFromBytes };
 
+/** A decoded column: its values, or strings made when read. */
+type Column = ArrayLike<unknown> | LazyStrings;
 /** One row group decoded: a column of values per swap field. */
-type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, ArrayLike<unknown>>;
+type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
+
+/** The i-th value of a column, whatever its kind. */
+function reader(column: Column): (i: number) => unknown {
+  if (column instanceof LazyStrings) return (i) => column.at(i);
+  return (i) => column[i];
+}
 
 /**
  * A Parquet tape file, read a row group at a time: at most one decoded row group is in memory,
@@ -247,11 +255,11 @@ export class ParquetTapeFile {
     return out as RowGroupColumns;
   }
 
-  private readChunk(chunk: ColumnChunk, name: string, g: number, rows: number, schemaPath: ReturnType<typeof getTreePath>): ArrayLike<unknown> {
+  private readChunk(chunk: ColumnChunk, name: string, g: number, rows: number, schemaPath: ReturnType<typeof getTreePath>): Column {
     const meta = chunk.meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const bytes = this.readBytes(start, Number(meta.total_compressed_size));
-    let values: unknown[] | ArrayLike<unknown> | null = null;
+    let values: Column | null = null;
     try {
       if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') && meta.dictionary_page_offset === undefined) {
         const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
@@ -298,30 +306,31 @@ export interface DecodedRowGroup {
  * again. A skipped field is left out, also where the JSON tape spelled it as `null`.
  */
 function swapBuilder(columns: RowGroupColumns, numbers: ReadonlySet<string>, skipped: ReadonlySet<string>): (i: number) => Record<string, unknown> {
-  const { wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash } = columns;
-  const nulls = columns[NULLS_COLUMN] as ArrayLike<number | undefined>;
+  const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
+    [...SWAP_COLUMNS, NULLS_COLUMN] as const
+  ).map((name) => reader(columns[name]));
   const asNumber = (field: DecimalColumn): boolean => numbers.has(field);
   const [quantityNumber, priceNumber, amountNumber, liquidityNumber] = DECIMAL_COLUMNS.map(asNumber);
   const decimal = (isNumber: boolean | undefined, value: unknown): unknown => (value == null || !isNumber ? value : Number(value));
   const readMask = OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
   return (i) => {
     const swap: Record<string, unknown> = {
-      wallet: wallet[i],
-      token: token[i],
-      type: type[i],
-      time: Number(time[i]),
-      quantity: decimal(quantityNumber, quantity[i]),
-      usd_price: decimal(priceNumber, usd_price[i]),
+      wallet: wallet!(i),
+      token: token!(i),
+      type: type!(i),
+      time: Number(time!(i)),
+      quantity: decimal(quantityNumber, quantity!(i)),
+      usd_price: decimal(priceNumber, usd_price!(i)),
     };
     // Bits of OPTIONAL_COLUMNS: usd_amount 1, usd_liquidity 2, transaction_hash 4.
-    const explicitNull = (nulls[i] ?? 0) & readMask;
-    const amount = usd_amount[i];
+    const explicitNull = ((nulls!(i) as number | undefined) ?? 0) & readMask;
+    const amount = usd_amount!(i);
     if (amount != null) swap.usd_amount = decimal(amountNumber, amount);
     else if (explicitNull & 1) swap.usd_amount = null;
-    const liquidity = usd_liquidity[i];
+    const liquidity = usd_liquidity!(i);
     if (liquidity != null) swap.usd_liquidity = decimal(liquidityNumber, liquidity);
     else if (explicitNull & 2) swap.usd_liquidity = null;
-    const hash = transaction_hash[i];
+    const hash = transaction_hash!(i);
     if (hash != null) swap.transaction_hash = hash;
     else if (explicitNull & 4) swap.transaction_hash = null;
     return swap;
