@@ -151,6 +151,12 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
     ['a column of the wrong type', () => foreignParquet('strtime.parquet', good.map((c) => (c.name === 'time' ? { name: 'time', data: ['5'], type: 'STRING' as const } : c))), /strtime\.parquet: column "time" is BYTE_ARRAY, expected INT64 \(seconds\)/],
     ['no header metadata', () => foreignParquet('nohead.parquet', good, false), /nohead\.parquet: no "copysim\.tape\.header" key-value metadata/],
     ['a bad value in a row', () => foreignParquet('badrow.parquet', good.map((c) => (c.name === 'type' ? { ...c, data: ['hold'] } : c))), /badrow\.parquet: row 0: tape: swap 0: swaps\[0\]\.type: Invalid option: expected one of "buy"\|"sell"/],
+    ['a bad decimal in a later row of a wallet not followed', () => {
+      // The row group fails its column check; each swap is then checked and the bad one named.
+      const { swaps, ...header } = JSON.parse(tapeText) as { swaps: Record<string, unknown>[] };
+      writeParquetTape(path('baddecimal.parquet'), { ...header, swaps: swaps.map((swap, k) => (k === 1 ? { ...swap, quantity: '-5' } : swap)) } as never);
+      return path('baddecimal.parquet');
+    }, /baddecimal\.parquet: row 1: tape: swap 1: swaps\[1\]\.quantity: /],
   ])('%s', async (_name, make, message) => {
     const file = make();
     writeFileSync(path('r.json'), requestFor('W'));

@@ -5,6 +5,9 @@ import { parseLiquidity, type Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
 import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape-memo.js';
 
+/** What the price book reads of a swap: a swap of a wallet not followed needs no more. */
+export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'>;
+
 /**
  * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
  * reference to it: no decimal work and no allocation for the market swaps that make up most of
@@ -12,7 +15,7 @@ import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape
  */
 export interface PriceBook {
   /** Records swap `swap` (index `i` in an indexed tape) as its token's latest price, and liquidity when it has one. */
-  observe(tokenId: number, swap: Swap, i: number): void;
+  observe(tokenId: number, swap: PriceTick, i: number): void;
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
   /** A key of a token's known price for a valuation: equal keys, equal prices. */
@@ -50,7 +53,7 @@ export class KnownPrices implements PriceBook {
 
   private readonly firstTime: (number | undefined)[] = [];
 
-  observe(tokenId: number, swap: Swap): void {
+  observe(tokenId: number, swap: PriceTick): void {
     if (this.price[tokenId] === undefined) this.firstTime[tokenId] = swap.time;
     this.price[tokenId] = swap.usd_price;
     if (swap.usd_liquidity != null) this.liquidity[tokenId] = swap.usd_liquidity;
@@ -121,7 +124,7 @@ export class IndexedKnownPrices implements PriceBook {
     this.firstSwap = new Int32Array(tape.tokens.length).fill(-1);
   }
 
-  observe(tokenId: number, _swap: Swap, i: number): void {
+  observe(tokenId: number, _swap: PriceTick, i: number): void {
     if (this.priceSwap[tokenId] === -1) this.firstSwap[tokenId] = i;
     this.priceSwap[tokenId] = i;
     if (this.carriesLiquidity[i] === 1) this.liquiditySwap[tokenId] = i;

@@ -8,7 +8,7 @@ import { BuyFilters, type SkipReason } from './buy-filters.js';
 import { ExitRules } from './exit-rules.js';
 import { Deal, DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
-import { IndexedKnownPrices, KnownPrices, type PriceBook } from './known-prices.js';
+import { IndexedKnownPrices, KnownPrices, type PriceBook, type PriceTick } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { ChartSums } from './chart-sums.js';
@@ -223,10 +223,15 @@ export class Replay {
   step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
     // 1. the scheduled actions due by now; 2. the swap's price, and what it moves of an open deal;
     // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
-    if (this.nextDue <= time) this.fireScheduled(time);
-    this.prices.observe(tokenId, swap, i);
-    this.priceRecorded(tokenId, time);
+    this.observe(swap, tokenId, i, time);
     if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy);
+  }
+
+  /** Steps 1 and 2 of {@link step}, all a swap of a wallet not followed takes part in. */
+  observe(tick: PriceTick, tokenId: number, i = -1, time = tick.time): void {
+    if (this.nextDue <= time) this.fireScheduled(time);
+    this.prices.observe(tokenId, tick, i);
+    this.priceRecorded(tokenId, time);
   }
 
   /**

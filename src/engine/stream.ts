@@ -1,7 +1,8 @@
 import { InputError } from '../model/errors.js';
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
-import { parseSwap, type TapeHeader } from '../model/tape.js';
+import { parseSwap, type Swap, type TapeHeader } from '../model/tape.js';
+import type { PriceTick } from './known-prices.js';
 import { NativePriceSeries } from './native-prices.js';
 import { Replay, type ReplayResult } from './replay.js';
 import { isValidSwap } from './tape-check.js';
@@ -43,20 +44,46 @@ export class StreamingReplay {
 
   /** Validates the next swap of the tape and replays it when it lies at or before `window_end`. */
   push(value: unknown): void {
+    const swap = isValidSwap(value) ? value : parseSwap(value, this.count);
+    this.pushChecked(swap, this.leaderIndex(swap.wallet));
+  }
+
+  /** The index of a wallet in the request's `wallets`, or -1 for a wallet not followed. */
+  leaderIndex(wallet: string): number {
+    return this.leaderOf.get(addressKey(this.network, wallet)) ?? -1;
+  }
+
+  /**
+   * {@link push} for a swap the caller has validated as {@link isValidSwap} does, from a source
+   * that checks whole columns at once (a Parquet row group); `leader` is its {@link leaderIndex}.
+   */
+  pushChecked(swap: Swap, leader: number): void {
+    if (!this.inOrder(swap.time)) return;
+    this.run.step(swap, this.tokens.intern(swap.token), leader);
+  }
+
+  /**
+   * {@link pushChecked} for a valid swap of a wallet not followed: only its token, time, price
+   * and liquidity take part in the replay, so a columnar source need not build the rest.
+   */
+  pushMarket(token: string, tick: PriceTick): void {
+    if (!this.inOrder(tick.time)) return;
+    this.run.observe(tick, this.tokens.intern(token));
+  }
+
+  /** Counts a swap at `time`, refused when earlier than the one before it; true when it lies in the window. */
+  private inOrder(time: number): boolean {
     const index = this.count;
-    const swap = isValidSwap(value) ? value : parseSwap(value, index);
-    if (swap.time < this.lastTime) {
+    if (time < this.lastTime) {
       throw new InputError(
-        `tape: swap ${index}: time ${swap.time} is earlier than the time ${this.lastTime} of the swap before it; ` +
+        `tape: swap ${index}: time ${time} is earlier than the time ${this.lastTime} of the swap before it; ` +
           'a streamed tape must list its swaps in non-decreasing time',
         { source: 'tape', path: `swaps[${index}].time`, swapIndex: index },
       );
     }
-    this.lastTime = swap.time;
+    this.lastTime = time;
     this.count++;
-    if (swap.time > this.end) return;
-    const leader = this.leaderOf.get(addressKey(this.network, swap.wallet)) ?? -1;
-    this.run.step(swap, this.tokens.intern(swap.token), leader);
+    return time <= this.end;
   }
 
   /** Closes the window (model 3.4) and gives the result with the tokens it refers to. */

@@ -102,10 +102,17 @@ const NINE_CODE = 57;
  * to {@link isPositiveDecimalStringByDefinition}).
  */
 export function isPositiveDecimalString(text: string): boolean {
-  const n = text.length;
-  let i = text.charCodeAt(0) === 43 ? 1 : 0; // '+'
+  return isPositiveDecimalText(text, 0, text.length);
+}
+
+/**
+ * {@link isPositiveDecimalString} of `text.slice(start, end)`, without making the slice: a
+ * columnar reader checks a whole column of decimals held as one text.
+ */
+export function isPositiveDecimalText(text: string, start: number, end: number): boolean {
+  const n = end;
+  let i = start < n && text.charCodeAt(start) === 43 ? start + 1 : start; // '+'
   let digits = 0;
-  let integerDigits = 0;
   let firstSignificant = -1;
   let c = 0;
   while (i < n && (c = text.charCodeAt(i)) >= ZERO_CODE && c <= NINE_CODE) {
@@ -113,7 +120,7 @@ export function isPositiveDecimalString(text: string): boolean {
     digits++;
     i++;
   }
-  integerDigits = digits;
+  const integerDigits = digits;
   if (i < n && text.charCodeAt(i) === 46) {
     // '.'
     i++;
@@ -129,21 +136,21 @@ export function isPositiveDecimalString(text: string): boolean {
     c = text.charCodeAt(i);
     if (c !== 101 && c !== 69) return false; // 'e', 'E'
     i++;
-    const negative = text.charCodeAt(i) === 45;
-    if (negative || text.charCodeAt(i) === 43) i++;
-    const start = i;
+    const negative = i < n && text.charCodeAt(i) === 45;
+    if (negative || (i < n && text.charCodeAt(i) === 43)) i++;
+    const digitsStart = i;
     while (i < n && (c = text.charCodeAt(i)) >= ZERO_CODE && c <= NINE_CODE) {
       exponent = exponent * 10 + (c - ZERO_CODE);
       i++;
     }
-    if (i === start || i < n) return false;
+    if (i === digitsStart || i < n) return false;
     // Beyond 7 digits the exponent's value is not tracked exactly: ask the definition.
-    if (i - start > 7) return isPositiveDecimalStringByDefinition(text);
+    if (i - digitsStart > 7) return isPositiveDecimalStringByDefinition(text.slice(start, end));
     if (negative) exponent = -exponent;
   }
   if (firstSignificant < 0) return false; // zero
   const power = integerDigits - 1 - firstSignificant + exponent;
   if (power >= -59 && power <= 58) return true;
   if (power < -61 || power > 60) return false;
-  return isPositiveDecimalStringByDefinition(text);
+  return isPositiveDecimalStringByDefinition(text.slice(start, end));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPositiveDecimalString, isPositiveDecimalStringByDefinition } from '../../src/numeric/decimal.js';
+import { isPositiveDecimalString, isPositiveDecimalStringByDefinition, isPositiveDecimalText } from '../../src/numeric/decimal.js';
 
 describe('isPositiveDecimalString: the tape decimal check', () => {
   it.each([
@@ -54,5 +54,20 @@ describe('isPositiveDecimalString: the tape decimal check', () => {
       }),
       { numRuns: 20_000, seed: 12 },
     );
+  });
+
+  it('checks a decimal inside a longer text as its slice (a column held as one text)', () => {
+    const chars = fc.constantFrom(...'0123456789.eE+-'.split(''));
+    const piece = fc.string({ unit: chars, maxLength: 10 });
+    fc.assert(
+      fc.property(piece, piece, piece, (before, text, after) => {
+        const whole = before + text + after;
+        expect(isPositiveDecimalText(whole, before.length, before.length + text.length)).toBe(isPositiveDecimalString(text));
+      }),
+      { numRuns: 20_000, seed: 13 },
+    );
+    expect(isPositiveDecimalText('12.5e3x', 0, 6)).toBe(true);
+    expect(isPositiveDecimalText('0012', 2, 4)).toBe(true);
+    expect(isPositiveDecimalText('1e-1', 0, 3)).toBe(false); // "1e-"
   });
 });

@@ -1,13 +1,9 @@
+import { isAscii } from 'node:buffer';
 import type { CompressionCodec, Compressors } from 'hyparquet';
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { decompressPage } from 'hyparquet/src/datapage.js';
 import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
-
-function isAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return false;
-  return true;
-}
 
 /**
  * A decoded string column chunk kept as one text and each value's bounds: a value becomes a
@@ -29,6 +25,16 @@ export class LazyStrings {
   at(i: number): string | undefined {
     const start = this.starts[i]!;
     return start < 0 ? undefined : this.text.slice(start, this.ends[i]);
+  }
+
+  /** Whether `test` holds for every value, tested in place (no string made); a null passes when `nullable`. */
+  every(test: (text: string, start: number, end: number) => boolean, nullable: boolean): boolean {
+    const { text, starts, ends } = this;
+    for (let i = 0; i < starts.length; i++) {
+      const start = starts[i]!;
+      if (start < 0 ? !nullable : !test(text, start, ends[i]!)) return false;
+    }
+    return true;
   }
 }
 

@@ -5,7 +5,8 @@ import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { readDeltaInt64 } from './fast-int64.js';
-import { LazyStrings, readDeltaLengthStrings } from './fast-strings.js';
+import { readDeltaLengthStrings } from './fast-strings.js';
+import { decodedRowGroup, type Column, type DecodedRowGroup, type RowGroupColumns } from './row-group.js';
 import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
@@ -19,7 +20,6 @@ import {
   NULLS_COLUMN,
   OPTIONAL_COLUMNS,
   SWAP_COLUMNS,
-  type DecimalColumn,
   type OptionalColumn,
   type SwapColumn,
   type TapeForms,
@@ -51,16 +51,6 @@ function stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
 }
 const PARSERS = { ...DEFAULT_PARSERS, stringFromBytes };
 
-/** A decoded column: its values, or strings made when read. */
-type Column = ArrayLike<unknown> | LazyStrings;
-/** One row group decoded: a column of values per swap field. */
-type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
-
-/** The i-th value of a column, whatever its kind. */
-function reader(column: Column): (i: number) => unknown {
-  if (column instanceof LazyStrings) return (i) => column.at(i);
-  return (i) => column[i];
-}
 
 /**
  * A Parquet tape file, read a row group at a time: at most one decoded row group is in memory,
@@ -144,7 +134,7 @@ export class ParquetTapeFile {
     let start = 0;
     for (let g = 0; g < this.metadata.row_groups.length; g++) {
       const rows = Number(this.metadata.row_groups[g]!.num_rows);
-      yield { start, rows, swap: swapBuilder(this.readRowGroup(g, skipped), numbers, skipped) };
+      yield decodedRowGroup(this.readRowGroup(g, skipped), start, rows, numbers, skipped);
       start += rows;
       this.onProgress?.(start, this.rows);
     }
@@ -290,51 +280,6 @@ export class ParquetTapeFile {
     }
     return values;
   }
-}
-
-/** One decoded row group of a {@link ParquetTapeFile}. */
-export interface DecodedRowGroup {
-  /** Row index (0-based) of its first swap in the file. */
-  readonly start: number;
-  readonly rows: number;
-  /** Its i-th swap, as the JSON tape spelled it. */
-  readonly swap: (i: number) => Record<string, unknown>;
-}
-
-/**
- * Builds the swaps of a decoded row group; a decimal of a number-form field becomes a number
- * again. A skipped field is left out, also where the JSON tape spelled it as `null`.
- */
-function swapBuilder(columns: RowGroupColumns, numbers: ReadonlySet<string>, skipped: ReadonlySet<string>): (i: number) => Record<string, unknown> {
-  const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
-    [...SWAP_COLUMNS, NULLS_COLUMN] as const
-  ).map((name) => reader(columns[name]));
-  const asNumber = (field: DecimalColumn): boolean => numbers.has(field);
-  const [quantityNumber, priceNumber, amountNumber, liquidityNumber] = DECIMAL_COLUMNS.map(asNumber);
-  const decimal = (isNumber: boolean | undefined, value: unknown): unknown => (value == null || !isNumber ? value : Number(value));
-  const readMask = OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
-  return (i) => {
-    const swap: Record<string, unknown> = {
-      wallet: wallet!(i),
-      token: token!(i),
-      type: type!(i),
-      time: Number(time!(i)),
-      quantity: decimal(quantityNumber, quantity!(i)),
-      usd_price: decimal(priceNumber, usd_price!(i)),
-    };
-    // Bits of OPTIONAL_COLUMNS: usd_amount 1, usd_liquidity 2, transaction_hash 4.
-    const explicitNull = ((nulls!(i) as number | undefined) ?? 0) & readMask;
-    const amount = usd_amount!(i);
-    if (amount != null) swap.usd_amount = decimal(amountNumber, amount);
-    else if (explicitNull & 1) swap.usd_amount = null;
-    const liquidity = usd_liquidity!(i);
-    if (liquidity != null) swap.usd_liquidity = decimal(liquidityNumber, liquidity);
-    else if (explicitNull & 2) swap.usd_liquidity = null;
-    const hash = transaction_hash!(i);
-    if (hash != null) swap.transaction_hash = hash;
-    else if (explicitNull & 4) swap.transaction_hash = null;
-    return swap;
-  };
 }
 
 /** The pages of a column chunk as one array (a plain loop: flatMap over typed arrays is slow). */

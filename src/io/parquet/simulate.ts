@@ -2,7 +2,7 @@ import { InputError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import { prepare, simulateParts, checkNetwork } from '../../simulate.js';
 import { responseParts, type ResponseParts } from '../../report/response.js';
-import { parseTapeHeader } from '../../model/tape.js';
+import { parseTapeHeader, type Swap } from '../../model/tape.js';
 import { StreamingReplay } from '../../engine/stream.js';
 import { readTapeFile } from '../read-tape.js';
 import { ParquetTapeFile } from './read.js';
@@ -15,7 +15,9 @@ const NOT_READ = ['transaction_hash'] as const;
  * copysim writes from a time-ordered source) streams a row group at a time, so memory holds one
  * row group and the replay's state, not the tape; any other is read whole and indexed. Gives
  * the same response as `simulate` over the same tape in JSON form. The transaction hashes,
- * which no part of a simulation reads, are not read from the file.
+ * which no part of a simulation reads, are not read from the file; a row group whose columns
+ * all check out gives a followed wallet's swaps whole and the other swaps as the price ticks
+ * the replay reads of them.
  *
  * @example
  * writeResponseParts(simulateParquetFileParts('tape.parquet', request), process.stdout.write);
@@ -43,9 +45,23 @@ export function simulateParquetFileParts(
     for (const group of file.rowGroups(NOT_READ)) {
       for (let i = 0; i < group.rows; i++) {
         file.row = group.start + i;
-        const swap = group.swap(i);
-        onSwap?.(swap);
-        stream.push(swap);
+        if (!group.valid) {
+          // A bad value somewhere in the group: each swap checked, the first bad one named.
+          const swap = group.swap(i);
+          onSwap?.(swap);
+          stream.push(swap);
+          continue;
+        }
+        const leader = stream.leaderIndex(group.wallet(i));
+        if (leader >= 0) {
+          const swap = group.swap(i) as unknown as Swap;
+          onSwap?.(swap);
+          stream.pushChecked(swap, leader);
+        } else {
+          const tick = group.tick(i);
+          onSwap?.(tick);
+          stream.pushMarket(group.token(i), tick);
+        }
       }
     }
     const { result, tokens } = stream.finish();
