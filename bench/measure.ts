@@ -8,7 +8,7 @@
  *
  * Both run with the Node flags of `copysim simulate` ({@link cliNodeFlags}).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isMain } from '../tools/is-main.js';
@@ -40,6 +40,22 @@ export function measure(args: readonly string[]): Measurement {
   const line = child.stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
   if (line === undefined) throw new Error(`measure ${args.join(' ')} failed:\n${child.stderr}`);
   return JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement;
+}
+
+/** {@link measure} without waiting: several jobs measured at once, side by side. */
+export function measureAsync(args: readonly string[]): Promise<Measurement> {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...cliNodeFlags(), script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', () => {
+      const line = stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
+      if (line === undefined) reject(new Error(`measure ${args.join(' ')} failed:\n${stderr}`));
+      else resolve(JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement);
+    });
+  });
 }
 
 /**

@@ -192,8 +192,10 @@ async function main(argv: readonly string[]): Promise<void> {
   if (only.has('distributed')) {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
     const file = ensureRequests(sizes.sweepTape, sizes.sweepRequests);
+    const controlCount = Math.min(sizes.sweepRequests, 100);
+    const control = { file: ensureRequests(sizes.sweepTape, controlCount), count: controlCount };
     process.stderr.write('distributed …\n');
-    say(await distributedSuite(tape, { file, count: sizes.sweepRequests }, sizes.sweepTape, !quick));
+    say(await distributedSuite(tape, { file, count: sizes.sweepRequests }, sizes.sweepTape, !quick, control));
   }
 
   const machine = {

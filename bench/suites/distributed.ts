@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { cliNodeFlags, measure, type Measurement } from '../measure.js';
+import { cliNodeFlags, measure, measureAsync, type Measurement } from '../measure.js';
 import { row, type Row } from './row.js';
 
 /** Rounds of the suite's alternating runs. */
@@ -51,6 +51,8 @@ export async function distributedSuite(
   requests: { readonly file: string; readonly count: number },
   swaps: number,
   targets = true,
+  /** Requests for {@link machineCeiling}; none: no such row. */
+  control?: { readonly file: string; readonly count: number },
 ): Promise<Row[]> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new Error('the distributed suite needs redis-server (apt-get install redis-server)');
@@ -99,7 +101,9 @@ export async function distributedSuite(
     const seconds = (ms: number): string => (ms / 1000).toFixed(1);
     const best = (pick: (p: (typeof pairs)[number]) => Measurement): number => Math.min(...pairs.map((p) => pick(p).wallMs));
     const over = `${requests.count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
+    const ceiling = control === undefined ? [] : [await machineCeiling(tape, control, swaps)];
     return [
+      ...ceiling,
       row('distributed', 'wall time, 1 worker process', best((p) => p.one) / 1000, 's', { note: `${over}, copysim worker --threads 1, best of ${ROUNDS}` }),
       row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', { note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}` }),
       row('distributed', 'speed-up, 2 worker processes', speedUp, '×', {
@@ -115,4 +119,30 @@ export async function distributedSuite(
     redis.kill('SIGTERM');
     await exited(redis);
   }
+}
+
+/**
+ * What two processes gain on this machine on the same work without any queue: one local
+ * `copysim sweep --workers 1` over `control`'s requests alone, then two at once, in turns
+ * ({@link ROUNDS} rounds). Twice the work in the time of the two gives the most a second worker
+ * process could add here: replays share the memory system, so the figure is below 2 even when
+ * nothing else runs.
+ */
+async function machineCeiling(tape: string, control: { readonly file: string; readonly count: number }, swaps: number): Promise<Row> {
+  const args = ['cli', 'sweep', '--tape', tape, '--requests', control.file, '--workers', '1'];
+  const gains: number[] = [];
+  const notes: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const alone = measure(args);
+    const started = performance.now();
+    const both = await Promise.all([measureAsync(args), measureAsync(args)]);
+    const together = performance.now() - started;
+    if ([alone, ...both].some((m) => m.exitCode !== 0)) throw new Error('copysim sweep --workers 1 failed');
+    gains.push((2 * alone.wallMs) / together);
+    notes.push(`${gains.at(-1)!.toFixed(2)}×: ${(alone.wallMs / 1000).toFixed(1)} s alone, ${(together / 1000).toFixed(1)} s for two`);
+  }
+  const median = [...gains].sort((a, b) => a - b)[Math.floor(gains.length / 2)]!;
+  return row('distributed', 'this machine: 2 processes against 1, no queue', median, '×', {
+    note: `${control.count} requests over ${swaps.toLocaleString('en-US')} swaps, copysim sweep --workers 1 alone and two at once, median of ${ROUNDS} (${notes.join('; ')})`,
+  });
 }
