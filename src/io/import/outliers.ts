@@ -1,17 +1,18 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { DropLog } from './report.js';
+import { exactDecimal, type SwapDecimal } from './tape-builder.js';
 
 /** A row on its way into a tape: its token, its USD price, and where it came from. */
 export interface PricedRow {
   readonly token: string;
-  readonly usdPrice: Decimal;
+  readonly usdPrice: SwapDecimal;
   readonly where: string;
 }
 
-function median(sorted: readonly Decimal[]): Decimal {
+function median(sorted: readonly SwapDecimal[]): Decimal {
   const n = sorted.length;
   const mid = n >> 1;
-  return n % 2 === 1 ? sorted[mid]! : sorted[mid - 1]!.plus(sorted[mid]!).div(2);
+  return n % 2 === 1 ? exactDecimal(sorted[mid]!) : exactDecimal(sorted[mid - 1]!).plus(exactDecimal(sorted[mid]!)).div(2);
 }
 
 /**
@@ -37,7 +38,7 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
   const medians = new Map<string, Decimal>();
   for (const [token, list] of byToken) {
     const keyed = list.map((r) => ({ n: numbers.get(r)!, d: r.usdPrice }));
-    keyed.sort((a, b) => a.n - b.n || a.d.comparedTo(b.d));
+    keyed.sort((a, b) => a.n - b.n || exactDecimal(a.d).comparedTo(exactDecimal(b.d)));
     medians.set(token, median(keyed.map((k) => k.d)));
   }
   const f = new Decimal(factor);
@@ -47,7 +48,7 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
     // Far from the bounds, doubles decide; within a millionth of them, the exact decimals.
     const quick = numbers.get(row)! / medianNumbers.get(row.token)!;
     if (quick < factor * 0.999999 && quick * factor > 1.000001) return true;
-    const ratio = row.usdPrice.div(m);
+    const ratio = exactDecimal(row.usdPrice).div(m);
     if (ratio.gt(f) || ratio.times(f).lt(1)) {
       log.drop(`outlier price (more than ${factor}× from its token's median price)`, row.where);
       return false;

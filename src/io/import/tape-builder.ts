@@ -1,8 +1,12 @@
-import { isPositiveDecimalString, type DecimalJs40 as Decimal } from '../../numeric/decimal.js';
+import { isPositiveDecimalString, isTapeMagnitude, type DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
 import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
+import { DigitsDecimal, TAPE_DIGITS } from './export-decimal.js';
 import type { PriceSeries } from './prices.js';
 import type { DropLog } from './report.js';
+
+/** A swap's decimal: decimal.js, or an export's digits read without it (see export-decimal.ts). */
+export type SwapDecimal = Decimal | DigitsDecimal;
 
 /** A swap an importer has read and priced, before it is written into a tape. */
 export interface ImportedSwap {
@@ -10,10 +14,10 @@ export interface ImportedSwap {
   readonly token: string;
   readonly type: 'buy' | 'sell';
   readonly time: number;
-  readonly quantity: Decimal;
-  readonly usdPrice: Decimal;
-  readonly usdAmount: Decimal | null;
-  readonly usdLiquidity: Decimal | null;
+  readonly quantity: SwapDecimal;
+  readonly usdPrice: SwapDecimal;
+  readonly usdAmount: SwapDecimal | null;
+  readonly usdLiquidity: SwapDecimal | null;
   readonly transactionHash: string | null;
   /** Order among swaps of the same second (block and log index, or the input order). */
   readonly seq: readonly number[];
@@ -21,17 +25,22 @@ export interface ImportedSwap {
   readonly where: string;
 }
 
-/** Significant digits written for computed decimals: more than float64 holds, far fewer than 40. */
-const DIGITS = 20;
-
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
-export function tapeDecimal(value: Decimal): string {
+export function tapeDecimal(value: SwapDecimal): string {
+  if (value instanceof DigitsDecimal) return value.tape;
   // Most values (an export's amounts) already fit: skip the rounded copy.
-  return (value.sd() <= DIGITS ? value : value.toSignificantDigits(DIGITS)).toString();
+  return (value.sd() <= TAPE_DIGITS ? value : value.toSignificantDigits(TAPE_DIGITS)).toString();
+}
+
+/** A swap's decimal as decimal.js, for exact comparisons and messages. */
+export function exactDecimal(value: SwapDecimal): Decimal {
+  return value instanceof DigitsDecimal ? value.toDecimal() : value;
 }
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
-export function fitsTape(value: Decimal): boolean {
+export function fitsTape(value: SwapDecimal): boolean {
+  // Digits print as digits and a point: only the magnitude is left to check.
+  if (value instanceof DigitsDecimal) return isTapeMagnitude(Number(value.tape));
   return isPositiveDecimalString(tapeDecimal(value));
 }
 
@@ -45,9 +54,9 @@ function fitsTime(time: number): boolean {
  */
 export function keepTapeReady(swaps: readonly ImportedSwap[], log: DropLog): ImportedSwap[] {
   return swaps.filter((s) => {
-    const values: Array<[string, Decimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
+    const values: Array<[string, SwapDecimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
     const bad = values.find(([, v]) => v !== null && !fitsTape(v));
-    if (bad !== undefined) log.drop(`${bad[0]} ${bad[1]!.toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
+    if (bad !== undefined) log.drop(`${bad[0]} ${exactDecimal(bad[1]!).toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
     else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);
     else return true;
     return false;
