@@ -71,12 +71,19 @@ function blank(text: string, start: number, end: number): boolean {
   return text.slice(start, end).trim() === '';
 }
 
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
 /** Finds every record's cells in one pass; records with quotes go to the RFC 4180 reader. */
 function scanRecords(text: string, sep: string): ScannedRecords {
   let header: string[] | null = null;
   let width = 0;
   let bounds = new Int32Array(0);
-  let lines = new Int32Array(1024);
+  // Each record starts on a line of its own: room for every line is room for every record.
+  const lines = new Int32Array(countLines(text) + 1);
   const quoted = new Map<number, readonly string[]>();
   let size = 0;
   let pos = 0;
@@ -85,14 +92,6 @@ function scanRecords(text: string, sep: string): ScannedRecords {
   let nextQuote = text.indexOf('"');
   let nextReturn = text.indexOf('\r');
   const addRecord = (lineOfRecord: number): number => {
-    if (size === lines.length) {
-      const grown = new Int32Array(lines.length * 2);
-      grown.set(lines);
-      lines = grown;
-      const wider = new Int32Array(bounds.length * 2);
-      wider.set(bounds);
-      bounds = wider;
-    }
     lines[size] = lineOfRecord;
     return size++;
   };

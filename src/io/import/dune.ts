@@ -3,12 +3,21 @@ import type { ExportTable } from './export-rows.js';
 import { text } from './export-rows.js';
 import { CHAINS, collector, exportNetwork, need, pick, type ProviderImportOptions } from './provider-options.js';
 import { parseProviderTime } from './provider-time.js';
+import type { TradeLeg } from './trade-legs.js';
 import type { ImportResult } from './uniswap.js';
 
 /** A Postgres bytea address as Dune's legacy tables print it (`\x56…`) in 0x form. */
 function address(value: unknown): string {
   const t = text(value);
   return t.startsWith('\\x') ? `0x${t.slice(2)}` : t;
+}
+
+type Column = (row: number) => unknown;
+
+/** One side of a row's trade; without an address column, the token is named by its symbol. */
+function leg(row: number, addressOf: Column, symbolOf: Column, amountOf: Column, hasAddress: boolean): TradeLeg {
+  const symbol = text(symbolOf(row)) || null;
+  return { address: hasAddress ? address(addressOf(row)) : (symbol ?? ''), symbol, amount: amountOf(row) };
 }
 
 /**
@@ -67,7 +76,7 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
   const bySymbol = legacy && col.bought === undefined;
   const trades = collector(network, options, bySymbol);
   let aggregatorRows = 0;
-  const read = (name: string | undefined): ((row: number) => unknown) => (name === undefined ? () => undefined : table.column(name));
+  const read = (name: string | undefined): Column => (name === undefined ? () => undefined : table.column(name));
   const cell = {
     chain: read('blockchain'),
     category: read('category'),
@@ -100,18 +109,14 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
       trades.drop(`block_time "${text(written)}" is not a time Dune writes`, table.where(index));
       continue;
     }
-    const leg = (addressOf: (row: number) => unknown, symbolOf: (row: number) => unknown, amountOf: (row: number) => unknown, named: boolean) => {
-      const symbol = text(symbolOf(index)) || null;
-      return { address: named ? address(addressOf(index)) : (symbol ?? ''), symbol, amount: amountOf(index) };
-    };
     const seq: number[] = [];
     for (const orderOf of cell.order) seq.push(Number(text(orderOf(index))) || 0);
     seq.push(index);
     const hash = col.hash ? address(cell.hash(index)) || null : null;
     trades.add({
       wallet: address(cell.wallet(index)),
-      bought: leg(cell.bought, cell.boughtSymbol, cell.boughtAmount, col.bought !== undefined),
-      sold: leg(cell.sold, cell.soldSymbol, cell.soldAmount, col.sold !== undefined),
+      bought: leg(index, cell.bought, cell.boughtSymbol, cell.boughtAmount, col.bought !== undefined),
+      sold: leg(index, cell.sold, cell.soldSymbol, cell.soldAmount, col.sold !== undefined),
       time: at,
       usd: col.usd ? cell.usd(index) : null,
       hash,

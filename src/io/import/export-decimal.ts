@@ -1,5 +1,4 @@
 import { Decimal40 } from '../../numeric/decimal40.js';
-import { coefficientDigits } from '../../numeric/decimal40-print.js';
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 
 /**
@@ -18,7 +17,7 @@ const MAX_DIGITS = 40;
 const MAX_SCALE = 400;
 
 /** A decimal's magnitude as its significant digits and the power of ten of the last one. */
-export class DigitsDecimal {
+export class DigitsDecimal implements ReadyDecimal {
   private tapeText: string | undefined;
   private exact: Decimal | undefined;
 
@@ -58,7 +57,12 @@ export class DigitsDecimal {
 
   /** The value as a Decimal40 (exact: at most 40 digits). */
   toDecimal40(): Decimal40 {
-    return new Decimal40(this.digits === '' ? 0 : `${this.digits}e${this.scale}`);
+    return new Decimal40(this.digits === '' ? 0 : (this.written ?? `${this.digits}e${this.scale}`));
+  }
+
+  /** Its tape text when that is the exact value (at most 20 digits), the smaller thing to keep; else itself. */
+  compact(): string | DigitsDecimal {
+    return this.digits.length <= TAPE_DIGITS ? this.tape : this;
   }
 }
 
@@ -189,15 +193,67 @@ function incremented(digits: string): string {
   return digits.slice(0, i) + String.fromCharCode(digits.charCodeAt(i) + 1) + '0'.repeat(digits.length - 1 - i);
 }
 
+/** A decimal an export gave the digits of, or one computed from them, with its tape text known. */
+export interface ReadyDecimal {
+  /** The text a tape holds: plain notation, rounded half to even to {@link TAPE_DIGITS} significant digits. */
+  readonly tape: string;
+  /** The nearest float64, as decimal.js's `toNumber` gives it. */
+  toNumber(): number;
+  /** The value as decimal.js, for the rare exact comparison. */
+  toDecimal(): Decimal;
+}
+
+/** A Decimal40 result (a price) with its tape text read off its limbs, not off a 40-digit string. */
+class Decimal40Result implements ReadyDecimal {
+  private tapeText: string | undefined;
+
+  constructor(private readonly value: Decimal40) {}
+
+  get tape(): string {
+    this.tapeText ??= tapeTextOf(this.value);
+    return this.tapeText;
+  }
+
+  toNumber(): number {
+    return this.value.toNumber();
+  }
+
+  toDecimal(): Decimal {
+    return new Decimal(this.value.toString());
+  }
+}
+
+/**
+ * A positive Decimal40 rounded half to even to 20 significant digits, in plain notation. Its 40
+ * digits are limbs of 5 and 7 × 7: the first 20 are c0, c1, c2 and c3's first digit, kept as a
+ * 12-digit and an 8-digit integer (both exact doubles); the other 20 decide the rounding.
+ */
+function tapeTextOf(q: Decimal40): string {
+  let high = q.c0 * 1e7 + q.c1;
+  let low = q.c2 * 10 + Math.floor(q.c3 / 1e6);
+  const rest = q.c3 % 1e6;
+  const up = rest > 5e5 || (rest === 5e5 && (q.c4 !== 0 || q.c5 !== 0 || low % 2 === 1));
+  // The power of ten of the 20th digit (`e` is the 40th's).
+  let scale = q.e + 20;
+  if (up && ++low === 1e8) {
+    low = 0;
+    // 99…9 + 1 has 21 digits: the last, a zero, is dropped.
+    if (++high === 1e12) {
+      high = 1e11;
+      scale++;
+    }
+  }
+  const digits = low === 0 ? String(high) : String(high) + String(low).padStart(8, '0');
+  if (low === 0) scale += 8;
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
+  return plain(digits.slice(0, end), scale + digits.length - end);
+}
+
 /**
  * amount / quantity as decimal.js divides them (40 digits, half to even), exactly: both have at
  * most 40 digits, where Decimal40 gives decimal.js's quotient.
  */
-export function quotient(amount: DigitsDecimal, quantity: DigitsDecimal): DigitsDecimal {
-  const q = amount.toDecimal40().div(quantity.toDecimal40());
-  const all = coefficientDigits(q);
-  let end = all.length;
-  while (end > 1 && all.charCodeAt(end - 1) === 48) end--;
-  // `e` is the power of ten of the coefficient's last (40th) digit.
-  return new DigitsDecimal(all.slice(0, end), q.e + all.length - end);
+export function quotient(amount: DigitsDecimal, quantity: DigitsDecimal): ReadyDecimal {
+  return new Decimal40Result(amount.toDecimal40().div(quantity.toDecimal40()));
 }

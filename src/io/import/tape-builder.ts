@@ -1,12 +1,16 @@
-import { isPositiveDecimalString, isTapeMagnitude, type DecimalJs40 as Decimal } from '../../numeric/decimal.js';
+import { DecimalJs40 as Decimal, isPositiveDecimalString, isTapeMagnitude } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
 import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
-import { DigitsDecimal, TAPE_DIGITS } from './export-decimal.js';
+import { TAPE_DIGITS, type ReadyDecimal } from './export-decimal.js';
 import type { PriceSeries } from './prices.js';
 import type { DropLog } from './report.js';
 
-/** A swap's decimal: decimal.js, or an export's digits read without it (see export-decimal.ts). */
-export type SwapDecimal = Decimal | DigitsDecimal;
+/**
+ * A swap's decimal: decimal.js; an export's digits read without it, or a result computed from
+ * them (see export-decimal.ts); or a string already in tape form (plain notation, at most 20
+ * significant digits: exactly the value).
+ */
+export type SwapDecimal = Decimal | ReadyDecimal | string;
 
 /** A swap an importer has read and priced, before it is written into a tape. */
 export interface ImportedSwap {
@@ -27,20 +31,27 @@ export interface ImportedSwap {
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
 export function tapeDecimal(value: SwapDecimal): string {
-  if (value instanceof DigitsDecimal) return value.tape;
+  if (typeof value === 'string') return value;
+  if (!(value instanceof Decimal)) return value.tape;
   // Most values (an export's amounts) already fit: skip the rounded copy.
   return (value.sd() <= TAPE_DIGITS ? value : value.toSignificantDigits(TAPE_DIGITS)).toString();
 }
 
 /** A swap's decimal as decimal.js, for exact comparisons and messages. */
 export function exactDecimal(value: SwapDecimal): Decimal {
-  return value instanceof DigitsDecimal ? value.toDecimal() : value;
+  if (typeof value === 'string') return new Decimal(value);
+  return value instanceof Decimal ? value : value.toDecimal();
+}
+
+/** A swap's decimal as the nearest float64 (decimal.js's `toNumber`). */
+export function numberOf(value: SwapDecimal): number {
+  return typeof value === 'string' ? Number(value) : value.toNumber();
 }
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
 export function fitsTape(value: SwapDecimal): boolean {
   // Digits print as digits and a point: only the magnitude is left to check.
-  if (value instanceof DigitsDecimal) return isTapeMagnitude(Number(value.tape));
+  if (!(value instanceof Decimal)) return isTapeMagnitude(Number(tapeDecimal(value)));
   return isPositiveDecimalString(tapeDecimal(value));
 }
 
@@ -90,16 +101,26 @@ export function buildTape(
     tokens,
     // A native price the tape cannot hold comes only from a row already dropped for the same value.
     native_prices: nativePrices.filter(([t, p]) => fitsTime(t) && fitsTape(p)).map(([t, p]) => [t, tapeDecimal(p)]),
-    swaps: sorted.map((s) => ({
-      wallet: s.wallet,
-      token: s.token,
-      type: s.type,
-      time: s.time,
-      quantity: tapeDecimal(s.quantity),
-      usd_price: tapeDecimal(s.usdPrice),
-      ...(s.usdAmount !== null ? { usd_amount: tapeDecimal(s.usdAmount) } : {}),
-      usd_liquidity: s.usdLiquidity === null ? null : tapeDecimal(s.usdLiquidity),
-      ...(s.transactionHash !== null ? { transaction_hash: s.transactionHash } : {}),
-    })),
+    swaps: sorted.map(tapeSwap),
   };
+}
+
+/**
+ * A swap as the tape writes it. The optional fields are present or absent, in this key order:
+ * the four shapes are spelled out, as object spreads made building the tape's objects slow.
+ */
+function tapeSwap(s: ImportedSwap): TapeInput['swaps'][number] {
+  const quantity = tapeDecimal(s.quantity);
+  const price = tapeDecimal(s.usdPrice);
+  const liquidity = s.usdLiquidity === null ? null : tapeDecimal(s.usdLiquidity);
+  const hash = s.transactionHash;
+  if (s.usdAmount === null) {
+    return hash === null
+      ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity }
+      : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity, transaction_hash: hash };
+  }
+  const amount = tapeDecimal(s.usdAmount);
+  return hash === null
+    ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity }
+    : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity, transaction_hash: hash };
 }

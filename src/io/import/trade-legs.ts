@@ -114,17 +114,14 @@ export class TradeCollector {
 
   add(row: TradeRow): void {
     this.rows++;
-    const { quotes, network } = this.options;
-    const quoteOf = (leg: TradeLeg): QuoteAsset | undefined =>
-      this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
+    const { network } = this.options;
     if (!row.wallet) return this.log.drop('no trader address', row.where);
     if (!row.sold.address || !row.bought.address) return this.log.drop('a leg without a token address', row.where);
-    const soldQuote = quoteOf(row.sold);
-    const boughtQuote = quoteOf(row.bought);
-    const name = (leg: TradeLeg): string => leg.symbol || leg.address;
+    const soldQuote = this.quoteOf(row.sold);
+    const boughtQuote = this.quoteOf(row.bought);
     if (soldQuote && boughtQuote) return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
     if (!soldQuote && !boughtQuote) {
-      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${row.where} (${name(row.sold)} -> ${name(row.bought)})`);
+      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${row.where} (${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address})`);
     }
     const type = soldQuote ? 'buy' : 'sell';
     const tokenLeg = soldQuote ? row.bought : row.sold;
@@ -136,7 +133,7 @@ export class TradeCollector {
     if (fastQuantity && fastUsd) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
       this.usdFromExport++;
-      return this.keep(row, tokenLeg, type, fastQuantity, quotient(fastUsd, fastQuantity), fastUsd);
+      return this.keep(row, tokenLeg, type, fastQuantity.compact(), quotient(fastUsd, fastQuantity), fastUsd.compact());
     }
     const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
@@ -158,6 +155,11 @@ export class TradeCollector {
       this.usdFromQuote++;
     }
     this.keep(row, tokenLeg, type, quantity, usd.div(quantity), usd);
+  }
+
+  private quoteOf(leg: TradeLeg): QuoteAsset | undefined {
+    const { quotes } = this.options;
+    return this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
   }
 
   /** Writes a priced trade down as a swap. */
