@@ -132,6 +132,33 @@ export function readDigitsDecimal(value: string): DigitsDecimal | null | undefin
   return new DigitsDecimal(digits, scale, plainAlready ? text : undefined);
 }
 
+/**
+ * The number of significant digits of a text already in tape form: a positive decimal in plain
+ * notation (digits, at most one point, no sign, no leading zero but the one before a point, no
+ * trailing zero after it), at most 20 digits; -1 for any other text. Such a text is its own tape
+ * text and needs no object to stand for it: most of an export's amounts are.
+ *
+ * @example
+ * tapeFormDigits('0.0125'); // 3
+ * tapeFormDigits('1.50');   // -1 (a trailing zero)
+ */
+export function tapeFormDigits(text: string): number {
+  const length = text.length;
+  let point = -1;
+  let first = -1;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 49 && c <= 57) {
+      if (first < 0) first = i;
+    } else if (c === 46 && point < 0) point = i;
+    else if (c !== 48) return -1;
+  }
+  if (first < 0) return -1;
+  if (!isPlainForm(text, 0, length, point, first)) return -1;
+  const digits = length - first - (point > first ? 1 : 0);
+  return digits <= TAPE_DIGITS ? digits : -1;
+}
+
 /** True when nothing at either end of the text is white space (the usual, trimmed cell). */
 function isTrimmed(text: string): boolean {
   if (text.length === 0) return true;
@@ -252,8 +279,9 @@ function tapeTextOf(q: Decimal40): string {
 
 /**
  * amount / quantity as decimal.js divides them (40 digits, half to even), exactly: both have at
- * most 40 digits, where Decimal40 gives decimal.js's quotient.
+ * most 40 digits (texts in tape form have at most 20), where Decimal40 gives decimal.js's quotient.
  */
-export function quotient(amount: DigitsDecimal, quantity: DigitsDecimal): ReadyDecimal {
-  return new Decimal40Result(amount.toDecimal40().div(quantity.toDecimal40()));
+export function quotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): ReadyDecimal {
+  const decimal40 = (d: DigitsDecimal | string): Decimal40 => (typeof d === 'string' ? new Decimal40(d) : d.toDecimal40());
+  return new Decimal40Result(decimal40(amount).div(decimal40(quantity)));
 }

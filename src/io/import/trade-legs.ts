@@ -6,7 +6,7 @@ import { dropOutliers } from './outliers.js';
 import { seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport } from './report.js';
-import { quotient, readDigitsDecimal, type DigitsDecimal } from './export-decimal.js';
+import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
 import { buildTape, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
@@ -127,7 +127,13 @@ export class TradeCollector {
     const tokenLeg = soldQuote ? row.bought : row.sold;
     const quoteLeg = soldQuote ? row.sold : row.bought;
     const quote = (soldQuote ?? boughtQuote)!;
-    // The usual row, a token amount and a USD value as text: priced without decimal.js.
+    // The usual row, a token amount and a USD value as text: priced without decimal.js, and
+    // without an object for either when they are already in tape form.
+    if (typeof tokenLeg.amount === 'string' && typeof row.usd === 'string' && tapeFormDigits(tokenLeg.amount) > 0 && tapeFormDigits(row.usd) > 0) {
+      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+      this.usdFromExport++;
+      return this.keep(row, tokenLeg, type, tokenLeg.amount, quotient(row.usd, tokenLeg.amount), row.usd);
+    }
     const fastQuantity = positiveDigits(tokenLeg.amount);
     const fastUsd = fastQuantity && positiveDigits(row.usd);
     if (fastQuantity && fastUsd) {
