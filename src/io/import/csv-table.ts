@@ -32,7 +32,7 @@ export class CsvTable {
 
   /** The cell of a record (0 the first after the header) in a column, trimmed; '' when the record is short. */
   cell(record: number, column: number): string {
-    const quoted = this.quoted.get(record);
+    const quoted = this.quoted.size === 0 ? undefined : this.quoted.get(record);
     if (quoted !== undefined) return (quoted[column] ?? '').trim();
     const at = 2 * (record * this.width + column);
     const start = this.bounds[at]!;
