@@ -14,6 +14,18 @@ function address(value: unknown): string {
 
 type Column = (row: number) => unknown;
 
+let lastChainCell: unknown = '';
+let lastChain = '';
+
+/** A row's chain, lower-case: every row of an export repeats the same few, so the last is kept. */
+function chainOf(cell: unknown): string {
+  if (cell !== lastChainCell) {
+    lastChainCell = cell;
+    lastChain = text(cell).toLowerCase();
+  }
+  return lastChain;
+}
+
 /** One side of a row's trade; without an address column, the token is named by its symbol. */
 function leg(row: number, addressOf: Column, symbolOf: Column, amountOf: Column, hasAddress: boolean): TradeLeg {
   const symbol = text(symbolOf(row)) || null;
@@ -93,7 +105,7 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
     order: order.map(read),
   };
   for (let index = 0; index < table.size; index++) {
-    const chain = text(cell.chain(index)).toLowerCase();
+    const chain = chainOf(cell.chain(index));
     if (chain && CHAINS[chain] !== network) {
       trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, table.where(index));
       continue;

@@ -1,4 +1,7 @@
 import { Decimal40 } from '../../numeric/decimal40.js';
+import { divide } from '../../numeric/decimal40-multiply-divide.js';
+import { parse } from '../../numeric/decimal40-parse.js';
+import type { Decimal40Parts } from '../../numeric/decimal40-parts.js';
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 
 /**
@@ -282,6 +285,7 @@ function tapeTextOf(q: Decimal40): string {
  * most 40 digits (texts in tape form have at most 20), where Decimal40 gives decimal.js's quotient.
  */
 export function quotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): ReadyDecimal {
-  const decimal40 = (d: DigitsDecimal | string): Decimal40 => (typeof d === 'string' ? new Decimal40(d) : d.toDecimal40());
-  return new Decimal40Result(decimal40(amount).div(decimal40(quantity)));
+  // Decimal40's own reading and division, without its constructor's wrapper: one call a row.
+  const decimal40 = (d: DigitsDecimal | string): Decimal40Parts => (typeof d === 'string' ? parse(d) : d.toDecimal40());
+  return new Decimal40Result(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
 }
