@@ -79,6 +79,15 @@ function positiveDigits(value: unknown): DigitsDecimal | null {
   return digits && !digits.isZero() ? digits : null;
 }
 
+/**
+ * A cell as a trade's USD value: decimal text kept as text (the collector reads it, without
+ * decimal.js when it can), anything else as {@link decimalOf} reads it; null when it is no decimal.
+ */
+export function usdCell(value: unknown): unknown {
+  if (typeof value === 'string') return readDigitsDecimal(value) === null ? null : value;
+  return decimalOf(value);
+}
+
 /** Parses a decimal amount (a number or its text); null when it is not one. */
 export function decimalOf(value: unknown): Decimal | null {
   if (value instanceof Decimal) return value;
