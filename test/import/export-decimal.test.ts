@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
 import { quotient, readDigitsDecimal, roundedPlain, tapeFormDigits } from '../../src/io/import/export-decimal.js';
 
-/** What the importers wrote before the fast path: decimal.js's magnitude, at most 20 digits, plain. */
+/** The decimal.js reference: the magnitude, at most 20 significant digits, plain notation. */
 function decimalJsTape(value: Decimal): string {
   const magnitude = value.abs();
   return (magnitude.sd() <= 20 ? magnitude : magnitude.toSignificantDigits(20)).toString();

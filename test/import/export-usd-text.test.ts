@@ -13,7 +13,7 @@ describe('USD values and amounts read from their text', () => {
       `2024-03-10T10:00:00Z,0x1,0xA,${USDC_ETH},100.5,+1.005e2,0xTok,40,,1`,
       `2024-03-10T10:00:00Z,0x2,0xA,${USDC_ETH},100.5,,0xTok,40.000,0100.50,2`,
       `2024-03-10T10:00:00Z,0x3,0xA,${USDC_ETH},100.5,n/a,0xTok,4e1,100.5,3`,
-      // A zero value: priced from the quote leg (USDC at $1), as before.
+      // A zero value: priced from the quote leg (USDC at $1).
       `2024-03-10T10:00:00Z,0x4,0xA,${USDC_ETH},100.5,0,0xTok,-40,,4`,
     ].join('\n');
     const { tape, report } = importFlipside(readExportTable(text, 'ez.csv'), 'ez.csv');
@@ -36,7 +36,7 @@ describe('USD values and amounts read from their text', () => {
     ].join('\n');
     const { tape } = importDune(readExportTable(text, 'sol.csv'), 'sol.csv', { outlierFactor: 0 });
     expect(tape.swaps.map((s) => [s.quantity, s.usd_price, s.usd_amount])).toEqual([
-      // 41 digits of USD value: past the fast path's 40, decimal.js reads it, as before.
+      // 59 digits of USD value: past the fast path's 40, decimal.js reads it.
       ['123456789012345678900', '0.33333333333333333333', '41152263004115226302'],
       ['3', '0.33333333333333333333', '1'],
       ['3', '0.33333333333333333333', '1'],

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseProviderTime } from '../../src/io/import/provider-time.js';
 
-/** The general rule alone (a regular expression and Date.parse), as every time was read before the quick path. */
+/** The general rule alone (a regular expression and Date.parse), the reference of the quick path. */
 function generalRule(t: string): number | null {
   const m = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)\s*(Z|UTC|[+-]\d\d:?\d\d)?$/i.exec(t);
   if (m === null) return null;

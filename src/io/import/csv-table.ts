@@ -2,8 +2,8 @@ import { readQuotedRecord } from './csv-parse.js';
 
 /**
  * A CSV file held as its text and the offsets of its cells: a cell becomes a string only when
- * an importer reads it, and a row costs no object at all. Splitting a 27 MB export into an array
- * of strings a row made the garbage collector the largest cost of an import.
+ * an importer reads it, and a row costs no object at all (an array of strings a row makes the
+ * garbage collector the largest cost of importing a large export).
  *
  * The records are those {@link parseCsv} gives for the same text and delimiter: blank lines are
  * skipped, a record with quotes is read by the same RFC 4180 reader.

@@ -7,7 +7,7 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 /**
  * Positive decimals of an export read from their text, without decimal.js: an import only
  * copies most amounts into the tape, and building a decimal.js value for each one (then its text
- * again) was most of an import's time. Every result equals what decimal.js (40 digits, half to
+ * again) would be most of an import's time. Every result equals what decimal.js (40 digits, half to
  * even, plain notation) gives for the same text: `test/import/export-decimal.test.ts` holds them
  * side by side.
  */
