@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { convertTapeFile } from '../../src/io/convert-tape.js';
 import { importDune } from '../../src/io/import/dune.js';
 import { readExportTable } from '../../src/io/import/export-rows.js';
+import { readExportText } from '../../src/io/import/export-file.js';
 import { validateTape } from '../../src/engine/tape-check.js';
 import { duneExportOf } from '../../scripts/make-dune-export.js';
 import { cliNodeFlags, measure, type Measurement } from '../measure.js';
@@ -86,7 +87,8 @@ export function importerSuite(tape: string, rounds: number, targets = true): Row
   let rows = 0;
   for (let i = 0; i < rounds; i++) {
     const start = performance.now();
-    const text = readFileSync(csvPath, 'utf8');
+    // Read as `copysim import` reads an export.
+    const text = readExportText(csvPath, 'dune');
     const { report } = importDune(readExportTable(text, 'dune.csv'), 'dune.csv');
     bestMs = Math.min(bestMs, performance.now() - start);
     rows = report.rows;

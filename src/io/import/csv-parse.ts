@@ -39,7 +39,7 @@ export function parseCsv(text: string, delimiter?: string): CsvRecord[] {
 }
 
 /** Reads one record that has quotes, from `pos` to its line break (which may be lines later). */
-function readQuotedRecord(text: string, pos: number, sep: string): { cells: string[]; next: number; lines: number } {
+export function readQuotedRecord(text: string, pos: number, sep: string): { cells: string[]; next: number; lines: number } {
   const cells: string[] = [];
   let cell = '';
   let quoted = false;

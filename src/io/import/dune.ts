@@ -3,13 +3,33 @@ import type { ExportTable } from './export-rows.js';
 import { text } from './export-rows.js';
 import { CHAINS, collector, exportNetwork, need, pick, type ProviderImportOptions } from './provider-options.js';
 import { parseProviderTime } from './provider-time.js';
-import { decimalOf } from './trade-legs.js';
+import type { TradeLeg } from './trade-legs.js';
 import type { ImportResult } from './uniswap.js';
 
 /** A Postgres bytea address as Dune's legacy tables print it (`\x56…`) in 0x form. */
 function address(value: unknown): string {
   const t = text(value);
   return t.startsWith('\\x') ? `0x${t.slice(2)}` : t;
+}
+
+type Column = (row: number) => unknown;
+
+let lastChainCell: unknown = '';
+let lastChain = '';
+
+/** A row's chain, lower-case: every row of an export repeats the same few, so the last is kept. */
+function chainOf(cell: unknown): string {
+  if (cell !== lastChainCell) {
+    lastChainCell = cell;
+    lastChain = text(cell).toLowerCase();
+  }
+  return lastChain;
+}
+
+/** One side of a row's trade; without an address column, the token is named by its symbol. */
+function leg(row: number, addressOf: Column, symbolOf: Column, amountOf: Column, hasAddress: boolean): TradeLeg {
+  const symbol = text(symbolOf(row)) || null;
+  return { address: hasAddress ? address(addressOf(row)) : (symbol ?? ''), symbol, amount: amountOf(row) };
 }
 
 /**
@@ -68,35 +88,52 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
   const bySymbol = legacy && col.bought === undefined;
   const trades = collector(network, options, bySymbol);
   let aggregatorRows = 0;
-  for (const { cells, where, index } of table.rows) {
-    const chain = text(cells.blockchain).toLowerCase();
+  const read = (name: string | undefined): Column => (name === undefined ? () => undefined : table.column(name));
+  const cell = {
+    chain: read('blockchain'),
+    category: read('category'),
+    time: read(time),
+    wallet: read(col.wallet),
+    bought: read(col.bought),
+    boughtSymbol: read(col.boughtSymbol),
+    boughtAmount: read(col.boughtAmount),
+    sold: read(col.sold),
+    soldSymbol: read(col.soldSymbol),
+    soldAmount: read(col.soldAmount),
+    usd: read(col.usd),
+    hash: read(col.hash),
+    order: order.map(read),
+  };
+  for (let index = 0; index < table.size; index++) {
+    const chain = chainOf(cell.chain(index));
     if (chain && CHAINS[chain] !== network) {
-      trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, where);
+      trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, table.where(index));
       continue;
     }
-    if (legacy && text(cells.category) === 'Aggregator') {
+    if (legacy && text(cell.category(index)) === 'Aggregator') {
       aggregatorRows++;
-      trades.drop('aggregator row: the same trade appears again as its DEX row', where);
+      trades.drop('aggregator row: the same trade appears again as its DEX row', table.where(index));
       continue;
     }
-    const at = time ? parseProviderTime(cells[time]) : null;
-    if (time && at === null && text(cells[time]) !== '') {
-      trades.drop(`block_time "${text(cells[time])}" is not a time Dune writes`, where);
+    const written = cell.time(index);
+    const at = time ? parseProviderTime(written) : null;
+    if (time && at === null && text(written) !== '') {
+      trades.drop(`block_time "${text(written)}" is not a time Dune writes`, table.where(index));
       continue;
     }
-    const leg = (addressColumn: string | undefined, symbolColumn: string | undefined, amountColumn: string) => {
-      const symbol = symbolColumn ? text(cells[symbolColumn]) || null : null;
-      return { address: addressColumn ? address(cells[addressColumn]) : (symbol ?? ''), symbol, amount: cells[amountColumn] };
-    };
+    const seq: number[] = [];
+    for (const orderOf of cell.order) seq.push(Number(text(orderOf(index))) || 0);
+    seq.push(index);
+    const hash = col.hash ? address(cell.hash(index)) || null : null;
     trades.add({
-      wallet: address(cells[col.wallet]),
-      bought: leg(col.bought, col.boughtSymbol, col.boughtAmount),
-      sold: leg(col.sold, col.soldSymbol, col.soldAmount),
+      wallet: address(cell.wallet(index)),
+      bought: leg(index, cell.bought, cell.boughtSymbol, cell.boughtAmount, col.bought !== undefined),
+      sold: leg(index, cell.sold, cell.soldSymbol, cell.soldAmount, col.sold !== undefined),
       time: at,
-      usd: col.usd ? decimalOf(cells[col.usd]) : null,
-      hash: col.hash ? address(cells[col.hash]) || null : null,
-      seq: [...order.map((n) => Number(text(cells[n])) || 0), index],
-      where,
+      usd: col.usd ? cell.usd(index) : null,
+      hash,
+      seq,
+      where: table.where(index),
     });
   }
   const notes = legacy

@@ -1,5 +1,5 @@
 import { InputError } from '../../model/errors.js';
-import { parseCsv } from './csv-parse.js';
+import { CsvTable } from './csv-table.js';
 
 /** One row of an export: its cells by column name, and where it is (for the drop report). */
 export interface ExportRow {
@@ -9,10 +9,20 @@ export interface ExportRow {
   readonly index: number;
 }
 
-/** The rows of an export and the column names it has. */
+/**
+ * The rows of an export and the column names it has. Importers read it a column at a time
+ * ({@link ExportTable.column}): a CSV row then costs no object of its own.
+ */
 export interface ExportTable {
-  readonly rows: readonly ExportRow[];
   readonly columns: ReadonlySet<string>;
+  /** How many rows. */
+  readonly size: number;
+  /** A reader of one column: CSV cells as trimmed text ('' when a row is short), JSON values as they are; undefined for a column the export lacks. */
+  column(name: string): (row: number) => unknown;
+  /** Where a row is, for the drop report. */
+  where(row: number): string;
+  /** Every row as an object of its cells by column name. */
+  readonly rows: readonly ExportRow[];
 }
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
@@ -66,37 +76,71 @@ export function readExportTable(text: string, file: string): ExportTable {
   if (first === '{' || first === '[') return jsonTable(parseExportJson(body, file), file);
   const newline = body.indexOf('\n');
   const delimiter = sniffDelimiter(newline < 0 ? body : body.slice(0, newline));
-  const [header, ...records] = parseCsv(body, delimiter);
-  if (header === undefined) throw new InputError(`${file}: the file is empty`, { source: file });
-  const names = header.cells.map((c) => c.trim());
-  const Row = csvRowClass(names);
-  const rows = records.map(({ cells, line }, index) => ({ cells: new Row(cells), where: `${file} line ${line}`, index }));
-  return { rows, columns: new Set(names) };
+  const csv = new CsvTable(body, delimiter);
+  if (csv.header.length === 0) throw new InputError(`${file}: the file is empty`, { source: file });
+  return new CsvExportTable(csv, file);
 }
 
-const CELLS = Symbol('cells');
+/** A CSV export read column by column from its {@link CsvTable}. */
+class CsvExportTable implements ExportTable {
+  readonly columns: ReadonlySet<string>;
+  readonly size: number;
+  /** Each column's place; a name written twice is its last place, as an object of the cells would have it. */
+  private readonly places = new Map<string, number>();
+  private rowObjects: ExportRow[] | undefined;
 
-/**
- * A class whose instances read a CSV record's cells by column name, trimmed when read: a row
- * costs one object over its array instead of an object of every cell, and an importer reads
- * only the columns it uses (on a wide export that was most of the reading's garbage).
- */
-function csvRowClass(names: readonly string[]): new (cells: readonly string[]) => Record<string, string> {
-  class Row {
-    readonly [CELLS]: readonly string[];
-    constructor(cells: readonly string[]) {
-      this[CELLS] = cells;
-    }
+  constructor(
+    private readonly csv: CsvTable,
+    private readonly file: string,
+  ) {
+    csv.header.forEach((name, i) => this.places.set(name.trim(), i));
+    this.columns = new Set(this.places.keys());
+    this.size = csv.size;
   }
-  names.forEach((name, i) => {
-    Object.defineProperty(Row.prototype, name, {
-      get(this: Row): string {
-        return (this[CELLS][i] ?? '').trim();
-      },
-      enumerable: true,
-    });
-  });
-  return Row as unknown as new (cells: readonly string[]) => Record<string, string>;
+
+  column(name: string): (row: number) => string | undefined {
+    const place = this.places.get(name);
+    if (place === undefined) return () => undefined;
+    const csv = this.csv;
+    return (row) => csv.cell(row, place);
+  }
+
+  where(row: number): string {
+    return `${this.file} line ${this.csv.line(row)}`;
+  }
+
+  get rows(): readonly ExportRow[] {
+    if (this.rowObjects === undefined) {
+      const readers = [...this.places.keys()].map((name) => [name, this.column(name)] as const);
+      this.rowObjects = Array.from({ length: this.size }, (_, index) => {
+        const cells: Record<string, unknown> = {};
+        for (const [name, read] of readers) cells[name] = read(index);
+        return { cells, where: this.where(index), index };
+      });
+    }
+    return this.rowObjects;
+  }
+}
+
+/** A JSON export: its list of row objects. */
+class JsonExportTable implements ExportTable {
+  readonly size: number;
+
+  constructor(
+    readonly rows: readonly ExportRow[],
+    readonly columns: ReadonlySet<string>,
+  ) {
+    this.size = rows.length;
+  }
+
+  column(name: string): (row: number) => unknown {
+    const rows = this.rows;
+    return (row) => rows[row]!.cells[name];
+  }
+
+  where(row: number): string {
+    return this.rows[row]!.where;
+  }
 }
 
 function jsonTable(json: unknown, file: string): ExportTable {
@@ -114,7 +158,7 @@ function jsonTable(json: unknown, file: string): ExportTable {
     for (const k of Object.keys(cells)) columns.add(k);
     return { cells: cells as Record<string, unknown>, where: `${file} row ${index}`, index };
   });
-  return { rows, columns };
+  return new JsonExportTable(rows, columns);
 }
 
 /** A cell as trimmed text ('' for missing and null). */

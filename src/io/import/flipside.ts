@@ -2,7 +2,7 @@ import type { ExportTable } from './export-rows.js';
 import { text } from './export-rows.js';
 import { collector, exportNetwork, need, pick, type ProviderImportOptions } from './provider-options.js';
 import { parseProviderTime } from './provider-time.js';
-import { decimalOf } from './trade-legs.js';
+import { usdCell } from './trade-legs.js';
 import type { ImportResult } from './uniswap.js';
 
 /**
@@ -53,27 +53,47 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
   const time = pick(c, ['block_timestamp']);
   const order = ['block_number', 'block_id', 'event_index', 'index', 'swap_index', 'inner_index'].filter((n) => c.has(n));
   const trades = collector(network, options);
-  for (const { cells, where, index } of table.rows) {
-    if (c.has('succeeded') && /^(false|0)$/i.test(text(cells.succeeded))) {
-      trades.drop('failed transaction (succeeded is false)', where);
+  const read = (name: string | undefined): ((row: number) => unknown) => (name === undefined ? () => undefined : table.column(name));
+  const cell = {
+    succeeded: read('succeeded'),
+    time: read(time),
+    wallet: read(col.wallet),
+    sold: read(col.sold),
+    soldSymbol: read(col.soldSymbol),
+    soldAmount: read(col.soldAmount),
+    soldUsd: read(col.soldUsd),
+    bought: read(col.bought),
+    boughtSymbol: read(col.boughtSymbol),
+    boughtAmount: read(col.boughtAmount),
+    boughtUsd: read(col.boughtUsd),
+    hash: read(col.hash),
+    order: order.map(read),
+  };
+  for (let index = 0; index < table.size; index++) {
+    if (c.has('succeeded') && /^(false|0)$/i.test(text(cell.succeeded(index)))) {
+      trades.drop('failed transaction (succeeded is false)', table.where(index));
       continue;
     }
-    const at = time ? parseProviderTime(cells[time]) : null;
-    if (time && at === null && text(cells[time]) !== '') {
-      trades.drop(`block_timestamp "${text(cells[time])}" is not a time`, where);
+    const written = cell.time(index);
+    const at = time ? parseProviderTime(written) : null;
+    if (time && at === null && text(written) !== '') {
+      trades.drop(`block_timestamp "${text(written)}" is not a time`, table.where(index));
       continue;
     }
     // Either leg's USD value is the trade's; the quote leg's is the truer one, but both are the export's.
-    const usd = (col.soldUsd ? decimalOf(cells[col.soldUsd]) : null) ?? (col.boughtUsd ? decimalOf(cells[col.boughtUsd]) : null);
+    const usd = (col.soldUsd ? usdCell(cell.soldUsd(index)) : null) ?? (col.boughtUsd ? usdCell(cell.boughtUsd(index)) : null);
+    const seq: number[] = [];
+    for (const orderOf of cell.order) seq.push(Number(text(orderOf(index))) || 0);
+    seq.push(index);
     trades.add({
-      wallet: text(cells[col.wallet]),
-      sold: { address: text(cells[col.sold]), symbol: col.soldSymbol ? text(cells[col.soldSymbol]) || null : null, amount: cells[col.soldAmount] },
-      bought: { address: text(cells[col.bought]), symbol: col.boughtSymbol ? text(cells[col.boughtSymbol]) || null : null, amount: cells[col.boughtAmount] },
+      wallet: text(cell.wallet(index)),
+      sold: { address: text(cell.sold(index)), symbol: col.soldSymbol ? text(cell.soldSymbol(index)) || null : null, amount: cell.soldAmount(index) },
+      bought: { address: text(cell.bought(index)), symbol: col.boughtSymbol ? text(cell.boughtSymbol(index)) || null : null, amount: cell.boughtAmount(index) },
       time: at,
       usd,
-      hash: col.hash ? text(cells[col.hash]) || null : null,
-      seq: [...order.map((n) => Number(text(cells[n])) || 0), index],
-      where,
+      hash: col.hash ? text(cell.hash(index)) || null : null,
+      seq,
+      where: table.where(index),
     });
   }
   return trades.finish('flipside', file, time ? [] : ['the export has no time column (block_timestamp): no row can be placed in time']);

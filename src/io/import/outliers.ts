@@ -1,17 +1,18 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { DropLog } from './report.js';
+import { exactDecimal, numberOf, type SwapDecimal } from './tape-builder.js';
 
 /** A row on its way into a tape: its token, its USD price, and where it came from. */
 export interface PricedRow {
   readonly token: string;
-  readonly usdPrice: Decimal;
+  readonly usdPrice: SwapDecimal;
   readonly where: string;
 }
 
-function median(sorted: readonly Decimal[]): Decimal {
+function median(sorted: readonly SwapDecimal[]): Decimal {
   const n = sorted.length;
   const mid = n >> 1;
-  return n % 2 === 1 ? sorted[mid]! : sorted[mid - 1]!.plus(sorted[mid]!).div(2);
+  return n % 2 === 1 ? exactDecimal(sorted[mid]!) : exactDecimal(sorted[mid - 1]!).plus(exactDecimal(sorted[mid]!)).div(2);
 }
 
 /**
@@ -24,30 +25,42 @@ function median(sorted: readonly Decimal[]): Decimal {
  */
 export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: number, log: DropLog): T[] {
   if (factor <= 0) return [...rows];
-  // Each price as a double, once: decimal.js makes it through its text.
-  const numbers = new Map<T, number>(rows.map((r) => [r, r.usdPrice.toNumber()]));
-  const byToken = new Map<string, T[]>();
-  for (const row of rows) {
-    let list = byToken.get(row.token);
-    if (list === undefined) byToken.set(row.token, (list = []));
-    list.push(row);
+  // Rows are handled by their place in `rows`, in typed arrays: no map or object per row.
+  const count = rows.length;
+  const numbers = new Float64Array(count);
+  const groupOf = new Int32Array(count);
+  const groups = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const row = rows[i]!;
+    numbers[i] = numberOf(row.usdPrice);
+    let group = groups.get(row.token);
+    if (group === undefined) groups.set(row.token, (group = groups.size));
+    groupOf[i] = group;
   }
+  // Each token's rows side by side (a counting sort by group, in row order).
+  const starts = new Int32Array(groups.size + 1);
+  for (let i = 0; i < count; i++) starts[groupOf[i]! + 1]!++;
+  for (let g = 0; g < groups.size; g++) starts[g + 1]! += starts[g]!;
+  const byGroup = new Int32Array(count);
+  const next = starts.slice(0, groups.size);
+  for (let i = 0; i < count; i++) byGroup[next[groupOf[i]!]!++] = i;
   // Sorting by the prices as doubles orders them as the decimals do (a double's rounding keeps
   // order, ties aside, and tied prices give the same median); the median itself is exact.
-  const medians = new Map<string, Decimal>();
-  for (const [token, list] of byToken) {
-    const keyed = list.map((r) => ({ n: numbers.get(r)!, d: r.usdPrice }));
-    keyed.sort((a, b) => a.n - b.n || a.d.comparedTo(b.d));
-    medians.set(token, median(keyed.map((k) => k.d)));
+  const byPrice = (a: number, b: number): number => numbers[a]! - numbers[b]! || exactDecimal(rows[a]!.usdPrice).comparedTo(exactDecimal(rows[b]!.usdPrice));
+  const medians: Decimal[] = [];
+  const medianNumbers = new Float64Array(groups.size);
+  for (let g = 0; g < groups.size; g++) {
+    const sorted = byGroup.subarray(starts[g]!, starts[g + 1]!).sort(byPrice);
+    medians.push(median(Array.from(sorted, (i) => rows[i]!.usdPrice)));
+    medianNumbers[g] = medians[g]!.toNumber();
   }
   const f = new Decimal(factor);
-  const medianNumbers = new Map([...medians].map(([token, m]) => [token, m.toNumber()]));
-  return rows.filter((row) => {
-    const m = medians.get(row.token)!;
+  return rows.filter((row, i) => {
+    const group = groupOf[i]!;
     // Far from the bounds, doubles decide; within a millionth of them, the exact decimals.
-    const quick = numbers.get(row)! / medianNumbers.get(row.token)!;
+    const quick = numbers[i]! / medianNumbers[group]!;
     if (quick < factor * 0.999999 && quick * factor > 1.000001) return true;
-    const ratio = row.usdPrice.div(m);
+    const ratio = exactDecimal(row.usdPrice).div(medians[group]!);
     if (ratio.gt(f) || ratio.times(f).lt(1)) {
       log.drop(`outlier price (more than ${factor}× from its token's median price)`, row.where);
       return false;

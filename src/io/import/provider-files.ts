@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import { InputError } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
-import { readText } from '../files.js';
 import { importBirdeye } from './birdeye.js';
 import { importDune } from './dune.js';
+import { readExportText } from './export-file.js';
 import { parseExportJson, readExportTable } from './export-rows.js';
 import { readPriceSeriesFile } from './files.js';
 import { importFlipside } from './flipside.js';
@@ -50,7 +50,7 @@ export function importProviderFiles(provider: Provider, paths: readonly string[]
     ...(solUsd ? { solUsd: readPriceSeriesFile(solUsd) } : {}),
     ...(ethUsd ? { ethUsd: readPriceSeriesFile(ethUsd) } : {}),
   };
-  const results = paths.map((path) => importProviderText(provider, readText(path, provider), basename(path), { ...rest, ...series }));
+  const results = paths.map((path) => importProviderText(provider, readExportText(path, provider), basename(path), { ...rest, ...series }));
   return mergeImports(results);
 }
 

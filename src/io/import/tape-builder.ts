@@ -1,8 +1,16 @@
-import { isPositiveDecimalString, type DecimalJs40 as Decimal } from '../../numeric/decimal.js';
+import { DecimalJs40 as Decimal, isPositiveDecimalString, isTapeMagnitude } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
 import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
+import { TAPE_DIGITS, type ReadyDecimal } from './export-decimal.js';
 import type { PriceSeries } from './prices.js';
 import type { DropLog } from './report.js';
+
+/**
+ * A swap's decimal: decimal.js; an export's digits read without it, or a result computed from
+ * them (see export-decimal.ts); or a string already in tape form (plain notation, at most 20
+ * significant digits: exactly the value).
+ */
+export type SwapDecimal = Decimal | ReadyDecimal | string;
 
 /** A swap an importer has read and priced, before it is written into a tape. */
 export interface ImportedSwap {
@@ -10,10 +18,10 @@ export interface ImportedSwap {
   readonly token: string;
   readonly type: 'buy' | 'sell';
   readonly time: number;
-  readonly quantity: Decimal;
-  readonly usdPrice: Decimal;
-  readonly usdAmount: Decimal | null;
-  readonly usdLiquidity: Decimal | null;
+  readonly quantity: SwapDecimal;
+  readonly usdPrice: SwapDecimal;
+  readonly usdAmount: SwapDecimal | null;
+  readonly usdLiquidity: SwapDecimal | null;
   readonly transactionHash: string | null;
   /** Order among swaps of the same second (block and log index, or the input order). */
   readonly seq: readonly number[];
@@ -21,17 +29,29 @@ export interface ImportedSwap {
   readonly where: string;
 }
 
-/** Significant digits written for computed decimals: more than float64 holds, far fewer than 40. */
-const DIGITS = 20;
-
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
-export function tapeDecimal(value: Decimal): string {
+export function tapeDecimal(value: SwapDecimal): string {
+  if (typeof value === 'string') return value;
+  if (!(value instanceof Decimal)) return value.tape;
   // Most values (an export's amounts) already fit: skip the rounded copy.
-  return (value.sd() <= DIGITS ? value : value.toSignificantDigits(DIGITS)).toString();
+  return (value.sd() <= TAPE_DIGITS ? value : value.toSignificantDigits(TAPE_DIGITS)).toString();
+}
+
+/** A swap's decimal as decimal.js, for exact comparisons and messages. */
+export function exactDecimal(value: SwapDecimal): Decimal {
+  if (typeof value === 'string') return new Decimal(value);
+  return value instanceof Decimal ? value : value.toDecimal();
+}
+
+/** A swap's decimal as the nearest float64 (decimal.js's `toNumber`). */
+export function numberOf(value: SwapDecimal): number {
+  return typeof value === 'string' ? Number(value) : value.toNumber();
 }
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
-export function fitsTape(value: Decimal): boolean {
+export function fitsTape(value: SwapDecimal): boolean {
+  // Digits print as digits and a point: only the magnitude is left to check.
+  if (!(value instanceof Decimal)) return isTapeMagnitude(Number(tapeDecimal(value)));
   return isPositiveDecimalString(tapeDecimal(value));
 }
 
@@ -45,9 +65,9 @@ function fitsTime(time: number): boolean {
  */
 export function keepTapeReady(swaps: readonly ImportedSwap[], log: DropLog): ImportedSwap[] {
   return swaps.filter((s) => {
-    const values: Array<[string, Decimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
+    const values: Array<[string, SwapDecimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
     const bad = values.find(([, v]) => v !== null && !fitsTape(v));
-    if (bad !== undefined) log.drop(`${bad[0]} ${bad[1]!.toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
+    if (bad !== undefined) log.drop(`${bad[0]} ${exactDecimal(bad[1]!).toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
     else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);
     else return true;
     return false;
@@ -81,16 +101,26 @@ export function buildTape(
     tokens,
     // A native price the tape cannot hold comes only from a row already dropped for the same value.
     native_prices: nativePrices.filter(([t, p]) => fitsTime(t) && fitsTape(p)).map(([t, p]) => [t, tapeDecimal(p)]),
-    swaps: sorted.map((s) => ({
-      wallet: s.wallet,
-      token: s.token,
-      type: s.type,
-      time: s.time,
-      quantity: tapeDecimal(s.quantity),
-      usd_price: tapeDecimal(s.usdPrice),
-      ...(s.usdAmount !== null ? { usd_amount: tapeDecimal(s.usdAmount) } : {}),
-      usd_liquidity: s.usdLiquidity === null ? null : tapeDecimal(s.usdLiquidity),
-      ...(s.transactionHash !== null ? { transaction_hash: s.transactionHash } : {}),
-    })),
+    swaps: sorted.map(tapeSwap),
   };
+}
+
+/**
+ * A swap as the tape writes it. The optional fields are present or absent, in this key order:
+ * the four shapes are spelled out, as object spreads made building the tape's objects slow.
+ */
+function tapeSwap(s: ImportedSwap): TapeInput['swaps'][number] {
+  const quantity = tapeDecimal(s.quantity);
+  const price = tapeDecimal(s.usdPrice);
+  const liquidity = s.usdLiquidity === null ? null : tapeDecimal(s.usdLiquidity);
+  const hash = s.transactionHash;
+  if (s.usdAmount === null) {
+    return hash === null
+      ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity }
+      : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity, transaction_hash: hash };
+  }
+  const amount = tapeDecimal(s.usdAmount);
+  return hash === null
+    ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity }
+    : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity, transaction_hash: hash };
 }

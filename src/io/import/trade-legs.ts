@@ -6,7 +6,8 @@ import { dropOutliers } from './outliers.js';
 import { seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport } from './report.js';
-import { buildTape, type ImportedSwap } from './tape-builder.js';
+import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
+import { buildTape, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** One side of a trade as an export has it: the asset and the amount in whole units. */
@@ -25,8 +26,8 @@ export interface TradeRow {
   readonly bought: TradeLeg;
   /** Seconds, or null when the export has no time. */
   readonly time: number | null;
-  /** The export's USD value of the trade, when it has one. */
-  readonly usd: Decimal | null;
+  /** The export's USD value of the trade, when it has one (a decimal, a number or its text). */
+  readonly usd: unknown;
   readonly hash: string | null;
   readonly seq: readonly number[];
   readonly where: string;
@@ -68,6 +69,25 @@ function absolute(value: Decimal | null): Decimal | null {
   return value !== null && value.isNeg() ? value.abs() : value;
 }
 
+/**
+ * A positive amount's text read without decimal.js, or null when it is not text of a positive
+ * decimal the fast path reads (decimal.js then decides, as for every other value).
+ */
+function positiveDigits(value: unknown): DigitsDecimal | null {
+  if (typeof value !== 'string') return null;
+  const digits = readDigitsDecimal(value);
+  return digits && !digits.isZero() ? digits : null;
+}
+
+/**
+ * A cell as a trade's USD value: decimal text kept as text (the collector reads it, without
+ * decimal.js when it can), anything else as {@link decimalOf} reads it; null when it is no decimal.
+ */
+export function usdCell(value: unknown): unknown {
+  if (typeof value === 'string') return readDigitsDecimal(value) === null ? null : value;
+  return decimalOf(value);
+}
+
 /** Parses a decimal amount (a number or its text); null when it is not one. */
 export function decimalOf(value: unknown): Decimal | null {
   if (value instanceof Decimal) return value;
@@ -103,27 +123,38 @@ export class TradeCollector {
 
   add(row: TradeRow): void {
     this.rows++;
-    const { quotes, network } = this.options;
-    const quoteOf = (leg: TradeLeg): QuoteAsset | undefined =>
-      this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
+    const { network } = this.options;
     if (!row.wallet) return this.log.drop('no trader address', row.where);
     if (!row.sold.address || !row.bought.address) return this.log.drop('a leg without a token address', row.where);
-    const soldQuote = quoteOf(row.sold);
-    const boughtQuote = quoteOf(row.bought);
-    const name = (leg: TradeLeg): string => leg.symbol || leg.address;
+    const soldQuote = this.quoteOf(row.sold);
+    const boughtQuote = this.quoteOf(row.bought);
     if (soldQuote && boughtQuote) return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
     if (!soldQuote && !boughtQuote) {
-      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${row.where} (${name(row.sold)} -> ${name(row.bought)})`);
+      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${row.where} (${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address})`);
     }
     const type = soldQuote ? 'buy' : 'sell';
     const tokenLeg = soldQuote ? row.bought : row.sold;
     const quoteLeg = soldQuote ? row.sold : row.bought;
     const quote = (soldQuote ?? boughtQuote)!;
+    // The usual row, a token amount and a USD value as text: priced without decimal.js, and
+    // without an object for either when they are already in tape form.
+    if (typeof tokenLeg.amount === 'string' && typeof row.usd === 'string' && tapeFormDigits(tokenLeg.amount) > 0 && tapeFormDigits(row.usd) > 0) {
+      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+      this.usdFromExport++;
+      return this.keep(row, tokenLeg, type, tokenLeg.amount, quotient(row.usd, tokenLeg.amount), row.usd);
+    }
+    const fastQuantity = positiveDigits(tokenLeg.amount);
+    const fastUsd = fastQuantity && positiveDigits(row.usd);
+    if (fastQuantity && fastUsd) {
+      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+      this.usdFromExport++;
+      return this.keep(row, tokenLeg, type, fastQuantity.compact(), quotient(fastUsd, fastQuantity), fastUsd.compact());
+    }
     const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
     if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
     const time = row.time ?? this.options.assumeTime!;
-    let usd = absolute(row.usd);
+    let usd = absolute(decimalOf(row.usd));
     if (usd?.gt(0)) this.usdFromExport++;
     else {
       const paid = absolute(decimalOf(quoteLeg.amount));
@@ -138,6 +169,17 @@ export class TradeCollector {
       }
       this.usdFromQuote++;
     }
+    this.keep(row, tokenLeg, type, quantity, usd.div(quantity), usd);
+  }
+
+  private quoteOf(leg: TradeLeg): QuoteAsset | undefined {
+    const { quotes } = this.options;
+    return this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
+  }
+
+  /** Writes a priced trade down as a swap. */
+  private keep(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: SwapDecimal, usdPrice: SwapDecimal, usdAmount: SwapDecimal): void {
+    const { quotes } = this.options;
     if (row.time === null) this.timesAssumed++;
     // Symbol-only exports keep the symbol as written; addresses compare case-insensitively on eth.
     const token = this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address);
@@ -146,10 +188,10 @@ export class TradeCollector {
       wallet: quotes.key(row.wallet),
       token,
       type,
-      time,
+      time: row.time ?? this.options.assumeTime!,
       quantity,
-      usdPrice: usd.div(quantity),
-      usdAmount: usd,
+      usdPrice,
+      usdAmount,
       usdLiquidity: null,
       transactionHash: row.hash || null,
       seq: row.seq,
