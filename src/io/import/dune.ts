@@ -86,7 +86,8 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
   const time = pick(c, ['block_time']);
   const order = ['block_number', 'block_slot', 'tx_index', 'evt_index', 'outer_instruction_index', 'inner_instruction_index'].filter((n) => c.has(n));
   const bySymbol = legacy && col.bought === undefined;
-  const trades = collector(network, options, bySymbol);
+  // Rows are named by number, put into words only for the report's few examples.
+  const trades = collector(network, options, bySymbol, (row) => table.where(row));
   let aggregatorRows = 0;
   const read = (name: string | undefined): Column => (name === undefined ? () => undefined : table.column(name));
   const cell = {
@@ -107,18 +108,18 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
   for (let index = 0; index < table.size; index++) {
     const chain = chainOf(cell.chain(index));
     if (chain && CHAINS[chain] !== network) {
-      trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, table.where(index));
+      trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, index);
       continue;
     }
     if (legacy && text(cell.category(index)) === 'Aggregator') {
       aggregatorRows++;
-      trades.drop('aggregator row: the same trade appears again as its DEX row', table.where(index));
+      trades.drop('aggregator row: the same trade appears again as its DEX row', index);
       continue;
     }
     const written = cell.time(index);
     const at = time ? parseProviderTime(written) : null;
     if (time && at === null && text(written) !== '') {
-      trades.drop(`block_time "${text(written)}" is not a time Dune writes`, table.where(index));
+      trades.drop(`block_time "${text(written)}" is not a time Dune writes`, index);
       continue;
     }
     const seq: number[] = [];
@@ -133,7 +134,7 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
       usd: col.usd ? cell.usd(index) : null,
       hash,
       seq,
-      where: table.where(index),
+      where: index,
     });
   }
   const notes = legacy

@@ -52,7 +52,7 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       };
   const time = pick(c, ['block_timestamp']);
   const order = ['block_number', 'block_id', 'event_index', 'index', 'swap_index', 'inner_index'].filter((n) => c.has(n));
-  const trades = collector(network, options);
+  const trades = collector(network, options, false, (row) => table.where(row));
   const read = (name: string | undefined): ((row: number) => unknown) => (name === undefined ? () => undefined : table.column(name));
   const cell = {
     succeeded: read('succeeded'),
@@ -71,13 +71,13 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
   };
   for (let index = 0; index < table.size; index++) {
     if (c.has('succeeded') && /^(false|0)$/i.test(text(cell.succeeded(index)))) {
-      trades.drop('failed transaction (succeeded is false)', table.where(index));
+      trades.drop('failed transaction (succeeded is false)', index);
       continue;
     }
     const written = cell.time(index);
     const at = time ? parseProviderTime(written) : null;
     if (time && at === null && text(written) !== '') {
-      trades.drop(`block_timestamp "${text(written)}" is not a time`, table.where(index));
+      trades.drop(`block_timestamp "${text(written)}" is not a time`, index);
       continue;
     }
     // Either leg's USD value is the trade's; the quote leg's is the truer one, but both are the export's.
@@ -93,7 +93,7 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       usd,
       hash: col.hash ? text(cell.hash(index)) || null : null,
       seq,
-      where: table.where(index),
+      where: index,
     });
   }
   return trades.finish('flipside', file, time ? [] : ['the export has no time column (block_timestamp): no row can be placed in time']);

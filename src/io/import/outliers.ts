@@ -1,12 +1,12 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
-import type { DropLog } from './report.js';
+import type { DropLog, RowPlace } from './report.js';
 import { exactDecimal, numberOf, type SwapDecimal } from './tape-builder.js';
 
 /** A row on its way into a tape: its token, its USD price, and where it came from. */
 export interface PricedRow {
   readonly token: string;
   readonly usdPrice: SwapDecimal;
-  readonly where: string;
+  readonly where: RowPlace;
 }
 
 function median(sorted: readonly SwapDecimal[]): Decimal {

@@ -47,7 +47,8 @@ export function exportNetwork(table: ExportTable, options: ProviderImportOptions
 }
 
 /** The trade collector of an import on `network` with these options. */
-export function collector(network: Network, options: ProviderImportOptions, bySymbol = false): TradeCollector {
+/** `placeOf` names a row the importer gives by its number (see `RowPlace`). */
+export function collector(network: Network, options: ProviderImportOptions, bySymbol = false, placeOf?: (row: number) => string): TradeCollector {
   const nativeUsd = network === 'sol' ? options.solUsd : options.ethUsd;
   return new TradeCollector({
     network,
@@ -56,5 +57,6 @@ export function collector(network: Network, options: ProviderImportOptions, bySy
     ...(nativeUsd ? { nativeUsd } : {}),
     ...(options.outlierFactor !== undefined ? { outlierFactor: options.outlierFactor } : {}),
     ...(options.assumeTime !== undefined ? { assumeTime: options.assumeTime } : {}),
+    ...(placeOf !== undefined ? { placeOf } : {}),
   });
 }

@@ -25,16 +25,31 @@ export interface ImportReport {
 
 const EXAMPLES = 3;
 
+/**
+ * Where a row is, for the report: its words (`file line 12`), or its number in an export that
+ * the {@link DropLog} knows how to name. A number costs nothing per row; only the few examples
+ * of a report are ever put into words.
+ */
+export type RowPlace = string | number;
+
 /** Collects dropped rows by reason, in the order reasons first occur. */
 export class DropLog {
   private readonly byReason = new Map<string, { count: number; examples: string[] }>();
 
+  /** `placeOf` names a row given by its number. */
+  constructor(private readonly placeOf: (row: number) => string = (row) => `row ${row}`) {}
+
+  /** A row's place in words. */
+  place(where: RowPlace): string {
+    return typeof where === 'number' ? this.placeOf(where) : where;
+  }
+
   /** Records one dropped row. */
-  drop(reason: string, where: string): void {
+  drop(reason: string, where: RowPlace): void {
     let entry = this.byReason.get(reason);
     if (entry === undefined) this.byReason.set(reason, (entry = { count: 0, examples: [] }));
     entry.count++;
-    if (entry.examples.length < EXAMPLES) entry.examples.push(where);
+    if (entry.examples.length < EXAMPLES) entry.examples.push(this.place(where));
   }
 
   get total(): number {

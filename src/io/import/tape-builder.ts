@@ -3,7 +3,7 @@ import type { Network } from '../../model/request.js';
 import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
 import { TAPE_DIGITS, type ReadyDecimal } from './export-decimal.js';
 import type { PriceSeries } from './prices.js';
-import type { DropLog } from './report.js';
+import type { DropLog, RowPlace } from './report.js';
 
 /**
  * A swap's decimal: decimal.js; an export's digits read without it, or a result computed from
@@ -26,7 +26,7 @@ export interface ImportedSwap {
   /** Order among swaps of the same second (block and log index, or the input order). */
   readonly seq: readonly number[];
   /** Where it came from, for the drop report. */
-  readonly where: string;
+  readonly where: RowPlace;
 }
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */

@@ -5,7 +5,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { dropOutliers } from './outliers.js';
 import { seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
-import { DropLog, type ImportReport } from './report.js';
+import { DropLog, type ImportReport, type RowPlace } from './report.js';
 import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
 import { buildTape, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
@@ -30,7 +30,7 @@ export interface TradeRow {
   readonly usd: unknown;
   readonly hash: string | null;
   readonly seq: readonly number[];
-  readonly where: string;
+  readonly where: RowPlace;
 }
 
 /** How trades become swaps. */
@@ -45,6 +45,8 @@ export interface TradeOptions {
   readonly outlierFactor?: number;
   /** The time given to rows without one (exports that have none), in file order; unset drops them. */
   readonly assumeTime?: number;
+  /** Names a row given by its number (see {@link RowPlace}). */
+  readonly placeOf?: (row: number) => string;
 }
 
 /** A native price older than this is not the trade's: a series that ends before the data must not price it. */
@@ -105,7 +107,7 @@ export function decimalOf(value: unknown): Decimal | null {
  * Every row not used is counted under its reason.
  */
 export class TradeCollector {
-  readonly log = new DropLog();
+  readonly log: DropLog;
   private readonly swaps: ImportedSwap[] = [];
   private readonly tokens: NonNullable<TapeInput['tokens']> = {};
   private rows = 0;
@@ -113,10 +115,12 @@ export class TradeCollector {
   private usdFromQuote = 0;
   private timesAssumed = 0;
 
-  constructor(private readonly options: TradeOptions) {}
+  constructor(private readonly options: TradeOptions) {
+    this.log = new DropLog(options.placeOf);
+  }
 
   /** Counts a row that was dropped before it became a trade. */
-  drop(reason: string, where: string): void {
+  drop(reason: string, where: RowPlace): void {
     this.rows++;
     this.log.drop(reason, where);
   }
@@ -130,7 +134,7 @@ export class TradeCollector {
     const boughtQuote = this.quoteOf(row.bought);
     if (soldQuote && boughtQuote) return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
     if (!soldQuote && !boughtQuote) {
-      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${row.where} (${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address})`);
+      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${this.log.place(row.where)} (${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address})`);
     }
     const type = soldQuote ? 'buy' : 'sell';
     const tokenLeg = soldQuote ? row.bought : row.sold;
