@@ -41,9 +41,10 @@ describe('importDune', () => {
       { wallet: '0xbbb', token: '0xtok', type: 'sell', time: T + 5, quantity: '400', usd_price: '2.375', usd_amount: '950', usd_liquidity: null, transaction_hash: '0xh2' },
     ]);
     expect(tape.tokens).toEqual({ '0xtok': { name: null, symbol: 'TOK' } });
-    expect(report.dropped.map((d) => [d.reason, d.count])).toEqual([
-      ['both legs are quote assets (e.g. SOL for USDC): not a token trade', 1],
-      ['blockchain "base" is not the tape\'s network (eth)', 1],
+    expect(report.dropped.map((d) => [d.reason, d.count, d.examples])).toEqual([
+      // Rows are carried as numbers and named as the file's lines (the header is line 1).
+      ['both legs are quote assets (e.g. SOL for USDC): not a token trade', 1, ['dune.csv line 4']],
+      ['blockchain "base" is not the tape\'s network (eth)', 1, ['dune.csv line 5']],
     ]);
     expect(() => parseTape(tape)).not.toThrow();
   });
