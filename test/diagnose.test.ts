@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diagnose, simulate, WarningSchema, type Warning } from '../src/index.js';
+import { convertTapeFile, diagnose, simulate, WarningSchema, type Warning } from '../src/index.js';
 import { InputError, RequestError } from '../src/model/errors.js';
 import { cli } from './support/cli.js';
 import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
@@ -171,6 +171,29 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
     );
     const outside = await cli('simulate', '--tape', path, '--request', file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })));
     expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
+  });
+});
+
+describe('a Parquet tape streamed: the warnings of its JSON form', () => {
+  it('names a followed wallet with no swap and counts the followed swaps in the window, market swaps and all', async () => {
+    const typo = 'NoSuchWallet111111111111111111111111111111';
+    const swapsOfTape = [
+      buy(MARKET, TOKEN_X, at(10), 500, 1),
+      buy(LEADER_A, TOKEN_X, DAY_START - 60, 1000, 1),
+      sell(LEADER_A, TOKEN_X, at(100), 400, 2),
+      sell(MARKET, TOKEN_X, at(200), 100, 2),
+    ];
+    const json = file('facts.json', tape(swapsOfTape));
+    const parquet = join(dir, 'facts.parquet');
+    convertTapeFile(json, parquet);
+    const req = file('facts-r.json', request({ wallets: [LEADER_A, typo] }));
+    const fromJson = await cli('simulate', '--tape', json, '--request', req);
+    const fromParquet = await cli('simulate', '--tape', parquet, '--request', req);
+    expect(fromJson.code).toBe(0);
+    expect(fromJson.err).toMatch(/wallets\[1\] "NoSuchWallet1+" has no swap in the tape/);
+    expect(fromJson.err).toMatch(/no follower trade: the 1 swap of the followed wallets in the window was not copied/);
+    expect(fromParquet.err).toBe(fromJson.err);
+    expect(fromParquet.out).toBe(fromJson.out);
   });
 });
 

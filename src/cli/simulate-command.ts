@@ -97,14 +97,14 @@ export function simulateCommand(args: string[], io: CliIo): number {
       // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
       setFlagsFromString('--heap-growing-percent=25');
       const facts = new TapeFactsCollector(parsed.data.network, parsed.data, requestWindow(parsed.data));
-      const stream = (req: unknown, onSwap?: (swap: unknown) => void): ResponseParts =>
+      const stream = (req: unknown, onSwap?: (swap: unknown, leader?: number) => void): ResponseParts =>
         parquet
           ? simulateParquetFileParts(values.tape!, req, options, (done, total) => bar.update(done, total), onSwap)
           : simulateJsonlFileParts(values.tape!, req, options, {
               onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
               ...(onSwap !== undefined ? { onSwap } : {}),
             });
-      parts = stream(request, (swap) => facts.add(swap));
+      parts = stream(request, (swap, leader) => facts.add(swap, leader));
       const run = parts;
       // Only a run without a trade needs the skip log's reasons: then the file is read again.
       warnings = warningsOf(facts.facts(), parsed.data, () => outcomeOf(run.dealCount > 0 || run.skipped !== null ? run : stream(withSkipLog(parsed.data))));

@@ -100,14 +100,15 @@ export class TapeFactsCollector {
     request.wallets.forEach((wallet, j) => this.leaderIndex.set(addressKey(network, wallet), j));
   }
 
-  add(swap: unknown): void {
+  /** `leader`: the swap's place in the request's wallets (-1: none) when the caller knows it already. */
+  add(swap: unknown, leader?: number): void {
     const { wallet, time } = (swap ?? {}) as { wallet?: unknown; time?: unknown };
     if (typeof wallet !== 'string' || typeof time !== 'number') return;
     this.swaps++;
     if (this.first === null || time < this.first) this.first = time;
     if (this.last === null || time > this.last) this.last = time;
-    const j = this.leaderIndex.get(addressKey(this.network, wallet));
-    if (j !== undefined) count(this.leaders[j]!, time, this.window);
+    const j = leader ?? this.leaderIndex.get(addressKey(this.network, wallet)) ?? -1;
+    if (j >= 0) count(this.leaders[j]!, time, this.window);
   }
 
   facts(): TapeFacts {

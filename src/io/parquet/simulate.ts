@@ -27,8 +27,11 @@ export function simulateParquetFileParts(
   request: unknown,
   options: EngineOptionsInput = {},
   onProgress?: (rowsRead: number, totalRows: number) => void,
-  /** Shown every swap as it goes by (the warnings' facts of a streamed tape). */
-  onSwap?: (swap: unknown) => void,
+  /**
+   * Shown every swap as it goes by (the warnings' facts of a streamed tape), with its place in
+   * the request's wallets (-1: not followed) when the replay has looked it up.
+   */
+  onSwap?: (swap: unknown, leader?: number) => void,
 ): ResponseParts {
   const file = new ParquetTapeFile(path, onProgress);
   try {
@@ -55,11 +58,11 @@ export function simulateParquetFileParts(
         const leader = stream.leaderIndex(group.wallet(i));
         if (leader >= 0) {
           const swap = group.swap(i) as unknown as Swap;
-          onSwap?.(swap);
+          onSwap?.(swap, leader);
           stream.pushChecked(swap, leader);
         } else {
           const tick = group.tick(i);
-          onSwap?.(tick);
+          onSwap?.(tick, leader);
           stream.pushMarket(group.token(i), tick);
         }
       }
