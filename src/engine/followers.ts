@@ -2,7 +2,7 @@ import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import { IndexedKnownPrices } from './known-prices.js';
 import { IndexedLeaderFacts } from './leader-facts.js';
-import { PROGRESS_EVERY, Replay, type ReplayControl, type ReplayResult } from './replay.js';
+import { PROGRESS_EVERY, Replay, replaySettings, replaySettingsKey, type ReplayControl, type ReplayResult, type ReplaySettings, type ReplaySetup } from './replay.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
 
@@ -31,26 +31,27 @@ export function replayFollowers(
   // Followers holding a token, by token id, for those that watch prices (the chart, price exits).
   const holders = new Array<Set<number> | undefined>(tape.tokens.length).fill(undefined);
   let watching: readonly boolean[] = [];
-  const followers = requests.map(
-    (request, f) =>
-      new Replay({
-        network,
-        native,
-        request,
-        options,
-        chart: control.chart ?? true,
-        trades: control.trades ?? true,
-        facts,
-        prices,
-        onHolding: (tokenId, held) => {
-          if (!watching[f]) return;
-          let set = holders[tokenId];
-          if (set === undefined) holders[tokenId] = set = new Set();
-          if (held) set.add(f);
-          else set.delete(f);
-        },
-      }),
-  );
+  // Followers of the same settings (every wallet of a ranking) share what follows from them.
+  const settingsByKey = new Map<string, ReplaySettings>();
+  const followers = requests.map((request, f) => {
+    const setup: ReplaySetup = { network, native, request, options, chart: control.chart ?? true, trades: control.trades ?? true };
+    const key = replaySettingsKey(request);
+    let settings = settingsByKey.get(key);
+    if (settings === undefined) settingsByKey.set(key, (settings = replaySettings(setup)));
+    return new Replay({
+      ...setup,
+      settings,
+      facts,
+      prices,
+      onHolding: (tokenId, held) => {
+        if (!watching[f]) return;
+        let set = holders[tokenId];
+        if (set === undefined) holders[tokenId] = set = new Set();
+        if (held) set.add(f);
+        else set.delete(f);
+      },
+    });
+  });
   watching = followers.map((r) => r.watchesPrices);
 
   // The followers of each wallet, as (follower, leader index) pairs.

@@ -74,6 +74,68 @@ export interface ReplaySetup {
   readonly prices?: PriceBook;
   /** Told when a deal opens in a token (true) and when it closes (false): for a walk of many followers. */
   readonly onHolding?: (tokenId: number, held: boolean) => void;
+  /** What follows from the settings alone, made once for many followers of the same settings ({@link replaySettings}). */
+  readonly settings?: ReplaySettings;
+}
+
+/**
+ * What a replay derives from its request's settings alone, not from its wallets: the window, the
+ * execution model and the buy sizing's decimals. Followers of one walk with the same settings
+ * (a ranking's every wallet) share one, instead of each parsing the dates and the amounts again.
+ * The execution model's only state is a memo of the last native price's fee, the same for
+ * every follower at the same time.
+ */
+export interface ReplaySettings {
+  readonly window: Window;
+  readonly exec: ExecutionModel;
+  readonly buyFraction: Decimal;
+  /** The strategy's `fixed_buy_amount`, replacing `a × buy_percentage / 100`. */
+  readonly fixedBuy: Decimal | null;
+  readonly maxBuy: Decimal;
+  readonly maxPosition: Decimal;
+  /** Model 3.1 step 3: a buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
+  readonly dustLimit: Decimal;
+}
+
+/** The {@link ReplaySettings} of a request. */
+export function replaySettings({ network, native, request, options, trades = true }: ReplaySetup): ReplaySettings {
+  const strategy = request.strategy ?? NO_STRATEGY;
+  const maxPosition = new Decimal(request.max_position_amount);
+  return {
+    window: requestWindow(request),
+    exec: new ExecutionModel({
+      network,
+      options,
+      priorityFee: request.priority_fee,
+      bribe: request.bribe,
+      includeBotFees: request.include_bot_fees,
+      native,
+      printed: trades,
+    }),
+    buyFraction: new Decimal(request.buy_percentage).div(HUNDRED),
+    fixedBuy: strategy.fixed_buy_amount === null ? null : new Decimal(strategy.fixed_buy_amount),
+    maxBuy: new Decimal(request.max_buy_amount),
+    maxPosition,
+    dustLimit: maxPosition.times(DUST_FRACTION),
+  };
+}
+
+/**
+ * A key equal for two requests exactly when their {@link ReplaySettings} are equal (with the same
+ * tape, options and `trades`).
+ */
+export function replaySettingsKey(request: SimulatorRequest): string {
+  return JSON.stringify([
+    request.from_date,
+    request.to_date,
+    request.priority_fee,
+    request.bribe,
+    request.include_bot_fees,
+    request.buy_percentage,
+    request.strategy?.fixed_buy_amount ?? null,
+    request.max_buy_amount,
+    request.max_position_amount,
+  ]);
 }
 
 /** Swaps between two progress reports. */
@@ -177,20 +239,14 @@ export class Replay {
   private readonly totals = new DealTotals();
   private readonly onHolding: ((tokenId: number, held: boolean) => void) | null;
 
-  constructor({ network, native, request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding }: ReplaySetup) {
+  constructor(setup: ReplaySetup) {
+    const { request, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
+    const settings = setup.settings ?? replaySettings(setup);
     this.request = request;
     this.onHolding = onHolding ?? null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
-    this.window = requestWindow(request);
-    this.exec = new ExecutionModel({
-      network,
-      options,
-      priorityFee: request.priority_fee,
-      bribe: request.bribe,
-      includeBotFees: request.include_bot_fees,
-      native,
-      printed: trades,
-    });
+    this.window = settings.window;
+    this.exec = settings.exec;
     this.trades = trades ? new TradeLog({ botFeeRate: this.exec.botFeeRate, valuedAfterTrades: chart }) : null;
     this.prices = prices ?? new KnownPrices(tokenCount);
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
@@ -206,11 +262,11 @@ export class Replay {
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
-    this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
-    this.fixedBuy = strategy.fixed_buy_amount === null ? null : new Decimal(strategy.fixed_buy_amount);
-    this.maxBuy = new Decimal(request.max_buy_amount);
-    this.maxPosition = new Decimal(request.max_position_amount);
-    this.dustLimit = this.maxPosition.times(DUST_FRACTION);
+    this.buyFraction = settings.buyFraction;
+    this.fixedBuy = settings.fixedBuy;
+    this.maxBuy = settings.maxBuy;
+    this.maxPosition = settings.maxPosition;
+    this.dustLimit = settings.dustLimit;
   }
 
   /**

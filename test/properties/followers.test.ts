@@ -1,7 +1,7 @@
 /**
  * Many followers in one walk of the tape (`replayFollowers`): each follower's response is exactly
  * `simulate`'s with that follower's request, whatever the others do: different leaders, windows,
- * settings and strategies side by side, with the chart and the trade records.
+ * sizes, fees and strategies side by side, with the chart and the trade records.
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
@@ -23,6 +23,13 @@ const variationArb = fc.record(
     close_all: fc.boolean(),
     inactivity_time_fix: fc.option(fc.record({ hours: fc.integer({ min: 1, max: 6 }) }), { nil: null }),
     strategy: fc.option(strategyArb, { nil: null }),
+    // Each setting a follower's replay derives once and shares with followers of the same settings.
+    buy_percentage: fc.constantFrom(5, 25, 100),
+    max_buy_amount: fc.constantFrom(10, 500),
+    max_position_amount: fc.constantFrom(50, 2000),
+    priority_fee: fc.constantFrom(0, 0.001),
+    bribe: fc.constantFrom(0, 0.0005),
+    include_bot_fees: fc.boolean(),
   },
   { requiredKeys: [] },
 );
