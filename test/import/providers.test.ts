@@ -65,6 +65,19 @@ describe('importDune', () => {
     expect(tape.native_prices).toEqual([[T, '150']]);
   });
 
+  it('drops a row whose price or amount a tape cannot hold, as every importer does', () => {
+    const text = csv(
+      'blockchain,block_time,taker,token_bought_address,token_sold_address,token_bought_symbol,token_sold_symbol,token_bought_amount,token_sold_amount,amount_usd,tx_hash',
+      `ethereum,2024-03-10 10:00:00.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1000,0.5,1950,0xh1`,
+      // $1e70 for 1000 tokens: a price of 1e67, past the tape's 1e60.
+      `ethereum,2024-03-10 10:00:01.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1000,0.5,1e70,0xh2`,
+    );
+    const { tape, report } = importDune(readExportTable(text, 'big.csv'), 'big.csv', { ethUsd });
+    expect(tape.swaps.map((s) => s.transaction_hash)).toEqual(['0xh1']);
+    expect(report.dropped).toEqual([{ reason: "usd_price 1e+67 is outside the tape's range (1e-60 to 1e60)", count: 1, examples: ['big.csv line 3'] }]);
+    expect(() => parseTape(tape)).not.toThrow();
+  });
+
   it('reads the legacy form by symbol, token_a bought by trader_a, and drops aggregator repeats', () => {
     const text = csv(
       'block_time,token_a_symbol,token_b_symbol,token_a_amount,token_b_amount,project,category,usd_amount,trader_a',

@@ -3,11 +3,11 @@ import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
 import { parseCsv } from './csv-parse.js';
-import { dropOutliers } from './outliers.js';
+import { keptSwaps } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import { parseProviderTime } from './provider-time.js';
 import { DropLog } from './report.js';
-import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
+import { buildTape, type ImportedSwap } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** Tape fields a CSV column can map to. */
@@ -157,7 +157,7 @@ export function importCsv(text: string, options: CsvImportOptions, source = 'csv
       transactionHash: hash || null, seq: [line], where,
     });
   }
-  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
+  const kept = keptSwaps(swaps, options.outlierFactor, log);
   if (kept.length === 0) {
     const reasons = log.list().map((d) => `${d.count} ${d.reason} (e.g. ${d.examples[0]})`).join('; ');
     throw new InputError(`${source}: nothing usable: ${records.length} rows read, none kept (${reasons || 'the file has no rows'})`, { source });

@@ -1,6 +1,6 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { DropLog, RowPlace } from './report.js';
-import { exactDecimal, numberOf, type SwapDecimal } from './tape-builder.js';
+import { exactDecimal, keepTapeReady, numberOf, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
 
 /** A row on its way into a tape: its token, its USD price, and where it came from. */
 export interface PricedRow {
@@ -67,4 +67,13 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
     }
     return true;
   });
+}
+
+/**
+ * The swaps of an import that go into its tape: those a tape can hold ({@link keepTapeReady}),
+ * then those not priced far from their token's median ({@link dropOutliers}). Every importer
+ * ends here, so none writes a tape that copysim would refuse.
+ */
+export function keptSwaps<T extends ImportedSwap>(swaps: readonly T[], outlierFactor: number | undefined, log: DropLog): T[] {
+  return dropOutliers(keepTapeReady(swaps, log), outlierFactor ?? 100, log);
 }

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { formatPath } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
-import { dropOutliers } from './outliers.js';
+import { keptSwaps } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import { DropLog } from './report.js';
-import { buildTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
+import { buildTape, type ImportedSwap } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 export interface PumpSwapImportOptions {
@@ -86,7 +86,7 @@ export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, op
       });
     });
   });
-  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
+  const kept = keptSwaps(swaps, options.outlierFactor, log);
   const first = kept.reduce((t, s) => Math.min(t, s.time), Infinity);
   const last = kept.reduce((t, s) => Math.max(t, s.time), -Infinity);
   const native = kept.length === 0 ? [] : seriesWindow(solUsd, first, last);

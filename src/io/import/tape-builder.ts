@@ -63,15 +63,20 @@ function fitsTime(time: number): boolean {
  * The swaps a tape can hold; the others are dropped into `log` with the value at fault (an
  * amount of 1e308 or a time in the year 50000 would make the whole tape unusable).
  */
-export function keepTapeReady(swaps: readonly ImportedSwap[], log: DropLog): ImportedSwap[] {
+export function keepTapeReady<T extends ImportedSwap>(swaps: readonly T[], log: DropLog): T[] {
   return swaps.filter((s) => {
-    const values: Array<[string, SwapDecimal | null]> = [['quantity', s.quantity], ['usd_price', s.usdPrice], ['usd_amount', s.usdAmount], ['usd_liquidity', s.usdLiquidity]];
-    const bad = values.find(([, v]) => v !== null && !fitsTape(v));
-    if (bad !== undefined) log.drop(`${bad[0]} ${exactDecimal(bad[1]!).toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`, s.where);
+    const bad = misfit('quantity', s.quantity) ?? misfit('usd_price', s.usdPrice) ?? misfit('usd_amount', s.usdAmount) ?? misfit('usd_liquidity', s.usdLiquidity);
+    if (bad !== null) log.drop(bad, s.where);
     else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);
     else return true;
     return false;
   });
+}
+
+/** Why a swap's decimal cannot go into a tape, or null when it can (or is absent). */
+function misfit(field: string, value: SwapDecimal | null): string | null {
+  if (value === null || fitsTape(value)) return null;
+  return `${field} ${exactDecimal(value).toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`;
 }
 
 function compareSeq(a: readonly number[], b: readonly number[]): number {

@@ -2,8 +2,8 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
-import { dropOutliers } from './outliers.js';
-import { seriesWindow, type PriceSeries } from './prices.js';
+import { keptSwaps } from './outliers.js';
+import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
 import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
@@ -51,20 +51,6 @@ export interface TradeOptions {
 
 /** A native price older than this is not the trade's: a series that ends before the data must not price it. */
 const STALE_DAYS = 2;
-
-/** The series' last price at or before `time`, if it is at most {@link STALE_DAYS} old. */
-function recentPrice(series: PriceSeries, time: number): Decimal | null {
-  let lo = 0;
-  let hi = series.length - 1;
-  if (hi < 0 || series[0]![0] > time) return null;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (series[mid]![0] <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  const [at, price] = series[lo]!;
-  return time - at <= STALE_DAYS * 86_400 ? price : null;
-}
 
 /** The magnitude of a decimal (exports sign the amounts leaving a wallet); no copy when positive. */
 function absolute(value: Decimal | null): Decimal | null {
@@ -167,7 +153,7 @@ export class TradeCollector {
       else {
         const flag = network === 'sol' ? '--sol-usd' : '--eth-usd';
         if (!this.options.nativeUsd) return this.log.drop(`no USD value in the export and no ${flag} series for its ${quote.symbol} leg`, row.where);
-        const rate = recentPrice(this.options.nativeUsd, time);
+        const rate = priceAt(this.options.nativeUsd, time, STALE_DAYS * 86_400);
         if (rate === null) return this.log.drop(`no ${flag} price in the ${STALE_DAYS} days up to the trade`, row.where);
         usd = paid.times(rate);
       }
@@ -208,7 +194,7 @@ export class TradeCollector {
    * never an empty tape.
    */
   finish(source: ImportReport['source'], file: string, notes: readonly string[] = []): ImportResult {
-    const kept = dropOutliers(this.swaps, this.options.outlierFactor ?? 100, this.log);
+    const kept = keptSwaps(this.swaps, this.options.outlierFactor, this.log);
     if (kept.length === 0) {
       const reasons = this.log.list().map((d) => `${d.count} ${d.reason}`).join('; ');
       throw new InputError(`${file}: nothing usable: ${this.rows} rows read, none kept (${reasons || 'the file has no rows'})`, { source: file });

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { formatPath } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
-import { dropOutliers } from './outliers.js';
+import { keptSwaps } from './outliers.js';
 import { priceAt, type PriceSeries } from './prices.js';
 import { DropLog, type ImportReport } from './report.js';
-import { buildTape, fitsTape, keepTapeReady, type ImportedSwap } from './tape-builder.js';
+import { buildTape, fitsTape, type ImportedSwap } from './tape-builder.js';
 import { STABLECOINS, tradedSide, WETH, type UniswapPool } from './uniswap-pools.js';
 
 /** The `Swap` entities of one pool, as The Graph's Uniswap subgraph returns them. */
@@ -152,7 +152,7 @@ export function importUniswap(
     native.push(...checkedNative(input.source, poolNative, options.ethUsd, usdFrom, notes));
   }
 
-  const kept = dropOutliers(keepTapeReady(swaps, log), options.outlierFactor ?? 100, log);
+  const kept = keptSwaps(swaps, options.outlierFactor, log);
   const nativePrices = nativeSeries(native, kept, options.ethUsd, notes);
   return {
     tape: buildTape('eth', kept, tokens, nativePrices),
