@@ -26,34 +26,40 @@ export interface Measurement {
 
 export const MEASURE_PREFIX = '@measure ';
 
+/** The child's command line: this script with the CLI's Node flags. */
+function childArgs(args: readonly string[]): string[] {
+  return [...cliNodeFlags(), fileURLToPath(import.meta.url), ...args];
+}
+
+/** The {@link Measurement} a child reported on standard error; throws with that text when it reported none. */
+function reportOf(args: readonly string[], stderr: string): Measurement {
+  const line = stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
+  if (line === undefined) throw new Error(`measure ${args.join(' ')} failed:\n${stderr}`);
+  return JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement;
+}
+
 /**
  * Runs `measure.js ARGS` in a child process (standard output discarded) and returns what it
  * reports. Throws with the child's standard error when it reports nothing.
  */
 export function measure(args: readonly string[]): Measurement {
-  const script = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, [...cliNodeFlags(), script, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
-  const line = child.stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
-  if (line === undefined) throw new Error(`measure ${args.join(' ')} failed:\n${child.stderr}`);
-  return JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement;
+  const child = spawnSync(process.execPath, childArgs(args), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20 });
+  return reportOf(args, child.stderr);
 }
 
 /** {@link measure} without waiting: several jobs measured at once, side by side. */
 export function measureAsync(args: readonly string[]): Promise<Measurement> {
-  const script = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, [...cliNodeFlags(), script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, childArgs(args), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', () => {
-      const line = stderr.split('\n').find((l) => l.startsWith(MEASURE_PREFIX));
-      if (line === undefined) reject(new Error(`measure ${args.join(' ')} failed:\n${stderr}`));
-      else resolve(JSON.parse(line.slice(MEASURE_PREFIX.length)) as Measurement);
+      try {
+        resolve(reportOf(args, stderr));
+      } catch (e) {
+        reject(e);
+      }
     });
   });
 }

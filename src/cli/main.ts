@@ -23,94 +23,55 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   simulate: {
     summary: 'replay a tape for a simulator request, print the response JSON',
-    load: async () => {
-      const m = await import('./simulate-command.js');
-      return { help: m.SIMULATE_HELP, run: m.simulateCommand };
-    },
+    load: () => import('./simulate-command.js').then((m) => ({ help: m.SIMULATE_HELP, run: m.simulateCommand })),
   },
   sweep: {
     summary: 'run many simulator requests over one tape, on worker threads',
-    load: async () => {
-      const m = await import('./sweep-command.js');
-      return { help: m.SWEEP_HELP, run: m.sweepCommand };
-    },
+    load: () => import('./sweep-command.js').then((m) => ({ help: m.SWEEP_HELP, run: m.sweepCommand })),
   },
   worker: {
     summary: 'run the jobs of sweeps and ranks spread over machines (sweep|rank --queue), from Redis',
-    load: async () => {
-      const m = await import('./worker-command.js');
-      return { help: m.WORKER_HELP, run: m.workerCommand };
-    },
+    load: () => import('./worker-command.js').then((m) => ({ help: m.WORKER_HELP, run: m.workerCommand })),
   },
   report: {
     summary: 'draw a simulator response as an HTML report that opens offline',
-    load: async () => {
-      const m = await import('./report-command.js');
-      return { help: m.REPORT_HELP, run: m.reportCommand };
-    },
+    load: () => import('./report-command.js').then((m) => ({ help: m.REPORT_HELP, run: m.reportCommand })),
   },
   latency: {
     summary: 'the PnL a copier keeps at each copy delay (the latency curve)',
-    load: async () => {
-      const m = await import('./latency-command.js');
-      return { help: m.LATENCY_HELP, run: m.latencyCommand };
-    },
+    load: () => import('./latency-command.js').then((m) => ({ help: m.LATENCY_HELP, run: m.latencyCommand })),
   },
   rank: {
     summary: 'every wallet ranked by what copying it alone would have made',
-    load: async () => {
-      const m = await import('./rank-command.js');
-      return { help: m.RANK_HELP, run: m.rankCommand };
-    },
+    load: () => import('./rank-command.js').then((m) => ({ help: m.RANK_HELP, run: m.rankCommand })),
   },
   import: {
     summary: 'turn real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) into a tape',
-    load: async () => {
-      const m = await import('./import-command.js');
-      return { help: m.IMPORT_HELP, run: m.importCommand };
-    },
+    load: () => import('./import-command.js').then((m) => ({ help: m.IMPORT_HELP, run: m.importCommand })),
   },
   convert: {
     summary: 'convert a tape between JSON, JSONL and Parquet',
-    load: async () => {
-      const m = await import('./convert-command.js');
-      return { help: m.CONVERT_HELP, run: m.convertCommand };
-    },
+    load: () => import('./convert-command.js').then((m) => ({ help: m.CONVERT_HELP, run: m.convertCommand })),
   },
   wallet: {
     summary: "a wallet's deals, indicators, PnL and investment charts",
-    load: async () => {
-      const m = await import('./wallet-command.js');
-      return { help: m.WALLET_HELP, run: m.walletCommand };
-    },
+    load: () => import('./wallet-command.js').then((m) => ({ help: m.WALLET_HELP, run: m.walletCommand })),
   },
   wallets: {
     summary: 'the list of wallets with their indicators',
-    load: async () => {
-      const m = await import('./wallets-command.js');
-      return { help: m.WALLETS_HELP, run: m.walletsCommand };
-    },
+    load: () => import('./wallets-command.js').then((m) => ({ help: m.WALLETS_HELP, run: m.walletsCommand })),
   },
   serve: {
     summary: 'serve the HTTP interface with API keys and credits',
-    load: async () => {
-      const m = await import('./serve-command.js');
-      return { help: m.SERVE_HELP, run: m.serveCommand };
-    },
+    load: () => import('./serve-command.js').then((m) => ({ help: m.SERVE_HELP, run: m.serveCommand })),
   },
   keys: {
     summary: 'create, list, top up and disable API keys',
-    load: async () => {
-      const m = await import('./keys-command.js');
-      return { help: m.KEYS_HELP, run: m.keysCommand };
-    },
+    load: () => import('./keys-command.js').then((m) => ({ help: m.KEYS_HELP, run: m.keysCommand })),
   },
   example: {
     summary: 'run the bundled example and print a readable report (npm start)',
-    load: async () => {
-      const m = await import('./example-command.js');
-      return { help: m.EXAMPLE_HELP, run: m.exampleCommand };
-    },
+    load: () => import('./example-command.js').then((m) => ({ help: m.EXAMPLE_HELP, run: m.exampleCommand })),
   },
 };
 

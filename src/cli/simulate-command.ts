@@ -120,13 +120,15 @@ export function simulateCommand(args: string[], io: CliIo): number {
   for (const w of warnings) io.err(`copysim simulate: ${values.strict ? 'error' : 'warning'}: ${w.message}\n`);
   if (values.strict && warnings.length > 0) return EXIT_INPUT;
   const title = `copysim simulation of ${basename(values.tape)}`;
+  // The whole response as objects, made once, only for the outputs that need it.
+  const response = values.html !== undefined || values.report || values.pretty ? assembleResponse(parts) : null;
   if (values.html !== undefined) {
-    writeHtmlFile(values.html, simulationReportHtml({ title, response: assembleResponse(parts), request: parsed.data, tape: tapeInMemory }));
+    writeHtmlFile(values.html, simulationReportHtml({ title, response: response!, request: parsed.data, tape: tapeInMemory }));
   }
   if (values.report) {
-    io.out(formatTextReport(assembleResponse(parts), parsed.data, { title }));
+    io.out(formatTextReport(response!, parsed.data, { title }));
   } else if (values.pretty) {
-    io.out(formatJson(assembleResponse(parts), true));
+    io.out(formatJson(response!, true));
   } else {
     // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
     // objects or as text.

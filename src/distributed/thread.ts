@@ -7,7 +7,6 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { IndexedTape } from '../engine/tape-index.js';
-import { indexTape } from '../engine/tape-index.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { CopysimError } from '../model/errors.js';
 import { JOB_KINDS, runItems } from './job-kinds.js';
@@ -21,7 +20,7 @@ function run(task: ThreadTask): ThreadReply {
     if (kind === undefined) throw new Error(`unknown job kind "${task.kind}"`);
     if (tape?.key !== task.tapeKey) {
       tape = null; // the last tape's memory goes before the next is read
-      tape = { key: task.tapeKey, tape: indexTape(readTapeFile(task.tapePath)), contexts: new Map() };
+      tape = { key: task.tapeKey, tape: readTapeFile(task.tapePath), contexts: new Map() };
     }
     const settingsKey = `${task.kind} ${JSON.stringify(task.settings)}`;
     let context = tape.contexts.get(settingsKey);

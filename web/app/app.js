@@ -133,7 +133,7 @@ async function run() {
   }
   form.showProblems([]);
   const title = `Simulation of ${request.wallets.length} wallet${request.wallets.length === 1 ? '' : 's'}, ${request.from_date} → ${request.to_date}`;
-  const data = simulationData(title, { close_all: false, inactivity_time_fix: null, include_bot_fees: false, strategy: null, ...request }, answer.body);
+  const data = simulationData(title, request, answer.body);
   renderReport(reportSection, data);
   reportSection.scrollIntoView({ block: 'start' });
 }

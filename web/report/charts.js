@@ -9,6 +9,14 @@ export function chartWidth(container) {
 }
 
 const timeAxis = { values: (_u, ticks) => ticks.map((t) => formatTime(t).slice(0, 16)), space: 110 };
+const timeSeries = { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) };
+
+/** A uPlot chart of plain numbers on x (no date axis) in a new box appended to `container`. */
+export function plot(container, options, data) {
+  const box = el('div', { class: 'chart' });
+  container.append(box);
+  return new uPlot({ scales: { x: { time: false } }, ...options }, data, box);
+}
 
 /**
  * A line chart over time: `series` are `{ label, values, colour, fill? }` over the x `times`
@@ -17,18 +25,16 @@ const timeAxis = { values: (_u, ticks) => ticks.map((t) => formatTime(t).slice(0
 export function timeLineChart(container, { title, times, series, height = 260, sync }) {
   const width = chartWidth(container);
   const thin = thinTogether(times, series.map((s) => s.values), width);
-  const box = el('div', { class: 'chart' });
-  container.append(box);
-  return new uPlot(
+  return plot(
+    container,
     {
       title,
       width,
       height,
       cursor: sync ? { sync: { key: sync } } : {},
-      scales: { x: { time: false } },
       axes: [timeAxis, { values: (_u, ticks) => ticks.map((v) => formatNumber(v, 0)), size: 70 }],
       series: [
-        { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) },
+        timeSeries,
         ...series.map((s) => ({
           label: s.label,
           stroke: s.colour,
@@ -39,7 +45,6 @@ export function timeLineChart(container, { title, times, series, height = 260, s
       ],
     },
     [thin.xs, ...thin.series],
-    box,
   );
 }
 
@@ -59,17 +64,15 @@ export function timeScatterChart(container, { title, groups, height = 260, yLabe
     });
     return ys;
   });
-  const box = el('div', { class: 'chart' });
-  container.append(box);
-  return new uPlot(
+  return plot(
+    container,
     {
       title,
       width,
       height,
-      scales: { x: { time: false } },
       axes: [timeAxis, { label: yLabel, values: (_u, ticks) => ticks.map((v) => (prices ? formatPrice(v) : formatNumber(v, 0))), size: 80 }],
       series: [
-        { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) },
+        timeSeries,
         ...lines.map((g) => ({ label: g.label, stroke: g.colour, width: 1, spanGaps: true, points: { show: false } })),
         ...groups.map((g) => ({
           label: g.label,
@@ -81,7 +84,6 @@ export function timeScatterChart(container, { title, groups, height = 260, yLabe
       ],
     },
     [xs, ...columns],
-    box,
   );
 }
 

@@ -1,7 +1,7 @@
 // Pictures of many runs: a sweep's heatmap over two of the settings that vary, the latency
 // curve, and the ranked wallets with a scatter of their own ROI against the copier's.
 import { el, formatNumber, formatPercent, shortAddress } from './format.js';
-import { chartWidth } from './charts.js';
+import { chartWidth, plot } from './charts.js';
 
 /** Distinct values in order: numbers by size, anything else as text. */
 function axisValues(values) {
@@ -102,14 +102,12 @@ export function renderSweep(root, data) {
 }
 
 function plainChart(root, { title, xLabel, yLabel, xs, series, points = false }) {
-  const box = el('div', { class: 'chart' });
-  root.append(box);
-  return new uPlot(
+  return plot(
+    root,
     {
       title,
       width: chartWidth(root),
       height: 320,
-      scales: { x: { time: false } },
       axes: [{ label: xLabel }, { label: yLabel, size: 70 }],
       series: [
         { label: xLabel },
@@ -122,7 +120,6 @@ function plainChart(root, { title, xLabel, yLabel, xs, series, points = false })
       ],
     },
     [xs, ...series.map((s) => s.values)],
-    box,
   );
 }
 

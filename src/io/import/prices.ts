@@ -61,12 +61,13 @@ export function parsePriceSeries(text: string, name: string): PriceSeries {
 }
 
 /**
- * The price of the last point at or before `t`, or null before the first point.
+ * The price of the last point at or before `t`, or null before the first point or when that
+ * point is more than `maxAge` seconds old.
  *
  * @example
  * priceAt([[100, new Decimal(2)], [200, new Decimal(3)]], 150)?.toNumber(); // 2
  */
-export function priceAt(series: PriceSeries, t: number): Decimal | null {
+export function priceAt(series: PriceSeries, t: number, maxAge = Infinity): Decimal | null {
   let lo = 0;
   let hi = series.length - 1;
   if (hi < 0 || series[0]![0] > t) return null;
@@ -75,7 +76,8 @@ export function priceAt(series: PriceSeries, t: number): Decimal | null {
     if (series[mid]![0] <= t) lo = mid;
     else hi = mid - 1;
   }
-  return series[lo]![1];
+  const [at, price] = series[lo]!;
+  return t - at <= maxAge ? price : null;
 }
 
 /** The points of `series` that matter for times in `[from, to]`: the last one at or before `from`, and those up to `to`. */

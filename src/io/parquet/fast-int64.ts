@@ -1,6 +1,5 @@
 import type { CompressionCodec, Compressors } from 'hyparquet';
-import { parquetHeader } from 'hyparquet/src/column.js';
-import { decompressPage } from 'hyparquet/src/datapage.js';
+import { dataPagesV2 } from './data-pages.js';
 
 /** A byte cursor over one page. */
 interface Cursor {
@@ -79,20 +78,14 @@ function unpackPage(c: Cursor, count: number, out: Float64Array, start: number):
  * 2^53, which the caller then reads through hyparquet.
  */
 export function readDeltaInt64(bytes: Uint8Array, codec: CompressionCodec, compressors: Compressors, rows: number): Float64Array | null {
-  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const pages = dataPagesV2(bytes, codec, compressors, rows, 'DELTA_BINARY_PACKED');
+  if (pages === null) return null;
   const out = new Float64Array(rows);
   let row = 0;
-  while (row < rows && reader.offset < bytes.length) {
-    const header = parquetHeader(reader);
-    const v2 = header.data_page_header_v2;
-    if (header.type !== 'DATA_PAGE_V2' || v2 === undefined || v2.encoding !== 'DELTA_BINARY_PACKED') return null;
-    if (v2.num_nulls !== 0 || v2.repetition_levels_byte_length !== 0 || v2.definition_levels_byte_length !== 0) return null;
-    if (row + v2.num_values > rows) return null;
-    let data = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
-    reader.offset += header.compressed_page_size;
-    if (v2.is_compressed !== false) data = decompressPage(data, header.uncompressed_page_size, codec, compressors);
-    if (!unpackPage({ bytes: data, at: 0 }, v2.num_values, out, row)) return null;
-    row += v2.num_values;
+  for (const page of pages) {
+    if (page.nulls !== 0 || page.levels.length !== 0) return null;
+    if (!unpackPage({ bytes: page.data, at: 0 }, page.values, out, row)) return null;
+    row += page.values;
   }
-  return row === rows ? out : null;
+  return out;
 }

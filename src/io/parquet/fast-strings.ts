@@ -1,9 +1,8 @@
 import { isAscii } from 'node:buffer';
 import type { CompressionCodec, Compressors } from 'hyparquet';
-import { parquetHeader } from 'hyparquet/src/column.js';
-import { decompressPage } from 'hyparquet/src/datapage.js';
 import { deltaBinaryUnpack } from 'hyparquet/src/delta.js';
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+import { dataPagesV2 } from './data-pages.js';
 
 /**
  * A decoded string column chunk kept as one text and each value's bounds: a value becomes a
@@ -53,42 +52,32 @@ export function readDeltaLengthStrings(
   rows: number,
   optional: boolean,
 ): LazyStrings | null {
-  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 };
+  const pages = dataPagesV2(bytes, codec, compressors, rows, 'DELTA_LENGTH_BYTE_ARRAY');
+  if (pages === null) return null;
   const starts = new Int32Array(rows);
   const ends = new Int32Array(rows);
   const texts: string[] = [];
   let base = 0;
   let row = 0;
-  while (row < rows && reader.offset < bytes.length) {
-    const header = parquetHeader(reader);
-    const v2 = header.data_page_header_v2;
-    if (header.type !== 'DATA_PAGE_V2' || v2 === undefined || v2.encoding !== 'DELTA_LENGTH_BYTE_ARRAY' || v2.repetition_levels_byte_length !== 0) {
-      return null;
-    }
-    if (row + v2.num_values > rows || (!optional && v2.num_nulls > 0)) return null;
-    const page = bytes.subarray(reader.offset, reader.offset + header.compressed_page_size);
-    reader.offset += header.compressed_page_size;
+  for (const page of pages) {
+    if (!optional && page.nulls > 0) return null;
     let defined: number[] | null = null;
     if (optional) {
-      defined = new Array<number>(v2.num_values);
-      const levels = { view: new DataView(page.buffer, page.byteOffset, page.byteLength), offset: 0 };
-      readRleBitPackedHybrid(levels, 1, defined, v2.definition_levels_byte_length);
+      defined = new Array<number>(page.values);
+      const levels = { view: new DataView(page.levels.buffer, page.levels.byteOffset, page.levels.byteLength), offset: 0 };
+      readRleBitPackedHybrid(levels, 1, defined, page.levels.byteLength);
     }
-    let data = page.subarray(v2.definition_levels_byte_length);
-    if (v2.is_compressed !== false) {
-      data = decompressPage(data, header.uncompressed_page_size - v2.definition_levels_byte_length, codec, compressors);
-    }
-    const count = v2.num_values - v2.num_nulls;
-    const lengths = new Int32Array(count);
+    const { data } = page;
+    const lengths = new Int32Array(page.values - page.nulls);
     const dataReader = { view: new DataView(data.buffer, data.byteOffset, data.byteLength), offset: 0 };
-    deltaBinaryUnpack(dataReader, count, lengths);
+    deltaBinaryUnpack(dataReader, lengths.length, lengths);
     const body = data.subarray(dataReader.offset);
     if (!isAscii(body)) return null;
     // Node's latin1 slice is a copy; the WHATWG 'latin1' decoder (windows-1252) is far slower.
     texts.push(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'));
     let at = base;
     let k = 0;
-    for (let i = 0; i < v2.num_values; i++, row++) {
+    for (let i = 0; i < page.values; i++, row++) {
       if (defined !== null && defined[i] === 0) {
         starts[row] = -1;
         continue;
@@ -100,5 +89,5 @@ export function readDeltaLengthStrings(
     if (at - base !== body.length) return null;
     base = at;
   }
-  return row === rows ? new LazyStrings(texts.join(''), starts, ends) : null;
+  return new LazyStrings(texts.join(''), starts, ends);
 }

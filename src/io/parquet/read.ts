@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetSchema, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
@@ -7,7 +7,6 @@ import { getTreePath } from 'hyparquet/src/schema.js';
 import { readDeltaInt64 } from './fast-int64.js';
 import { readDeltaLengthStrings } from './fast-strings.js';
 import { decodedRowGroup, type Column, type DecodedRowGroup, type RowGroupColumns } from './row-group.js';
-import { gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
 import { TapeHeaderSchema, type TapeHeader } from '../../model/tape.js';
@@ -75,6 +74,8 @@ export class ParquetTapeFile {
   private readonly fd: number;
   private readonly size: number;
   private readonly metadata: FileMetaData;
+  /** The file's schema tree, made once from the footer. */
+  private readonly schema: ReturnType<typeof parquetSchema>;
   /** Row index (0-based) of the swap last given by {@link swaps}. */
   row = -1;
 
@@ -92,6 +93,7 @@ export class ParquetTapeFile {
     try {
       this.size = fstatSync(this.fd).size;
       this.metadata = this.readMetadata();
+      this.schema = parquetSchema(this.metadata);
       this.checkColumns();
       this.header = this.readHeader();
       this.forms = this.readForms();
@@ -176,7 +178,7 @@ export class ParquetTapeFile {
   }
 
   private checkColumns(): void {
-    const top = parquetSchema(this.metadata).children;
+    const top = this.schema.children;
     const byName = new Map(top.map((c) => [c.element.name, c.element]));
     for (const name of SWAP_COLUMNS) {
       const element = byName.get(name);
@@ -231,7 +233,6 @@ export class ParquetTapeFile {
   private readRowGroup(g: number, skipped: ReadonlySet<string>): RowGroupColumns {
     const group = this.metadata.row_groups[g]!;
     const rows = Number(group.num_rows);
-    const tree = parquetSchema(this.metadata);
     const out: Partial<RowGroupColumns> = {};
     for (const name of [...SWAP_COLUMNS, NULLS_COLUMN] as const) {
       const chunk = skipped.has(name) ? undefined : group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === name);
@@ -240,7 +241,7 @@ export class ParquetTapeFile {
         out[name] = new Array<undefined>(rows);
         continue;
       }
-      out[name] = this.readChunk(chunk, name, g, rows, getTreePath(tree, [name]));
+      out[name] = this.readChunk(chunk, name, g, rows, getTreePath(this.schema, [name]));
     }
     return out as RowGroupColumns;
   }
