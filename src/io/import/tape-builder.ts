@@ -50,8 +50,12 @@ export function numberOf(value: SwapDecimal): number {
 
 /** True when a decimal, as the tape will spell it, is one the tape accepts (> 0, from 1e-60 to 1e60). */
 export function fitsTape(value: SwapDecimal): boolean {
-  // Digits print as digits and a point: only the magnitude is left to check.
-  if (!(value instanceof Decimal)) return isTapeMagnitude(Number(tapeDecimal(value)));
+  // Digits print as digits and a point: only the magnitude is left to check. The scan decides
+  // without parsing a number for all but a value near a bound of the range.
+  if (!(value instanceof Decimal)) {
+    const text = tapeDecimal(value);
+    return isPositiveDecimalString(text) || isTapeMagnitude(Number(text));
+  }
   return isPositiveDecimalString(tapeDecimal(value));
 }
 
