@@ -4,8 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { convertTapeFile } from '../../src/io/convert-tape.js';
 import { importDune } from '../../src/io/import/dune.js';
-import { readExportTable } from '../../src/io/import/export-rows.js';
-import { readExportText } from '../../src/io/import/export-file.js';
+import { readExportFile } from '../../src/io/import/export-rows.js';
 import { validateTape } from '../../src/engine/tape-check.js';
 import { duneExportOf } from '../../scripts/make-dune-export.js';
 import { cliNodeFlags, measure, type Measurement } from '../measure.js';
@@ -88,8 +87,7 @@ export function importerSuite(tape: string, rounds: number, targets = true): Row
   for (let i = 0; i < rounds; i++) {
     const start = performance.now();
     // Read as `copysim import` reads an export.
-    const text = readExportText(csvPath, 'dune');
-    const { report } = importDune(readExportTable(text, 'dune.csv'), 'dune.csv');
+    const { report } = importDune(readExportFile(csvPath, 'dune.csv', 'dune'), 'dune.csv');
     bestMs = Math.min(bestMs, performance.now() - start);
     rows = report.rows;
   }

@@ -83,6 +83,12 @@ describe('quotient: a price as decimal.js divides (40 digits, half to even), the
     expect(price('123456789012345678915', '10')).toBe('12345678901234567892');
     // Rounding 99…9.5 carries into a 21st digit.
     expect(price('99999999999999999999.5', '1')).toBe('100000000000000000000');
+    // Trailing zeros in the 20th digit, in a whole limb (digits 13 to 19) and in two of them.
+    expect(price('1', '8')).toBe('0.125');
+    expect(price('12345678901234567890', '1')).toBe('12345678901234567890');
+    expect(price('123456789012340000000', '1')).toBe('123456789012340000000');
+    expect(price('1234567000000000000000000', '1')).toBe('1234567000000000000000000');
+    expect(price('1', '1')).toBe('1');
   });
 
   it('takes texts in tape form as they are', () => {
@@ -98,7 +104,9 @@ describe('quotient: a price as decimal.js divides (40 digits, half to even), the
         const exact = new Decimal(amount).abs().div(new Decimal(quantity).abs());
         const result = quotient(a, q);
         expect(result.tape).toBe(decimalJsTape(exact));
-        expect(result.toNumber()).toBe(exact.toNumber());
+        // The tape text's float64: within an ulp of the exact value's.
+        expect(result.toNumber()).toBe(Number(result.tape));
+        expect(Math.abs(result.toNumber() - exact.toNumber())).toBeLessThanOrEqual(Math.abs(exact.toNumber()) * 2 ** -52);
         expect(result.toDecimal().eq(exact)).toBe(true);
         return true;
       }),

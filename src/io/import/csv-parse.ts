@@ -38,8 +38,11 @@ export function parseCsv(text: string, delimiter?: string): CsvRecord[] {
   return records;
 }
 
-/** Reads one record that has quotes, from `pos` to its line break (which may be lines later). */
-export function readQuotedRecord(text: string, pos: number, sep: string): { cells: string[]; next: number; lines: number } {
+/**
+ * Reads one record that has quotes, from `pos` to its line break (which may be lines later).
+ * `complete` is false when the text ends first: the record may go on in text not yet read.
+ */
+export function readQuotedRecord(text: string, pos: number, sep: string): { cells: string[]; next: number; lines: number; complete: boolean } {
   const cells: string[] = [];
   let cell = '';
   let quoted = false;
@@ -62,9 +65,9 @@ export function readQuotedRecord(text: string, pos: number, sep: string): { cell
     } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       cells.push(cell);
-      return { cells, next: i + 1, lines };
+      return { cells, next: i + 1, lines, complete: true };
     } else cell += c;
   }
   cells.push(cell);
-  return { cells, next: text.length, lines };
+  return { cells, next: text.length, lines, complete: false };
 }

@@ -1,40 +1,87 @@
 import { readQuotedRecord } from './csv-parse.js';
 
+/** A CSV text, or a way to read it again in pieces that each end after a line break. */
+export type CsvSource = string | (() => Iterable<string>);
+
 /**
- * A CSV file held as its text and the offsets of its cells: a cell becomes a string only when
- * an importer reads it, and a row costs no object at all (an array of strings a row makes the
- * garbage collector the largest cost of importing a large export).
+ * A CSV file read record by record, a piece of its text at a time: a cell becomes a string only
+ * when an importer reads it, a record costs no object at all, and a file of any size is held
+ * only a piece at a time (a string of the whole file would cost memory of its size, and V8's
+ * strings end at 512 MB).
  *
  * The records are those {@link parseCsv} gives for the same text and delimiter: blank lines are
- * skipped, a record with quotes is read by the same RFC 4180 reader.
+ * skipped, a record with quotes is read by the same RFC 4180 reader (one that goes on past the
+ * end of a piece is read again with the next).
  */
 export class CsvTable {
-  /** Data records (the header excluded). */
-  readonly size: number;
   /** The header's cells, as written. */
   readonly header: readonly string[];
+  /** The first data record's cells, as written; undefined when there is none. */
+  readonly firstRecord: readonly string[] | undefined;
   private readonly width: number;
-  /** For record r and column c: the cell's start at [2(r·width + c)], its end after it. */
-  private readonly bounds: Int32Array;
-  private readonly lines: Int32Array;
-  /** Cells of records that have quotes, unescaped, by record. */
-  private readonly quoted: Map<number, readonly string[]>;
+  private readonly open: () => Iterable<string>;
+  /** The line each record of the last pass starts on. */
+  private lines = new Int32Array(1024);
+  private records = 0;
+  /** The piece being visited, its first record, and its records' cells (start at [2(r·width + c)], end after). */
+  private text = '';
+  private base = 0;
+  private visited = 0;
+  private bounds = new Int32Array(0);
+  private quoted = new Map<number, readonly string[]>();
 
-  constructor(private readonly text: string, delimiter: string) {
-    const parsed = scanRecords(text, delimiter);
-    this.header = parsed.header;
-    this.width = parsed.header.length;
-    this.size = parsed.size;
-    this.bounds = parsed.bounds;
-    this.lines = parsed.lines;
-    this.quoted = parsed.quoted;
+  constructor(
+    source: CsvSource,
+    private readonly delimiter: string,
+  ) {
+    this.open = typeof source === 'string' ? () => [source] : source;
+    const [header, first] = this.firstTwo();
+    this.header = header ?? [];
+    this.firstRecord = first;
+    this.width = this.header.length;
   }
 
-  /** The cell of a record (0 the first after the header) in a column, trimmed; '' when the record is short. */
+  /** Data records read by the last {@link forEach} (the header excluded). */
+  get size(): number {
+    return this.records;
+  }
+
+  /**
+   * Reads the file through, calling `visit` with each data record's number (0 the first after the
+   * header). {@link cell} reads the visited record's cells; {@link line} any record's line.
+   */
+  forEach(visit: (record: number) => void): void {
+    this.records = 0;
+    let headerSeen = false;
+    this.scan((text, records) => {
+      this.text = text;
+      let first = 0;
+      if (!headerSeen && records.count > 0) {
+        headerSeen = true;
+        first = 1;
+      }
+      this.base = this.records;
+      this.visited = records.count - first;
+      this.layOut(text, records, first);
+      for (let r = first; r < records.count; r++) {
+        const record = this.records++;
+        this.noteLine(record, records.line[r]!);
+        visit(record);
+      }
+      return true;
+    });
+    this.text = '';
+    this.visited = 0;
+    this.quoted = new Map();
+  }
+
+  /** A cell of the visited record in a column, trimmed; '' when the record is short. */
   cell(record: number, column: number): string {
-    const quoted = this.quoted.size === 0 ? undefined : this.quoted.get(record);
+    const local = record - this.base;
+    if (!(local >= 0 && local < this.visited)) throw new Error(`CsvTable.cell: record ${record} is not the one being visited (read cells inside forEach)`);
+    const quoted = this.quoted.size === 0 ? undefined : this.quoted.get(local);
     if (quoted !== undefined) return (quoted[column] ?? '').trim();
-    const at = 2 * (record * this.width + column);
+    const at = 2 * (local * this.width + column);
     const start = this.bounds[at]!;
     const end = this.bounds[at + 1]!;
     if (start === end) return '';
@@ -48,14 +95,114 @@ export class CsvTable {
   line(record: number): number {
     return this.lines[record]!;
   }
+
+  /** The header and the first data record, reading no further than they are. */
+  private firstTwo(): [string[] | undefined, string[] | undefined] {
+    const found: string[][] = [];
+    this.scan((text, records) => {
+      for (let r = 0; r < records.count && found.length < 2; r++) {
+        found.push([...(records.quoted.get(r) ?? splitLine(text, records.start[r]!, records.end[r]!, this.delimiter))]);
+      }
+      return found.length < 2;
+    }, 2);
+    return [found[0], found[1]];
+  }
+
+  /** Keeps a record's line, in a list grown as the records come. */
+  private noteLine(record: number, line: number): void {
+    if (record === this.lines.length) this.lines = doubled(this.lines);
+    this.lines[record] = line;
+  }
+
+  /** Finds the cells of a piece's records from `first` on. */
+  private layOut(text: string, records: PieceRecords, first: number): void {
+    const width = this.width;
+    const needed = 2 * width * (records.count - first);
+    if (this.bounds.length < needed) this.bounds = new Int32Array(Math.max(needed, 2 * this.bounds.length));
+    const bounds = this.bounds;
+    const sep = this.delimiter;
+    this.quoted = new Map();
+    for (let r = first; r < records.count; r++) {
+      const local = r - first;
+      const quoted = records.quoted.size === 0 ? undefined : records.quoted.get(r);
+      if (quoted !== undefined) {
+        this.quoted.set(local, quoted);
+        continue;
+      }
+      const at = 2 * local * width;
+      const bodyEnd = records.end[r]!;
+      let start = records.start[r]!;
+      for (let c = 0; c < width; c++) {
+        if (start > bodyEnd) {
+          // A short record: its missing cells are empty.
+          bounds[at + 2 * c] = bodyEnd;
+          bounds[at + 2 * c + 1] = bodyEnd;
+          continue;
+        }
+        let stop = text.indexOf(sep, start);
+        if (stop < 0 || stop > bodyEnd) stop = bodyEnd;
+        bounds[at + 2 * c] = start;
+        bounds[at + 2 * c + 1] = stop;
+        start = stop + sep.length;
+      }
+    }
+  }
+
+  /**
+   * Reads the source's pieces and hands each one's records to `piece`, until it returns false. A
+   * record with quotes that runs past a piece's end starts the next piece instead.
+   */
+  private scan(piece: (text: string, records: PieceRecords) => boolean, most = Infinity): void {
+    let carried = '';
+    let line = 1;
+    const records = new PieceRecords();
+    const hand = (text: string, last: boolean): boolean => {
+      const scanned = scanPiece(text, this.delimiter, line, last, records, most);
+      line = scanned.line;
+      carried = text.slice(scanned.end);
+      return piece(text, records);
+    };
+    for (const text of this.open()) {
+      if (!hand(carried === '' ? text : carried + text, false)) return;
+    }
+    if (carried !== '') hand(carried, true);
+  }
 }
 
-interface ScannedRecords {
-  header: string[];
-  size: number;
-  bounds: Int32Array;
-  lines: Int32Array;
-  quoted: Map<number, readonly string[]>;
+/**
+ * The records of a piece, by number: each one's line, and the body of its line to split
+ * (`start`, `end`), or the cells of a record with quotes. Reused piece after piece.
+ */
+class PieceRecords {
+  count = 0;
+  line = new Int32Array(1024);
+  start = new Int32Array(1024);
+  end = new Int32Array(1024);
+  quoted = new Map<number, readonly string[]>();
+
+  clear(): void {
+    this.count = 0;
+    if (this.quoted.size > 0) this.quoted = new Map();
+  }
+
+  add(line: number, start: number, end: number, quoted?: readonly string[]): void {
+    if (this.count === this.line.length) {
+      this.line = doubled(this.line);
+      this.start = doubled(this.start);
+      this.end = doubled(this.end);
+    }
+    this.line[this.count] = line;
+    this.start[this.count] = start;
+    this.end[this.count] = end;
+    if (quoted !== undefined) this.quoted.set(this.count, quoted);
+    this.count++;
+  }
+}
+
+function doubled(list: Int32Array): Int32Array<ArrayBuffer> {
+  const longer = new Int32Array(list.length * 2);
+  longer.set(list);
+  return longer;
 }
 
 const RETURN = 13;
@@ -71,31 +218,23 @@ function blank(text: string, start: number, end: number): boolean {
   return text.slice(start, end).trim() === '';
 }
 
-function countLines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
-  return count;
+function splitLine(text: string, start: number, end: number, sep: string): string[] {
+  return text.slice(start, end).split(sep);
 }
 
-/** Finds every record's cells in one pass; records with quotes go to the RFC 4180 reader. */
-function scanRecords(text: string, sep: string): ScannedRecords {
-  let header: string[] | null = null;
-  let width = 0;
-  let bounds = new Int32Array(0);
-  // Each record starts on a line of its own: room for every line is room for every record.
-  const lines = new Int32Array(countLines(text) + 1);
-  const quoted = new Map<number, readonly string[]>();
-  let size = 0;
+/**
+ * Finds the records of a piece, from its first line on, up to `most` of them; `end` is where
+ * the last one found ends (a record with quotes not closed before the piece's end is left to
+ * the next piece, unless this is the `last`).
+ */
+function scanPiece(text: string, sep: string, firstLine: number, last: boolean, records: PieceRecords, most: number): { end: number; line: number } {
+  records.clear();
   let pos = 0;
-  let line = 1;
+  let line = firstLine;
   // The next quote and carriage return at or after `pos`, found once and reused line by line.
   let nextQuote = text.indexOf('"');
   let nextReturn = text.indexOf('\r');
-  const addRecord = (lineOfRecord: number): number => {
-    lines[size] = lineOfRecord;
-    return size++;
-  };
-  while (pos < text.length) {
+  while (pos < text.length && records.count < most) {
     const newline = text.indexOf('\n', pos);
     const end = newline < 0 ? text.length : newline;
     if (nextQuote >= 0 && nextQuote < pos) nextQuote = text.indexOf('"', pos);
@@ -105,43 +244,16 @@ function scanRecords(text: string, sep: string): ScannedRecords {
     const hasQuote = nextQuote >= 0 && nextQuote < bodyEnd;
     const hasReturn = nextReturn >= 0 && nextReturn < bodyEnd;
     if (!hasQuote && !hasReturn) {
-      if (!blank(text, pos, bodyEnd)) {
-        if (header === null) {
-          header = text.slice(pos, bodyEnd).split(sep);
-          width = header.length;
-          bounds = new Int32Array(lines.length * 2 * width);
-        } else {
-          const at = 2 * addRecord(line) * width;
-          let start = pos;
-          for (let c = 0; c < width; c++) {
-            if (start > bodyEnd) {
-              // A short record: its missing cells are empty.
-              bounds[at + 2 * c] = bodyEnd;
-              bounds[at + 2 * c + 1] = bodyEnd;
-              continue;
-            }
-            let stop = text.indexOf(sep, start);
-            if (stop < 0 || stop > bodyEnd) stop = bodyEnd;
-            bounds[at + 2 * c] = start;
-            bounds[at + 2 * c + 1] = stop;
-            start = stop + sep.length;
-          }
-        }
-      }
+      if (!blank(text, pos, bodyEnd)) records.add(line, pos, bodyEnd);
       pos = end + 1;
       line++;
       continue;
     }
     const record = readQuotedRecord(text, pos, sep);
-    if (record.cells.length > 1 || record.cells[0]!.trim() !== '') {
-      if (header === null) {
-        header = record.cells;
-        width = header.length;
-        bounds = new Int32Array(lines.length * 2 * width);
-      } else quoted.set(addRecord(line), record.cells);
-    }
+    if (!record.complete && !last) break;
+    if (record.cells.length > 1 || record.cells[0]!.trim() !== '') records.add(line, pos, record.next, record.cells);
     pos = record.next;
     line += record.lines;
   }
-  return { header: header ?? [], size, bounds, lines, quoted };
+  return { end: Math.min(pos, text.length), line };
 }

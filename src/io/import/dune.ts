@@ -105,22 +105,22 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
     hash: read(col.hash),
     order: order.map(read),
   };
-  for (let index = 0; index < table.size; index++) {
+  table.forEachRow((index) => {
     const chain = chainOf(cell.chain(index));
     if (chain && CHAINS[chain] !== network) {
       trades.drop(`blockchain "${chain}" is not the tape's network (${network})`, index);
-      continue;
+      return;
     }
     if (legacy && text(cell.category(index)) === 'Aggregator') {
       aggregatorRows++;
       trades.drop('aggregator row: the same trade appears again as its DEX row', index);
-      continue;
+      return;
     }
     const written = cell.time(index);
     const at = time ? parseProviderTime(written) : null;
     if (time && at === null && text(written) !== '') {
       trades.drop(`block_time "${text(written)}" is not a time Dune writes`, index);
-      continue;
+      return;
     }
     const seq: number[] = [];
     for (const orderOf of cell.order) seq.push(Number(text(orderOf(index))) || 0);
@@ -136,7 +136,7 @@ export function importDune(table: ExportTable, file: string, options: ProviderIm
       seq,
       where: index,
     });
-  }
+  });
   const notes = legacy
     ? [
         `legacy dex.trades form: ${bySymbol ? 'no token addresses, tokens are named by their symbol; ' : ''}${col.hash ? '' : 'no transaction hashes; '}${aggregatorRows} aggregator rows dropped as repeats`,

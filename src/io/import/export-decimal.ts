@@ -227,57 +227,94 @@ function incremented(digits: string): string {
 export interface ReadyDecimal {
   /** The text a tape holds: plain notation, rounded half to even to {@link TAPE_DIGITS} significant digits. */
   readonly tape: string;
-  /** The nearest float64, as decimal.js's `toNumber` gives it. */
+  /**
+   * A float64 of the value: the nearest (decimal.js's `toNumber`) for digits an export gave; for a
+   * quotient, its tape text's (within an ulp). Either way larger values never give smaller ones.
+   */
   toNumber(): number;
   /** The value as decimal.js, for the rare exact comparison. */
   toDecimal(): Decimal;
 }
 
-/** A Decimal40 result (a price) with its tape text read off its limbs, not off a 40-digit string. */
-class Decimal40Result implements ReadyDecimal {
-  private tapeText: string | undefined;
+/**
+ * A quotient (a price) kept as its tape text alone: read off Decimal40's limbs at once, not off a
+ * 40-digit string, and the Decimal40 let go (an import keeps a price a row until its tape is
+ * written). The rare exact comparison divides again.
+ */
+class Quotient implements ReadyDecimal {
+  readonly tape: string;
 
-  constructor(private readonly value: Decimal40) {}
-
-  get tape(): string {
-    this.tapeText ??= tapeTextOf(this.value);
-    return this.tapeText;
+  constructor(
+    private readonly amount: DigitsDecimal | string,
+    private readonly quantity: DigitsDecimal | string,
+  ) {
+    this.tape = tapeTextOf(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
   }
 
   toNumber(): number {
-    return this.value.toNumber();
+    return Number(this.tape);
   }
 
   toDecimal(): Decimal {
-    return new Decimal(this.value.toString());
+    return new Decimal(divide(decimal40(this.amount), decimal40(this.quantity)).toString());
   }
+}
+
+/** Decimal40's own reading, without its constructor's wrapper. */
+function decimal40(d: DigitsDecimal | string): Decimal40Parts {
+  return typeof d === 'string' ? parse(d) : d.toDecimal40();
 }
 
 /**
  * A positive Decimal40 rounded half to even to 20 significant digits, in plain notation. Its 40
- * digits are limbs of 5 and 7 × 7: the first 20 are c0, c1, c2 and c3's first digit, kept as a
- * 12-digit and an 8-digit integer (both exact doubles); the other 20 decide the rounding.
+ * digits are limbs of 5 and 7 × 7: the first 20 are c0, c1, c2 and c3's first digit; the other 20
+ * decide the rounding. Every piece is a small integer, whose text V8 makes quickly (a 12-digit
+ * double's takes the slow general path).
  */
 function tapeTextOf(q: Decimal40): string {
-  let high = q.c0 * 1e7 + q.c1;
-  let low = q.c2 * 10 + Math.floor(q.c3 / 1e6);
-  const rest = q.c3 % 1e6;
-  const up = rest > 5e5 || (rest === 5e5 && (q.c4 !== 0 || q.c5 !== 0 || low % 2 === 1));
+  let d0 = q.c0;
+  let d1 = q.c1;
+  let d2 = q.c2;
+  let d3 = Math.floor(q.c3 / 1e6);
+  const rest = q.c3 - d3 * 1e6;
   // The power of ten of the 20th digit (`e` is the 40th's).
   let scale = q.e + 20;
-  if (up && ++low === 1e8) {
-    low = 0;
-    // 99…9 + 1 has 21 digits: the last, a zero, is dropped.
-    if (++high === 1e12) {
-      high = 1e11;
-      scale++;
+  if (rest > 5e5 || (rest === 5e5 && (q.c4 !== 0 || q.c5 !== 0 || d3 % 2 === 1))) {
+    if (++d3 === 10) {
+      d3 = 0;
+      if (++d2 === 1e7) {
+        d2 = 0;
+        if (++d1 === 1e7) {
+          d1 = 0;
+          // 99…9 + 1 has 21 digits: the last, a zero, is dropped.
+          if (++d0 === 1e5) {
+            d0 = 1e4;
+            scale++;
+          }
+        }
+      }
     }
   }
-  const digits = low === 0 ? String(high) : String(high) + String(low).padStart(8, '0');
-  if (low === 0) scale += 8;
+  // The digits without trailing zeros, whole limbs of zeros skipped.
+  if (d3 !== 0) return plain(`${d0}${pad7(d1)}${pad7(d2)}${d3}`, scale);
+  if (d2 !== 0) return trimmedPlain(`${d0}${pad7(d1)}${pad7(d2)}`, scale + 1);
+  if (d1 !== 0) return trimmedPlain(`${d0}${pad7(d1)}`, scale + 8);
+  return trimmedPlain(String(d0), scale + 15);
+}
+
+const ZEROS = '000000';
+
+/** A limb below 10^7 as 7 digits. */
+function pad7(limb: number): string {
+  const text = String(limb);
+  return text.length === 7 ? text : ZEROS.slice(text.length - 1) + text;
+}
+
+/** {@link plain} of digits that may end in zeros (`scale` the power of ten of the last digit). */
+function trimmedPlain(digits: string, scale: number): string {
   let end = digits.length;
   while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
-  return plain(digits.slice(0, end), scale + digits.length - end);
+  return plain(end === digits.length ? digits : digits.slice(0, end), scale + digits.length - end);
 }
 
 /**
@@ -285,7 +322,5 @@ function tapeTextOf(q: Decimal40): string {
  * most 40 digits (texts in tape form have at most 20), where Decimal40 gives decimal.js's quotient.
  */
 export function quotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): ReadyDecimal {
-  // Decimal40's own reading and division, without its constructor's wrapper: one call a row.
-  const decimal40 = (d: DigitsDecimal | string): Decimal40Parts => (typeof d === 'string' ? parse(d) : d.toDecimal40());
-  return new Decimal40Result(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
+  return new Quotient(amount, quantity);
 }

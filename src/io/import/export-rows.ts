@@ -1,5 +1,6 @@
 import { InputError } from '../../model/errors.js';
-import { CsvTable } from './csv-table.js';
+import { CsvTable, type CsvSource } from './csv-table.js';
+import { exportPieces, readExportText } from './export-file.js';
 
 /** One row of an export: its cells by column name, and where it is (for the drop report). */
 export interface ExportRow {
@@ -10,15 +11,18 @@ export interface ExportRow {
 }
 
 /**
- * The rows of an export and the column names it has. Importers read it a column at a time
- * ({@link ExportTable.column}): a CSV row then costs no object of its own.
+ * The rows of an export and the column names it has. Importers visit the rows in order
+ * ({@link ExportTable.forEachRow}) and read them a column at a time ({@link ExportTable.column}):
+ * a CSV row then costs no object of its own, and a CSV file is read a piece at a time.
  */
 export interface ExportTable {
   readonly columns: ReadonlySet<string>;
-  /** How many rows. */
-  readonly size: number;
+  /** Calls `visit` with each row's number in file order (0 the first); a column reader reads the visited row. */
+  forEachRow(visit: (row: number) => void): void;
   /** A reader of one column: CSV cells as trimmed text ('' when a row is short), JSON values as they are; undefined for a column the export lacks. */
   column(name: string): (row: number) => unknown;
+  /** The first row's value in a column (as {@link column} reads it); undefined without rows or without the column. */
+  first(name: string): unknown;
   /** Where a row is, for the drop report. */
   where(row: number): string;
   /** Every row as an object of its cells by column name. */
@@ -71,12 +75,47 @@ export function parseExportJson(text: string, file: string): unknown {
  * readExportTable('block_time,taker\n2024-03-10 10:00:00.000 UTC,Abc\n', 'dune.csv').rows[0].cells.taker; // 'Abc'
  */
 export function readExportTable(text: string, file: string): ExportTable {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const first = body.trimStart()[0];
-  if (first === '{' || first === '[') return jsonTable(parseExportJson(body, file), file);
-  const newline = body.indexOf('\n');
-  const delimiter = sniffDelimiter(newline < 0 ? body : body.slice(0, newline));
-  const csv = new CsvTable(body, delimiter);
+  const body = withoutMark(text);
+  if (isJson(body)) return jsonTable(parseExportJson(body, file), file);
+  return csvTable(body, body, file);
+}
+
+/**
+ * Reads a tabular export file as {@link readExportTable} reads its text. A CSV is read a piece
+ * at a time as the importer visits its rows (see {@link exportPieces}), never whole; JSON is
+ * read whole, as it is parsed. `what` names the file in the message when it cannot be read.
+ */
+export function readExportFile(path: string, file: string, what: string): ExportTable {
+  const pieces = exportPieces(path, what);
+  const head = withoutMark(pieces.next().value ?? '');
+  pieces.return();
+  if (isJson(head)) return jsonTable(parseExportJson(readExportText(path, what), file), file);
+  return csvTable(head, () => marklessPieces(path, what), file);
+}
+
+function* marklessPieces(path: string, what: string): Generator<string, void, undefined> {
+  let first = true;
+  for (const piece of exportPieces(path, what)) {
+    yield first ? withoutMark(piece) : piece;
+    first = false;
+  }
+}
+
+/** Text without a leading byte-order mark. */
+function withoutMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function isJson(head: string): boolean {
+  const first = head.trimStart()[0];
+  return first === '{' || first === '[';
+}
+
+/** A CSV export whose text starts with `head`; its delimiter is sniffed from the header line. */
+function csvTable(head: string, source: CsvSource, file: string): ExportTable {
+  const newline = head.indexOf('\n');
+  const delimiter = sniffDelimiter(newline < 0 ? head : head.slice(0, newline));
+  const csv = new CsvTable(source, delimiter);
   if (csv.header.length === 0) throw new InputError(`${file}: the file is empty`, { source: file });
   return new CsvExportTable(csv, file);
 }
@@ -84,7 +123,6 @@ export function readExportTable(text: string, file: string): ExportTable {
 /** A CSV export read column by column from its {@link CsvTable}. */
 class CsvExportTable implements ExportTable {
   readonly columns: ReadonlySet<string>;
-  readonly size: number;
   /** Each column's place; a name written twice is its last place, as an object of the cells would have it. */
   private readonly places = new Map<string, number>();
   private rowObjects: ExportRow[] | undefined;
@@ -95,7 +133,16 @@ class CsvExportTable implements ExportTable {
   ) {
     csv.header.forEach((name, i) => this.places.set(name.trim(), i));
     this.columns = new Set(this.places.keys());
-    this.size = csv.size;
+  }
+
+  forEachRow(visit: (row: number) => void): void {
+    this.csv.forEach(visit);
+  }
+
+  first(name: string): string | undefined {
+    const place = this.places.get(name);
+    const record = this.csv.firstRecord;
+    return place === undefined || record === undefined ? undefined : (record[place] ?? '').trim();
   }
 
   column(name: string): (row: number) => string | undefined {
@@ -112,11 +159,13 @@ class CsvExportTable implements ExportTable {
   get rows(): readonly ExportRow[] {
     if (this.rowObjects === undefined) {
       const readers = [...this.places.keys()].map((name) => [name, this.column(name)] as const);
-      this.rowObjects = Array.from({ length: this.size }, (_, index) => {
+      const rows: ExportRow[] = [];
+      this.forEachRow((index) => {
         const cells: Record<string, unknown> = {};
         for (const [name, read] of readers) cells[name] = read(index);
-        return { cells, where: this.where(index), index };
+        rows.push({ cells, where: this.where(index), index });
       });
+      this.rowObjects = rows;
     }
     return this.rowObjects;
   }
@@ -124,13 +173,17 @@ class CsvExportTable implements ExportTable {
 
 /** A JSON export: its list of row objects. */
 class JsonExportTable implements ExportTable {
-  readonly size: number;
-
   constructor(
     readonly rows: readonly ExportRow[],
     readonly columns: ReadonlySet<string>,
-  ) {
-    this.size = rows.length;
+  ) {}
+
+  forEachRow(visit: (row: number) => void): void {
+    for (let row = 0; row < this.rows.length; row++) visit(row);
+  }
+
+  first(name: string): unknown {
+    return this.rows[0]?.cells[name];
   }
 
   column(name: string): (row: number) => unknown {

@@ -69,16 +69,16 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
     hash: read(col.hash),
     order: order.map(read),
   };
-  for (let index = 0; index < table.size; index++) {
+  table.forEachRow((index) => {
     if (c.has('succeeded') && /^(false|0)$/i.test(text(cell.succeeded(index)))) {
       trades.drop('failed transaction (succeeded is false)', index);
-      continue;
+      return;
     }
     const written = cell.time(index);
     const at = time ? parseProviderTime(written) : null;
     if (time && at === null && text(written) !== '') {
       trades.drop(`block_timestamp "${text(written)}" is not a time`, index);
-      continue;
+      return;
     }
     // Either leg's USD value is the trade's; the quote leg's is the truer one, but both are the export's.
     const usd = (col.soldUsd ? usdCell(cell.soldUsd(index)) : null) ?? (col.boughtUsd ? usdCell(cell.boughtUsd(index)) : null);
@@ -95,6 +95,6 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       seq,
       where: index,
     });
-  }
+  });
   return trades.finish('flipside', file, time ? [] : ['the export has no time column (block_timestamp): no row can be placed in time']);
 }

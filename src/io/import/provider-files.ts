@@ -4,7 +4,7 @@ import type { TapeInput } from '../../model/tape.js';
 import { importBirdeye } from './birdeye.js';
 import { importDune } from './dune.js';
 import { readExportText } from './export-file.js';
-import { parseExportJson, readExportTable } from './export-rows.js';
+import { parseExportJson, readExportFile, readExportTable, type ExportTable } from './export-rows.js';
 import { readPriceSeriesFile } from './files.js';
 import { importFlipside } from './flipside.js';
 import { importHelius } from './helius.js';
@@ -27,14 +27,24 @@ export interface ProviderFileOptions extends Omit<ProviderImportOptions, 'solUsd
 export function importProviderText(provider: Provider, text: string, file: string, options: ProviderImportOptions): ImportResult {
   switch (provider) {
     case 'dune':
-      return importDune(readExportTable(text, file), file, options);
     case 'flipside':
-      return importFlipside(readExportTable(text, file), file, options);
+      return importTable(provider, readExportTable(text, file), file, options);
     case 'helius':
       return importHelius(parseExportJson(text, file), file, options);
     case 'birdeye':
       return importBirdeye(parseExportJson(text, file), file, options);
   }
+}
+
+/** Imports one provider export file; a CSV is read a piece at a time (see {@link readExportFile}). */
+export function importProviderFile(provider: Provider, path: string, options: ProviderImportOptions): ImportResult {
+  const file = basename(path);
+  if (provider === 'dune' || provider === 'flipside') return importTable(provider, readExportFile(path, file, provider), file, options);
+  return importProviderText(provider, readExportText(path, provider), file, options);
+}
+
+function importTable(provider: 'dune' | 'flipside', table: ExportTable, file: string, options: ProviderImportOptions): ImportResult {
+  return provider === 'dune' ? importDune(table, file, options) : importFlipside(table, file, options);
 }
 
 /**
@@ -50,7 +60,7 @@ export function importProviderFiles(provider: Provider, paths: readonly string[]
     ...(solUsd ? { solUsd: readPriceSeriesFile(solUsd) } : {}),
     ...(ethUsd ? { ethUsd: readPriceSeriesFile(ethUsd) } : {}),
   };
-  const results = paths.map((path) => importProviderText(provider, readExportText(path, provider), basename(path), { ...rest, ...series }));
+  const results = paths.map((path) => importProviderFile(provider, path, { ...rest, ...series }));
   return mergeImports(results);
 }
 

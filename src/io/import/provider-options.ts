@@ -38,7 +38,7 @@ export function need(columns: ReadonlySet<string>, names: readonly string[], wha
 /** The network of an export: --network, else its first row's `blockchain`. */
 export function exportNetwork(table: ExportTable, options: ProviderImportOptions, file: string, fallback?: Network): Network {
   if (options.network) return options.network;
-  const chain = text(table.size > 0 ? table.column('blockchain')(0) : undefined).toLowerCase();
+  const chain = text(table.first('blockchain')).toLowerCase();
   const network = CHAINS[chain] ?? fallback;
   if (network === undefined) {
     throw new InputError(`${file}: cannot tell the network (${chain ? `blockchain "${chain}"` : 'no blockchain column'}): pass --network sol or --network eth`, { source: file });
