@@ -71,10 +71,16 @@ describe('importDune', () => {
       `ethereum,2024-03-10 10:00:00.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1000,0.5,1950,0xh1`,
       // $1e70 for 1000 tokens: a price of 1e67, past the tape's 1e60.
       `ethereum,2024-03-10 10:00:01.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1000,0.5,1e70,0xh2`,
+      // The same written out in plain digits (the form most amounts take), and a price of 1e-63.
+      `ethereum,2024-03-10 10:00:02.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1000,0.5,1${'0'.repeat(70)},0xh3`,
+      `ethereum,2024-03-10 10:00:03.000 UTC,0xAAA,0xTOK,${WETH},TOK,WETH,1${'0'.repeat(63)},0.5,1,0xh4`,
     );
-    const { tape, report } = importDune(readExportTable(text, 'big.csv'), 'big.csv', { ethUsd });
+    const { tape, report } = importDune(readExportTable(text, 'big.csv'), 'big.csv', { ethUsd, outlierFactor: 0 });
     expect(tape.swaps.map((s) => s.transaction_hash)).toEqual(['0xh1']);
-    expect(report.dropped).toEqual([{ reason: "usd_price 1e+67 is outside the tape's range (1e-60 to 1e60)", count: 1, examples: ['big.csv line 3'] }]);
+    expect(report.dropped).toEqual([
+      { reason: "usd_price 1e+67 is outside the tape's range (1e-60 to 1e60)", count: 2, examples: ['big.csv line 3', 'big.csv line 4'] },
+      { reason: "quantity 1e+63 is outside the tape's range (1e-60 to 1e60)", count: 1, examples: ['big.csv line 5'] },
+    ]);
     expect(() => parseTape(tape)).not.toThrow();
   });
 

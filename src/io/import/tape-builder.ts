@@ -27,6 +27,8 @@ export interface ImportedSwap {
   readonly seq: readonly number[];
   /** Where it came from, for the drop report. */
   readonly where: RowPlace;
+  /** True when the importer has seen, as it read the row, that its decimals and time fit a tape: {@link keepTapeReady} then takes it as it is. */
+  readonly fits?: boolean;
 }
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
@@ -59,7 +61,16 @@ export function fitsTape(value: SwapDecimal): boolean {
   return isPositiveDecimalString(tapeDecimal(value));
 }
 
-function fitsTime(time: number): boolean {
+/**
+ * True for a text in tape form (a positive decimal in plain notation) short enough to lie in the
+ * tape's range without a look at its digits: at most 58 characters are from 1e-56 to below 1e58.
+ */
+export function shortTapeText(text: string): boolean {
+  return text.length <= 58;
+}
+
+/** True when a time is one a tape holds: whole seconds from 1970 to the year 5138. */
+export function fitsTime(time: number): boolean {
   return Number.isSafeInteger(time) && time >= 0 && time < SWAP_TIME_LIMIT;
 }
 
@@ -69,6 +80,7 @@ function fitsTime(time: number): boolean {
  */
 export function keepTapeReady<T extends ImportedSwap>(swaps: readonly T[], log: DropLog): T[] {
   return swaps.filter((s) => {
+    if (s.fits === true) return true;
     const bad = misfit('quantity', s.quantity) ?? misfit('usd_price', s.usdPrice) ?? misfit('usd_amount', s.usdAmount) ?? misfit('usd_liquidity', s.usdLiquidity);
     if (bad !== null) log.drop(bad, s.where);
     else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);

@@ -6,8 +6,8 @@ import { keptSwaps } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
-import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
-import { buildTape, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
+import { isQuotient, quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
+import { buildTape, fitsTime, shortTapeText, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** One side of a trade as an export has it: the asset and the amount in whole units. */
@@ -171,6 +171,11 @@ export class TradeCollector {
   private keep(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: SwapDecimal, usdPrice: SwapDecimal, usdAmount: SwapDecimal): void {
     const { quotes } = this.options;
     if (row.time === null) this.timesAssumed++;
+    const time = row.time ?? this.options.assumeTime!;
+    // The usual row's decimals are texts in tape form (its price a quotient's tape text): their
+    // length alone tells that they fit; any other value is checked with the tape's rules later.
+    const fits =
+      typeof quantity === 'string' && typeof usdAmount === 'string' && shortTapeText(quantity) && shortTapeText(usdAmount) && isQuotient(usdPrice) && shortTapeText(usdPrice.tape) && fitsTime(time);
     // Symbol-only exports keep the symbol as written; addresses compare case-insensitively on eth.
     const token = this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address);
     if (this.tokens[token] === undefined && tokenLeg.symbol) this.tokens[token] = { name: null, symbol: tokenLeg.symbol };
@@ -178,7 +183,7 @@ export class TradeCollector {
       wallet: quotes.key(row.wallet),
       token,
       type,
-      time: row.time ?? this.options.assumeTime!,
+      time,
       quantity,
       usdPrice,
       usdAmount,
@@ -186,6 +191,7 @@ export class TradeCollector {
       transactionHash: row.hash || null,
       seq: row.seq,
       where: row.where,
+      fits,
     });
   }
 
