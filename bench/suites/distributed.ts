@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cliNodeFlags, measure, measureAsync, type Measurement } from '../measure.js';
 import { row, type Row } from './row.js';
@@ -22,6 +24,24 @@ function freePort(): Promise<number> {
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+/** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
+const TICKS = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/**
+ * CPU seconds a process has used, its own threads and V8's (collector, compiler) together, from
+ * /proc (null where there is none).
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return null;
+  }
 }
 
 /** Waits until `child` prints `text` on standard error. */
@@ -72,14 +92,22 @@ export async function distributedSuite(
       });
       redis.once('exit', (code) => reject(new Error(`redis-server exited (${code}):\n${log}`)));
     });
+    /** Cores the worker processes kept busy, a run each. */
+    const busy: { readonly count: number; readonly cores: number }[] = [];
     const time = async (count: number): Promise<Measurement> => {
       const started = Array.from({ length: count }, () =>
         spawn(process.execPath, [...cliNodeFlags(), CLI, 'worker', '--queue', url, '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] }),
       );
       for (const w of started) workers.add(w);
       await Promise.all(started.map((w) => ready(w, 'waiting for jobs', 'copysim worker')));
+      const before = started.map((w) => cpuSeconds(w.pid));
       const m = measure(['cli', 'sweep', '--tape', tape, '--requests', requests.file, '--queue', url]);
       if (m.exitCode !== 0) throw new Error(`copysim sweep --queue exited with code ${m.exitCode}`);
+      const used = started.map((w, k) => {
+        const [start, end] = [before[k], cpuSeconds(w.pid)];
+        return start === null || start === undefined || end === null ? null : end - start;
+      });
+      if (used.every((u) => u !== null)) busy.push({ count, cores: used.reduce((a, b) => a + b!, 0) / (m.wallMs / 1000) });
       await Promise.all(
         started.map((w) => {
           w.kill('SIGTERM');
@@ -95,15 +123,21 @@ export async function distributedSuite(
       pairs.push({ two, one: await time(1) });
     }
     const ratios = pairs.map(({ two, one }) => one.wallMs / two.wallMs);
-    const sorted = [...ratios].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    const speedUp = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    const speedUp = median(ratios);
     const seconds = (ms: number): string => (ms / 1000).toFixed(1);
     const best = (pick: (p: (typeof pairs)[number]) => Measurement): number => Math.min(...pairs.map((p) => pick(p).wallMs));
     const over = `${requests.count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
     const ceiling = control === undefined ? [] : [await machineCeiling(tape, control, swaps)];
+    const alone = busy.filter((b) => b.count === 1).map((b) => b.cores);
+    const pairBusy = busy.filter((b) => b.count === 2).map((b) => b.cores);
+    const cores = alone.length === 0 ? [] : [
+      row('distributed', 'cores busy, 1 worker process', median(alone), 'cores', {
+        note: `CPU time of the worker process (its replay thread and V8's collector and compiler threads) over the producer's wall time, median of ${alone.length} (${alone.map((c) => c.toFixed(2)).join(', ')}); 2 worker processes: ${pairBusy.map((c) => c.toFixed(2)).join(', ')} cores. With ${availableParallelism()} cores, 2 processes can gain at most ${availableParallelism()} / ${median(alone).toFixed(2)} = ${(availableParallelism() / median(alone)).toFixed(2)}× over one`,
+      }),
+    ];
     return [
       ...ceiling,
+      ...cores,
       row('distributed', 'wall time, 1 worker process', best((p) => p.one) / 1000, 's', { note: `${over}, copysim worker --threads 1, best of ${ROUNDS}` }),
       row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', { note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}` }),
       row('distributed', 'speed-up, 2 worker processes', speedUp, '×', {
@@ -119,6 +153,12 @@ export async function distributedSuite(
     redis.kill('SIGTERM');
     await exited(redis);
   }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**
@@ -141,8 +181,7 @@ async function machineCeiling(tape: string, control: { readonly file: string; re
     gains.push((2 * alone.wallMs) / together);
     notes.push(`${gains.at(-1)!.toFixed(2)}×: ${(alone.wallMs / 1000).toFixed(1)} s alone, ${(together / 1000).toFixed(1)} s for two`);
   }
-  const median = [...gains].sort((a, b) => a - b)[Math.floor(gains.length / 2)]!;
-  return row('distributed', 'this machine: 2 processes against 1, no queue', median, '×', {
+  return row('distributed', 'this machine: 2 processes against 1, no queue', median(gains), '×', {
     note: `${control.count} requests over ${swaps.toLocaleString('en-US')} swaps, copysim sweep --workers 1 alone and two at once, median of ${ROUNDS} (${notes.join('; ')})`,
   });
 }
