@@ -1,10 +1,18 @@
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../model/errors.js';
 
-/** Reads a file as text; a missing or unreadable file is an {@link InputError} naming it. */
+/**
+ * Reads a file as text; a missing or unreadable file (or one too large for a string) is an
+ * {@link InputError} naming it. The text is `readFileSync(path, 'utf8')`'s (a byte-order mark
+ * kept, bad bytes replaced alike). Bytes that are all ASCII, as tapes and exports almost always
+ * are, are the same text in Latin-1, which is a copy rather than a decoding: reading the 337 MB
+ * tape of a million swaps takes about 3 s instead of 5 to 7 on this project's benchmark machine.
+ */
 export function readText(path: string, what: string): string {
   try {
-    return readFileSync(path, 'utf8');
+    const bytes = readFileSync(path);
+    return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new InputError(`${what} file ${path}: ${reason}`, { source: path });

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/io/import/csv-parse.js';
 import { CsvTable, type CsvSource } from '../../src/io/import/csv-table.js';
-import { exportPieces, readExportText } from '../../src/io/import/export-file.js';
+import { readText } from '../../src/io/files.js';
+import { exportPieces } from '../../src/io/import/export-file.js';
 import { readExportFile, readExportTable } from '../../src/io/import/export-rows.js';
 
 /** The cells and lines a CsvTable gives, as parseCsv's records (cells trimmed, short rows padded). */
@@ -114,7 +115,7 @@ describe('CsvTable: a CSV text read by cell offsets', () => {
     writeFileSync(path, text);
     // Pieces of 64 bytes: the 300-character line needs a larger buffer.
     const pieces = [...exportPieces(path, 'dune', 64)];
-    expect(pieces.join('')).toBe(readExportText(path, 'dune'));
+    expect(pieces.join('')).toBe(readText(path, 'dune'));
     expect(pieces.length).toBeGreaterThanOrEqual(2);
     for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
     const short = join(dir, 'short-lines.csv');

@@ -1,26 +1,9 @@
 import { isAscii } from 'node:buffer';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../../model/errors.js';
 import { readText } from '../files.js';
 
-/**
- * An export file's text. The bytes are read, then decoded as UTF-8: the same text as
- * `readFileSync(path, 'utf8')` (a byte-order mark kept, bad bytes replaced alike), which in
- * Node 20 takes about 1.6× as long on a large file (330 ms against 200 ms for a 27 MB CSV).
- * Bytes that are all ASCII, as exports almost always are, are the same text in Latin-1, which
- * is a copy rather than a decoding (about 10 ms against 100 ms for that CSV).
- * A file that cannot be read gets {@link readText}'s error, naming what it is.
- */
-export function readExportText(path: string, what: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch {
-    return readText(path, what);
-  }
-  return decode(bytes);
-}
-
+/** Bytes as text: Latin-1 (a copy) when they are ASCII, else UTF-8. */
 function decode(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
@@ -30,7 +13,7 @@ const PIECE_BYTES = 1 << 20;
 
 /**
  * An export file's text in pieces, each ending just after a line break (the last one need not):
- * joined, they are {@link readExportText}'s text. The file goes through one buffer of
+ * joined, they are {@link readText}'s text. The file goes through one buffer of
  * {@link PIECE_BYTES} (larger only for a longer line), so reading it touches no memory of its
  * size: on a 27 MB CSV, a whole-file buffer and its text cost about 190 ms of page faults before
  * a cell is read, the pieces 10 ms. A line break never falls inside a UTF-8 sequence, so each

@@ -1,6 +1,7 @@
 import { InputError } from '../../model/errors.js';
 import { CsvTable, type CsvSource } from './csv-table.js';
-import { exportPieces, readExportText } from './export-file.js';
+import { readText } from '../files.js';
+import { exportPieces } from './export-file.js';
 
 /** One row of an export: its cells by column name, and where it is (for the drop report). */
 export interface ExportRow {
@@ -89,7 +90,7 @@ export function readExportFile(path: string, file: string, what: string): Export
   const pieces = exportPieces(path, what);
   const head = withoutMark(pieces.next().value ?? '');
   pieces.return();
-  if (isJson(head)) return jsonTable(parseExportJson(readExportText(path, what), file), file);
+  if (isJson(head)) return jsonTable(parseExportJson(readText(path, what), file), file);
   return csvTable(head, () => marklessPieces(path, what), file);
 }
 

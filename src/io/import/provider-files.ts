@@ -3,7 +3,7 @@ import { InputError } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
 import { importBirdeye } from './birdeye.js';
 import { importDune } from './dune.js';
-import { readExportText } from './export-file.js';
+import { readText } from '../files.js';
 import { parseExportJson, readExportFile, readExportTable, type ExportTable } from './export-rows.js';
 import { readPriceSeriesFile } from './files.js';
 import { importFlipside } from './flipside.js';
@@ -40,7 +40,7 @@ export function importProviderText(provider: Provider, text: string, file: strin
 export function importProviderFile(provider: Provider, path: string, options: ProviderImportOptions): ImportResult {
   const file = basename(path);
   if (provider === 'dune' || provider === 'flipside') return importTable(provider, readExportFile(path, file, provider), file, options);
-  return importProviderText(provider, readExportText(path, provider), file, options);
+  return importProviderText(provider, readText(path, provider), file, options);
 }
 
 function importTable(provider: 'dune' | 'flipside', table: ExportTable, file: string, options: ProviderImportOptions): ImportResult {
