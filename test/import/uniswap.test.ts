@@ -87,6 +87,17 @@ describe('importUniswap', () => {
     const byQuote = importUniswap([{ pool: '0xpool2', swaps: [half, next], source: 'p.json' }], pools, { ethUsd, usdFrom: 'quote' });
     expect(byQuote.tape.swaps.map((s) => s.usd_price)).toEqual(['60', '65']);
   });
+
+  it('prices a swap against DAI at 1 USD a DAI, as against USDC and USDT', () => {
+    // DAI's mainnet contract, as ../shared/real-data/eth-uniswap/pool_info.csv lists its pairs (HOPR/DAI, CELL/DAI).
+    const DAI = '0x6b175474e89094c44da98b954eedeac495271d0f';
+    const HOPR = '0xf5581dfefd8fb0e4aec526be659cfab1f8c781da';
+    const daiPool: UniswapPool[] = [{ id: '0xdaipool', token0: { id: DAI, symbol: 'DAI', name: null }, token1: { id: HOPR, symbol: 'HOPR', name: null }, token: null }];
+    // 30 DAI in for 100 HOPR out: a buy of HOPR at 30 / 100 = $0.3, the token picked as the side that is not a stablecoin.
+    const row = v2({ amount0In: '30', amount1Out: '100', amountUSD: '0' });
+    const { tape } = importUniswap([{ pool: '0xdaipool', swaps: [row], source: 'd.json' }], daiPool, { usdFrom: 'quote' });
+    expect(tape.swaps).toEqual([expect.objectContaining({ token: HOPR, type: 'buy', quantity: '100', usd_price: '0.3', usd_amount: '30' })]);
+  });
 });
 
 describe('parsePoolInfo', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
 import { parseCsv } from './csv-parse.js';
+import { QUOTE_ASSETS } from './quote-assets.js';
 
 /** One side of a Uniswap pool. */
 export interface PoolToken {
@@ -19,13 +20,9 @@ export interface UniswapPool {
 }
 
 /** Wrapped ether on Ethereum mainnet: the quote leg that gives ETH/USD. */
-export const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
-/** Dollar stablecoins on Ethereum mainnet (USDT, USDC, DAI), priced at 1 USD as a quote leg. */
-export const STABLECOINS: ReadonlySet<string> = new Set([
-  '0xdac17f958d2ee523a2206206994597c13d831ec7',
-  '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
-  '0x6b175474e89094c44da98e678f1c0a20f28c3d9a',
-]);
+export const WETH = QUOTE_ASSETS.eth.find((a) => a.symbol === 'WETH')!.address;
+/** Dollar stablecoins on Ethereum mainnet (USDC, USDT, DAI: the quote assets of kind `usd`), priced at 1 USD as a quote leg. */
+export const STABLECOINS: ReadonlySet<string> = new Set(QUOTE_ASSETS.eth.filter((a) => a.kind === 'usd').map((a) => a.address));
 
 const PairsSchema = z.object({
   pairs: z.array(
