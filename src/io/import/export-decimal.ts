@@ -260,11 +260,6 @@ class Quotient implements ReadyDecimal {
   }
 }
 
-/** True for a {@link quotient}'s result: a price whose tape text is a positive decimal in plain notation. */
-export function isQuotient(value: unknown): value is ReadyDecimal {
-  return value instanceof Quotient;
-}
-
 /** Decimal40's own reading, without its constructor's wrapper. */
 function decimal40(d: DigitsDecimal | string): Decimal40Parts {
   return typeof d === 'string' ? parse(d) : d.toDecimal40();

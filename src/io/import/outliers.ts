@@ -9,12 +9,6 @@ export interface PricedRow {
   readonly where: RowPlace;
 }
 
-function median(sorted: readonly SwapDecimal[]): Decimal {
-  const n = sorted.length;
-  const mid = n >> 1;
-  return n % 2 === 1 ? exactDecimal(sorted[mid]!) : exactDecimal(sorted[mid - 1]!).plus(exactDecimal(sorted[mid]!)).div(2);
-}
-
 /**
  * Drops rows whose price is more than `factor` times above or below the median price of their
  * token (bad fills, dust trades, mis-parsed amounts), logging each under one reason. A factor
@@ -25,16 +19,46 @@ function median(sorted: readonly SwapDecimal[]): Decimal {
  */
 export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: number, log: DropLog): T[] {
   if (factor <= 0) return [...rows];
-  // Rows are handled by their place in `rows`, in typed arrays: no map or object per row.
-  const count = rows.length;
+  const outlier = outliersAmong(
+    rows.length,
+    (i) => rows[i]!.token,
+    (i) => numberOf(rows[i]!.usdPrice),
+    (i) => exactDecimal(rows[i]!.usdPrice),
+    factor,
+  );
+  return rows.filter((row, i) => {
+    if (outlier[i] === 1) log.drop(outlierReason(factor), row.where);
+    return outlier[i] === 0;
+  });
+}
+
+/** The reason an outlier is dropped under. */
+export function outlierReason(factor: number): string {
+  return `outlier price (more than ${factor}× from its token's median price)`;
+}
+
+/**
+ * Which of `count` rows are priced more than `factor` (> 0) times above or below their token's
+ * median price: 1 for such a row, else 0. A row is read through `tokenOf`, `numberOf` (its
+ * price as a float64 that larger prices never make smaller) and `exactOf` (its exact price, read
+ * only for the medians and for a row within a millionth of a bound).
+ */
+export function outliersAmong(
+  count: number,
+  tokenOf: (row: number) => string,
+  numberOf: (row: number) => number,
+  exactOf: (row: number) => Decimal,
+  factor: number,
+): Uint8Array {
+  // Rows are handled by their number, in typed arrays: no map or object per row.
   const numbers = new Float64Array(count);
   const groupOf = new Int32Array(count);
   const groups = new Map<string, number>();
   for (let i = 0; i < count; i++) {
-    const row = rows[i]!;
-    numbers[i] = numberOf(row.usdPrice);
-    let group = groups.get(row.token);
-    if (group === undefined) groups.set(row.token, (group = groups.size));
+    numbers[i] = numberOf(i);
+    const token = tokenOf(i);
+    let group = groups.get(token);
+    if (group === undefined) groups.set(token, (group = groups.size));
     groupOf[i] = group;
   }
   // Each token's rows side by side (a counting sort by group, in row order).
@@ -44,29 +68,29 @@ export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: nu
   const byGroup = new Int32Array(count);
   const next = starts.slice(0, groups.size);
   for (let i = 0; i < count; i++) byGroup[next[groupOf[i]!]!++] = i;
-  // Sorting by the prices as doubles orders them as the decimals do (a double's rounding keeps
-  // order, ties aside, and tied prices give the same median); the median itself is exact.
-  const byPrice = (a: number, b: number): number => numbers[a]! - numbers[b]! || exactDecimal(rows[a]!.usdPrice).comparedTo(exactDecimal(rows[b]!.usdPrice));
+  // Sorting by the prices as doubles orders them as the decimals do (larger prices never give
+  // smaller doubles, and tied doubles go to the exact prices); the median itself is exact.
+  const byPrice = (a: number, b: number): number => numbers[a]! - numbers[b]! || exactOf(a).comparedTo(exactOf(b));
   const medians: Decimal[] = [];
   const medianNumbers = new Float64Array(groups.size);
   for (let g = 0; g < groups.size; g++) {
     const sorted = byGroup.subarray(starts[g]!, starts[g + 1]!).sort(byPrice);
-    medians.push(median(Array.from(sorted, (i) => rows[i]!.usdPrice)));
+    const n = sorted.length;
+    const mid = n >> 1;
+    medians.push(n % 2 === 1 ? exactOf(sorted[mid]!) : exactOf(sorted[mid - 1]!).plus(exactOf(sorted[mid]!)).div(2));
     medianNumbers[g] = medians[g]!.toNumber();
   }
   const f = new Decimal(factor);
-  return rows.filter((row, i) => {
+  const outlier = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
     const group = groupOf[i]!;
     // Far from the bounds, doubles decide; within a millionth of them, the exact decimals.
     const quick = numbers[i]! / medianNumbers[group]!;
-    if (quick < factor * 0.999999 && quick * factor > 1.000001) return true;
-    const ratio = exactDecimal(row.usdPrice).div(medians[group]!);
-    if (ratio.gt(f) || ratio.times(f).lt(1)) {
-      log.drop(`outlier price (more than ${factor}× from its token's median price)`, row.where);
-      return false;
-    }
-    return true;
-  });
+    if (quick < factor * 0.999999 && quick * factor > 1.000001) continue;
+    const ratio = exactOf(i).div(medians[group]!);
+    if (ratio.gt(f) || ratio.times(f).lt(1)) outlier[i] = 1;
+  }
+  return outlier;
 }
 
 /**

@@ -27,8 +27,6 @@ export interface ImportedSwap {
   readonly seq: readonly number[];
   /** Where it came from, for the drop report. */
   readonly where: RowPlace;
-  /** True when the importer has seen, as it read the row, that its decimals and time fit a tape: {@link keepTapeReady} then takes it as it is. */
-  readonly fits?: boolean;
 }
 
 /** A decimal as a tape string: plain notation, at most 20 significant digits. */
@@ -80,19 +78,37 @@ export function fitsTime(time: number): boolean {
  */
 export function keepTapeReady<T extends ImportedSwap>(swaps: readonly T[], log: DropLog): T[] {
   return swaps.filter((s) => {
-    if (s.fits === true) return true;
-    const bad = misfit('quantity', s.quantity) ?? misfit('usd_price', s.usdPrice) ?? misfit('usd_amount', s.usdAmount) ?? misfit('usd_liquidity', s.usdLiquidity);
+    const bad = whyNotTapeReady(s.quantity, s.usdPrice, s.usdAmount, s.usdLiquidity, s.time);
     if (bad !== null) log.drop(bad, s.where);
-    else if (!fitsTime(s.time)) log.drop(`time ${s.time} is not seconds from 1970 to the year 5138`, s.where);
-    else return true;
-    return false;
+    return bad === null;
   });
 }
 
+/**
+ * Why a swap with these values cannot go into a tape (the value at fault), or null when it can.
+ * `exactPrice` gives the price's exact value for the message when `usdPrice` is a rounded text.
+ */
+export function whyNotTapeReady(
+  quantity: SwapDecimal,
+  usdPrice: SwapDecimal,
+  usdAmount: SwapDecimal | null,
+  usdLiquidity: SwapDecimal | null,
+  time: number,
+  exactPrice: () => Decimal = () => exactDecimal(usdPrice),
+): string | null {
+  const bad =
+    misfit('quantity', quantity, () => exactDecimal(quantity)) ??
+    misfit('usd_price', usdPrice, exactPrice) ??
+    misfit('usd_amount', usdAmount, () => exactDecimal(usdAmount!)) ??
+    misfit('usd_liquidity', usdLiquidity, () => exactDecimal(usdLiquidity!));
+  if (bad !== null) return bad;
+  return fitsTime(time) ? null : `time ${time} is not seconds from 1970 to the year 5138`;
+}
+
 /** Why a swap's decimal cannot go into a tape, or null when it can (or is absent). */
-function misfit(field: string, value: SwapDecimal | null): string | null {
+function misfit(field: string, value: SwapDecimal | null, exact: () => Decimal): string | null {
   if (value === null || fitsTape(value)) return null;
-  return `${field} ${exactDecimal(value).toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`;
+  return `${field} ${exact().toSignificantDigits(6).toExponential()} is outside the tape's range (1e-60 to 1e60)`;
 }
 
 function compareSeq(a: readonly number[], b: readonly number[]): number {
@@ -117,13 +133,13 @@ export function buildTape(
   nativePrices: PriceSeries,
 ): TapeInput {
   const sorted = [...swaps].sort((a, b) => a.time - b.time || compareSeq(a.seq, b.seq));
-  return {
-    network,
-    tokens,
-    // A native price the tape cannot hold comes only from a row already dropped for the same value.
-    native_prices: nativePrices.filter(([t, p]) => fitsTime(t) && fitsTape(p)).map(([t, p]) => [t, tapeDecimal(p)]),
-    swaps: sorted.map(tapeSwap),
-  };
+  return { network, tokens, native_prices: tapeNativePrices(nativePrices), swaps: sorted.map(tapeSwap) };
+}
+
+/** A native price series as a tape holds it. */
+export function tapeNativePrices(nativePrices: PriceSeries): NonNullable<TapeInput['native_prices']> {
+  // A native price the tape cannot hold comes only from a row already dropped for the same value.
+  return nativePrices.filter(([t, p]) => fitsTime(t) && fitsTape(p)).map(([t, p]) => [t, tapeDecimal(p)]);
 }
 
 /**
@@ -131,17 +147,31 @@ export function buildTape(
  * the four shapes are spelled out, as object spreads made building the tape's objects slow.
  */
 function tapeSwap(s: ImportedSwap): TapeInput['swaps'][number] {
-  const quantity = tapeDecimal(s.quantity);
-  const price = tapeDecimal(s.usdPrice);
-  const liquidity = s.usdLiquidity === null ? null : tapeDecimal(s.usdLiquidity);
-  const hash = s.transactionHash;
-  if (s.usdAmount === null) {
+  return tapeSwapOf(s.wallet, s.token, s.type, s.time, s.quantity, s.usdPrice, s.usdAmount, s.usdLiquidity, s.transactionHash);
+}
+
+/** {@link tapeSwap} of the values themselves. */
+export function tapeSwapOf(
+  wallet: string,
+  token: string,
+  type: 'buy' | 'sell',
+  time: number,
+  quantityValue: SwapDecimal,
+  usdPrice: SwapDecimal,
+  usdAmount: SwapDecimal | null,
+  usdLiquidity: SwapDecimal | null,
+  hash: string | null,
+): TapeInput['swaps'][number] {
+  const quantity = tapeDecimal(quantityValue);
+  const price = tapeDecimal(usdPrice);
+  const liquidity = usdLiquidity === null ? null : tapeDecimal(usdLiquidity);
+  if (usdAmount === null) {
     return hash === null
-      ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity }
-      : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_liquidity: liquidity, transaction_hash: hash };
+      ? { wallet, token, type, time, quantity, usd_price: price, usd_liquidity: liquidity }
+      : { wallet, token, type, time, quantity, usd_price: price, usd_liquidity: liquidity, transaction_hash: hash };
   }
-  const amount = tapeDecimal(s.usdAmount);
+  const amount = tapeDecimal(usdAmount);
   return hash === null
-    ? { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity }
-    : { wallet: s.wallet, token: s.token, type: s.type, time: s.time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity, transaction_hash: hash };
+    ? { wallet, token, type, time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity }
+    : { wallet, token, type, time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity, transaction_hash: hash };
 }

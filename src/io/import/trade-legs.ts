@@ -2,12 +2,12 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
-import { keptSwaps } from './outliers.js';
+import { outlierReason, outliersAmong } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
-import { isQuotient, quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
-import { buildTape, fitsTime, shortTapeText, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
+import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
+import { exactDecimal, fitsTime, numberOf, shortTapeText, tapeNativePrices, tapeSwapOf, whyNotTapeReady, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** One side of a trade as an export has it: the asset and the amount in whole units. */
@@ -94,7 +94,7 @@ export function decimalOf(value: unknown): Decimal | null {
  */
 export class TradeCollector {
   readonly log: DropLog;
-  private readonly swaps: ImportedSwap[] = [];
+  private readonly swaps = new SwapColumns();
   private readonly tokens: NonNullable<TapeInput['tokens']> = {};
   private rows = 0;
   private usdFromExport = 0;
@@ -131,14 +131,14 @@ export class TradeCollector {
     if (typeof tokenLeg.amount === 'string' && typeof row.usd === 'string' && tapeFormDigits(tokenLeg.amount) > 0 && tapeFormDigits(row.usd) > 0) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
       this.usdFromExport++;
-      return this.keep(row, tokenLeg, type, tokenLeg.amount, quotient(row.usd, tokenLeg.amount), row.usd);
+      return this.keepQuotient(row, tokenLeg, type, tokenLeg.amount, row.usd);
     }
     const fastQuantity = positiveDigits(tokenLeg.amount);
     const fastUsd = fastQuantity && positiveDigits(row.usd);
     if (fastQuantity && fastUsd) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
       this.usdFromExport++;
-      return this.keep(row, tokenLeg, type, fastQuantity.compact(), quotient(fastUsd, fastQuantity), fastUsd.compact());
+      return this.keepQuotient(row, tokenLeg, type, fastQuantity.compact(), fastUsd.compact());
     }
     const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
@@ -167,32 +167,27 @@ export class TradeCollector {
     return this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
   }
 
+  /**
+   * Writes down the usual row: its quantity and USD value read without decimal.js, its price their
+   * quotient, kept as its tape text (the rare exact comparison divides again, {@link SwapColumns.exactPrice}).
+   */
+  private keepQuotient(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: string | DigitsDecimal, usdAmount: string | DigitsDecimal): void {
+    const price = quotient(usdAmount, quantity).tape;
+    this.keep(row, tokenLeg, type, quantity, price, usdAmount, true);
+  }
+
   /** Writes a priced trade down as a swap. */
-  private keep(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: SwapDecimal, usdPrice: SwapDecimal, usdAmount: SwapDecimal): void {
+  private keep(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: SwapDecimal, usdPrice: SwapDecimal, usdAmount: SwapDecimal, isQuotient = false): void {
     const { quotes } = this.options;
     if (row.time === null) this.timesAssumed++;
     const time = row.time ?? this.options.assumeTime!;
-    // The usual row's decimals are texts in tape form (its price a quotient's tape text): their
-    // length alone tells that they fit; any other value is checked with the tape's rules later.
-    const fits =
-      typeof quantity === 'string' && typeof usdAmount === 'string' && shortTapeText(quantity) && shortTapeText(usdAmount) && isQuotient(usdPrice) && shortTapeText(usdPrice.tape) && fitsTime(time);
+    // Texts in tape form (a quotient's price among them) fit by their length alone; any other
+    // value is checked with the tape's rules when the tape is made.
+    const fits = typeof quantity === 'string' && typeof usdAmount === 'string' && typeof usdPrice === 'string' && shortTapeText(quantity) && shortTapeText(usdAmount) && shortTapeText(usdPrice) && fitsTime(time);
     // Symbol-only exports keep the symbol as written; addresses compare case-insensitively on eth.
     const token = this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address);
     if (this.tokens[token] === undefined && tokenLeg.symbol) this.tokens[token] = { name: null, symbol: tokenLeg.symbol };
-    this.swaps.push({
-      wallet: quotes.key(row.wallet),
-      token,
-      type,
-      time,
-      quantity,
-      usdPrice,
-      usdAmount,
-      usdLiquidity: null,
-      transactionHash: row.hash || null,
-      seq: row.seq,
-      where: row.where,
-      fits,
-    });
+    this.swaps.add(new SwapRecord(quotes.key(row.wallet), token, quantity, usdPrice, usdAmount, row.hash || null, row.where), type, time, row.seq, fits, isQuotient);
   }
 
   /**
@@ -200,17 +195,21 @@ export class TradeCollector {
    * never an empty tape.
    */
   finish(source: ImportReport['source'], file: string, notes: readonly string[] = []): ImportResult {
-    const kept = keptSwaps(this.swaps, this.options.outlierFactor, this.log);
+    const kept = this.swaps.kept(this.options.outlierFactor ?? 100, this.log);
     if (kept.length === 0) {
       const reasons = this.log.list().map((d) => `${d.count} ${d.reason}`).join('; ');
       throw new InputError(`${file}: nothing usable: ${this.rows} rows read, none kept (${reasons || 'the file has no rows'})`, { source: file });
     }
-    const first = kept.reduce((t, s) => Math.min(t, s.time), Infinity);
-    const last = kept.reduce((t, s) => Math.max(t, s.time), -Infinity);
+    let first = Infinity;
+    let last = -Infinity;
+    for (const i of kept) {
+      first = Math.min(first, this.swaps.timeOf(i));
+      last = Math.max(last, this.swaps.timeOf(i));
+    }
     const native = this.options.nativeUsd ? seriesWindow(this.options.nativeUsd, first, last) : [];
     const flag = this.options.network === 'sol' ? '--sol-usd' : '--eth-usd';
     return {
-      tape: buildTape(this.options.network, kept, this.tokens, native),
+      tape: { network: this.options.network, tokens: this.tokens, native_prices: tapeNativePrices(native), swaps: this.swaps.tapeSwaps(kept) },
       report: {
         source,
         rows: this.rows,
@@ -226,4 +225,125 @@ export class TradeCollector {
       },
     };
   }
+}
+
+/** What a collected swap holds besides its numbers (see {@link SwapColumns}). */
+class SwapRecord {
+  constructor(
+    readonly wallet: string,
+    readonly token: string,
+    readonly quantity: SwapDecimal,
+    /** A quotient's price as its tape text (see {@link SwapColumns.isQuotient}), else the price itself. */
+    readonly usdPrice: SwapDecimal,
+    readonly usdAmount: SwapDecimal,
+    readonly hash: string | null,
+    readonly where: RowPlace,
+  ) {}
+}
+
+const BUY = 1;
+const FITS = 2;
+const QUOTIENT = 4;
+
+/**
+ * The swaps of a collector: a small record each, its numbers in typed arrays (swap i is the i-th
+ * of each). An import keeps its swaps until the tape is made, and an object with every field, an
+ * order array and a price object a swap were most of what the young-generation collections
+ * copied; numbers in typed arrays cost the collector nothing. The tape's objects are made last,
+ * in the tape's order.
+ */
+class SwapColumns {
+  size = 0;
+  private readonly records: SwapRecord[] = [];
+  private time = new Float64Array(1024);
+  /** {@link BUY}, {@link FITS} (known to fit the tape), {@link QUOTIENT} (the price is usdAmount / quantity, held as its tape text). */
+  private flags = new Uint8Array(1024);
+  /** Each swap's order within its second: seq[seqStart[i], seqStart[i + 1]). */
+  private seq = new Float64Array(4096);
+  private seqStart = new Int32Array(1025);
+
+  add(record: SwapRecord, type: 'buy' | 'sell', time: number, seq: readonly number[], fits: boolean, isQuotient: boolean): void {
+    const i = this.size++;
+    if (i === this.time.length) {
+      this.time = grown(this.time);
+      this.flags = grown(this.flags);
+      this.seqStart = grown(this.seqStart);
+    }
+    this.records.push(record);
+    this.time[i] = time;
+    this.flags[i] = (type === 'buy' ? BUY : 0) | (fits ? FITS : 0) | (isQuotient ? QUOTIENT : 0);
+    let at = this.seqStart[i]!;
+    if (at + seq.length > this.seq.length) this.seq = grown(this.seq, at + seq.length);
+    for (const s of seq) this.seq[at++] = s;
+    this.seqStart[i + 1] = at;
+  }
+
+  timeOf(i: number): number {
+    return this.time[i]!;
+  }
+
+  /** A swap's exact price: a quotient divided again. */
+  private exactPrice(i: number): Decimal {
+    const r = this.records[i]!;
+    return this.flags[i]! & QUOTIENT ? quotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal).toDecimal() : exactDecimal(r.usdPrice);
+  }
+
+  /**
+   * The swaps that go into the tape, by number in file order: those a tape can hold (the others
+   * dropped into `log` with the value at fault), then those not priced more than `factor` times
+   * from their token's median (0 keeps all): the checks of `keptSwaps`, in the same order.
+   */
+  kept(factor: number, log: DropLog): number[] {
+    const ready: number[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const r = this.records[i]!;
+      const bad = this.flags[i]! & FITS ? null : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
+      if (bad === null) ready.push(i);
+      else log.drop(bad, r.where);
+    }
+    if (factor <= 0) return ready;
+    const outlier = outliersAmong(
+      ready.length,
+      (k) => this.records[ready[k]!]!.token,
+      (k) => numberOf(this.records[ready[k]!]!.usdPrice),
+      (k) => this.exactPrice(ready[k]!),
+      factor,
+    );
+    const kept: number[] = [];
+    for (let k = 0; k < ready.length; k++) {
+      if (outlier[k] === 1) log.drop(outlierReason(factor), this.records[ready[k]!]!.where);
+      else kept.push(ready[k]!);
+    }
+    return kept;
+  }
+
+  /** The swaps `kept` as the tape writes them: by time, then by their order within the second, then file order. */
+  tapeSwaps(kept: readonly number[]): TapeInput['swaps'] {
+    const time = this.time;
+    const order = Int32Array.from(kept).sort((a, b) => time[a]! - time[b]! || this.compareSeq(a, b) || a - b);
+    return Array.from(order, (i) => {
+      const r = this.records[i]!;
+      return tapeSwapOf(r.wallet, r.token, this.flags[i]! & BUY ? 'buy' : 'sell', time[i]!, r.quantity, r.usdPrice, r.usdAmount, null, r.hash);
+    });
+  }
+
+  private compareSeq(a: number, b: number): number {
+    const seq = this.seq;
+    const aStart = this.seqStart[a]!;
+    const aEnd = this.seqStart[a + 1]!;
+    const bStart = this.seqStart[b]!;
+    const bEnd = this.seqStart[b + 1]!;
+    for (let k = 0; k < Math.max(aEnd - aStart, bEnd - bStart); k++) {
+      const d = (aStart + k < aEnd ? seq[aStart + k]! : 0) - (bStart + k < bEnd ? seq[bStart + k]! : 0);
+      if (d !== 0) return d;
+    }
+    return 0;
+  }
+}
+
+/** A typed array twice as long (or `least` long), its values kept. */
+function grown<T extends Float64Array | Int32Array | Uint8Array>(list: T, least = 0): T {
+  const longer = new (list.constructor as new (length: number) => T)(Math.max(least, list.length * 2));
+  longer.set(list);
+  return longer;
 }
