@@ -5,8 +5,6 @@ import type { Network, SimulatorRequestInput } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
 import { parseJsonText, readText } from '../files.js';
 import { writeTape } from '../convert-tape.js';
-import { isParquetPath } from '../parquet/format.js';
-import { isJsonlPath } from '../read-tape.js';
 import { importCsv, type CsvColumns, type CsvImportOptions } from './csv.js';
 import { parsePriceSeries } from './prices.js';
 import { importPumpSwap } from './pumpswap.js';
@@ -75,14 +73,11 @@ export function importCsvFile(path: string, options: CsvFileOptions): ImportResu
 
 /**
  * Writes a tape in the form its name says: Parquet (`.parquet`), JSONL (`.jsonl`), else JSON
- * with one swap a line (readable, and diffs well).
+ * with one swap a line (readable, and diffs well). Each form is written as it goes, never as
+ * one string, so a tape of any size can be written (see {@link writeTape}).
  */
 export function writeTapeFile(path: string, tape: TapeInput): void {
-  if (isParquetPath(path) || isJsonlPath(path)) return writeTape(path, tape);
-  const { swaps, ...header } = tape;
-  const head = JSON.stringify(header).slice(0, -1);
-  const body = swaps.map((s) => JSON.stringify(s)).join(',\n');
-  writeFileSync(path, `${head},"swaps":[\n${body}\n]}\n`);
+  writeTape(path, tape);
 }
 
 /** Writes a simulator request as indented JSON. */
