@@ -1,12 +1,18 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   importBirdeye,
   importDune,
   importFlipside,
   importHelius,
+  importProviderFile,
+  importProviderText,
   parsePriceSeries,
   parseQuoteAssets,
   parseTape,
+  readExportFile,
   readExportTable,
 } from '../../src/index.js';
 
@@ -35,6 +41,15 @@ describe('importDune', () => {
       'base,2024-03-10 10:00:07.000 UTC,0xDDD,0xTOK,0x4200000000000000000000000000000000000006,TOK,WETH,1,1,1,0xh4,1',
     );
     const { tape, report } = importDune(readExportTable(text, 'dune.csv'), 'dune.csv', { ethUsd });
+    // The same file read in pieces, through the library's file readers, gives the same import.
+    const dir = mkdtempSync(join(tmpdir(), 'copysim-dune-'));
+    try {
+      writeFileSync(join(dir, 'dune.csv'), text);
+      expect(importDune(readExportFile(join(dir, 'dune.csv'), 'dune.csv', 'dune'), 'dune.csv', { ethUsd })).toEqual({ tape, report });
+      expect(importProviderFile('dune', join(dir, 'dune.csv'), { ethUsd })).toEqual(importProviderText('dune', text, 'dune.csv', { ethUsd }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(tape.network).toBe('eth');
     expect(tape.swaps).toEqual([
       { wallet: '0xaaa', token: '0xtok', type: 'buy', time: T, quantity: '1000', usd_price: '1.95', usd_amount: '1950', usd_liquidity: null, transaction_hash: '0xh1' },

@@ -85,6 +85,9 @@ export function readExportTable(text: string, file: string): ExportTable {
  * Reads a tabular export file as {@link readExportTable} reads its text. A CSV is read a piece
  * at a time as the importer visits its rows (see {@link exportPieces}), never whole; JSON is
  * read whole, as it is parsed. `what` names the file in the message when it cannot be read.
+ *
+ * @example
+ * const { tape } = importDune(readExportFile('trades.csv', 'trades.csv', 'dune'), 'trades.csv');
  */
 export function readExportFile(path: string, file: string, what: string): ExportTable {
   const pieces = exportPieces(path, what);

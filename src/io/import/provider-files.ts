@@ -36,7 +36,12 @@ export function importProviderText(provider: Provider, text: string, file: strin
   }
 }
 
-/** Imports one provider export file; a CSV is read a piece at a time (see {@link readExportFile}). */
+/**
+ * Imports one provider export file; a CSV is read a piece at a time (see {@link readExportFile}).
+ *
+ * @example
+ * const { tape, report } = importProviderFile('dune', 'trades.csv', { solUsd });
+ */
 export function importProviderFile(provider: Provider, path: string, options: ProviderImportOptions): ImportResult {
   const file = basename(path);
   if (provider === 'dune' || provider === 'flipside') return importTable(provider, readExportFile(path, file, provider), file, options);
