@@ -3,6 +3,7 @@ import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR,
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { ChartSums } from './chart-sums.js';
+import { grown } from '../typed-arrays.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
@@ -269,13 +270,6 @@ function rebook(sum: Float64Array, f: Float64Array, base: number): void {
   f[base + TERM_LOW] = termLow;
   f[base + TERM_BOUND] = termBound;
   accumulate(sum, changeHigh, changeLow, changeBound);
-}
-
-/** A copy of `array` with room for index `index` at least. */
-function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
-  const copy = new (array.constructor as new (length: number) => T)(Math.max(2 * array.length, index + 1));
-  copy.set(array);
-  return copy;
 }
 
 // The book's state: a bounded sum (`accumulate` in `double-word.ts`), the magnitude of the

@@ -1,3 +1,4 @@
+import { grown } from '../../typed-arrays.js';
 import { readQuotedRecord } from './csv-parse.js';
 
 /** A CSV text, or a way to read it again in pieces that each end after a line break. */
@@ -110,7 +111,7 @@ export class CsvTable {
 
   /** Keeps a record's line, in a list grown as the records come. */
   private noteLine(record: number, line: number): void {
-    if (record === this.lines.length) this.lines = doubled(this.lines);
+    if (record === this.lines.length) this.lines = grown(this.lines, record);
     this.lines[record] = line;
   }
 
@@ -187,9 +188,9 @@ class PieceRecords {
 
   add(line: number, start: number, end: number, quoted?: readonly string[]): void {
     if (this.count === this.line.length) {
-      this.line = doubled(this.line);
-      this.start = doubled(this.start);
-      this.end = doubled(this.end);
+      this.line = grown(this.line, this.count);
+      this.start = grown(this.start, this.count);
+      this.end = grown(this.end, this.count);
     }
     this.line[this.count] = line;
     this.start[this.count] = start;
@@ -199,11 +200,6 @@ class PieceRecords {
   }
 }
 
-function doubled(list: Int32Array): Int32Array<ArrayBuffer> {
-  const longer = new Int32Array(list.length * 2);
-  longer.set(list);
-  return longer;
-}
 
 const RETURN = 13;
 

@@ -1,40 +1,69 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { DropLog, RowPlace } from './report.js';
-import { exactDecimal, keepTapeReady, numberOf, type ImportedSwap, type SwapDecimal } from './tape-builder.js';
+import { exactDecimal, numberOf, whyNotTapeReady, type ImportedSwap } from './tape-builder.js';
 
-/** A row on its way into a tape: its token, its USD price, and where it came from. */
-export interface PricedRow {
-  readonly token: string;
-  readonly usdPrice: SwapDecimal;
-  readonly where: RowPlace;
+/** An import's swaps read by number (0 to `count` - 1, in file order), for {@link keptRows}. */
+export interface ImportRows {
+  readonly count: number;
+  /** Why a swap cannot go into a tape (the value at fault), or null when it can. */
+  misfit(row: number): string | null;
+  token(row: number): string;
+  /** Its price as a float64 that larger prices never make smaller. */
+  priceNumber(row: number): number;
+  /** Its exact price, read only for the medians and a price within a millionth of a bound. */
+  exactPrice(row: number): Decimal;
+  where(row: number): RowPlace;
 }
 
 /**
- * Drops rows whose price is more than `factor` times above or below the median price of their
- * token (bad fills, dust trades, mis-parsed amounts), logging each under one reason. A factor
- * of 0 keeps every row.
- *
- * @example
- * const kept = dropOutliers(rows, 100, log);
+ * The swaps that go into a tape, by number in file order: those a tape can hold (the others
+ * dropped into `log` with the value at fault: an amount of 1e308 or a time in the year 50000
+ * would make the whole tape unusable), then those not priced more than `factor` times above or
+ * below their token's median price (bad fills, dust trades, mis-parsed amounts; 0 keeps all).
+ * Every importer ends here, so none writes a tape that copysim would refuse.
  */
-export function dropOutliers<T extends PricedRow>(rows: readonly T[], factor: number, log: DropLog): T[] {
-  if (factor <= 0) return [...rows];
+export function keptRows(rows: ImportRows, factor: number, log: DropLog): number[] {
+  const ready: number[] = [];
+  for (let i = 0; i < rows.count; i++) {
+    const bad = rows.misfit(i);
+    if (bad === null) ready.push(i);
+    else log.drop(bad, rows.where(i));
+  }
+  if (factor <= 0) return ready;
   const outlier = outliersAmong(
-    rows.length,
-    (i) => rows[i]!.token,
-    (i) => numberOf(rows[i]!.usdPrice),
-    (i) => exactDecimal(rows[i]!.usdPrice),
+    ready.length,
+    (k) => rows.token(ready[k]!),
+    (k) => rows.priceNumber(ready[k]!),
+    (k) => rows.exactPrice(ready[k]!),
     factor,
   );
-  return rows.filter((row, i) => {
-    if (outlier[i] === 1) log.drop(outlierReason(factor), row.where);
-    return outlier[i] === 0;
-  });
+  const kept: number[] = [];
+  for (let k = 0; k < ready.length; k++) {
+    if (outlier[k] === 1) log.drop(`outlier price (more than ${factor}× from its token's median price)`, rows.where(ready[k]!));
+    else kept.push(ready[k]!);
+  }
+  return kept;
 }
 
-/** The reason an outlier is dropped under. */
-export function outlierReason(factor: number): string {
-  return `outlier price (more than ${factor}× from its token's median price)`;
+/**
+ * {@link keptRows} of swaps held as objects (the importers other than the trade collector).
+ *
+ * @example
+ * const kept = keptSwaps(swaps, options.outlierFactor, log);
+ */
+export function keptSwaps<T extends ImportedSwap>(swaps: readonly T[], outlierFactor: number | undefined, log: DropLog): T[] {
+  const rows: ImportRows = {
+    count: swaps.length,
+    misfit: (i) => {
+      const s = swaps[i]!;
+      return whyNotTapeReady(s.quantity, s.usdPrice, s.usdAmount, s.usdLiquidity, s.time);
+    },
+    token: (i) => swaps[i]!.token,
+    priceNumber: (i) => numberOf(swaps[i]!.usdPrice),
+    exactPrice: (i) => exactDecimal(swaps[i]!.usdPrice),
+    where: (i) => swaps[i]!.where,
+  };
+  return keptRows(rows, outlierFactor ?? 100, log).map((i) => swaps[i]!);
 }
 
 /**
@@ -43,7 +72,7 @@ export function outlierReason(factor: number): string {
  * price as a float64 that larger prices never make smaller) and `exactOf` (its exact price, read
  * only for the medians and for a row within a millionth of a bound).
  */
-export function outliersAmong(
+function outliersAmong(
   count: number,
   tokenOf: (row: number) => string,
   numberOf: (row: number) => number,
@@ -91,13 +120,4 @@ export function outliersAmong(
     if (ratio.gt(f) || ratio.times(f).lt(1)) outlier[i] = 1;
   }
   return outlier;
-}
-
-/**
- * The swaps of an import that go into its tape: those a tape can hold ({@link keepTapeReady}),
- * then those not priced far from their token's median ({@link dropOutliers}). Every importer
- * ends here, so none writes a tape that copysim would refuse.
- */
-export function keptSwaps<T extends ImportedSwap>(swaps: readonly T[], outlierFactor: number | undefined, log: DropLog): T[] {
-  return dropOutliers(keepTapeReady(swaps, log), outlierFactor ?? 100, log);
 }

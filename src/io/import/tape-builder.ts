@@ -3,7 +3,7 @@ import type { Network } from '../../model/request.js';
 import { SWAP_TIME_LIMIT, type TapeInput } from '../../model/tape.js';
 import { TAPE_DIGITS, type ReadyDecimal } from './export-decimal.js';
 import type { PriceSeries } from './prices.js';
-import type { DropLog, RowPlace } from './report.js';
+import type { RowPlace } from './report.js';
 
 /**
  * A swap's decimal: decimal.js; an export's digits read without it, or a result computed from
@@ -73,18 +73,6 @@ export function fitsTime(time: number): boolean {
 }
 
 /**
- * The swaps a tape can hold; the others are dropped into `log` with the value at fault (an
- * amount of 1e308 or a time in the year 50000 would make the whole tape unusable).
- */
-export function keepTapeReady<T extends ImportedSwap>(swaps: readonly T[], log: DropLog): T[] {
-  return swaps.filter((s) => {
-    const bad = whyNotTapeReady(s.quantity, s.usdPrice, s.usdAmount, s.usdLiquidity, s.time);
-    if (bad !== null) log.drop(bad, s.where);
-    return bad === null;
-  });
-}
-
-/**
  * Why a swap with these values cannot go into a tape (the value at fault), or null when it can.
  * `exactPrice` gives the price's exact value for the message when `usdPrice` is a rounded text.
  */
@@ -112,8 +100,16 @@ function misfit(field: string, value: SwapDecimal | null, exact: () => Decimal):
 }
 
 function compareSeq(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
+  return compareSeqRanges(a, 0, a.length, b, 0, b.length);
+}
+
+/**
+ * Orders two swaps of one second by their order values a[aStart, aEnd) and b[bStart, bEnd), a
+ * missing value read as 0.
+ */
+export function compareSeqRanges(a: ArrayLike<number>, aStart: number, aEnd: number, b: ArrayLike<number>, bStart: number, bEnd: number): number {
+  for (let k = 0; k < Math.max(aEnd - aStart, bEnd - bStart); k++) {
+    const d = (aStart + k < aEnd ? a[aStart + k]! : 0) - (bStart + k < bEnd ? b[bStart + k]! : 0);
     if (d !== 0) return d;
   }
   return 0;

@@ -2,12 +2,13 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
-import { outlierReason, outliersAmong } from './outliers.js';
+import { keptRows, type ImportRows } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
 import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
-import { exactDecimal, fitsTime, numberOf, shortTapeText, tapeNativePrices, tapeSwapOf, whyNotTapeReady, type SwapDecimal } from './tape-builder.js';
+import { grown } from '../../typed-arrays.js';
+import { compareSeqRanges, exactDecimal, fitsTime, numberOf, shortTapeText, tapeNativePrices, tapeSwapOf, whyNotTapeReady, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
 
 /** One side of a trade as an export has it: the asset and the amount in whole units. */
@@ -195,7 +196,7 @@ export class TradeCollector {
    * never an empty tape.
    */
   finish(source: ImportReport['source'], file: string, notes: readonly string[] = []): ImportResult {
-    const kept = this.swaps.kept(this.options.outlierFactor ?? 100, this.log);
+    const kept = keptRows(this.swaps, this.options.outlierFactor ?? 100, this.log);
     if (kept.length === 0) {
       const reasons = this.log.list().map((d) => `${d.count} ${d.reason}`).join('; ');
       throw new InputError(`${file}: nothing usable: ${this.rows} rows read, none kept (${reasons || 'the file has no rows'})`, { source: file });
@@ -233,7 +234,7 @@ class SwapRecord {
     readonly wallet: string,
     readonly token: string,
     readonly quantity: SwapDecimal,
-    /** A quotient's price as its tape text (see {@link SwapColumns.isQuotient}), else the price itself. */
+    /** A quotient's price as its tape text (the {@link QUOTIENT} flag), else the price itself. */
     readonly usdPrice: SwapDecimal,
     readonly usdAmount: SwapDecimal,
     readonly hash: string | null,
@@ -252,8 +253,8 @@ const QUOTIENT = 4;
  * copied; numbers in typed arrays cost the collector nothing. The tape's objects are made last,
  * in the tape's order.
  */
-class SwapColumns {
-  size = 0;
+class SwapColumns implements ImportRows {
+  count = 0;
   private readonly records: SwapRecord[] = [];
   private time = new Float64Array(1024);
   /** {@link BUY}, {@link FITS} (known to fit the tape), {@link QUOTIENT} (the price is usdAmount / quantity, held as its tape text). */
@@ -263,17 +264,17 @@ class SwapColumns {
   private seqStart = new Int32Array(1025);
 
   add(record: SwapRecord, type: 'buy' | 'sell', time: number, seq: readonly number[], fits: boolean, isQuotient: boolean): void {
-    const i = this.size++;
+    const i = this.count++;
     if (i === this.time.length) {
-      this.time = grown(this.time);
-      this.flags = grown(this.flags);
-      this.seqStart = grown(this.seqStart);
+      this.time = grown(this.time, i);
+      this.flags = grown(this.flags, i);
+      this.seqStart = grown(this.seqStart, i + 1);
     }
     this.records.push(record);
     this.time[i] = time;
     this.flags[i] = (type === 'buy' ? BUY : 0) | (fits ? FITS : 0) | (isQuotient ? QUOTIENT : 0);
     let at = this.seqStart[i]!;
-    if (at + seq.length > this.seq.length) this.seq = grown(this.seq, at + seq.length);
+    if (at + seq.length > this.seq.length) this.seq = grown(this.seq, at + seq.length - 1);
     for (const s of seq) this.seq[at++] = s;
     this.seqStart[i + 1] = at;
   }
@@ -282,39 +283,27 @@ class SwapColumns {
     return this.time[i]!;
   }
 
+  misfit(i: number): string | null {
+    const r = this.records[i]!;
+    return this.flags[i]! & FITS ? null : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
+  }
+
+  token(i: number): string {
+    return this.records[i]!.token;
+  }
+
+  priceNumber(i: number): number {
+    return numberOf(this.records[i]!.usdPrice);
+  }
+
   /** A swap's exact price: a quotient divided again. */
-  private exactPrice(i: number): Decimal {
+  exactPrice(i: number): Decimal {
     const r = this.records[i]!;
     return this.flags[i]! & QUOTIENT ? quotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal).toDecimal() : exactDecimal(r.usdPrice);
   }
 
-  /**
-   * The swaps that go into the tape, by number in file order: those a tape can hold (the others
-   * dropped into `log` with the value at fault), then those not priced more than `factor` times
-   * from their token's median (0 keeps all): the checks of `keptSwaps`, in the same order.
-   */
-  kept(factor: number, log: DropLog): number[] {
-    const ready: number[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const r = this.records[i]!;
-      const bad = this.flags[i]! & FITS ? null : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
-      if (bad === null) ready.push(i);
-      else log.drop(bad, r.where);
-    }
-    if (factor <= 0) return ready;
-    const outlier = outliersAmong(
-      ready.length,
-      (k) => this.records[ready[k]!]!.token,
-      (k) => numberOf(this.records[ready[k]!]!.usdPrice),
-      (k) => this.exactPrice(ready[k]!),
-      factor,
-    );
-    const kept: number[] = [];
-    for (let k = 0; k < ready.length; k++) {
-      if (outlier[k] === 1) log.drop(outlierReason(factor), this.records[ready[k]!]!.where);
-      else kept.push(ready[k]!);
-    }
-    return kept;
+  where(i: number): RowPlace {
+    return this.records[i]!.where;
   }
 
   /** The swaps `kept` as the tape writes them: by time, then by their order within the second, then file order. */
@@ -328,22 +317,8 @@ class SwapColumns {
   }
 
   private compareSeq(a: number, b: number): number {
-    const seq = this.seq;
-    const aStart = this.seqStart[a]!;
-    const aEnd = this.seqStart[a + 1]!;
-    const bStart = this.seqStart[b]!;
-    const bEnd = this.seqStart[b + 1]!;
-    for (let k = 0; k < Math.max(aEnd - aStart, bEnd - bStart); k++) {
-      const d = (aStart + k < aEnd ? seq[aStart + k]! : 0) - (bStart + k < bEnd ? seq[bStart + k]! : 0);
-      if (d !== 0) return d;
-    }
-    return 0;
+    const starts = this.seqStart;
+    return compareSeqRanges(this.seq, starts[a]!, starts[a + 1]!, this.seq, starts[b]!, starts[b + 1]!);
   }
 }
 
-/** A typed array twice as long (or `least` long), its values kept. */
-function grown<T extends Float64Array | Int32Array | Uint8Array>(list: T, least = 0): T {
-  const longer = new (list.constructor as new (length: number) => T)(Math.max(least, list.length * 2));
-  longer.set(list);
-  return longer;
-}
