@@ -265,11 +265,16 @@ function decimal40(d: DigitsDecimal | string): Decimal40Parts {
   return typeof d === 'string' ? parse(d) : d.toDecimal40();
 }
 
+/** The 20 digits of a rounded quotient, then its text, written here (see {@link tapeTextOf}). */
+const DIGITS = new Uint8Array(TAPE_DIGITS);
+const TEXT = Buffer.alloc(128);
+
 /**
  * A positive Decimal40 rounded half to even to 20 significant digits, in plain notation. Its 40
  * digits are limbs of 5 and 7 × 7: the first 20 are c0, c1, c2 and c3's first digit; the other 20
- * decide the rounding. Every piece is a small integer, whose text V8 makes quickly (a 12-digit
- * double's takes the slow general path).
+ * decide the rounding. The text is written as bytes and made one flat string: an import keeps a
+ * price a row until its tape is written, and a string joined from pieces would be kept as its
+ * pieces (and copied as such by every young-generation collection it survives).
  */
 function tapeTextOf(q: Decimal40): string {
   let d0 = q.c0;
@@ -295,26 +300,41 @@ function tapeTextOf(q: Decimal40): string {
       }
     }
   }
-  // The digits without trailing zeros, whole limbs of zeros skipped.
-  if (d3 !== 0) return plain(`${d0}${pad7(d1)}${pad7(d2)}${d3}`, scale);
-  if (d2 !== 0) return trimmedPlain(`${d0}${pad7(d1)}${pad7(d2)}`, scale + 1);
-  if (d1 !== 0) return trimmedPlain(`${d0}${pad7(d1)}`, scale + 8);
-  return trimmedPlain(String(d0), scale + 15);
+  putDigits(d0, 0, 5);
+  putDigits(d1, 5, 7);
+  putDigits(d2, 12, 7);
+  DIGITS[19] = d3;
+  // Without trailing zeros: `count` digits, the last of power `scale`.
+  let count = TAPE_DIGITS;
+  while (count > 1 && DIGITS[count - 1] === 0) {
+    count--;
+    scale++;
+  }
+  const point = count + scale;
+  const length = scale >= 0 ? point : point > 0 ? count + 1 : count + 2 - point;
+  // Beyond the buffer (a quotient past 1e100 or below 1e-100, which no tape holds): the same text from strings.
+  if (length > TEXT.length) return plain(Array.from(DIGITS.subarray(0, count)).join(''), scale);
+  let at = 0;
+  if (point <= 0) {
+    TEXT[at++] = 48;
+    TEXT[at++] = 46;
+    for (let k = point; k < 0; k++) TEXT[at++] = 48;
+  }
+  for (let k = 0; k < count; k++) {
+    if (k === point && point > 0) TEXT[at++] = 46;
+    TEXT[at++] = 48 + DIGITS[k]!;
+  }
+  for (let k = 0; k < scale; k++) TEXT[at++] = 48;
+  return TEXT.toString('latin1', 0, at);
 }
 
-const ZEROS = '000000';
-
-/** A limb below 10^7 as 7 digits. */
-function pad7(limb: number): string {
-  const text = String(limb);
-  return text.length === 7 ? text : ZEROS.slice(text.length - 1) + text;
-}
-
-/** {@link plain} of digits that may end in zeros (`scale` the power of ten of the last digit). */
-function trimmedPlain(digits: string, scale: number): string {
-  let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 48) end--;
-  return plain(end === digits.length ? digits : digits.slice(0, end), scale + digits.length - end);
+/** `limb`'s `width` digits (leading zeros included) into DIGITS from `at`. */
+function putDigits(limb: number, at: number, width: number): void {
+  for (let k = at + width - 1; k >= at; k--) {
+    const rest = Math.floor(limb / 10);
+    DIGITS[k] = limb - rest * 10;
+    limb = rest;
+  }
 }
 
 /**
