@@ -97,6 +97,7 @@ export class TradeCollector {
   readonly log: DropLog;
   private readonly swaps = new SwapColumns();
   private readonly tokens: NonNullable<TapeInput['tokens']> = {};
+  private readonly tokenKeys = new Map<string, { readonly key: string; named: boolean }>();
   private rows = 0;
   private usdFromExport = 0;
   private usdFromQuote = 0;
@@ -163,6 +164,17 @@ export class TradeCollector {
     this.keep(row, tokenLeg, type, quantity, usd.div(quantity), usd);
   }
 
+  /**
+   * The one string kept for a token, and whether its symbol is written down: a token recurs in
+   * many rows, and one string for all of them is less for an import to hold (and the outlier
+   * check finds its rows by that string).
+   */
+  private tokenOf(address: string): { readonly key: string; named: boolean } {
+    let token = this.tokenKeys.get(address);
+    if (token === undefined) this.tokenKeys.set(address, (token = { key: address, named: false }));
+    return token;
+  }
+
   private quoteOf(leg: TradeLeg): QuoteAsset | undefined {
     const { quotes } = this.options;
     return this.options.bySymbol ? quotes.bySymbolOf(leg.symbol ?? leg.address) : quotes.byAddressOf(leg.address);
@@ -186,9 +198,12 @@ export class TradeCollector {
     // value is checked with the tape's rules when the tape is made.
     const fits = typeof quantity === 'string' && typeof usdAmount === 'string' && typeof usdPrice === 'string' && shortTapeText(quantity) && shortTapeText(usdAmount) && shortTapeText(usdPrice) && fitsTime(time);
     // Symbol-only exports keep the symbol as written; addresses compare case-insensitively on eth.
-    const token = this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address);
-    if (this.tokens[token] === undefined && tokenLeg.symbol) this.tokens[token] = { name: null, symbol: tokenLeg.symbol };
-    this.swaps.add(new SwapRecord(quotes.key(row.wallet), token, quantity, usdPrice, usdAmount, row.hash || null, row.where), type, time, row.seq, fits, isQuotient);
+    const token = this.tokenOf(this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address));
+    if (!token.named && tokenLeg.symbol) {
+      if (this.tokens[token.key] === undefined) this.tokens[token.key] = { name: null, symbol: tokenLeg.symbol };
+      token.named = true;
+    }
+    this.swaps.add(new SwapRecord(quotes.key(row.wallet), token.key, quantity, usdPrice, usdAmount, row.hash || null, row.where), type, time, row.seq, fits, isQuotient);
   }
 
   /**
@@ -309,7 +324,11 @@ class SwapColumns implements ImportRows {
   /** The swaps `kept` as the tape writes them: by time, then by their order within the second, then file order. */
   tapeSwaps(kept: readonly number[]): TapeInput['swaps'] {
     const time = this.time;
-    const order = Int32Array.from(kept).sort((a, b) => time[a]! - time[b]! || this.compareSeq(a, b) || a - b);
+    const byTape = (a: number, b: number): number => time[a]! - time[b]! || this.compareSeq(a, b) || a - b;
+    // Exports usually come in the tape's order already: one look at each neighbour then spares
+    // the sort, which compares n log n times even when nothing moves.
+    const order = Int32Array.from(kept);
+    if (!inOrder(order, byTape)) order.sort(byTape);
     return Array.from(order, (i) => {
       const r = this.records[i]!;
       return tapeSwapOf(r.wallet, r.token, this.flags[i]! & BUY ? 'buy' : 'sell', time[i]!, r.quantity, r.usdPrice, r.usdAmount, null, r.hash);
@@ -322,3 +341,8 @@ class SwapColumns implements ImportRows {
   }
 }
 
+/** True when `items` is already sorted by `compare`. */
+function inOrder(items: Int32Array, compare: (a: number, b: number) => number): boolean {
+  for (let k = 1; k < items.length; k++) if (compare(items[k - 1]!, items[k]!) > 0) return false;
+  return true;
+}
