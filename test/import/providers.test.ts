@@ -28,6 +28,19 @@ const ethUsd = parsePriceSeries(`${T},3800\n`, 'eth.tsv');
 const csv = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
 describe('importDune', () => {
+  it('writes the tape in time order, then by the order columns, then file order, whatever the export\'s order', () => {
+    const row = (second: number, index: string, wallet: string): string =>
+      `solana,2024-03-10 10:00:0${second}.000 UTC,${wallet},TOK1,${WSOL},TOK,SOL,100,1,150,h${wallet},${index}`;
+    const header = 'blockchain,block_time,trader_id,token_bought_mint_address,token_sold_mint_address,token_bought_symbol,token_sold_symbol,token_bought_amount,token_sold_amount,amount_usd,tx_id,tx_index';
+    // Newest first (as a query ordered by block_time desc gives it); in second 1, tx_index 2
+    // before 1, and two rows with the same tx_index kept in file order.
+    const newestFirst = csv(header, row(2, '0', 'W1'), row(1, '2', 'W2'), row(1, '1', 'W3'), row(1, '1', 'W4'), row(0, '5', 'W5'));
+    const inOrder = csv(header, row(0, '5', 'W5'), row(1, '1', 'W3'), row(1, '1', 'W4'), row(1, '2', 'W2'), row(2, '0', 'W1'));
+    const wallets = (text: string): string[] => importDune(readExportTable(text, 'dune.csv'), 'dune.csv').tape.swaps.map((s) => s.wallet);
+    expect(wallets(newestFirst)).toEqual(['W5', 'W3', 'W4', 'W2', 'W1']);
+    expect(wallets(inOrder)).toEqual(['W5', 'W3', 'W4', 'W2', 'W1']);
+  });
+
   it('reads dex.trades: the quote leg decides buy or sell, USD from amount_usd else WETH × ETH/USD', () => {
     const text = csv(
       'blockchain,block_time,taker,token_bought_address,token_sold_address,token_bought_symbol,token_sold_symbol,token_bought_amount,token_sold_amount,amount_usd,tx_hash,evt_index',
