@@ -14,7 +14,7 @@
  * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
  * `copysim worker --threads 1` processes; needs redis-server), columnar (simulate on the 1M tape
  * in Parquet against read + JSON.parse of its JSON form, the files' sizes, and peak RSS on the
- * 10M tape in Parquet), importer (import dune's rows/s on a 100k-row CSV export).
+ * 10M tape in Parquet), importer (import dune and import flipside rows/s on 100k-row CSV exports).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';

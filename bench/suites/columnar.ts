@@ -4,9 +4,10 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { convertTapeFile } from '../../src/io/convert-tape.js';
 import { importDune } from '../../src/io/import/dune.js';
+import { importFlipside } from '../../src/io/import/flipside.js';
 import { readExportFile } from '../../src/io/import/export-rows.js';
 import { validateTape } from '../../src/engine/tape-check.js';
-import { duneExportOf } from '../../scripts/make-dune-export.js';
+import { duneExportOf, flipsideExportOf } from '../../scripts/make-export.js';
 import { cliNodeFlags, measure, type Measurement } from '../measure.js';
 import { row, type Row } from './row.js';
 
@@ -75,26 +76,36 @@ export function columnarStreamSuite(tape: string, request: string, swaps: number
   ];
 }
 
+/** The CSV exports the importer suite reads: each made once from the tape, beside it. */
+const CSV_EXPORTS = [
+  { provider: 'dune', schema: 'Dune dex_solana.trades', exportOf: duneExportOf, importOf: importDune },
+  { provider: 'flipside', schema: 'Flipside ez_dex_swaps (Solana)', exportOf: flipsideExportOf, importOf: importFlipside },
+] as const;
+
 /**
- * An importer's rows/s on a CSV export: the tape as a Dune `dex_solana.trades` CSV (made once
- * beside it), read and imported in this process, the best of `rounds`. Target: 200,000 rows/s.
+ * The importers' rows/s on a CSV export: the tape as a Dune `dex_solana.trades` CSV and as a
+ * Flipside `ez_dex_swaps` CSV (each made once beside it), read and imported in this process, the
+ * best of `rounds` each, the two taking turns round by round. Target: 200,000 rows/s.
  */
 export function importerSuite(tape: string, rounds: number, targets = true): Row[] {
-  const csvPath = tape.replace(/\.json$/, '.dune.csv');
-  if (!existsSync(csvPath)) writeFileSync(csvPath, duneExportOf(validateTape(JSON.parse(readFileSync(tape, 'utf8')))));
-  let bestMs = Infinity;
-  let rows = 0;
+  const runs = CSV_EXPORTS.map((csv) => {
+    const path = tape.replace(/\.json$/, `.${csv.provider}.csv`);
+    if (!existsSync(path)) writeFileSync(path, csv.exportOf(validateTape(JSON.parse(readFileSync(tape, 'utf8')))));
+    return { ...csv, path, file: `${csv.provider}.csv`, bestMs: Infinity, rows: 0 };
+  });
   for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    // Read as `copysim import` reads an export.
-    const { report } = importDune(readExportFile(csvPath, 'dune.csv', 'dune'), 'dune.csv');
-    bestMs = Math.min(bestMs, performance.now() - start);
-    rows = report.rows;
+    for (const run of runs) {
+      const start = performance.now();
+      // Read as `copysim import` reads an export.
+      const { report } = run.importOf(readExportFile(run.path, run.file, run.provider), run.file);
+      run.bestMs = Math.min(run.bestMs, performance.now() - start);
+      run.rows = report.rows;
+    }
   }
-  return [
-    row('importer', 'import dune, rows/s', rows / (bestMs / 1000), 'rows/s', {
+  return runs.map((run) =>
+    row('importer', `import ${run.provider}, rows/s`, run.rows / (run.bestMs / 1000), 'rows/s', {
       ...(targets ? { atLeast: 200_000 } : {}),
-      note: `${rows.toLocaleString('en-US')} rows of a dex_solana.trades CSV (${(statSync(csvPath).size / 1e6).toFixed(0)} MB), read and imported, best of ${rounds}`,
+      note: `${run.rows.toLocaleString('en-US')} rows of a ${run.schema} CSV (${(statSync(run.path).size / 1e6).toFixed(0)} MB), read and imported, best of ${rounds}`,
     }),
-  ];
+  );
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
-import { importProviderFiles, importPumpSwapFile, importDune, readExportTable, parseTape, type Provider } from '../../src/index.js';
-import { duneExportOf } from '../../scripts/make-dune-export.js';
+import { importProviderFiles, importPumpSwapFile, importDune, importFlipside, readExportTable, parseTape, type Provider } from '../../src/index.js';
+import { duneExportOf, flipsideExportOf } from '../../scripts/make-export.js';
 import { present, REAL_DATA_DIR } from '../support/paths.js';
 
 const EXPORTS = join(REAL_DATA_DIR, 'exports');
@@ -56,21 +56,27 @@ describe.skipIf(!available)('the real exports of ../shared/real-data/exports', (
 });
 
 const pumpswap = join(REAL_DATA_DIR, 'sol-pumpswap', 'floor_capture_sample.jsonl');
-describe.skipIf(!present(pumpswap))('a Dune export made from the real PumpSwap tape', () => {
-  it('imports back into the same swaps (the price is amount_usd / amount: Dune has no price column)', () => {
-    const { tape } = importPumpSwapFile(pumpswap, { solUsd: SOL_USD });
-    const csv = duneExportOf(tape);
-    const back = importDune(readExportTable(csv, 'dune.csv'), 'dune.csv', { outlierFactor: 0 }).tape;
-    const withAmount = tape.swaps.filter((s) => s.usd_amount !== undefined);
-    expect(withAmount.length).toBeGreaterThan(5000);
-    expect(back.swaps.length).toBe(withAmount.length);
-    back.swaps.forEach((s, i) => {
-      const t = withAmount[i]!;
-      expect([s.wallet, s.token, s.type, s.time, s.quantity, s.usd_amount, s.transaction_hash]).toEqual([t.wallet, t.token, t.type, t.time, t.quantity, t.usd_amount, t.transaction_hash]);
-      expect(s.usd_price).toBe(new Decimal(String(t.usd_amount)).div(new Decimal(String(t.quantity))).toSignificantDigits(20).toString());
+const madeExports = [
+  { name: 'Dune', exportOf: duneExportOf, importOf: importDune },
+  { name: 'Flipside', exportOf: flipsideExportOf, importOf: importFlipside },
+] as const;
+for (const { name, exportOf, importOf } of madeExports) {
+  describe.skipIf(!present(pumpswap))(`a ${name} export made from the real PumpSwap tape`, () => {
+    it('imports back into the same swaps (the price is the USD amount / amount: the export has no price column)', () => {
+      const { tape } = importPumpSwapFile(pumpswap, { solUsd: SOL_USD });
+      const csv = exportOf(tape);
+      const back = importOf(readExportTable(csv, 'export.csv'), 'export.csv', { outlierFactor: 0 }).tape;
+      const withAmount = tape.swaps.filter((s) => s.usd_amount !== undefined);
+      expect(withAmount.length).toBeGreaterThan(5000);
+      expect(back.swaps.length).toBe(withAmount.length);
+      back.swaps.forEach((s, i) => {
+        const t = withAmount[i]!;
+        expect([s.wallet, s.token, s.type, s.time, s.quantity, s.usd_amount, s.transaction_hash]).toEqual([t.wallet, t.token, t.type, t.time, t.quantity, t.usd_amount, t.transaction_hash]);
+        expect(s.usd_price).toBe(new Decimal(String(t.usd_amount)).div(new Decimal(String(t.quantity))).toSignificantDigits(20).toString());
+      });
     });
   });
-});
+}
 
 const TEMP = mkdtempSync(join(tmpdir(), 'copysim-exports-'));
 function writeTemp(name: string, text: string): string {
