@@ -3,11 +3,13 @@ import { spawn } from 'node:child_process';
 /**
  * Node flags of the commands that replay large tapes: a larger young generation, so that fewer
  * short-lived objects are promoted while a 1 GB tape sits in the old one (`copysim simulate` on
- * a 1M-swap tape takes about a fifth less time). V8 reads this flag only at start-up, and a
+ * a 1M-swap tape takes about a fifth less time), and `gc` exposed, so that a sweep collects the
+ * young generation between walks of the tape, when the walk's objects are dead
+ * (`collectYoungGeneration`). V8 reads this flag only at start-up, and a
  * `#!/usr/bin/env -S node …` line would not run where `env` has no `-S` (BusyBox, the BSDs), so
  * such a command starts node again with the flag.
  */
-export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--expose-gc'];
 
 const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker', 'rank', 'latency']);
 
