@@ -7,7 +7,7 @@ import type { IndexedTape } from '../engine/tape-index.js';
 import { dealResults } from '../report/deal-results.js';
 import { buildResponse, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
-import { collectYoungGeneration } from '../young-collection.js';
+import { collectYoungGeneration } from './young-collection.js';
 
 /** What one setting of a sweep gives: its summary, and the whole response when asked for. */
 export interface SweepOutput {

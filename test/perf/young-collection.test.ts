@@ -12,7 +12,7 @@ import { ensureBuild } from '../server/support/build.js';
 /** Minor collections seen by a node with `flags` across one collectYoungGeneration() call. */
 async function minorCollections(flags: readonly string[]): Promise<{ status: number | null; minors: number }> {
   const { main } = await ensureBuild();
-  const module = pathToFileURL(join(dirname(main), '..', 'young-collection.js')).href;
+  const module = pathToFileURL(join(dirname(main), '..', 'sweep', 'young-collection.js')).href;
   const script = `
     const { constants, PerformanceObserver } = await import('node:perf_hooks');
     const { collectYoungGeneration } = await import(${JSON.stringify(module)});
