@@ -1,39 +1,56 @@
 /**
  * A sweep collects the young generation between walks of the tape when node runs with the
- * replay flags (`--expose-gc` among them), and does nothing without them.
+ * replay flags (`--expose-gc` among them) and the young generation holds a few MB, and does
+ * nothing otherwise.
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPLAY_NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { WORTH_COLLECTING } from '../../src/sweep/young-collection.js';
 import { ensureBuild } from '../server/support/build.js';
 
-/** Minor collections seen by a node with `flags` across one collectYoungGeneration() call. */
-async function minorCollections(flags: readonly string[]): Promise<{ status: number | null; minors: number }> {
+/**
+ * Minor collections a node with `flags` (and a 16 MB young generation from the start) makes
+ * across one collectYoungGeneration() call, with `fill` bytes of objects in its young generation.
+ */
+async function minorCollections(flags: readonly string[], fill: number): Promise<{ status: number | null; minors: number; stderr: string }> {
   const { main } = await ensureBuild();
   const module = pathToFileURL(join(dirname(main), '..', 'sweep', 'young-collection.js')).href;
   const script = `
     const { constants, PerformanceObserver } = await import('node:perf_hooks');
+    const { getHeapSpaceStatistics } = await import('node:v8');
     const { collectYoungGeneration } = await import(${JSON.stringify(module)});
     let minors = 0;
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR) minors++;
     });
     observer.observe({ entryTypes: ['gc'] });
-    await new Promise((r) => setTimeout(r, 50));
+    const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+    globalThis.gc?.({ type: 'minor' });
+    const junk = [];
+    while (young().space_used_size < ${fill}) junk.push({ junk: junk.length });
+    await new Promise((r) => setTimeout(r, 20));
     minors = 0;
     collectYoungGeneration();
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 20));
     console.log(minors);`;
-  const run = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' });
-  return { status: run.status, minors: Number(run.stdout.trim()) };
+  const run = spawnSync(process.execPath, [...flags, '--min-semi-space-size=16', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  return { status: run.status, minors: Number(run.stdout.trim()), stderr: run.stderr };
 }
 
+const MB = 1024 * 1024;
+
 describe('collectYoungGeneration', () => {
-  it('is one minor collection under the replay flags, and nothing without them', async () => {
+  it('is one minor collection under the replay flags once the young generation holds 4 MB', async () => {
     expect(REPLAY_NODE_FLAGS).toContain('--expose-gc');
-    expect(await minorCollections(REPLAY_NODE_FLAGS)).toEqual({ status: 0, minors: 1 });
-    expect(await minorCollections([])).toEqual({ status: 0, minors: 0 });
+    expect(WORTH_COLLECTING).toBe(4 * MB);
+    expect(await minorCollections(REPLAY_NODE_FLAGS, 5 * MB)).toEqual({ status: 0, minors: 1, stderr: '' });
+  });
+
+  it('does nothing below that, or without the flags', async () => {
+    expect(await minorCollections(REPLAY_NODE_FLAGS, 3 * MB)).toEqual({ status: 0, minors: 0, stderr: '' });
+    expect(await minorCollections([], 5 * MB)).toEqual({ status: 0, minors: 0, stderr: '' });
   });
 });
