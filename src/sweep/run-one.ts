@@ -30,7 +30,7 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 /**
  * Requests replayed together in one walk of the tape. The walk's shared work (prices, holdings)
  * is small beside a follower's own, while the deals of followers walked together all live until
- * the walk ends: the young generation is collected after each walk
+ * the walk ends: the young generation is collected after a walk of a large tape
  * ({@link collectYoungGeneration}), and a walk of two requests' summaries fits in it, so their
  * deals die without being copied. Beyond that the collector's work outweighs what the walk
  * shares (a profile of 24 together: garbage collection 30 % of the time).
