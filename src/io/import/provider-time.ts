@@ -39,6 +39,14 @@ function digitAt(t: string, i: number): number {
   return d >= 0 && d <= 9 ? d : NaN;
 }
 
+/** True when `t` ends at `end` or goes on with ` UTC` or `Z` only (read in place: no string a row). */
+function plainZone(t: string, end: number): boolean {
+  const rest = t.length - end;
+  if (rest === 0) return true;
+  if (rest === 1) return t.charCodeAt(end) === 90; // Z
+  return rest === 4 && t.charCodeAt(end) === 32 && t.charCodeAt(end + 1) === 85 && t.charCodeAt(end + 2) === 84 && t.charCodeAt(end + 3) === 67; // ' UTC'
+}
+
 /**
  * The common forms without a regular expression: `YYYY-MM-DD HH:MM:SS`, a `T` for the space,
  * an optional `.fff`, and ` UTC`, `Z` or nothing after. The day is checked and placed by
@@ -51,8 +59,7 @@ function plainUtcTime(t: string): number | null | undefined {
   if (separator !== 32 && separator !== 84) return undefined; // ' ' or 'T'
   let end = 19;
   if (n >= 23 && t.charCodeAt(19) === 46 && !Number.isNaN(digitAt(t, 20) + digitAt(t, 21) + digitAt(t, 22))) end = 23;
-  const zone = t.slice(end);
-  if (zone !== '' && zone !== ' UTC' && zone !== 'Z') return undefined;
+  if (!plainZone(t, end)) return undefined;
   const hours = digitAt(t, 11) * 10 + digitAt(t, 12);
   const minutes = digitAt(t, 14) * 10 + digitAt(t, 15);
   const seconds = digitAt(t, 17) * 10 + digitAt(t, 18);
