@@ -5,10 +5,27 @@ export class Api {
   constructor(key, onCredits) {
     this.key = key;
     this.onCredits = onCredits;
+    // Calls under way, and the least credits any of them was answered with.
+    this.calls = 0;
+    this.least = Infinity;
   }
 
-  /** Calls an operation; resolves `{ status, body }`, the body parsed from JSON. */
+  /**
+   * Calls an operation; resolves `{ status, body }`, the body parsed from JSON. Calls made at
+   * once (a wallet's page makes four) may be answered in another order than they were charged:
+   * while any is under way the page shows the least credits answered, which is what is left
+   * after all of them.
+   */
   async call(method, path, { query, body } = {}) {
+    this.calls++;
+    try {
+      return await this.send(method, path, query, body);
+    } finally {
+      if (--this.calls === 0) this.least = Infinity;
+    }
+  }
+
+  async send(method, path, query, body) {
     const url = query ? `${path}?${new URLSearchParams(query)}` : path;
     const headers = { 'x-api-key': this.key };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -22,7 +39,10 @@ export class Api {
     }
     // The simulator tells the credits in headers, the other operations in the body's envelope.
     const remaining = response.headers.get('x-credits-remaining') ?? parsed?.credits?.remaining;
-    if (response.ok && remaining !== undefined && remaining !== null) this.onCredits(Number(remaining));
+    if (response.ok && remaining !== undefined && remaining !== null) {
+      this.least = Math.min(this.least, Number(remaining));
+      this.onCredits(this.least);
+    }
     return { status: response.status, body: parsed };
   }
 }
