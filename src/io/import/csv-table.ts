@@ -200,7 +200,6 @@ class PieceRecords {
   }
 }
 
-
 const RETURN = 13;
 
 /** A character no trimming removes: printable ASCII (other characters are left to `trim`). */

@@ -223,41 +223,14 @@ function incremented(digits: string): string {
   return digits.slice(0, i) + String.fromCharCode(digits.charCodeAt(i) + 1) + '0'.repeat(digits.length - 1 - i);
 }
 
-/** A decimal an export gave the digits of, or one computed from them, with its tape text known. */
+/** A decimal an export gave the digits of, with its tape text known. */
 export interface ReadyDecimal {
   /** The text a tape holds: plain notation, rounded half to even to {@link TAPE_DIGITS} significant digits. */
   readonly tape: string;
-  /**
-   * A float64 of the value: the nearest (decimal.js's `toNumber`) for digits an export gave; for a
-   * quotient, its tape text's (within an ulp). Either way larger values never give smaller ones.
-   */
+  /** The nearest float64 (decimal.js's `toNumber`): larger values never give smaller ones. */
   toNumber(): number;
   /** The value as decimal.js, for the rare exact comparison. */
   toDecimal(): Decimal;
-}
-
-/**
- * A quotient (a price) kept as its tape text alone: read off Decimal40's limbs at once, not off a
- * 40-digit string, and the Decimal40 let go (an import keeps a price a row until its tape is
- * written). The rare exact comparison divides again.
- */
-class Quotient implements ReadyDecimal {
-  readonly tape: string;
-
-  constructor(
-    private readonly amount: DigitsDecimal | string,
-    private readonly quantity: DigitsDecimal | string,
-  ) {
-    this.tape = tapeTextOf(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
-  }
-
-  toNumber(): number {
-    return Number(this.tape);
-  }
-
-  toDecimal(): Decimal {
-    return new Decimal(divide(decimal40(this.amount), decimal40(this.quantity)).toString());
-  }
 }
 
 /** Decimal40's own reading, without its constructor's wrapper. */
@@ -338,9 +311,16 @@ function putDigits(limb: number, at: number, width: number): void {
 }
 
 /**
- * amount / quantity as decimal.js divides them (40 digits, half to even), exactly: both have at
- * most 40 digits (texts in tape form have at most 20), where Decimal40 gives decimal.js's quotient.
+ * The tape text of amount / quantity as decimal.js divides them (40 digits, half to even), then
+ * rounded to 20: both have at most 40 digits (texts in tape form have at most 20), where
+ * Decimal40 gives decimal.js's quotient. An import keeps only this text a row, never the
+ * quotient; the rare exact comparison divides again ({@link exactQuotient}).
  */
-export function quotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): ReadyDecimal {
-  return new Quotient(amount, quantity);
+export function quotientTape(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): string {
+  return tapeTextOf(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
+}
+
+/** amount / quantity exactly as decimal.js divides them (40 digits, half to even). */
+export function exactQuotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): Decimal {
+  return new Decimal(divide(decimal40(amount), decimal40(quantity)).toString());
 }

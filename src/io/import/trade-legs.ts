@@ -6,7 +6,7 @@ import { keptRows, type ImportRows } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
-import { quotient, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
+import { exactQuotient, quotientTape, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
 import { grown } from '../../typed-arrays.js';
 import { compareSeqRanges, exactDecimal, fitsTime, numberOf, shortTapeText, tapeNativePrices, tapeSwapOf, whyNotTapeReady, type SwapDecimal } from './tape-builder.js';
 import type { ImportResult } from './uniswap.js';
@@ -185,8 +185,7 @@ export class TradeCollector {
    * quotient, kept as its tape text (the rare exact comparison divides again, {@link SwapColumns.exactPrice}).
    */
   private keepQuotient(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: string | DigitsDecimal, usdAmount: string | DigitsDecimal): void {
-    const price = quotient(usdAmount, quantity).tape;
-    this.keep(row, tokenLeg, type, quantity, price, usdAmount, true);
+    this.keep(row, tokenLeg, type, quantity, quotientTape(usdAmount, quantity), usdAmount, true);
   }
 
   /** Writes a priced trade down as a swap. */
@@ -314,7 +313,7 @@ class SwapColumns implements ImportRows {
   /** A swap's exact price: a quotient divided again. */
   exactPrice(i: number): Decimal {
     const r = this.records[i]!;
-    return this.flags[i]! & QUOTIENT ? quotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal).toDecimal() : exactDecimal(r.usdPrice);
+    return this.flags[i]! & QUOTIENT ? exactQuotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal) : exactDecimal(r.usdPrice);
   }
 
   where(i: number): RowPlace {
