@@ -1,15 +1,23 @@
 import { spawn } from 'node:child_process';
 
 /**
- * Node flags of the commands that replay large tapes: a larger young generation, so that fewer
- * short-lived objects are promoted while a 1 GB tape sits in the old one (`copysim simulate` on
- * a 1M-swap tape takes about a fifth less time), and `gc` exposed, so that a sweep collects the
- * young generation between walks of the tape, when the walk's objects are dead
- * (`collectYoungGeneration`). V8 reads this flag only at start-up, and a
- * `#!/usr/bin/env -S node …` line would not run where `env` has no `-S` (BusyBox, the BSDs), so
- * such a command starts node again with the flag.
+ * Node flags of the commands that replay large tapes:
+ * - a larger young generation, so that fewer short-lived objects are promoted while a 1 GB tape
+ *   sits in the old one (`copysim simulate` on a 1M-swap tape takes about a fifth less time);
+ * - `gc` exposed, so that a sweep collects the young generation between walks of the tape, when
+ *   the walk's objects are dead (`collectYoungGeneration`);
+ * - hot functions optimized on the thread that runs them, not on a background thread. A replay
+ *   process keeps its cores busy (a queue worker, a sweep's threads, several workers on one
+ *   machine): a background compiler thread then waits for a core, and until it is done the
+ *   function runs in a slower tier. The engine's functions are optimized, deoptimized as new
+ *   shapes appear and optimized again over the first dozens of requests, so that wait stretches
+ *   the whole warm-up. The compiling costs the same either way; with a core to spare (one
+ *   `simulate`) the two measure the same.
+ *
+ * V8 reads these flags only at start-up, and a `#!/usr/bin/env -S node …` line would not run
+ * where `env` has no `-S` (BusyBox, the BSDs), so such a command starts node again with them.
  */
-export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--expose-gc'];
+export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--expose-gc', '--no-concurrent-recompilation'];
 
 const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker', 'rank', 'latency']);
 
