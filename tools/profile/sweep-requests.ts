@@ -14,7 +14,9 @@
  *
  * less the same with 4, divided by 20 (docs/performance.md). With COPYSIM_SWEEP_BATCH=K the
  * timed requests run K at a time as the followers of one walk of the tape (`replayFollowers`)
- * instead of one replay each. `--single-threaded --predictable`
+ * instead of one replay each; with COPYSIM_SWEEP_BATCH=sweep as a sweep runs them (`runBatch`:
+ * its walks and its collections between them). COPYSIM_SWEEP_WARM_UP=W runs W requests to warm
+ * up instead of 3 (the timed ones follow them in the file). `--single-threaded --predictable`
  * and the fixed seeds, addresses and young generation make the count repeatable; the compiler's
  * work then falls inside it, which a window of 20 requests keeps small. Without valgrind it
  * prints the time a request took.
@@ -25,12 +27,12 @@ import { resolveEngineOptions } from '../../src/model/options.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { indexTape } from '../../src/engine/tape-index.js';
 import { replayFollowers } from '../../src/engine/followers.js';
-import { runOne, summaryOf } from '../../src/sweep/run-one.js';
+import { runBatch, runOne, summaryOf } from '../../src/sweep/run-one.js';
 import { isMain } from '../is-main.js';
 
-const WARM_UP = 3;
-
 function main(argv: readonly string[]): void {
+  const warmUp = Number(process.env.COPYSIM_SWEEP_WARM_UP ?? 3);
+  if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`COPYSIM_SWEEP_WARM_UP must be a whole number, not ${process.env.COPYSIM_SWEEP_WARM_UP}`);
   const count = Number(argv[0] ?? 20);
   const tapePath = argv[1] ?? 'bench/data/tape-100000.json';
   const requestsPath = argv[2] ?? 'bench/data/sweep-100000-1000.requests.jsonl';
@@ -39,25 +41,30 @@ function main(argv: readonly string[]): void {
     if (!existsSync(path)) throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and requests`);
   }
   const lines = readFileSync(requestsPath, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  if (lines.length < WARM_UP + count) throw new Error(`${requestsPath} holds ${lines.length} requests; ${WARM_UP + count} are needed`);
-  const requests = lines.slice(0, WARM_UP + count).map((line, index) => {
+  if (lines.length < warmUp + count) throw new Error(`${requestsPath} holds ${lines.length} requests; ${warmUp + count} are needed`);
+  const requests = lines.slice(0, warmUp + count).map((line, index) => {
     const parsed = parseSimulatorRequest(JSON.parse(line));
     if (!parsed.success) throw new Error(`${requestsPath}: request ${index} is not valid`);
     return parsed.data;
   });
   const tape = indexTape(readTapeFile(tapePath));
   const options = resolveEngineOptions({});
-  for (const request of requests.slice(0, WARM_UP)) runOne(tape, request, options, false);
-  const batch = Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
+  const asSweep = process.env.COPYSIM_SWEEP_BATCH === 'sweep';
+  const batch = asSweep ? 1 : Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
+  if (!Number.isInteger(batch) || batch < 1) throw new Error(`COPYSIM_SWEEP_BATCH must be "sweep" or a whole number of requests, not ${process.env.COPYSIM_SWEEP_BATCH}`);
+  const warming = requests.slice(0, warmUp);
+  if (asSweep) runBatch(tape, warming, options, false);
+  else for (const request of warming) runOne(tape, request, options, false);
   const start = performance.now();
-  const timed = requests.slice(WARM_UP);
-  if (batch <= 1) for (const request of timed) runOne(tape, request, options, false);
+  const timed = requests.slice(warmUp);
+  if (asSweep) runBatch(tape, timed, options, false);
+  else if (batch === 1) for (const request of timed) runOne(tape, request, options, false);
   else
     for (let k = 0; k < timed.length; k += batch) {
       replayFollowers(tape, timed.slice(k, k + batch), options, { chart: false, trades: false }).map(summaryOf);
     }
   const ms = performance.now() - start;
-  process.stdout.write(`${count} sweep requests after ${WARM_UP} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`);
+  process.stdout.write(`${count} sweep requests after ${warmUp} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`);
 }
 
 if (isMain(import.meta.url)) {
