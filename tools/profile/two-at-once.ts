@@ -26,7 +26,8 @@ function msARequest(flags: readonly string[], count: number): Promise<number> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the output is read whole only once the streams have closed.
+    child.on('close', (code) => {
       const ms = /([\d.]+) ms a request/.exec(out)?.[1];
       if (code !== 0 || ms === undefined) reject(new Error(`sweep-requests ${flags.join(' ')} failed (${code}): ${err.trim()}`));
       else resolve(Number(ms));
