@@ -29,7 +29,7 @@ function msARequest(flags: readonly string[], count: number): Promise<number> {
     // 'close', not 'exit': the output is read whole only once the streams have closed.
     child.on('close', (code) => {
       const ms = /([\d.]+) ms a request/.exec(out)?.[1];
-      if (code !== 0 || ms === undefined) reject(new Error(`sweep-requests ${flags.join(' ')} failed (${code}): ${err.trim()}`));
+      if (code !== 0 || ms === undefined) reject(new Error(`sweep-requests with node flags [${flags.join(' ')}] failed (${code}): ${err.trim()}`));
       else resolve(Number(ms));
     });
   });
