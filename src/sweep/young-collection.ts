@@ -23,7 +23,8 @@ export const WORTH_COLLECTING = 4 * 1024 * 1024;
 
 const collect = (globalThis as { gc?: (options: { type: 'minor' | 'major' }) => void }).gc;
 
-function youngBytes(): number {
+/** Bytes in V8's young generation now. */
+export function youngBytes(): number {
   for (const space of getHeapSpaceStatistics()) if (space.space_name === 'new_space') return space.space_used_size;
   return 0;
 }

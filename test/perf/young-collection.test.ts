@@ -22,18 +22,16 @@ async function minorCollections(flags: readonly string[], fill: number): Promise
   // delivered late on a slow machine.
   const script = `
     const { constants, performance, PerformanceObserver } = await import('node:perf_hooks');
-    const { getHeapSpaceStatistics } = await import('node:v8');
-    const { collectYoungGeneration } = await import(${JSON.stringify(module)});
+    const { collectYoungGeneration, youngBytes } = await import(${JSON.stringify(module)});
     let from = Infinity;
     let minors = 0;
     const observer = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR && e.startTime >= from) minors++;
     });
     observer.observe({ entryTypes: ['gc'] });
-    const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     globalThis.gc?.({ type: 'minor' });
     const junk = [];
-    while (young().space_used_size < ${fill}) junk.push({ junk: junk.length });
+    while (youngBytes() < ${fill}) junk.push({ junk: junk.length });
     from = performance.now();
     collectYoungGeneration();
     await new Promise((r) => setTimeout(r, 200));

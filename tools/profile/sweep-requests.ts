@@ -33,6 +33,9 @@ import { isMain } from '../is-main.js';
 function main(argv: readonly string[]): void {
   const warmUp = Number(process.env.COPYSIM_SWEEP_WARM_UP ?? 3);
   if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`COPYSIM_SWEEP_WARM_UP must be a whole number, not ${process.env.COPYSIM_SWEEP_WARM_UP}`);
+  const asSweep = process.env.COPYSIM_SWEEP_BATCH === 'sweep';
+  const batch = asSweep ? 1 : Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
+  if (!Number.isInteger(batch) || batch < 1) throw new Error(`COPYSIM_SWEEP_BATCH must be "sweep" or a whole number of requests, not ${process.env.COPYSIM_SWEEP_BATCH}`);
   const count = Number(argv[0] ?? 20);
   const tapePath = argv[1] ?? 'bench/data/tape-100000.json';
   const requestsPath = argv[2] ?? 'bench/data/sweep-100000-1000.requests.jsonl';
@@ -49,9 +52,6 @@ function main(argv: readonly string[]): void {
   });
   const tape = indexTape(readTapeFile(tapePath));
   const options = resolveEngineOptions({});
-  const asSweep = process.env.COPYSIM_SWEEP_BATCH === 'sweep';
-  const batch = asSweep ? 1 : Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
-  if (!Number.isInteger(batch) || batch < 1) throw new Error(`COPYSIM_SWEEP_BATCH must be "sweep" or a whole number of requests, not ${process.env.COPYSIM_SWEEP_BATCH}`);
   const warming = requests.slice(0, warmUp);
   if (asSweep) runBatch(tape, warming, options, false);
   else for (const request of warming) runOne(tape, request, options, false);

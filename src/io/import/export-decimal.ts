@@ -317,10 +317,14 @@ function putDigits(limb: number, at: number, width: number): void {
  * quotient; the rare exact comparison divides again ({@link exactQuotient}).
  */
 export function quotientTape(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): string {
-  return tapeTextOf(divide(decimal40(amount), decimal40(quantity)) as Decimal40);
+  return tapeTextOf(quotient40(amount, quantity));
 }
 
 /** amount / quantity exactly as decimal.js divides them (40 digits, half to even). */
 export function exactQuotient(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): Decimal {
-  return new Decimal(divide(decimal40(amount), decimal40(quantity)).toString());
+  return new Decimal(quotient40(amount, quantity).toString());
+}
+
+function quotient40(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): Decimal40 {
+  return divide(decimal40(amount), decimal40(quantity)) as Decimal40;
 }
