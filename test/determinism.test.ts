@@ -11,7 +11,7 @@ import { indexTape } from '../src/engine/tape-index.js';
 import type { SimulatorRequestInput } from '../src/model/request.js';
 import type { TapeInput } from '../src/model/tape.js';
 import { simulate } from '../src/simulate.js';
-import { GOLDEN_DIR, present } from './support/paths.js';
+import { MODEL_CASES_DIR, present } from './support/paths.js';
 import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, onlyDeal, request, run, sell, tape, TOKEN_X, TOKEN_Y } from './support/scenario.js';
 
 type Swap = TapeInput['swaps'][number];
@@ -45,12 +45,12 @@ const scenarioArb = fc.record({
   }).map((r): SimulatorRequestInput => request({ ...r, wallets: [LEADER_A, LEADER_B], max_position_amount: 1500 })),
 });
 
-const randomCases = present(GOLDEN_DIR) ? readdirSync(GOLDEN_DIR).filter((d) => d.startsWith('random-')).sort() : [];
-if (randomCases.length === 0) console.warn(`golden random cases skipped in the determinism test: none under ${GOLDEN_DIR}`);
+const randomCases = present(MODEL_CASES_DIR) ? readdirSync(MODEL_CASES_DIR).filter((d) => d.startsWith('random-')).sort() : [];
+if (randomCases.length === 0) console.warn(`golden random cases skipped in the determinism test: none under ${MODEL_CASES_DIR}`);
 
 describe('a rerun gives byte-identical JSON', () => {
   it.skipIf(randomCases.length === 0).each(randomCases)('golden case %s', (name) => {
-    const read = (file: string) => JSON.parse(readFileSync(join(GOLDEN_DIR, name, file), 'utf8')) as never;
+    const read = (file: string) => JSON.parse(readFileSync(join(MODEL_CASES_DIR, name, file), 'utf8')) as never;
     const first = JSON.stringify(simulate(read('tape.json'), read('request.json'), read('options.json')));
     const again = JSON.stringify(simulate(read('tape.json'), read('request.json'), read('options.json')));
     // an indexed tape reused for two runs gives the same bytes too

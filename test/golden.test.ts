@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { SimulatorResponseSchema } from '../src/index.js';
 import { cli } from './support/cli.js';
 import { compareGolden, goldenCases } from './support/golden.js';
-import { GOLDEN_DIR, GOLDEN_STRATEGIES_DIR, present } from './support/paths.js';
+import { COPIER_CASES_DIR, MODEL_CASES_DIR, STRATEGY_CASES_DIR, present } from './support/paths.js';
 
-/** The engine's command line against the golden cases of `dir`, as ../shared/golden/README.md compares them. */
+/** The engine's command line against the golden cases of `dir`, as ../shared/cases/README.md compares them. */
 function goldenSuite(title: string, dir: string): void {
   const available = present(dir);
   const cases = goldenCases(dir);
@@ -41,5 +41,6 @@ function goldenSuite(title: string, dir: string): void {
   });
 }
 
-goldenSuite('golden cases of ../shared/golden (independent implementation)', GOLDEN_DIR);
-goldenSuite('golden cases of the strategy extensions, ../shared/golden-strategies', GOLDEN_STRATEGIES_DIR);
+goldenSuite('cases of model 1.2, ../shared/cases/model (independent implementation)', MODEL_CASES_DIR);
+goldenSuite('cases of the strategy extensions, ../shared/cases/strategies', STRATEGY_CASES_DIR);
+goldenSuite("cases of the copier's wallet, ../shared/cases/copier", COPIER_CASES_DIR);

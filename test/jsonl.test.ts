@@ -14,7 +14,7 @@ import { readTapeFile } from '../src/io/read-tape.js';
 import { cli } from './support/cli.js';
 import { inputErrorOf } from './support/errors.js';
 import { scenarioArb } from './support/arbitraries.js';
-import { GOLDEN_DIR, present } from './support/paths.js';
+import { MODEL_CASES_DIR, present } from './support/paths.js';
 import { at, buy, LEADER_A, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-jsonl-'));
@@ -115,12 +115,12 @@ describe('a JSONL tape gives the same response as the JSON tape', () => {
   });
 });
 
-const goldenCases = present(GOLDEN_DIR) ? readdirSync(GOLDEN_DIR).filter((d) => present(join(GOLDEN_DIR, d, 'expected.json'))).sort() : [];
-if (goldenCases.length === 0) console.warn(`JSONL golden comparison skipped: no cases under ${GOLDEN_DIR}`);
+const goldenCases = present(MODEL_CASES_DIR) ? readdirSync(MODEL_CASES_DIR).filter((d) => present(join(MODEL_CASES_DIR, d, 'expected.json'))).sort() : [];
+if (goldenCases.length === 0) console.warn(`JSONL golden comparison skipped: no cases under ${MODEL_CASES_DIR}`);
 
 describe.skipIf(goldenCases.length === 0)('golden cases as JSONL tapes (../shared/golden)', () => {
   it.each(goldenCases)('%s', async (name) => {
-    const caseDir = join(GOLDEN_DIR, name);
+    const caseDir = join(MODEL_CASES_DIR, name);
     const t = JSON.parse(readFileSync(join(caseDir, 'tape.json'), 'utf8')) as TapeInput;
     const args = ['--request', join(caseDir, 'request.json'), '--options', join(caseDir, 'options.json')];
     const fromJson = await cli('simulate', '--tape', join(caseDir, 'tape.json'), ...args);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimulatorResponseSchema, type SimulatorResponse } from '../src/model/response.js';
 import { simulate } from '../src/simulate.js';
-import { GOLDEN_DIR, present } from './support/paths.js';
+import { MODEL_CASES_DIR, present } from './support/paths.js';
 import { at, buy, END, LEADER_A, run, sell, TOKEN_X, TOKEN_Y, TOKEN_Z } from './support/scenario.js';
 
 /** Responses that together hold every trade type, special tag and status. */
@@ -38,9 +38,9 @@ it('a deals chart value past 2⁵³ is still a whole number of the schema', () =
 });
 
 const goldenResponses: [string, SimulatorResponse][] = [];
-if (present(GOLDEN_DIR)) {
-  for (const name of readdirSync(GOLDEN_DIR).sort()) {
-    const dir = join(GOLDEN_DIR, name);
+if (present(MODEL_CASES_DIR)) {
+  for (const name of readdirSync(MODEL_CASES_DIR).sort()) {
+    const dir = join(MODEL_CASES_DIR, name);
     if (!present(join(dir, 'expected.json'))) continue;
     const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { exit_code: number };
     if (expected.exit_code !== 0) continue;
@@ -48,7 +48,7 @@ if (present(GOLDEN_DIR)) {
     goldenResponses.push([name, simulate(read('tape.json'), read('request.json'), read('options.json'))]);
   }
 } else {
-  console.warn(`golden responses skipped in the schema test: ${GOLDEN_DIR} is absent on this machine`);
+  console.warn(`golden responses skipped in the schema test: ${MODEL_CASES_DIR} is absent on this machine`);
 }
 
 describe('every response validates (interface 4.1)', () => {

@@ -139,7 +139,11 @@ const REASONS: Readonly<Record<SkippedCopyJson['reason'], string>> = {
   position_full: 'the position already at max_position_amount',
   no_open_deal: 'a sell of a token the follower has no open deal in: bought before the window, or already sold',
   no_lot: 'a sell by a leader with no lot in the deal, and close_all is off',
-  after_window: 'a delayed copy due after to_date (strategy.copy_delay_seconds)',
+  after_window: 'a delayed copy or a retry due after to_date (strategy.copy_delay_seconds, strategy.retry_delay_seconds)',
+  insufficient_balance: 'a buy whose amount and fees exceed the cash above strategy.reserve_usd',
+  max_open_deals: 'a buy of a new token while strategy.max_open_deals deals were open',
+  failed_transaction: 'a copy dropped by the chain on its last attempt (strategy.failed_transaction_percent)',
+  slippage_exceeded: 'a copy whose fill was worse than strategy.slippage_tolerance_percent on its last attempt',
 };
 
 interface Followed {

@@ -35,33 +35,47 @@ export interface DealSetup {
    * deals); a summary needs only the totals, so they are left at zero.
    */
   readonly detailed: boolean;
+  /** True when each sell's parts by lot are wanted ({@link Deal.lastSellParts}: the `leaders` report). */
+  readonly partsByLot?: boolean;
+}
+
+/** The part of a sell taken from one leader's lot: its tokens and its cost basis. */
+export interface LotPart {
+  readonly leader: number;
+  readonly quantity: Decimal;
+  readonly basis: Decimal;
 }
 
 /**
- * The follower's position in one token (model section 3): one lot per leader and the deal's
- * accounting. At most one deal per token is open. What the response prints of its trades is
- * kept by the `TradeLog`, what the chart keeps of its valuations by the `UnrealizedBook`.
+ * The follower's position in one token (model section 3): one lot per leader, each with its
+ * cost, and the deal's accounting. At most one deal per token is open. What the response prints
+ * of its trades is kept by the `TradeLog`, what the chart keeps of its valuations by the
+ * `UnrealizedBook`.
  *
  * A trade adds to a few running sums; the results of model section 4 follow from them once, when
  * the deal is settled (equal forms of the model's sums over trades, see docs/model.md §14 (j)):
  * - `pnl_realized = sold_usd − sold_cost − Σ network fees − usd_bot_fee`, where `sold_cost` sums
- *   `quantity × usd_buy_price_avg` over the sells;
+ *   the sells' cost bases (`cost_L × x / lot_L` over the lots each sells from, model 1.2);
  * - `usd_bot_fee = rate × (bought_usd + sold_usd)`, the rate on every trade's `usd_amount`;
  * - `usd_slippage_loss = (bought_usd − Σ buys quantity × p) + (Σ sells V − sold_usd)`.
- * `usd_buy_price_avg` and `usd_invested` are the model's own quotient and product, made when a
- * sell, a dupe buy's cap or a printed trade needs them, and kept until a trade moves them.
+ * `usd_invested = Σ cost_L` is kept after every trade; `usd_buy_price_avg = usd_invested / qty`
+ * is made when an exit rule or a printed trade needs it, and kept until a trade moves it.
  */
 export class Deal {
   /** Position in the response's `deals`, the token, and its spelling (see {@link DealSetup}). */
   readonly index: number;
   readonly tokenId: number;
   readonly tokenAddress: string;
-  /** The lot of the leader whose buy opened the deal, and those of the others, if any. */
+  /** The lot and its cost of the leader whose buy opened the deal, and those of the others, if any. */
   private readonly firstLeader: number;
   private firstLot: Decimal = ZERO;
+  private firstCost: Decimal = ZERO;
   private otherLeaders: number[] | null = null;
   private otherLots: Decimal[] | null = null;
+  private otherCosts: Decimal[] | null = null;
   qty: Decimal = ZERO;
+  /** `usd_invested = Σ cost_L`: the cost of what is held, fees excluded (model 3). */
+  invested: Decimal = ZERO;
   boughtUsd: Decimal = ZERO;
   boughtQty: Decimal = ZERO;
   buys = 0;
@@ -74,8 +88,8 @@ export class Deal {
   /** Tokens sold (kept when the deal is `detailed`). */
   soldQty: Decimal = ZERO;
   // Running sums until the deal is settled: over the sells their `usd_amount` and their cost
-  // `quantity × usd_buy_price_avg`; what the trades were worth at their reference price `p`
-  // (`Σ quantity × p` of the buys, `Σ V` of the sells).
+  // basis; what the trades were worth at their reference price `p` (`Σ quantity × p` of the
+  // buys, `Σ V` of the sells).
   private soldUsd: Decimal = ZERO;
   private soldCost: Decimal = ZERO;
   private boughtAtReference: Decimal = ZERO;
@@ -92,13 +106,21 @@ export class Deal {
   lastOperationTime: number;
   /** Time of the closing trade, when closed. */
   closeTime = -1;
-  /** `usd_buy_price_avg` and `usd_invested` as last made; null once a trade has moved them. */
+  /** `usd_buy_price_avg` as last made; null once a trade has moved it. */
   private avg: Decimal | null = null;
-  private investedNow: Decimal | null = null;
+  /**
+   * `usd_invested` and `qty` before the trade that emptied the deal: its `usd_buy_price_avg`
+   * stays the one they give (model 3).
+   */
+  private investedBeforeEmpty: Decimal = ZERO;
+  private qtyBeforeEmpty: Decimal = ZERO;
   private readonly botFeeRate: Decimal | null;
   private readonly detailed: boolean;
+  /** The last sell's parts by lot, in lot order; null unless {@link DealSetup.partsByLot}. */
+  readonly lastSellParts: LotPart[] | null;
 
-  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed }: DealSetup) {
+  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed, partsByLot = false }: DealSetup) {
+    this.lastSellParts = partsByLot ? [] : null;
     this.index = index;
     this.tokenId = tokenId;
     this.tokenAddress = tokenAddress;
@@ -109,27 +131,26 @@ export class Deal {
     this.detailed = detailed;
   }
 
-  /** `usd_buy_price_avg = bought_usd / bought_qty`. */
+  /** `usd_buy_price_avg = usd_invested / qty`; an empty deal keeps the one it had before its last trade. */
   get buyPriceAvg(): Decimal {
-    return (this.avg ??= this.boughtUsd.div(this.boughtQty));
-  }
-
-  /** `usd_invested = qty × usd_buy_price_avg`: cost of what is held, fees excluded. */
-  get invested(): Decimal {
-    return (this.investedNow ??= this.qty.isZero() ? ZERO : this.qty.times(this.buyPriceAvg));
+    return (this.avg ??= this.qty.isZero() ? this.investedBeforeEmpty.div(this.qtyBeforeEmpty) : this.invested.div(this.qty));
   }
 
   /**
-   * `usd_buy_price_avg` if a sell, a dupe buy's cap or a valuation has made it since the last
-   * trade moved it, else null: a trade record then prints it from the running sums instead.
+   * `usd_buy_price_avg` if an exit rule or a valuation has made it since the last trade moved
+   * it, else null: a trade record then prints it from {@link avgNumerator} and {@link avgDenominator}.
    */
   get buyPriceAvgIfMade(): Decimal | null {
     return this.avg;
   }
 
-  /** `usd_invested` if made since the last trade moved it, else null (see {@link buyPriceAvgIfMade}). */
-  get investedIfMade(): Decimal | null {
-    return this.investedNow;
+  /** The numerator and denominator of `usd_buy_price_avg` (see {@link buyPriceAvg}). */
+  get avgNumerator(): Decimal {
+    return this.qty.isZero() ? this.investedBeforeEmpty : this.invested;
+  }
+
+  get avgDenominator(): Decimal {
+    return this.qty.isZero() ? this.qtyBeforeEmpty : this.qty;
   }
 
   /**
@@ -163,7 +184,6 @@ export class Deal {
     if (!this.open) {
       this.emptyLots();
       this.avg = ZERO;
-      this.investedNow = ZERO;
     }
   }
 
@@ -174,41 +194,88 @@ export class Deal {
     return slot < 0 ? ZERO : this.otherLots![slot]!;
   }
 
-  /** Records a buy copied from leader `leader`. */
+  /** The cost of the lot of leader `leader` (0 when it has none). */
+  lotCost(leader: number): Decimal {
+    if (leader === this.firstLeader) return this.firstCost;
+    const slot = this.otherLeaders === null ? -1 : this.otherLeaders.indexOf(leader);
+    return slot < 0 ? ZERO : this.otherCosts![slot]!;
+  }
+
+  /** The leaders with a lot, in the order the deal first copied each (the first one first). */
+  lotLeaders(): readonly number[] {
+    return this.otherLeaders === null ? [this.firstLeader] : [this.firstLeader, ...this.otherLeaders];
+  }
+
+  /** Records a buy copied from leader `leader`: its tokens and its `usd_amount` join that leader's lot. */
   addBuy(leader: number, time: number, fill: Fill, networkFee: Decimal): void {
-    this.changeLot(leader, fill.quantity);
+    if (leader === this.firstLeader) {
+      this.firstLot = this.firstLot.plus(fill.quantity);
+      this.firstCost = this.firstCost.plus(fill.usdAmount);
+    } else {
+      const leaders = (this.otherLeaders ??= []);
+      const lots = (this.otherLots ??= []);
+      const costs = (this.otherCosts ??= []);
+      const slot = leaders.indexOf(leader);
+      if (slot < 0) {
+        leaders.push(leader);
+        lots.push(fill.quantity);
+        costs.push(fill.usdAmount);
+      } else {
+        lots[slot] = lots[slot]!.plus(fill.quantity);
+        costs[slot] = costs[slot]!.plus(fill.usdAmount);
+      }
+    }
+    this.sumLots();
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
     this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.boughtAtReference = this.boughtAtReference.plus(fill.atReference);
-    this.avg = null;
     this.buys++;
     this.record(time, networkFee);
   }
 
   /**
-   * Records a sell of `fill.quantity` tokens and gives its cost, `quantity × usd_buy_price_avg`.
-   * With `leader` set, they come out of that leader's lot; with null, the whole position is sold
-   * (close_all and time-fix) and every lot empties.
+   * Records a sell of `fill.quantity` tokens out of leader `leader`'s lot and gives its cost
+   * basis, `cost_L × x / lot_L` (the whole cost when the lot empties). `whole` says that the
+   * sell takes the whole lot (`fill.quantity` is the lot itself).
    */
-  addSell(leader: number | null, time: number, fill: Fill, networkFee: Decimal): Decimal {
-    if (leader === null) {
-      this.emptyLots();
-      this.investedNow = null;
+  addLotSell(leader: number, whole: boolean, time: number, fill: Fill, networkFee: Decimal): Decimal {
+    const x = fill.quantity;
+    let basis: Decimal;
+    if (leader === this.firstLeader) {
+      basis = whole ? this.firstCost : this.firstCost.times(x).div(this.firstLot);
+      this.firstLot = whole ? ZERO : this.firstLot.minus(x);
+      this.firstCost = whole ? ZERO : this.firstCost.minus(basis);
     } else {
-      this.changeLot(leader, fill.quantity.neg());
+      const slot = this.otherLeaders!.indexOf(leader);
+      const lots = this.otherLots!;
+      const costs = this.otherCosts!;
+      basis = whole ? costs[slot]! : costs[slot]!.times(x).div(lots[slot]!);
+      lots[slot] = whole ? ZERO : lots[slot]!.minus(x);
+      costs[slot] = whole ? ZERO : costs[slot]!.minus(basis);
     }
-    return this.bookSell(time, fill, networkFee);
+    const parts = this.lastSellParts;
+    if (parts !== null) {
+      parts.length = 0;
+      parts.push({ leader, quantity: x, basis });
+    }
+    this.beforeChange();
+    this.sumLots();
+    return this.bookSell(time, fill, networkFee, basis);
   }
 
-  /** A sell's sums, once its tokens have left the lots; gives its cost. */
-  private bookSell(time: number, fill: Fill, networkFee: Decimal): Decimal {
-    const cost = fill.quantity.times(this.buyPriceAvg);
-    this.soldUsd = this.soldUsd.plus(fill.usdAmount);
-    this.soldCost = this.soldCost.plus(cost);
-    this.soldAtReference = this.soldAtReference.plus(fill.atReference);
-    if (this.detailed) this.soldQty = this.soldQty.plus(fill.quantity);
-    this.record(time, networkFee);
-    return cost;
+  /** Records a sell of the whole position (close_all, time-fixes, whole exits): every lot empties; gives its basis. */
+  addWholeSell(time: number, fill: Fill, networkFee: Decimal): Decimal {
+    const basis = this.invested;
+    const parts = this.lastSellParts;
+    if (parts !== null) {
+      parts.length = 0;
+      parts.push({ leader: this.firstLeader, quantity: this.firstLot, basis: this.firstCost });
+      const leaders = this.otherLeaders;
+      if (leaders !== null) leaders.forEach((l, k) => parts.push({ leader: l, quantity: this.otherLots![k]!, basis: this.otherCosts![k]! }));
+    }
+    this.beforeChange();
+    this.emptyLots();
+    return this.bookSell(time, fill, networkFee, basis);
   }
 
   /**
@@ -223,14 +290,37 @@ export class Deal {
 
   /**
    * Records a sell of the share `share` (0 < share < 1) of every lot, whose quantity is
-   * {@link shareOfLots}, and gives its cost as {@link addSell} does.
+   * {@link shareOfLots}: each lot gives `x = share × lot` and the basis `cost × x / lot`. Gives
+   * the sell's basis, the sum over the lots.
    */
   addShareSell(share: Decimal, time: number, fill: Fill, networkFee: Decimal): Decimal {
-    this.investedNow = null;
-    this.firstLot = this.firstLot.minus(this.firstLot.times(share));
-    if (this.otherLots !== null) this.otherLots = this.otherLots.map((lot) => lot.minus(lot.times(share)));
+    const parts = this.lastSellParts;
+    if (parts !== null) parts.length = 0;
+    let basis = ZERO;
+    if (!this.firstLot.isZero()) {
+      const sold = this.firstLot.times(share);
+      basis = this.firstCost.times(sold).div(this.firstLot);
+      this.firstLot = this.firstLot.minus(sold);
+      this.firstCost = this.firstCost.minus(basis);
+      parts?.push({ leader: this.firstLeader, quantity: sold, basis });
+    }
+    const lots = this.otherLots;
+    const costs = this.otherCosts;
+    if (lots !== null && costs !== null) {
+      for (let k = 0; k < lots.length; k++) {
+        const lot = lots[k]!;
+        if (lot.isZero()) continue;
+        const x = lot.times(share);
+        const part = costs[k]!.times(x).div(lot);
+        lots[k] = lot.minus(x);
+        costs[k] = costs[k]!.minus(part);
+        basis = basis.plus(part);
+        parts?.push({ leader: this.otherLeaders![k]!, quantity: x, basis: part });
+      }
+    }
+    this.beforeChange();
     this.sumLots();
-    return this.bookSell(time, fill, networkFee);
+    return this.bookSell(time, fill, networkFee, basis);
   }
 
   /** Marks the deal closed by its last trade. */
@@ -240,41 +330,52 @@ export class Deal {
     this.closeTime = this.lastOperationTime;
   }
 
-  /** Every lot, and so `qty`, to zero. */
+  /** A sell's sums, once its tokens and basis have left the lots; gives its basis. */
+  private bookSell(time: number, fill: Fill, networkFee: Decimal, basis: Decimal): Decimal {
+    this.soldUsd = this.soldUsd.plus(fill.usdAmount);
+    this.soldCost = this.soldCost.plus(basis);
+    this.soldAtReference = this.soldAtReference.plus(fill.atReference);
+    if (this.detailed) this.soldQty = this.soldQty.plus(fill.quantity);
+    this.record(time, networkFee);
+    return basis;
+  }
+
+  /** Remembers the position a sell starts from, for the average of a deal it empties. */
+  private beforeChange(): void {
+    this.investedBeforeEmpty = this.invested;
+    this.qtyBeforeEmpty = this.qty;
+  }
+
+  /** Every lot and its cost, and so `qty` and `usd_invested`, to zero. */
   private emptyLots(): void {
     this.firstLot = ZERO;
+    this.firstCost = ZERO;
     this.otherLeaders = null;
     this.otherLots = null;
+    this.otherCosts = null;
     this.qty = ZERO;
+    this.invested = ZERO;
+    this.avg = null;
   }
 
   /**
-   * Adds `change` to a leader's lot; `qty` stays the sum of the lots (0 exactly when all are),
-   * added in the order the deal first copied each leader (docs/model.md §14 (g)).
+   * `qty` and `usd_invested` as the sums of the lots and of their costs, added in the order the
+   * deal first copied each leader (docs/model.md §14 (g)); 0 exactly when every lot is.
    */
-  private changeLot(leader: number, change: Decimal): void {
-    this.investedNow = null;
-    if (leader === this.firstLeader) {
-      this.firstLot = this.firstLot.plus(change);
-    } else {
-      const leaders = (this.otherLeaders ??= []);
-      const lots = (this.otherLots ??= []);
-      const slot = leaders.indexOf(leader);
-      if (slot < 0) {
-        leaders.push(leader);
-        lots.push(change);
-      } else {
-        lots[slot] = lots[slot]!.plus(change);
+  private sumLots(): void {
+    let qty = this.firstLot;
+    let invested = this.firstCost;
+    const lots = this.otherLots;
+    const costs = this.otherCosts;
+    if (lots !== null && costs !== null) {
+      for (let k = 0; k < lots.length; k++) {
+        qty = qty.plus(lots[k]!);
+        invested = invested.plus(costs[k]!);
       }
     }
-    this.sumLots();
-  }
-
-  /** `qty` as the sum of the lots, in the order the deal first copied each leader. */
-  private sumLots(): void {
-    let sum = this.firstLot;
-    if (this.otherLots !== null) for (const lot of this.otherLots) sum = sum.plus(lot);
-    this.qty = sum;
+    this.qty = qty;
+    this.invested = qty.isZero() ? ZERO : invested;
+    this.avg = null;
   }
 
   /** The network fees of the trades so far. */

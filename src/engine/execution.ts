@@ -2,7 +2,7 @@ import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../numeric/decimal.js
 import { printedQuotient } from '../numeric/printed-double.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
-import type { Liquidity } from './liquidity.js';
+import { parseLiquidity, type Liquidity } from './liquidity.js';
 import type { NativePriceSeries } from './native-prices.js';
 
 /** A fill of a follower trade: what the pool gave, before fees (model 3.3). */
@@ -20,6 +20,8 @@ export interface Fill {
    * its gap to `usdAmount`; the deal sums both sides and takes the gap once.
    */
   readonly atReference: Decimal;
+  /** A buy's execution price `p × (1 + s)`, exact (the slippage tolerance compares it); null for a sell. */
+  readonly execution: Decimal | null;
 }
 
 /** What an {@link ExecutionModel} is set up with: the network, the engine's options and the request's fee settings. */
@@ -57,8 +59,15 @@ export class ExecutionModel {
   /** `1 / (1 + s)`, and the sell slippage `100 × s / (1 + s)` as printed, when no liquidity is known. */
   private readonly unknownSellFactor: Decimal;
   private readonly unknownSellSlippage: number;
+  /**
+   * The engine option `assumed_liquidity_usd` (model 1.2): the pool a trade of unknown liquidity
+   * slips against; null: the flat percent. The trade record still prints the liquidity as unknown.
+   */
+  private readonly assumed: Liquidity | null;
   /** `base_fee_native + priority_fee + bribe`, native coin per transaction. */
   private readonly feeNative: Decimal;
+  /** `base_fee_native + priority_fee`: what a failed transaction pays (copier's wallet 4; no bribe). */
+  private readonly failedFeeNative: Decimal;
   /** `bot_fee_percent / 100`, or null when bot fees are not included. */
   readonly botFeeRate: Decimal | null;
   /** The last native price asked for and its network fee: prices change far less often than trades. */
@@ -77,12 +86,15 @@ export class ExecutionModel {
     this.unknownBuySlippage = toJsonNumber(buySlippage);
     this.unknownSellFactor = ONE.div(this.unknownOnePlusS);
     this.unknownSellSlippage = toJsonNumber(buySlippage.div(this.unknownOnePlusS));
-    this.feeNative = new Decimal(options.base_fee_native[network]).plus(priorityFee).plus(bribe);
+    this.assumed = options.assumed_liquidity_usd === null ? null : parseLiquidity(options.assumed_liquidity_usd);
+    this.failedFeeNative = new Decimal(options.base_fee_native[network]).plus(priorityFee);
+    this.feeNative = this.failedFeeNative.plus(bribe);
     this.botFeeRate = includeBotFees ? new Decimal(options.bot_fee_percent).div(HUNDRED) : null;
   }
 
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
-  buy(usd: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
+  buy(usd: Decimal, p: Decimal, known: Liquidity | null): Fill {
+    const liquidity = known ?? this.assumed;
     let price: Decimal;
     let slippage = 0;
     if (liquidity === null) {
@@ -94,11 +106,12 @@ export class ExecutionModel {
       if (this.printed) slippage = toJsonNumber(s.times(HUNDRED)); // exact: a product by a power of ten moves the exponent
     }
     const quantity = usd.div(price);
-    return { usdAmount: usd, quantity, price: this.printed ? toJsonNumber(price) : 0, slippage, atReference: quantity.times(p) };
+    return { usdAmount: usd, quantity, price: this.printed ? toJsonNumber(price) : 0, slippage, atReference: quantity.times(p), execution: price };
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
-  sell(quantity: Decimal, p: Decimal, liquidity: Liquidity | null): Fill {
+  sell(quantity: Decimal, p: Decimal, known: Liquidity | null): Fill {
+    const liquidity = known ?? this.assumed;
     const value = quantity.times(p);
     let usdAmount: Decimal;
     let slippage = 0;
@@ -113,7 +126,12 @@ export class ExecutionModel {
     }
     // The execution price usd_amount / Q.
     const price = this.printed ? printedQuotient(usdAmount, quantity, 1) : 0;
-    return { usdAmount, quantity, price, slippage, atReference: value };
+    return { usdAmount, quantity, price, slippage, atReference: value, execution: null };
+  }
+
+  /** What a failed attempt at time `t` pays: `(base_fee_native + priority_fee) × native price` (copier's wallet 4). */
+  failedFee(t: number): Decimal {
+    return this.failedFeeNative.times(this.native.at(t));
   }
 
   /** The network fee of a trade at time `t`. */

@@ -1,6 +1,6 @@
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
-import { IndexedKnownPrices } from './known-prices.js';
+import { IndexedKnownPrices, PriceThreshold } from './known-prices.js';
 import { IndexedLeaderFacts } from './leader-facts.js';
 import { PROGRESS_EVERY, Replay, replaySettings, replaySettingsKey, type ReplayControl, type ReplayResult, type ReplaySettings, type ReplaySetup } from './replay.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
@@ -25,7 +25,7 @@ export function replayFollowers(
   control: ReplayControl = {},
 ): ReplayResult[] {
   const { network, native } = tape;
-  const prices = new IndexedKnownPrices(tape);
+  const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd));
   const facts = new IndexedLeaderFacts(tape);
   const count = requests.length;
   // Followers holding a token, by token id, for those that watch prices (the chart, price exits).
@@ -100,12 +100,12 @@ export function replayFollowers(
     // 2. the price, once for all; the followers holding the token that watch prices
     const tokenId = tokenOf[i]!;
     const swap = swaps[i]!;
-    prices.observe(tokenId, swap, i);
+    const counted = prices.observe(tokenId, swap, i);
     const holding = holders[tokenId];
     if (holding !== undefined && holding.size > 0) {
       for (const f of holding) {
         if (done[f] === 1) continue;
-        followers[f]!.priceRecorded(tokenId, time);
+        followers[f]!.priceRecorded(tokenId, time, counted);
         reschedule(f);
       }
     }
@@ -115,7 +115,7 @@ export function replayFollowers(
       for (let p = 0; p < pairs.length; p += 2) {
         const f = pairs[p]!;
         if (done[f] === 1) continue;
-        followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1);
+        followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1, k);
         reschedule(f);
       }
     }

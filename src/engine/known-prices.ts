@@ -5,8 +5,53 @@ import { parseLiquidity, type Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
 import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape-memo.js';
 
-/** What the price book reads of a swap: a swap of a wallet not followed needs no more. */
-export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'>;
+/**
+ * What the price book reads of a swap: a swap of a wallet not followed needs no more. Its
+ * quantity and USD amount are read only with a `min_price_swap_usd` (model 1.3).
+ */
+export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'> & Partial<Pick<Swap, 'quantity' | 'usd_amount'>>;
+
+/** A swap's `usd_amount`, or `quantity × usd_price` when it has none. */
+export function usdAmountOf(tick: PriceTick): Decimal {
+  if (tick.usd_amount !== undefined) return new Decimal(tick.usd_amount);
+  if (tick.quantity === undefined) throw new Error('a price tick without usd_amount or quantity under min_price_swap_usd');
+  return new Decimal(tick.quantity).times(tick.usd_price);
+}
+
+/**
+ * The engine option `min_price_swap_usd` (model 1.3): which swaps are price observations. A swap
+ * whose `usd_amount` is below it sets neither the known price nor the known liquidity, except
+ * that while every swap of a token so far is below it, the known price is the last one's.
+ */
+export class PriceThreshold {
+  /** Per token: 1 once a swap at or above the threshold has been recorded. */
+  private counted = new Uint8Array(0);
+
+  constructor(private readonly min: Decimal) {}
+
+  /** The threshold of the engine options, or null when it is 0 (every swap counts). */
+  static of(min: DecimalInput): PriceThreshold | null {
+    const value = new Decimal(min);
+    return value.isZero() ? null : new PriceThreshold(value);
+  }
+
+  /** Whether a swap of `tokenId` with this USD amount is a price observation; notes it when it is. */
+  counts(tokenId: number, usdAmount: Decimal): boolean {
+    if (usdAmount.lt(this.min)) return false;
+    if (tokenId >= this.counted.length) {
+      const grown = new Uint8Array(Math.max(tokenId + 1, 2 * this.counted.length));
+      grown.set(this.counted);
+      this.counted = grown;
+    }
+    this.counted[tokenId] = 1;
+    return true;
+  }
+
+  /** True while no swap of the token has counted: then a swap below the threshold still sets its price. */
+  noneCounted(tokenId: number): boolean {
+    return tokenId >= this.counted.length || this.counted[tokenId] === 0;
+  }
+}
 
 /**
  * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
@@ -14,8 +59,15 @@ export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'>;
  * a tape. The decimal is made when a follower trade or a valuation asks for it.
  */
 export interface PriceBook {
-  /** Records swap `swap` (index `i` in an indexed tape) as its token's latest price, and liquidity when it has one. */
-  observe(tokenId: number, swap: PriceTick, i: number): void;
+  /**
+   * Records swap `swap` (index `i` in an indexed tape) as its token's latest price, and liquidity
+   * when it has one; gives false when it is no price observation (below `min_price_swap_usd`).
+   */
+  observe(tokenId: number, swap: PriceTick, i: number): boolean;
+  /** The price of swap `swap` itself (index `i` in an indexed tape), whether it is an observation or not. */
+  swapPrice(swap: PriceTick, i: number): Decimal;
+  /** The liquidity of swap `swap` itself, or null when it carries none. */
+  swapLiquidity(swap: PriceTick, i: number): Liquidity | null;
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
   /** A key of a token's known price for a valuation: equal keys, equal prices. */
@@ -40,8 +92,11 @@ export class KnownPrices implements PriceBook {
   private readonly liquidityDecimal: (Liquidity | undefined)[];
   private readonly liquiditySource: (DecimalInput | undefined)[];
 
-  /** `tokenCount`: the tokens known in advance (more may come, as in a streamed tape). */
-  constructor(tokenCount = 0) {
+  /**
+   * `tokenCount`: the tokens known in advance (more may come, as in a streamed tape);
+   * `threshold`: the option `min_price_swap_usd`, null when every swap is an observation.
+   */
+  constructor(tokenCount = 0, private readonly threshold: PriceThreshold | null = null) {
     const empty = (): undefined[] => new Array<undefined>(tokenCount).fill(undefined);
     this.price = empty();
     this.liquidity = empty();
@@ -53,10 +108,24 @@ export class KnownPrices implements PriceBook {
 
   private readonly firstTime: (number | undefined)[] = [];
 
-  observe(tokenId: number, swap: PriceTick): void {
-    if (this.price[tokenId] === undefined) this.firstTime[tokenId] = swap.time;
+  observe(tokenId: number, swap: PriceTick): boolean {
+    if (this.firstTime[tokenId] === undefined) this.firstTime[tokenId] = swap.time;
+    const threshold = this.threshold;
+    if (threshold !== null && !threshold.counts(tokenId, usdAmountOf(swap))) {
+      if (threshold.noneCounted(tokenId)) this.price[tokenId] = swap.usd_price;
+      return false;
+    }
     this.price[tokenId] = swap.usd_price;
     if (swap.usd_liquidity != null) this.liquidity[tokenId] = swap.usd_liquidity;
+    return true;
+  }
+
+  swapPrice(swap: PriceTick): Decimal {
+    return new Decimal(swap.usd_price);
+  }
+
+  swapLiquidity(swap: PriceTick): Liquidity | null {
+    return swap.usd_liquidity == null ? null : parseLiquidity(swap.usd_liquidity);
   }
 
   firstSeenOf(tokenId: number): number {
@@ -111,9 +180,12 @@ export class IndexedKnownPrices implements PriceBook {
   private readonly liquiditySwap: Int32Array;
   /** Index of each token's first swap (-1: none yet). */
   private readonly firstSwap: Int32Array;
+  private readonly usdAmountMemo: (Decimal | undefined)[];
 
-  constructor(tape: IndexedTape) {
+  /** `threshold`: the option `min_price_swap_usd`, null when every swap is an observation. */
+  constructor(tape: IndexedTape, private readonly threshold: PriceThreshold | null = null) {
     const memo = tapeMemo(tape);
+    this.usdAmountMemo = memo.usdAmount;
     this.timeline = memo.timeline();
     this.swaps = tape.swaps;
     this.priceMemo = memo.price;
@@ -124,10 +196,25 @@ export class IndexedKnownPrices implements PriceBook {
     this.firstSwap = new Int32Array(tape.tokens.length).fill(-1);
   }
 
-  observe(tokenId: number, _swap: PriceTick, i: number): void {
-    if (this.priceSwap[tokenId] === -1) this.firstSwap[tokenId] = i;
+  observe(tokenId: number, swap: PriceTick, i: number): boolean {
+    if (this.firstSwap[tokenId] === -1) this.firstSwap[tokenId] = i;
+    const threshold = this.threshold;
+    if (threshold !== null && !threshold.counts(tokenId, this.usdAmountMemo[i] ?? (this.usdAmountMemo[i] = usdAmountOf(swap)))) {
+      if (threshold.noneCounted(tokenId)) this.priceSwap[tokenId] = i;
+      return false;
+    }
     this.priceSwap[tokenId] = i;
     if (this.carriesLiquidity[i] === 1) this.liquiditySwap[tokenId] = i;
+    return true;
+  }
+
+  swapPrice(_swap: PriceTick, i: number): Decimal {
+    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+  }
+
+  swapLiquidity(_swap: PriceTick, i: number): Liquidity | null {
+    if (this.carriesLiquidity[i] !== 1) return null;
+    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
   }
 
   firstSeenOf(tokenId: number): number {

@@ -14,7 +14,7 @@ export interface LeaderFacts {
    * order; `i` is the swap's index in an indexed tape, `tokenId` and `leader` name the pair.
    */
   holdingsBefore(swap: Swap, i: number, tokenId: number, leader: number): Decimal;
-  /** For a sell with holdings `held` before it: `q / h`, or null when it sells everything (`h ≤ q`). */
+  /** For a sell with holdings `held` before it: `q / h`, or null when it sells everything (`q ≥ h × (1 − 10⁻⁶)`). */
   sellFraction(swap: Swap, i: number, held: Decimal): Decimal | null;
   /** The swap's `usd_amount`, or `quantity × usd_price` when it has none. */
   usdAmount(swap: Swap, i: number): Decimal;
@@ -27,9 +27,12 @@ function holdingsAfter(held: Decimal, swap: Swap): Decimal {
   return held.isZero() || held.lte(quantity) ? ZERO : held.minus(quantity);
 }
 
+/** `1 − 10⁻⁶`: a leader selling all but at most a millionth of its holdings sells all (model 1.2, 3.2). */
+const ALL_BUT_DUST = new Decimal('0.999999');
+
 function sellFraction(swap: Swap, held: Decimal): Decimal | null {
   const quantity = new Decimal(swap.quantity);
-  return held.lte(quantity) ? null : quantity.div(held);
+  return held.times(ALL_BUT_DUST).lte(quantity) ? null : quantity.div(held);
 }
 
 function usdAmount(swap: Swap): Decimal {

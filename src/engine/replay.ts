@@ -1,14 +1,19 @@
-import { Decimal, HUNDRED } from '../numeric/decimal.js';
+import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { SkippedCopyJson, SpecialTag, TradeType } from '../model/response.js';
-import { NO_STRATEGY } from '../model/strategy.js';
+import { NO_STRATEGY, reportsCopier, type Strategy } from '../model/strategy.js';
+import { BuySizer } from './buy-sizer.js';
+import { Draws, percentOf, type Percent } from './draws.js';
+import { FollowerLedger } from './follower-ledger.js';
+import { LeaderBook } from './leader-book.js';
+import type { Liquidity } from './liquidity.js';
 import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
 import { ExitRules } from './exit-rules.js';
 import { Deal, DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
-import { IndexedKnownPrices, KnownPrices, type PriceBook, type PriceTick } from './known-prices.js';
+import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
 import type { NativePriceSeries } from './native-prices.js';
 import { ChartSums } from './chart-sums.js';
@@ -18,9 +23,6 @@ import { Scheduler, type PendingCopy } from './scheduler.js';
 import { SkipLog } from './skip-log.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
-
-/** Model 3.1 step 3: the share of `max_position_amount` at or below which a buy is dust. */
-const DUST_FRACTION = new Decimal('1e-20');
 
 export type { ChartPoint, TradeRecord } from './trade-log.js';
 
@@ -38,6 +40,19 @@ export interface ReplayResult {
   readonly totals: DealTotals;
   /** The leader swaps not copied, when the strategy asks for them (`report_skipped`), else null. */
   readonly skipped: readonly SkippedCopyJson[] | null;
+  /** Each leader's share of the result, when the strategy asks for it (`report_leaders`), else null. */
+  readonly leaders: LeaderBook | null;
+  /** The request's `wallets`, as it spells them. */
+  readonly wallets: readonly string[];
+  /** The copier's wallet, when the strategy sets one of its members (copier-wallet.md 7), else null. */
+  readonly copier: CopierResult | null;
+}
+
+/** The copier's wallet at the end of a replay (copier-wallet.md 7), in exact decimals. */
+export interface CopierResult {
+  readonly ledger: FollowerLedger;
+  /** `ending_cash + Σ open deals qty × known price at window_end`, null without a starting balance. */
+  readonly endingEquity: Decimal | null;
 }
 
 /** Hooks into a long replay and what to keep of it. */
@@ -80,43 +95,51 @@ export interface ReplaySetup {
 
 /**
  * What a replay derives from its request's settings alone, not from its wallets: the window, the
- * execution model and the buy sizing's decimals. Followers of one walk with the same settings
- * (a ranking's every wallet) share one, instead of each parsing the dates and the amounts again.
- * The execution model's only state is a memo of the last native price's fee, the same for
- * every follower at the same time.
+ * execution model and the buy sizing. Followers of one walk with the same settings (a ranking's
+ * every wallet) share one, instead of each parsing the dates and the amounts again. The
+ * execution model's only state is a memo of the last native price's fee, the same for every
+ * follower at the same time.
  */
 export interface ReplaySettings {
   readonly window: Window;
   readonly exec: ExecutionModel;
-  readonly buyFraction: Decimal;
-  /** The strategy's `fixed_buy_amount`, replacing `a × buy_percentage / 100`. */
-  readonly fixedBuy: Decimal | null;
-  readonly maxBuy: Decimal;
-  readonly maxPosition: Decimal;
-  /** Model 3.1 step 3: a buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
-  readonly dustLimit: Decimal;
+  readonly sizer: BuySizer;
+}
+
+/**
+ * The members of a request that {@link replaySettings} reads, and nothing else: the settings
+ * are made from this object alone, and {@link replaySettingsKey} is this object, so a setting
+ * added here is part of the key.
+ */
+function settingsInput(request: SimulatorRequest) {
+  return {
+    from_date: request.from_date,
+    to_date: request.to_date,
+    priority_fee: request.priority_fee,
+    bribe: request.bribe,
+    include_bot_fees: request.include_bot_fees,
+    buy_percentage: request.buy_percentage,
+    max_buy_amount: request.max_buy_amount,
+    max_position_amount: request.max_position_amount,
+    strategy: { fixed_buy_amount: request.strategy?.fixed_buy_amount ?? null } as Pick<Strategy, 'fixed_buy_amount'>,
+  };
 }
 
 /** The {@link ReplaySettings} of a request. */
 export function replaySettings({ network, native, request, options, trades = true }: ReplaySetup): ReplaySettings {
-  const strategy = request.strategy ?? NO_STRATEGY;
-  const maxPosition = new Decimal(request.max_position_amount);
+  const input = settingsInput(request);
   return {
-    window: requestWindow(request),
+    window: requestWindow(input),
     exec: new ExecutionModel({
       network,
       options,
-      priorityFee: request.priority_fee,
-      bribe: request.bribe,
-      includeBotFees: request.include_bot_fees,
+      priorityFee: input.priority_fee,
+      bribe: input.bribe,
+      includeBotFees: input.include_bot_fees,
       native,
       printed: trades,
     }),
-    buyFraction: new Decimal(request.buy_percentage).div(HUNDRED),
-    fixedBuy: strategy.fixed_buy_amount === null ? null : new Decimal(strategy.fixed_buy_amount),
-    maxBuy: new Decimal(request.max_buy_amount),
-    maxPosition,
-    dustLimit: maxPosition.times(DUST_FRACTION),
+    sizer: new BuySizer({ ...input, strategy: { ...NO_STRATEGY, ...input.strategy } }),
   };
 }
 
@@ -125,17 +148,7 @@ export function replaySettings({ network, native, request, options, trades = tru
  * tape, options and `trades`).
  */
 export function replaySettingsKey(request: SimulatorRequest): string {
-  return JSON.stringify([
-    request.from_date,
-    request.to_date,
-    request.priority_fee,
-    request.bribe,
-    request.include_bot_fees,
-    request.buy_percentage,
-    request.strategy?.fixed_buy_amount ?? null,
-    request.max_buy_amount,
-    request.max_position_amount,
-  ]);
+  return JSON.stringify(settingsInput(request));
 }
 
 /** Swaps between two progress reports. */
@@ -160,7 +173,7 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
     chart: control.chart ?? true,
     trades: control.trades ?? true,
     facts: new IndexedLeaderFacts(tape),
-    prices: new IndexedKnownPrices(tape),
+    prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
   const leaderOfWallet = new Int32Array(tape.walletIds.size).fill(-1);
   request.wallets.forEach((wallet, leader) => {
@@ -206,14 +219,15 @@ export class Replay {
   readonly window: Window;
   private readonly exec: ExecutionModel;
   private readonly prices: PriceBook;
-  /** The open deal of each token, by token id. */
+  /** The open deal of each token, by token id, and how many deals are open. */
   private readonly openDeal: (Deal | undefined)[];
+  private openCount = 0;
   private readonly facts: LeaderFacts;
   private readonly deals: Deal[] = [];
   private readonly points = new PointLog();
   /** Where deals record their trades (null: not kept). */
   private readonly trades: TradeLog | null;
-  /** Time-fixes, and with a strategy max-hold exits and delayed copies. */
+  /** Time-fixes, and with a strategy max-hold exits, delayed copies and retries. */
   private readonly scheduler: Scheduler;
   /**
    * The scheduler's next due time (a lower bound), kept up to date after every change of the
@@ -227,46 +241,45 @@ export class Replay {
   /** Null when the chart is not wanted: then nothing is valued before the end. */
   private readonly unrealized: UnrealizedBook | null;
   private readonly request: SimulatorRequest;
-  private readonly buyFraction: Decimal;
-  /** The strategy's `fixed_buy_amount`, replacing `a × buy_percentage / 100`. */
-  private readonly fixedBuy: Decimal | null;
-  private readonly maxBuy: Decimal;
-  private readonly maxPosition: Decimal;
-  /** Model 3.1 step 3: a buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
-  private readonly dustLimit: Decimal;
+  private readonly sizer: BuySizer;
   /** The chart's realized PnL, fee and bot fee sums (null without the chart). */
   private readonly sums: ChartSums | null;
   private readonly totals = new DealTotals();
   private readonly onHolding: ((tokenId: number, held: boolean) => void) | null;
+  /** The copier's wallet (model 3.0); null when the request sets none of its members. */
+  private readonly wallet: CopierWallet | null;
+  /** Each leader's share (`report_leaders`), else null. */
+  private readonly leaders: LeaderBook | null;
+  /** Swaps observed so far: the event index of the next one (copier's wallet 6). */
+  private events = 0;
 
   constructor(setup: ReplaySetup) {
-    const { request, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
+    const { request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
     const settings = setup.settings ?? replaySettings(setup);
     this.request = request;
     this.onHolding = onHolding ?? null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = settings.window;
     this.exec = settings.exec;
+    this.sizer = settings.sizer;
     this.trades = trades ? new TradeLog({ botFeeRate: this.exec.botFeeRate, valuedAfterTrades: chart }) : null;
-    this.prices = prices ?? new KnownPrices(tokenCount);
+    this.prices = prices ?? new KnownPrices(tokenCount, PriceThreshold.of(options.min_price_swap_usd));
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const strategy = request.strategy ?? NO_STRATEGY;
+    this.wallet = CopierWallet.of(strategy);
+    this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
       maxHoldSeconds: strategy.max_hold_hours === null ? null : strategy.max_hold_hours * 3600,
       copyDelaySeconds: strategy.copy_delay_seconds,
       windowEnd: this.window.end,
+      retries: this.wallet !== null && this.wallet.retries > 0,
     });
     this.exits = ExitRules.of(strategy);
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
-    this.buyFraction = settings.buyFraction;
-    this.fixedBuy = settings.fixedBuy;
-    this.maxBuy = settings.maxBuy;
-    this.maxPosition = settings.maxPosition;
-    this.dustLimit = settings.dustLimit;
   }
 
   /**
@@ -279,15 +292,17 @@ export class Replay {
   step(swap: Swap, tokenId: number, leader: number, i = -1, time = swap.time, buy = swap.type === 'buy'): void {
     // 1. the scheduled actions due by now; 2. the swap's price, and what it moves of an open deal;
     // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
+    const event = this.events;
     this.observe(swap, tokenId, i, time);
-    if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy);
+    if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy, event);
   }
 
   /** Steps 1 and 2 of {@link step}, all a swap of a wallet not followed takes part in. */
   observe(tick: PriceTick, tokenId: number, i = -1, time = tick.time): void {
     if (this.nextDue <= time) this.fireScheduled(time);
-    this.prices.observe(tokenId, tick, i);
-    this.priceRecorded(tokenId, time);
+    const counted = this.prices.observe(tokenId, tick, i);
+    this.events++;
+    this.priceRecorded(tokenId, time, counted);
   }
 
   /**
@@ -306,13 +321,14 @@ export class Replay {
 
   /**
    * Step 2's consequences for this follower, once the swap's price is recorded in the shared
-   * price book: the open deal of the token is to be re-valued, and its exits checked.
+   * price book: the open deal of the token is to be re-valued, and its exits checked when the
+   * swap is a price observation (`counted`: not below `min_price_swap_usd`).
    */
-  priceRecorded(tokenId: number, time: number): void {
+  priceRecorded(tokenId: number, time: number, counted = true): void {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
-      if (this.exits !== null) this.checkExits(this.exits, deal, time);
+      if (this.exits !== null && counted) this.checkExits(this.exits, deal, time);
     }
   }
 
@@ -321,18 +337,29 @@ export class Replay {
     return this.unrealized !== null || this.exits !== null;
   }
 
-  /** Steps 3 and 4 for a swap of leader `leader` (its index in the request's wallets). */
-  leaderSwap(swap: Swap, tokenId: number, leader: number, i: number, time: number, buy: boolean): void {
+  /**
+   * Steps 3 and 4 for a swap of leader `leader` (its index in the request's wallets); `event` is
+   * the swap's position in event order over the whole tape. An immediate copy trades at the
+   * swap's own price and liquidity (the known liquidity when it carries none), whether or not
+   * the swap was a price observation (model 1.3, `min_price_swap_usd`).
+   */
+  leaderSwap(swap: Swap, tokenId: number, leader: number, i: number, time: number, buy: boolean, event = -1): void {
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
-    if (this.scheduler.delaysCopies) this.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, leader, tokenId, buy, held });
-    else if (buy) this.copyBuy(swap, i, leader, tokenId, time);
-    else this.copySell(swap, i, leader, tokenId, held, time);
+    if (this.scheduler.delaysCopies) {
+      this.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, event, leader, tokenId, buy, held, attempt: 0, quote: null });
+      return;
+    }
+    const prices = this.prices;
+    const price = prices.swapPrice(swap, i);
+    const liquidity = prices.swapLiquidity(swap, i) ?? prices.liquidityOf(tokenId);
+    if (buy) this.copyBuy(swap, i, event, leader, tokenId, time, price, liquidity, 0, null);
+    else this.copySell(swap, i, event, leader, tokenId, held, time, price, liquidity, 0, null);
   }
 
   /**
    * Closes the window: the actions due by `window_end`, then the final time-fix (model 3.4); the
-   * delayed copies due later never fire (strategy extensions 2).
+   * delayed copies and retries due later never fire (strategy extensions 2, copier's wallet 4).
    */
   finish(): ReplayResult {
     const { end } = this.window;
@@ -342,17 +369,22 @@ export class Replay {
         if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
       }
     }
-    if (this.skipped !== null) {
-      for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.buy, copy.due, 'after_window');
-    }
+    for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.leader, copy.buy, copy.due, 'after_window');
     // The open deals' prices at window_end, taken now: a price book shared with other followers
     // (replayFollowers) moves on after this follower's window has ended.
     const atEnd = new Map<number, Decimal>();
+    let held = ZERO;
     for (const deal of this.deals) {
       if (!deal.open) continue;
       deal.settle(this.totals);
-      atEnd.set(deal.tokenId, this.prices.priceOf(deal.tokenId));
+      const price = this.prices.priceOf(deal.tokenId);
+      atEnd.set(deal.tokenId, price);
+      if (this.wallet !== null) held = held.plus(deal.qty.times(price));
+      if (this.leaders !== null) {
+        for (const leader of deal.lotLeaders()) this.leaders.held(leader, deal.lot(leader), deal.lotCost(leader), price);
+      }
     }
+    const ledger = this.wallet?.ledger;
     return {
       window: this.window,
       deals: this.deals,
@@ -361,31 +393,51 @@ export class Replay {
       priceAtEnd: (t) => atEnd.get(t) ?? this.prices.priceOf(t),
       totals: this.totals,
       skipped: this.skipped?.entries ?? null,
+      leaders: this.leaders,
+      wallets: this.request.wallets,
+      copier:
+        ledger === undefined || !this.wallet!.reported
+          ? null
+          : { ledger, endingEquity: ledger.startingBalance === null ? null : ledger.cash.plus(held) },
     };
   }
 
   /**
-   * Model 3.1 with the strategy's sizing and filters, for a copy at `time`: the leader's swap
-   * itself, or its delayed copy (then the known price and liquidity are those of that moment).
+   * Model 3.1 with the strategy's sizing and filters and the copier's wallet, for attempt
+   * `attempt` of a copy at `time` at reference price `price` and liquidity `liquidity`: the
+   * leader's swap itself, or its delayed copy or retry (then the known price and liquidity of
+   * that moment).
    */
-  private copyBuy(swap: Swap, i: number, leader: number, tokenId: number, time: number): void {
+  private copyBuy(
+    swap: Swap, i: number, event: number, leader: number, tokenId: number, time: number,
+    price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null,
+  ): void {
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return this.skip(swap, true, time, 'dupe_limit');
-    const liquidity = this.prices.liquidityOf(tokenId);
+    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return this.skip(swap, leader, true, time, 'dupe_limit');
+    const leaderUsd = this.facts.usdAmount(swap, i);
     if (this.filters !== null) {
-      const reason = this.filters.check(this.facts.usdAmount(swap, i), liquidity, time, this.prices.firstSeenOf(tokenId));
-      if (reason !== null) return this.skip(swap, true, time, reason);
+      const reason = this.filters.check(leaderUsd, liquidity, time, this.prices.firstSeenOf(tokenId));
+      if (reason !== null) return this.skip(swap, leader, true, time, reason);
     }
-    const room = deal === undefined ? this.maxPosition : this.maxPosition.minus(deal.invested);
-    // A full position leaves rounding dust as room, not space to buy (model 1.1, 3.1 step 3).
-    if (room.lte(this.dustLimit)) return this.skip(swap, true, time, 'position_full');
-    let amount = this.fixedBuy ?? this.facts.usdAmount(swap, i).times(this.buyFraction);
-    if (this.maxBuy.lt(amount)) amount = this.maxBuy;
-    if (room.lt(amount)) amount = room;
-    if (amount.lte(this.dustLimit)) return this.skip(swap, true, time, 'position_full');
-    const price = this.prices.priceOf(tokenId);
-    const fill = this.exec.buy(amount, price, liquidity);
+    const wallet = this.wallet;
+    if (wallet !== null && deal === undefined && wallet.maxOpenDeals !== null && this.openCount >= wallet.maxOpenDeals) {
+      return this.skip(swap, leader, true, time, 'max_open_deals');
+    }
+    const amount = this.sizer.amount(leaderUsd, deal === undefined ? null : deal.invested);
+    if (amount === null) return this.skip(swap, leader, true, time, 'position_full');
     const networkFee = this.exec.networkFee(time);
+    let fill: Fill;
+    if (wallet === null) {
+      fill = this.exec.buy(amount, price, liquidity);
+    } else {
+      if (!wallet.ledger.affords(amount, networkFee, this.botFeeOf(amount))) {
+        wallet.ledger.skippedForCash++;
+        return this.skip(swap, leader, true, time, 'insufficient_balance');
+      }
+      const landed = this.attempt(wallet, swap, i, event, leader, tokenId, true, ZERO, time, price, liquidity, attempt, quote, amount);
+      if (landed === null) return;
+      fill = landed;
+    }
     let target = deal;
     if (target === undefined) {
       target = new Deal({
@@ -396,37 +448,131 @@ export class Replay {
         time,
         botFeeRate: this.exec.botFeeRate,
         detailed: this.trades !== null,
+        partsByLot: this.leaders !== null,
       });
       this.deals.push(target);
       this.openDeal[tokenId] = target;
+      this.openCount++;
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);
     }
     target.addBuy(leader, time, fill, networkFee);
     this.trades?.record(target, 'buy', fill, liquidity, networkFee);
+    this.leaders?.bought(leader, fill.usdAmount, networkFee.plus(this.botFeeOf(fill.usdAmount)));
     this.afterTrade(target, fill, networkFee, null);
   }
 
-  /** Model 3.2 for a copy at `time`; `held` is the leader's holdings just before its sell. */
-  private copySell(swap: Swap, i: number, leader: number, tokenId: number, held: Decimal, time: number): void {
+  /** Model 3.2 for attempt `attempt` of a copy at `time`; `held` is the leader's holdings just before its sell. */
+  private copySell(
+    swap: Swap, i: number, event: number, leader: number, tokenId: number, held: Decimal, time: number,
+    price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null,
+  ): void {
     const deal = this.openDeal[tokenId];
-    if (deal === undefined) return this.skip(swap, false, time, 'no_open_deal');
+    if (deal === undefined) return this.skip(swap, leader, false, time, 'no_open_deal');
+    let sold: Decimal;
+    let fraction: Decimal | null = null;
     if (this.request.close_all) {
-      this.sellAll(deal, 'sell', time);
+      sold = deal.qty;
+    } else {
+      const lot = deal.lot(leader);
+      if (lot.isZero()) return this.skip(swap, leader, false, time, 'no_lot');
+      fraction = this.facts.sellFraction(swap, i, held);
+      sold = fraction === null ? lot : lot.times(fraction);
+    }
+    let fill: Fill;
+    if (this.wallet === null) {
+      fill = this.exec.sell(sold, price, liquidity);
+    } else {
+      const landed = this.attempt(this.wallet, swap, i, event, leader, tokenId, false, held, time, price, liquidity, attempt, quote, sold);
+      if (landed === null) return;
+      fill = landed;
+    }
+    const networkFee = this.exec.networkFee(time);
+    this.leaders?.copiedSell(leader);
+    if (this.request.close_all) {
+      this.bookWholeSell(deal, 'sell', time, fill, liquidity, networkFee);
       return;
     }
-    const lot = deal.lot(leader);
-    if (lot.isZero()) return this.skip(swap, false, time, 'no_lot');
-    const fraction = this.facts.sellFraction(swap, i, held);
-    const sold = fraction === null ? lot : lot.times(fraction);
-    const liquidity = this.prices.liquidityOf(tokenId);
-    const fill = this.exec.sell(sold, this.prices.priceOf(tokenId), liquidity);
-    const networkFee = this.exec.networkFee(time);
-    const cost = deal.addSell(leader, time, fill, networkFee);
+    const cost = deal.addLotSell(leader, fraction === null, time, fill, networkFee);
     this.trades?.record(deal, 'sell', fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
+    this.afterSell(deal, fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
+  }
+
+  /**
+   * One attempt of a copy that passed every check (copier's wallet 4 and 5): dropped by the
+   * chain, or failed against the slippage tolerance, or landed and perhaps sandwiched. Gives the
+   * fill of a landed trade, or null when it failed (its fee paid, its retry scheduled or the
+   * copy abandoned). `size`: a buy's USD amount or a sell's tokens.
+   */
+  private attempt(
+    wallet: CopierWallet, swap: Swap, i: number, event: number, leader: number, tokenId: number, buy: boolean, held: Decimal,
+    time: number, price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null, size: Decimal,
+  ): Fill | null {
+    const fail = (reason: 'failed_transaction' | 'slippage_exceeded'): null => {
+      const fee = this.exec.failedFee(time);
+      wallet.ledger.failed(fee);
+      this.leaders?.failed(leader, fee);
+      this.cashChanged();
+      if (attempt < wallet.retries) {
+        const due = time + wallet.retryDelay;
+        this.scheduler.retry({ due, swap, index: i, event, leader, tokenId, buy, held, attempt: attempt + 1, quote: price });
+        this.nextDue = this.scheduler.nextDue;
+      } else {
+        this.skip(swap, leader, buy, time, reason);
+      }
+      return null;
+    };
+    if (wallet.failPercent !== null && wallet.draws.below(event, attempt, 0, wallet.failPercent)) return fail('failed_transaction');
+    const fill = buy ? this.exec.buy(size, price, liquidity) : this.exec.sell(size, price, liquidity);
+    const tolerance = wallet.tolerance;
+    if (tolerance === null) return fill;
+    const quoted = quote ?? this.prices.swapPrice(swap, i);
+    const x = buy ? fill.execution! : fill.usdAmount.div(fill.quantity);
+    const worst = quoted.times(buy ? tolerance.up : tolerance.down);
+    if (buy ? x.gt(worst) : x.lt(worst)) return fail('slippage_exceeded');
+    if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
+    return this.sandwich(wallet, buy, fill, price, x, worst);
+  }
+
+  /**
+   * A landed copy sandwiched to the worst price `w` its tolerance allows (copier's wallet 5),
+   * instead of its fill at `x`; `p` is the reference price. Its loss goes to the ledger.
+   */
+  private sandwich(wallet: CopierWallet, buy: boolean, fill: Fill, p: Decimal, x: Decimal, w: Decimal): Fill {
+    const printed = this.trades !== null;
+    if (buy) {
+      const amount = fill.usdAmount;
+      const quantity = amount.div(w);
+      wallet.ledger.sandwiched(amount.div(x).minus(quantity).times(p));
+      return {
+        usdAmount: amount,
+        quantity,
+        price: printed ? toJsonNumber(w) : 0,
+        slippage: printed ? toJsonNumber(HUNDRED.times(w.minus(p)).div(p)) : 0,
+        atReference: quantity.times(p),
+        execution: w,
+      };
+    }
+    const quantity = fill.quantity;
+    const usdAmount = quantity.times(w);
+    wallet.ledger.sandwiched(quantity.times(x.minus(w)));
+    return {
+      usdAmount,
+      quantity,
+      price: printed ? toJsonNumber(w) : 0,
+      slippage: printed ? toJsonNumber(HUNDRED.times(p.minus(w)).div(p)) : 0,
+      atReference: fill.atReference,
+      execution: w,
+    };
+  }
+
+  /** `usd_bot_fee` of a trade of `usdAmount` (0 without bot fees). */
+  private botFeeOf(usdAmount: Decimal): Decimal {
+    const rate = this.exec.botFeeRate;
+    return rate === null ? ZERO : usdAmount.times(rate);
   }
 
   /** Strategy extensions 5: the price exits at the swap just recorded for `deal`'s token. */
@@ -438,14 +584,19 @@ export class Replay {
     }
   }
 
-  /** Sells a deal's whole position at the known price and closes it (close_all, time-fixes, exits). */
+  /** Sells a deal's whole position at the known price and closes it (time-fixes, exits). */
   private sellAll(deal: Deal, type: WholeSell, time: number): void {
     const liquidity = this.prices.liquidityOf(deal.tokenId);
     const fill = this.exec.sell(deal.qty, this.prices.priceOf(deal.tokenId), liquidity);
-    const networkFee = this.exec.networkFee(time);
-    const cost = deal.addSell(null, time, fill, networkFee);
+    this.bookWholeSell(deal, type, time, fill, liquidity, this.exec.networkFee(time));
+  }
+
+  /** Books a sell of a deal's whole position and closes the deal with the tag of `type`. */
+  private bookWholeSell(deal: Deal, type: WholeSell, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
+    const cost = deal.addWholeSell(time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
     deal.close(CLOSING_TAG[type]);
+    this.afterSell(deal, fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
@@ -456,7 +607,20 @@ export class Replay {
     const networkFee = this.exec.networkFee(time);
     const cost = deal.addShareSell(share, time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
+    this.afterSell(deal, fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
+  }
+
+  /** A sell's parts by lot, shared among the leaders (`report_leaders`). */
+  private afterSell(deal: Deal, fill: Fill, networkFee: Decimal): void {
+    const leaders = this.leaders;
+    const parts = deal.lastSellParts;
+    if (leaders === null || parts === null) return;
+    const fees = networkFee.plus(this.botFeeOf(fill.usdAmount));
+    for (const part of parts) {
+      if (part.quantity.isZero()) continue;
+      leaders.lotSold(part.leader, part.quantity, part.basis, fill.usdAmount, fill.quantity, fees);
+    }
   }
 
   /** Strategy extensions 2: a leader swap's copy waits for the delay. */
@@ -473,30 +637,49 @@ export class Replay {
       } else if (action.kind === 'max_hold') {
         this.sellAll(action.deal, 'sell_max_hold', action.due);
       } else {
-        const { swap, index, leader, tokenId, buy, held } = action.copy;
-        if (buy) this.copyBuy(swap, index, leader, tokenId, action.due);
-        else this.copySell(swap, index, leader, tokenId, held, action.due);
+        const { swap, index, event, leader, tokenId, buy, held, attempt, quote } = action.copy;
+        const price = this.prices.priceOf(tokenId);
+        const liquidity = this.prices.liquidityOf(tokenId);
+        if (buy) this.copyBuy(swap, index, event, leader, tokenId, action.due, price, liquidity, attempt, quote);
+        else this.copySell(swap, index, event, leader, tokenId, held, action.due, price, liquidity, attempt, quote);
       }
     }
     this.nextDue = this.scheduler.nextDue;
   }
 
-  /** Notes a leader swap not copied, when the strategy asks for the skip log. */
-  private skip(swap: Swap, buy: boolean, time: number, reason: SkipReason): void {
+  /** Notes a leader swap whose copy ended without a trade, for the skip log and the leaders' report. */
+  private skip(swap: Swap, leader: number, buy: boolean, time: number, reason: SkipReason): void {
     this.skipped?.add(time, swap.wallet, swap.token, buy, reason);
+    this.leaders?.skip(leader);
   }
 
-  /** After a trade of `deal`: its time-fix, the open deal of its token, the chart. `cost`: a sell's cost. */
+  /** After a trade of `deal`: its time-fix, the open deal of its token, the wallet, the chart. `cost`: a sell's basis. */
   private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
     if (deal.open) {
       this.scheduler.traded(deal, deal.lastOperationTime);
     } else {
       this.openDeal[deal.tokenId] = undefined;
+      this.openCount--;
       this.onHolding?.(deal.tokenId, false);
     }
     this.nextDue = this.scheduler.nextDue;
+    if (this.wallet !== null) {
+      const botFee = this.botFeeOf(fill.usdAmount);
+      if (cost === null) this.wallet.ledger.bought(fill.usdAmount, networkFee, botFee);
+      else this.wallet.ledger.sold(fill.usdAmount, networkFee, botFee);
+      this.cashChanged();
+    }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);
     if (!deal.open) deal.settle(this.totals);
+  }
+
+  /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
+  private cashChanged(): void {
+    let held = ZERO;
+    for (const deal of this.openDeal) {
+      if (deal !== undefined) held = held.plus(deal.qty.times(this.prices.priceOf(deal.tokenId)));
+    }
+    this.wallet!.ledger.changed(held);
   }
 
   /**
@@ -510,6 +693,46 @@ export class Replay {
     sums.read();
     unrealized.read(sums);
     this.points.add(deal, sums, unrealized);
+  }
+}
+
+/**
+ * The copier's wallet settings of a request (copier-wallet.md 1), with their defaults, and its
+ * ledger and draws. Null when the request sets none of its members: then nothing of model 3.0
+ * runs and the response is model 2.0's byte for byte.
+ */
+class CopierWallet {
+  readonly ledger: FollowerLedger;
+  readonly draws: Draws;
+  readonly maxOpenDeals: number | null;
+  readonly retries: number;
+  readonly retryDelay: number;
+  /** `1 + τ/100` and `1 − τ/100`, or null without a tolerance. */
+  readonly tolerance: { readonly up: Decimal; readonly down: Decimal } | null;
+  /** The failure and sandwich shares, null when 0. */
+  readonly failPercent: Percent | null;
+  readonly sandwichPercent: Percent | null;
+  /** True when the response reports the wallet (`copier`); false when only `report_leaders` is set. */
+  readonly reported: boolean;
+
+  static of(strategy: Strategy): CopierWallet | null {
+    const reported = reportsCopier(strategy);
+    return reported ? new CopierWallet(strategy, reported) : null;
+  }
+
+  private constructor(strategy: Strategy, reported: boolean) {
+    this.reported = reported;
+    this.ledger = new FollowerLedger(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0);
+    this.draws = new Draws(strategy.random_seed ?? 0);
+    this.maxOpenDeals = strategy.max_open_deals ?? null;
+    this.retries = strategy.retries ?? 0;
+    this.retryDelay = strategy.retry_delay_seconds ?? 2;
+    const tau = strategy.slippage_tolerance_percent ?? null;
+    this.tolerance = tau === null ? null : { up: ONE.plus(new Decimal(tau).div(HUNDRED)), down: ONE.minus(new Decimal(tau).div(HUNDRED)) };
+    const fail = strategy.failed_transaction_percent ?? 0;
+    this.failPercent = fail === 0 ? null : percentOf(fail);
+    const sandwich = strategy.sandwich_percent ?? 0;
+    this.sandwichPercent = sandwich === 0 ? null : percentOf(sandwich);
   }
 }
 

@@ -13,10 +13,18 @@ export interface PendingCopy {
   readonly swap: Swap;
   /** The swap's index in an indexed tape (-1 in a stream). */
   readonly index: number;
+  /** The swap's position in event order over the whole tape: the draws' `i` (copier's wallet 6). */
+  readonly event: number;
   readonly leader: number;
   readonly tokenId: number;
   readonly buy: boolean;
   readonly held: Decimal;
+  /** The attempt this copy is: 0, or the retry's number (copier's wallet 4). */
+  readonly attempt: number;
+  /** A retry's quote price: the reference price of the failed attempt before it; null for attempt 0. */
+  readonly quote: Decimal | null;
+  /** The order in which copies were scheduled (set by the scheduler). */
+  seq?: number;
 }
 
 /** One scheduled action, as {@link Scheduler.next} hands it out. */
@@ -102,6 +110,10 @@ class PendingQueue {
     return this.copies.peek()?.due ?? Infinity;
   }
 
+  peek(): PendingCopy | undefined {
+    return this.copies.peek();
+  }
+
   take(): PendingCopy {
     return this.copies.take();
   }
@@ -110,6 +122,65 @@ class PendingQueue {
   drain(): PendingCopy[] {
     return this.copies.drain();
   }
+}
+
+/**
+ * Retries of failed copies (copier's wallet 4): due `retry_delay_seconds` after their failure, so
+ * not in the order they were scheduled: a binary heap by (due time, order scheduled).
+ */
+class RetryQueue {
+  private readonly heap: PendingCopy[] = [];
+
+  add(copy: PendingCopy): void {
+    const heap = this.heap;
+    let at = heap.length;
+    heap.push(copy);
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!before(copy, heap[parent]!)) break;
+      heap[at] = heap[parent]!;
+      at = parent;
+    }
+    heap[at] = copy;
+  }
+
+  get nextDue(): number {
+    return this.heap[0]?.due ?? Infinity;
+  }
+
+  peek(): PendingCopy | undefined {
+    return this.heap[0];
+  }
+
+  take(): PendingCopy {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= heap.length) break;
+        const right = left + 1;
+        const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
+        if (!before(heap[child]!, last)) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = last;
+    }
+    return top;
+  }
+
+  /** The retries still waiting, and empties the queue. */
+  drain(): PendingCopy[] {
+    return this.heap.splice(0);
+  }
+}
+
+/** True when copy `a` fires before copy `b`: earlier due time, then scheduled first. */
+function before(a: PendingCopy, b: PendingCopy): boolean {
+  return a.due < b.due || (a.due === b.due && a.seq! < b.seq!);
 }
 
 /**
@@ -124,7 +195,10 @@ export class Scheduler {
   private readonly timeFix: TimeFixQueue | null;
   private readonly maxHold: MaxHoldQueue | null;
   private readonly pending: PendingQueue | null;
+  private readonly retries: RetryQueue | null;
   private readonly windowEnd: number;
+  /** Copies scheduled so far: each copy's {@link PendingCopy.seq}. */
+  private scheduled = 0;
   /** `copy_delay_seconds`. */
   readonly copyDelay: number;
 
@@ -137,7 +211,10 @@ export class Scheduler {
     readonly copyDelaySeconds: number;
     /** Max-hold exits due after it never fire. */
     readonly windowEnd: number;
+    /** True when failed copies may be tried again (copier's wallet 4). */
+    readonly retries?: boolean;
   }) {
+    this.retries = setup.retries === true ? new RetryQueue() : null;
     this.timeFix = setup.timeFixSeconds === null ? null : new TimeFixQueue(setup.timeFixSeconds);
     this.maxHold = setup.maxHoldSeconds === null ? null : new MaxHoldQueue(setup.maxHoldSeconds);
     this.pending = setup.copyDelaySeconds > 0 ? new PendingQueue() : null;
@@ -155,6 +232,7 @@ export class Scheduler {
     let due = this.timeFix === null ? Infinity : this.timeFix.nextDeadline;
     if (this.maxHold !== null) due = Math.min(due, this.maxHold.nextDue);
     if (this.pending !== null) due = Math.min(due, this.pending.nextDue);
+    if (this.retries !== null) due = Math.min(due, this.retries.nextDue);
     return due;
   }
 
@@ -169,24 +247,41 @@ export class Scheduler {
   }
 
   schedule(copy: PendingCopy): void {
+    copy.seq = this.scheduled++;
     this.pending!.add(copy);
+  }
+
+  /** Schedules a failed copy's retry (copier's wallet 4). */
+  retry(copy: PendingCopy): void {
+    copy.seq = this.scheduled++;
+    this.retries!.add(copy);
   }
 
   /** The first action due at or before `until`, in the order above, or null when none is. */
   next(until: number): ScheduledAction | null {
     const holdDue = this.maxHold === null ? Infinity : this.maxHold.nextDue;
-    const copyDue = this.pending === null ? Infinity : this.pending.nextDue;
+    const copyDue = Math.min(this.pending === null ? Infinity : this.pending.nextDue, this.retries === null ? Infinity : this.retries.nextDue);
     if (this.timeFix !== null) {
       const due = this.timeFix.takeDue(Math.min(until, holdDue, copyDue));
       if (due !== null) return { kind: 'time_fix', due: due.deadline, deals: due.deals };
     }
     if (holdDue <= until && holdDue <= copyDue) return { kind: 'max_hold', due: holdDue, deal: this.maxHold!.take() };
-    if (copyDue <= until) return { kind: 'pending_copy', due: copyDue, copy: this.pending!.take() };
+    if (copyDue <= until) return { kind: 'pending_copy', due: copyDue, copy: this.takeCopy() };
     return null;
+  }
+
+  /** The first pending copy: of the delayed copies and the retries, the one due first, then scheduled first. */
+  private takeCopy(): PendingCopy {
+    const retry = this.retries?.peek();
+    if (retry === undefined) return this.pending!.take();
+    const delayed = this.pending?.peek();
+    return delayed === undefined || before(retry, delayed) ? this.retries!.take() : this.pending!.take();
   }
 
   /** The pending copies that never fired (due after `window_end`), in the order they were scheduled. */
   unfired(): PendingCopy[] {
-    return this.pending === null ? [] : this.pending.drain();
+    const delayed = this.pending === null ? [] : this.pending.drain();
+    if (this.retries === null) return delayed;
+    return [...delayed, ...this.retries.drain()].sort((a, b) => a.seq! - b.seq!);
   }
 }

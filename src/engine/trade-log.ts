@@ -1,5 +1,5 @@
 import { toJsonNumber, type Decimal } from '../numeric/decimal.js';
-import { printedProduct, printedProductOfQuotient, printedQuotient } from '../numeric/printed-double.js';
+import { printedQuotient } from '../numeric/printed-double.js';
 import { SimulatedTradeSchema, type TradeType } from '../model/response.js';
 import type { ChartSums } from './chart-sums.js';
 import type { Deal } from './deal.js';
@@ -221,11 +221,8 @@ const NO_ROWS: readonly number[] = [];
  */
 function printPosition(deal: Deal, row: number[], at: number): void {
   const avg = deal.buyPriceAvgIfMade;
-  row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(deal.boughtUsd, deal.boughtQty, 1);
-  const invested = deal.investedIfMade;
-  if (invested !== null) row[at + INVESTED] = toJsonNumber(invested);
-  else if (deal.qty.isZero()) row[at + INVESTED] = 0;
-  else row[at + INVESTED] = avg !== null ? printedProduct(deal.qty, avg) : printedProductOfQuotient(deal.qty, deal.boughtUsd, deal.boughtQty);
+  row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(deal.avgNumerator, deal.avgDenominator, 1);
+  row[at + INVESTED] = toJsonNumber(deal.invested);
 }
 
 /**

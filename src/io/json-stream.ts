@@ -37,6 +37,11 @@ export function writeResponseParts(parts: ResponseParts, write: (text: string) =
     out.add(',"skipped_copies":');
     emit(parts.skipped, out.add);
   }
+  // Then "leaders" and "copier" (model 3.0), each when present.
+  for (const [key, value] of Object.entries(parts.tail)) {
+    out.add(`,${JSON.stringify(key)}:`);
+    emit(value, out.add);
+  }
   out.add('}');
   out.flush();
 }

@@ -13,12 +13,22 @@ const nonNegative = z
   .nullable()
   .optional();
 
+/** A decimal > 0 as JSON carries it; null, like a missing name, takes the default. */
+const positive = z
+  .custom<DecimalInput>((v) => (typeof v === 'number' ? Number.isFinite(v) && v > 0 : typeof v === 'string' && isDecimalString(v) && Number(v) > 0 && Number.isFinite(Number(v))), {
+    message: 'expected a decimal > 0 (a JSON number or a decimal string)',
+  })
+  .nullable()
+  .optional();
+
 /** Engine options (model 1.3): not part of the request; every name optional. */
 export const EngineOptionsSchema = z
   .object({
     bot_fee_percent: nonNegative,
     base_fee_native: z.object({ sol: nonNegative, eth: nonNegative }).strict().nullable().optional(),
     unknown_liquidity_slippage_percent: nonNegative,
+    assumed_liquidity_usd: positive,
+    min_price_swap_usd: nonNegative,
   })
   .strict();
 
@@ -30,6 +40,10 @@ export interface EngineOptions {
   readonly bot_fee_percent: DecimalInput;
   readonly base_fee_native: { readonly sol: DecimalInput; readonly eth: DecimalInput };
   readonly unknown_liquidity_slippage_percent: DecimalInput;
+  /** The pool liquidity `L` the slippage formulas use where none is known (model 1.2); null: the flat percent above. */
+  readonly assumed_liquidity_usd: DecimalInput | null;
+  /** Swaps whose `usd_amount` is below this are no price observations (model 1.2); 0: every swap is one. */
+  readonly min_price_swap_usd: DecimalInput;
 }
 
 /** The model's defaults (1.3). */
@@ -37,6 +51,8 @@ export const DEFAULT_ENGINE_OPTIONS: EngineOptions = Object.freeze({
   bot_fee_percent: 1,
   base_fee_native: Object.freeze({ sol: 0.000005, eth: 0.002 }),
   unknown_liquidity_slippage_percent: 1,
+  assumed_liquidity_usd: null,
+  min_price_swap_usd: 0,
 });
 
 /**
@@ -62,5 +78,7 @@ export function resolveEngineOptions(input: unknown = {}): EngineOptions {
     },
     unknown_liquidity_slippage_percent:
       o.unknown_liquidity_slippage_percent ?? DEFAULT_ENGINE_OPTIONS.unknown_liquidity_slippage_percent,
+    assumed_liquidity_usd: o.assumed_liquidity_usd ?? DEFAULT_ENGINE_OPTIONS.assumed_liquidity_usd,
+    min_price_swap_usd: o.min_price_swap_usd ?? DEFAULT_ENGINE_OPTIONS.min_price_swap_usd,
   };
 }

@@ -78,7 +78,7 @@ export interface Window {
 }
 
 /** The window of a validated request: `from_date` 00:00:00 to `to_date` 23:59:59 UTC. */
-export function requestWindow(request: SimulatorRequest): Window {
+export function requestWindow(request: Pick<SimulatorRequest, 'from_date' | 'to_date'>): Window {
   const start = utcDayStart(request.from_date);
   const endDay = utcDayStart(request.to_date);
   if (start === null || endDay === null) {

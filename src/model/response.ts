@@ -104,9 +104,45 @@ export const SkippedCopySchema = z.strictObject({
     'no_open_deal',
     'no_lot',
     'after_window',
+    'insufficient_balance',
+    'max_open_deals',
+    'failed_transaction',
+    'slippage_exceeded',
   ]),
 });
 export type SkippedCopyJson = z.infer<typeof SkippedCopySchema>;
+
+/** One followed wallet's share of the result (model 3.0, `report_leaders`; copier-wallet.md 7). */
+export const LeaderResultSchema = z.strictObject({
+  wallet: z.string(),
+  copied_buys: int,
+  copied_sells: int,
+  skipped: int,
+  investment: num,
+  pnl_realized: num,
+  pnl_unrealized: num,
+  failed_transaction_fees: num,
+  pnl_total: num,
+  roi_total: num,
+});
+export type LeaderResultJson = z.infer<typeof LeaderResultSchema>;
+
+/** The copier's wallet over the run (model 3.0; copier-wallet.md 7). */
+export const CopierResultSchema = z.strictObject({
+  starting_balance: num.nullable(),
+  ending_cash: num.nullable(),
+  ending_equity: num.nullable(),
+  roi_on_balance: num.nullable(),
+  capital_required: num,
+  max_drawdown: num,
+  max_drawdown_percent: num.nullable(),
+  failed_transactions: int,
+  failed_transaction_fees: num,
+  sandwiched_trades: int,
+  sandwich_loss: num,
+  skipped_for_cash: int,
+});
+export type CopierResultJson = z.infer<typeof CopierResultSchema>;
 
 /**
  * The 200 body of `POST /wallets/simulator` (interface 4.1): no envelope. `skipped_copies` is
@@ -119,6 +155,8 @@ export const SimulatorResponseSchema = z.strictObject({
   cumulative_usd_open_deals_chart: DealsChartSchema,
   deals: z.array(SimulatedDealSchema),
   skipped_copies: z.array(SkippedCopySchema).optional(),
+  leaders: z.array(LeaderResultSchema).optional(),
+  copier: CopierResultSchema.optional(),
 });
 export type SimulatorResponse = z.infer<typeof SimulatorResponseSchema>;
 

@@ -1,5 +1,8 @@
 import { toJsonNumber } from '../numeric/decimal.js';
-import type { SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
+import type { CopierResultJson, LeaderResultJson, SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
+import type { CopierResult } from '../engine/replay.js';
+import type { LeaderBook } from '../engine/leader-book.js';
+import { HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
@@ -73,11 +76,60 @@ export function summaryJson(s: Summary): SimulationSummary {
  * being in memory as JSON all at once (see `writeResponseParts`).
  */
 export interface ResponseParts {
-  readonly head: Omit<SimulatorResponse, 'deals' | 'skipped_copies'>;
+  readonly head: Omit<SimulatorResponse, 'deals' | 'skipped_copies' | 'leaders' | 'copier'>;
   readonly dealCount: number;
   deal(i: number): SimulatedDeal;
   /** `skipped_copies`, after the deals, when the request's strategy asks for it; else null. */
   readonly skipped: readonly SkippedCopyJson[] | null;
+  /** `leaders` and `copier` (model 3.0), after `skipped_copies`, each when the request asks for it. */
+  readonly tail: Pick<SimulatorResponse, 'leaders' | 'copier'>;
+}
+
+/** The `leaders` member: each followed wallet's share, in the request's order (copier-wallet.md 7). */
+export function leadersJson(book: LeaderBook, wallets: readonly string[]): LeaderResultJson[] {
+  return book.shares.map((share, leader) => {
+    const pnlTotal = share.pnlRealized.plus(share.pnlUnrealized).minus(share.failedTransactionFees);
+    return {
+      wallet: wallets[leader]!,
+      copied_buys: share.copiedBuys,
+      copied_sells: share.copiedSells,
+      skipped: share.skipped,
+      investment: toJsonNumber(share.investment),
+      pnl_realized: toJsonNumber(share.pnlRealized),
+      pnl_unrealized: toJsonNumber(share.pnlUnrealized),
+      failed_transaction_fees: toJsonNumber(share.failedTransactionFees),
+      pnl_total: toJsonNumber(pnlTotal),
+      roi_total: share.investment.isZero() ? 0 : toJsonNumber(HUNDRED.times(pnlTotal).div(share.investment)),
+    };
+  });
+}
+
+/** The `copier` member: the copier's wallet over the run (copier-wallet.md 7). */
+export function copierJson({ ledger, endingEquity }: CopierResult): CopierResultJson {
+  const balance = ledger.startingBalance;
+  const percent = ledger.drawdownPercent;
+  return {
+    starting_balance: balance === null ? null : toJsonNumber(balance),
+    ending_cash: balance === null ? null : toJsonNumber(ledger.cash),
+    ending_equity: endingEquity === null ? null : toJsonNumber(endingEquity),
+    roi_on_balance: balance === null || endingEquity === null ? null : toJsonNumber(HUNDRED.times(endingEquity.minus(balance)).div(balance)),
+    capital_required: toJsonNumber(ledger.capitalRequired.gt(ZERO) ? ledger.capitalRequired : ZERO),
+    max_drawdown: toJsonNumber(ledger.maxDrawdown),
+    max_drawdown_percent: percent === null ? null : toJsonNumber(percent),
+    failed_transactions: ledger.failedTransactions,
+    failed_transaction_fees: toJsonNumber(ledger.failedTransactionFees),
+    sandwiched_trades: ledger.sandwichedTrades,
+    sandwich_loss: toJsonNumber(ledger.sandwichLoss),
+    skipped_for_cash: ledger.skippedForCash,
+  };
+}
+
+/** The members after `skipped_copies` that a replay reports. */
+function tailOf(run: ReplayResult, wallets: readonly string[]): Pick<SimulatorResponse, 'leaders' | 'copier'> {
+  const tail: Pick<SimulatorResponse, 'leaders' | 'copier'> = {};
+  if (run.leaders !== null) tail.leaders = leadersJson(run.leaders, wallets);
+  if (run.copier !== null) tail.copier = copierJson(run.copier);
+  return tail;
 }
 
 /** The parts of the simulator's 200 body from a replay: deal results, summary and the three charts. */
@@ -93,13 +145,15 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
     skipped: run.skipped,
+    tail: tailOf(run, run.wallets),
   };
 }
 
 /** The whole body from its parts. */
 export function assembleResponse(parts: ResponseParts): SimulatorResponse {
   const deals = Array.from({ length: parts.dealCount }, (_, i) => parts.deal(i));
-  return parts.skipped === null ? { ...parts.head, deals } : { ...parts.head, deals, skipped_copies: [...parts.skipped] };
+  const body: SimulatorResponse = parts.skipped === null ? { ...parts.head, deals } : { ...parts.head, deals, skipped_copies: [...parts.skipped] };
+  return { ...body, ...parts.tail };
 }
 
 /** Builds the simulator's 200 body from a replay: deal results, summary and the three charts. */

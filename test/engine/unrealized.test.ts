@@ -509,7 +509,13 @@ class FakePrices implements PriceBook, PriceSource {
   set(tokenId: number, price: Price): void {
     this.prices.set(tokenId, { key: price instanceof Decimal40 ? this.nextKey-- : price, price });
   }
-  observe(): void {
+  observe(): boolean {
+    throw new Error('not used by the book');
+  }
+  swapPrice(): Decimal40 {
+    throw new Error('not used by the book');
+  }
+  swapLiquidity(): null {
     throw new Error('not used by the book');
   }
   liquidityOf(): null {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareGolden, goldenCases } from '../support/golden.js';
-import { GOLDEN_DIR, GOLDEN_STRATEGIES_DIR, present } from '../support/paths.js';
+import { MODEL_CASES_DIR, STRATEGY_CASES_DIR, present } from '../support/paths.js';
 import { ReferenceInputError, ReferenceRequestError, referenceSimulate } from './model.js';
 
 function readJson(path: string): unknown {
@@ -68,5 +68,5 @@ function referenceGoldenSuite(title: string, dir: string): void {
   });
 }
 
-referenceGoldenSuite('reference model on the golden cases', GOLDEN_DIR);
-referenceGoldenSuite('reference model on the strategy golden cases', GOLDEN_STRATEGIES_DIR);
+referenceGoldenSuite('reference model on the golden cases', MODEL_CASES_DIR);
+referenceGoldenSuite('reference model on the strategy golden cases', STRATEGY_CASES_DIR);

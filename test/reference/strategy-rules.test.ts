@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goldenCases } from '../support/golden.js';
-import { GOLDEN_DIR, present } from '../support/paths.js';
+import { MODEL_CASES_DIR, present } from '../support/paths.js';
 import { ReferenceInputError, ReferenceRequestError, referenceSimulate } from './model.js';
 
 type Json = Record<string, unknown>;
@@ -75,8 +75,8 @@ function deals(body: unknown): DealOut[] {
   return (body as { deals: DealOut[] }).deals;
 }
 
-describe.skipIf(!present(GOLDEN_DIR))('without a strategy, exactly model 1.1 (S intro)', () => {
-  const read = (name: string, file: string): Json => JSON.parse(readFileSync(join(GOLDEN_DIR, name, file), 'utf8')) as Json;
+describe.skipIf(!present(MODEL_CASES_DIR))('without a strategy, exactly model 1.1 (S intro)', () => {
+  const read = (name: string, file: string): Json => JSON.parse(readFileSync(join(MODEL_CASES_DIR, name, file), 'utf8')) as Json;
   for (const name of goldenCases()) {
     const expected = read(name, 'expected.json');
     if (expected['exit_code'] !== 0) continue;

@@ -1,15 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GOLDEN_DIR, present } from './paths.js';
+import { MODEL_CASES_DIR, present } from './paths.js';
 
 /** The golden cases of `dir` (folders holding an `expected.json`), by name; none when it is absent. */
-export function goldenCases(dir = GOLDEN_DIR): string[] {
+export function goldenCases(dir = MODEL_CASES_DIR): string[] {
   if (!present(dir)) return [];
   return readdirSync(dir).filter((d) => present(join(dir, d, 'expected.json'))).sort();
 }
 
 /**
- * The golden comparison of ../shared/golden/README.md: same keys and list lengths, equal
+ * The comparison of ../shared/cases/README.md: same keys and list lengths, equal
  * strings, nulls and booleans, numbers within 1e-9 (relative or absolute, the looser), integers
  * stay integers, and the deal charts' rounded values within 1.
  */
@@ -46,5 +46,8 @@ export function compareGolden(expected: unknown, actual: unknown, path = ''): st
     else if (!(key in a)) problems.push(`${sub}: missing`);
     else problems.push(...compareGolden(e[key], a[key], sub));
   }
+  // Member order, where the models fix it (../shared/cases/README.md): the same keys in the same order.
+  const order = Object.keys(e).join(',');
+  if (problems.length === 0 && Object.keys(a).join(',') !== order) problems.push(`${path || 'body'}: members in the order ${Object.keys(a).join(', ')}, expected ${order}`);
   return problems;
 }

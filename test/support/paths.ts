@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** `../shared` beside the project: golden cases and real data, absent on some machines. */
 export const SHARED = resolve(PROJECT_ROOT, '..', 'shared');
-export const GOLDEN_DIR = resolve(SHARED, 'golden');
-/** The golden cases of the strategy extensions (model 2.0). */
-export const GOLDEN_STRATEGIES_DIR = resolve(SHARED, 'golden-strategies');
+/** Cases with expected outputs (../shared/cases/README.md): model 1.2, strategies (2.0), the copier's wallet (3.0). */
+export const MODEL_CASES_DIR = resolve(SHARED, 'cases', 'model');
+export const STRATEGY_CASES_DIR = resolve(SHARED, 'cases', 'strategies');
+export const COPIER_CASES_DIR = resolve(SHARED, 'cases', 'copier');
 export const REAL_DATA_DIR = resolve(SHARED, 'real-data');
 
 /** True when `path` exists; used to skip tests whose data is not on this machine. */

@@ -1,0 +1,94 @@
+import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+
+/**
+ * The follower's own running state beside its deals (copier-wallet.md 2 and 7): its cash, the
+ * money it has had in use at most, the equity curve's drawdown, and what belongs to no deal (the
+ * fees of failed attempts, the sandwiches' losses, the copies skipped for cash). Deals keep their
+ * own accounting; every trade and every failed attempt also passes through here.
+ *
+ * With a starting balance `B`, `cash` starts at `B` and a buy that would leave less than the
+ * reserve is refused; without one, `cash` starts at 0 and nothing is refused.
+ */
+export class FollowerLedger {
+  /** `starting_balance_usd`, or null: unlimited. */
+  readonly startingBalance: Decimal | null;
+  private readonly reserve: Decimal;
+  cash: Decimal;
+  /** `max(B − cash)` over the run, with `B` read as 0 when null. */
+  private mostInUse: Decimal = ZERO;
+  /** The highest equity so far, and the largest fall from it in USD and in percent. */
+  private peak: Decimal;
+  maxDrawdown: Decimal = ZERO;
+  private maxDrawdownPercent: Decimal = ZERO;
+  failedTransactions = 0;
+  failedTransactionFees: Decimal = ZERO;
+  sandwichedTrades = 0;
+  sandwichLoss: Decimal = ZERO;
+  skippedForCash = 0;
+
+  constructor(startingBalance: number | null, reserve: number) {
+    this.startingBalance = startingBalance === null ? null : new Decimal(startingBalance);
+    this.reserve = new Decimal(reserve);
+    this.cash = this.startingBalance ?? ZERO;
+    this.peak = this.cash;
+  }
+
+  /**
+   * Whether a buy of `amount` with these fees may be made: `amount + fees ≤ cash − reserve`
+   * (copier-wallet.md 2); always true without a starting balance.
+   */
+  affords(amount: Decimal, networkFee: Decimal, botFee: Decimal): boolean {
+    if (this.startingBalance === null) return true;
+    return amount.plus(networkFee).plus(botFee).lte(this.cash.minus(this.reserve));
+  }
+
+  /** A landed buy: `cash −= usd_amount + fees`. */
+  bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
+    this.cash = this.cash.minus(usdAmount.plus(networkFee).plus(botFee));
+  }
+
+  /** A landed sell of any kind: `cash += usd_amount − fees`. */
+  sold(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
+    this.cash = this.cash.plus(usdAmount.minus(networkFee).minus(botFee));
+  }
+
+  /** A failed attempt: it pays its fee and nothing else. */
+  failed(fee: Decimal): void {
+    this.cash = this.cash.minus(fee);
+    this.failedTransactions++;
+    this.failedTransactionFees = this.failedTransactionFees.plus(fee);
+  }
+
+  /** A landed copy that was sandwiched, and what it lost to it. */
+  sandwiched(loss: Decimal): void {
+    this.sandwichedTrades++;
+    this.sandwichLoss = this.sandwichLoss.plus(loss);
+  }
+
+  /**
+   * After a change of `cash`: the money in use, and the equity `cash + held` (`held`: the open
+   * deals valued at the known prices of the moment) against its peak so far.
+   */
+  changed(held: Decimal): void {
+    const inUse = (this.startingBalance ?? ZERO).minus(this.cash);
+    if (inUse.gt(this.mostInUse)) this.mostInUse = inUse;
+    const equity = this.cash.plus(held);
+    if (equity.gt(this.peak)) this.peak = equity;
+    const fall = this.peak.minus(equity);
+    if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;
+    if (this.startingBalance !== null && this.peak.gt(ZERO)) {
+      const percent = HUNDRED.times(fall).div(this.peak);
+      if (percent.gt(this.maxDrawdownPercent)) this.maxDrawdownPercent = percent;
+    }
+  }
+
+  /** `capital_required`: the most money in use at once, fees included (0 at least). */
+  get capitalRequired(): Decimal {
+    return this.mostInUse;
+  }
+
+  /** `max_drawdown_percent`, null without a starting balance. */
+  get drawdownPercent(): Decimal | null {
+    return this.startingBalance === null ? null : this.maxDrawdownPercent;
+  }
+}
