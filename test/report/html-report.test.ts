@@ -17,11 +17,8 @@ import { settingLeaves, varyingPaths } from '../../src/report/html/setting-paths
 import { DAY, SOL_LEADER, SOL_REQUEST, SOL_TAPE, SOL_TOKEN } from '../server/support/tapes.js';
 import { cli } from '../support/cli.js';
 // The page's own copy of the thinning rule (plain JavaScript, run here as it runs in a browser).
-// @ts-expect-error: a browser module without type declarations
 import { minMaxIndices as pageMinMaxIndices } from '../../web/report/thin.js';
-// @ts-expect-error: a browser module without type declarations
 import { drawdown } from '../../web/report/charts.js';
-// @ts-expect-error: a browser module without type declarations
 import { formatNumber, formatPrice } from '../../web/report/format.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-html-'));

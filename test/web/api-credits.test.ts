@@ -3,7 +3,6 @@
  * another order than the service charged them.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-// @ts-expect-error: the page's own browser module, plain JavaScript without types.
 import { Api } from '../../web/app/api.js';
 
 /** A fetch whose answers (credits remaining, in the body's envelope) are released by hand. */

@@ -3,8 +3,8 @@
 // goes through the public /v1 API with the key entered here, and costs its credits.
 import { el, formatNumber, formatPercent, shortAddress } from '../report/format.js';
 import { renderReport } from '../report/report.js';
+import { simulationData } from '../report/simulation-data.js';
 import { Api, openApiDocument, problemText } from './api.js';
-import { simulationData } from './response-data.js';
 import { settingsForm } from './settings-form.js';
 import { showWallet } from './wallet-page.js';
 
@@ -133,7 +133,7 @@ async function run() {
   }
   form.showProblems([]);
   const title = `Simulation of ${request.wallets.length} wallet${request.wallets.length === 1 ? '' : 's'}, ${request.from_date} → ${request.to_date}`;
-  const data = simulationData(title, request, answer.body);
-  renderReport(reportSection, data);
+  // The service has no tape prices to give: a deal's chart shows the follower's trades alone.
+  renderReport(reportSection, simulationData({ title, request, response: answer.body, prices: null }));
   reportSection.scrollIntoView({ block: 'start' });
 }
