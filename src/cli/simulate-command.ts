@@ -9,11 +9,12 @@ import { simulateParquetFileParts } from '../io/parquet/simulate.js';
 import { writeResponseParts } from '../io/json-stream.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
-import { parseSimulatorRequest, requestWindow } from '../model/request.js';
+import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
+import type { IndexedTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_INPUT, EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
-import { progressBar } from './progress.js';
+import { progressBar, type Progress } from './progress.js';
 import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
 import { UsageError } from './usage.js';
 
@@ -46,7 +47,18 @@ Exit codes: 0 the response on standard output; 2 the request fails validation (t
 {"code","detail"} on standard output); 1 the tape or options cannot be used, or --strict and
 a warning (a message on standard error).`;
 
-export function simulateCommand(args: string[], io: CliIo): number {
+/** The command line of `copysim simulate`. */
+interface SimulateFlags {
+  readonly tape: string;
+  readonly request: string;
+  readonly options?: string;
+  readonly pretty: boolean;
+  readonly report: boolean;
+  readonly strict: boolean;
+  readonly html?: string;
+}
+
+function parseSimulateFlags(args: string[]): SimulateFlags {
   const { values } = parseArgs({
     args,
     options: {
@@ -62,79 +74,116 @@ export function simulateCommand(args: string[], io: CliIo): number {
   });
   if (values.tape === undefined) throw new UsageError('simulate needs --tape FILE');
   if (values.request === undefined) throw new UsageError('simulate needs --request FILE');
-  if (values.pretty && values.report) throw new UsageError('--pretty and --report are two different outputs: choose one');
+  if (values.pretty && values.report) {
+    throw new UsageError('--pretty and --report are two different outputs: choose one');
+  }
+  return { ...values, tape: values.tape, request: values.request };
+}
 
-  const requestText = readText(values.request, 'request');
+/** The request as sent (for the engine) and as validated, and the engine options. */
+interface SimulateInputs {
+  readonly request: unknown;
+  readonly parsed: SimulatorRequest;
+  readonly options: object;
+}
+
+/**
+ * Reads the request, then the options. Undefined when the request is not valid JSON or fails
+ * validation: its 400 body is then printed, and the options are not read.
+ */
+function readInputs(flags: SimulateFlags, io: CliIo): SimulateInputs | undefined {
+  const requestText = readText(flags.request, 'request');
   let request: unknown;
   try {
     request = JSON.parse(requestText);
   } catch (e) {
-    io.out(
-      formatJson(
-        { code: 'validation_error', detail: [{ path: '', message: `the request is not valid JSON: ${(e as Error).message}` }] },
-        values.pretty,
-      ),
-    );
-    return EXIT_REQUEST;
+    const message = `the request is not valid JSON: ${(e as Error).message}`;
+    io.out(formatJson({ code: 'validation_error', detail: [{ path: '', message }] }, flags.pretty));
+    return undefined;
   }
   const parsed = parseSimulatorRequest(request);
   if (!parsed.success) {
-    io.out(formatJson(parsed.error, values.pretty));
-    return EXIT_REQUEST;
+    io.out(formatJson(parsed.error, flags.pretty));
+    return undefined;
   }
-  const options = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
-  const jsonl = isJsonlPath(values.tape);
+  const options = flags.options === undefined ? {} : (readJson(flags.options, 'options') as object);
+  return { request, parsed: parsed.data, options };
+}
+
+/** A finished run: the response in parts, its warnings, and the tape when it was held in memory. */
+interface SimulationRun {
+  readonly parts: ResponseParts;
+  readonly warnings: Warning[];
+  /** The tape in memory, for the HTML report's price charts (a streamed tape is not kept). */
+  readonly tapeInMemory: IndexedTape | null;
+}
+
+/** Streams a JSONL or Parquet tape through the engine, gathering the facts its warnings need. */
+function runStreamed(tape: string, inputs: SimulateInputs, bar: Progress): SimulationRun {
+  const { request, parsed, options } = inputs;
+  // A streamed tape (JSONL, Parquet) is where memory is the point: let V8's old generation grow by a quarter
+  // after each full collection instead of its default (about double), so garbage is collected
+  // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
+  setFlagsFromString('--heap-growing-percent=25');
+  const facts = new TapeFactsCollector(parsed.network, parsed, requestWindow(parsed));
+  const stream = (req: unknown, onSwap?: (swap: unknown, leader?: number) => void): ResponseParts =>
+    isParquetPath(tape)
+      ? simulateParquetFileParts(tape, req, options, (done, total) => bar.update(done, total), onSwap)
+      : simulateJsonlFileParts(tape, req, options, {
+          onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
+          ...(onSwap !== undefined ? { onSwap } : {}),
+        });
+  const parts = stream(request, (swap, leader) => facts.add(swap, leader));
+  // Only a run without a trade needs the skip log's reasons: then the file is read again.
+  const outcome = () => outcomeOf(parts.dealCount > 0 || parts.skipped !== null ? parts : stream(withSkipLog(parsed)));
+  return { parts, warnings: warningsOf(facts.facts(), parsed, outcome), tapeInMemory: null };
+}
+
+/** Runs the simulation over the tape file, streamed or read whole, with a progress bar. */
+function runSimulation(tape: string, inputs: SimulateInputs, io: CliIo): SimulationRun {
+  const jsonl = isJsonlPath(tape);
   const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
-  let parts: ResponseParts;
-  let warnings: Warning[];
-  // The tape in memory, for the HTML report's price charts (a streamed tape is not kept).
-  let tapeInMemory: ReturnType<typeof readTapeFile> | null = null;
   try {
-    const parquet = isParquetPath(values.tape);
-    if (jsonl || parquet) {
-      // A streamed tape (JSONL, Parquet) is where memory is the point: let V8's old generation grow by a quarter
-      // after each full collection instead of its default (about double), so garbage is collected
-      // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
-      setFlagsFromString('--heap-growing-percent=25');
-      const facts = new TapeFactsCollector(parsed.data.network, parsed.data, requestWindow(parsed.data));
-      const stream = (req: unknown, onSwap?: (swap: unknown, leader?: number) => void): ResponseParts =>
-        parquet
-          ? simulateParquetFileParts(values.tape!, req, options, (done, total) => bar.update(done, total), onSwap)
-          : simulateJsonlFileParts(values.tape!, req, options, {
-              onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
-              ...(onSwap !== undefined ? { onSwap } : {}),
-            });
-      parts = stream(request, (swap, leader) => facts.add(swap, leader));
-      const run = parts;
-      // Only a run without a trade needs the skip log's reasons: then the file is read again.
-      warnings = warningsOf(facts.facts(), parsed.data, () => outcomeOf(run.dealCount > 0 || run.skipped !== null ? run : stream(withSkipLog(parsed.data))));
-    } else {
-      const tape = readTapeFile(values.tape);
-      tapeInMemory = tape;
-      parts = simulateParts(tape, request, options, { onProgress: (done, total) => bar.update(done, total) });
-      warnings = diagnose(tape, parsed.data, { response: parts, options });
-    }
+    if (jsonl || isParquetPath(tape)) return runStreamed(tape, inputs, bar);
+    const whole = readTapeFile(tape);
+    const parts = simulateParts(whole, inputs.request, inputs.options, {
+      onProgress: (done, total) => bar.update(done, total),
+    });
+    const warnings = diagnose(whole, inputs.parsed, { response: parts, options: inputs.options });
+    return { parts, warnings, tapeInMemory: whole };
   } finally {
     bar.finish();
   }
-  for (const w of warnings) io.err(`copysim simulate: ${values.strict ? 'error' : 'warning'}: ${w.message}\n`);
-  if (values.strict && warnings.length > 0) return EXIT_INPUT;
-  const title = `copysim simulation of ${basename(values.tape)}`;
+}
+
+/** Writes the HTML report if asked, then the response as JSON (compact or indented) or as a text report. */
+function writeOutputs(flags: SimulateFlags, request: SimulatorRequest, run: SimulationRun, io: CliIo): void {
+  const title = `copysim simulation of ${basename(flags.tape)}`;
   // The whole response as objects, made once, only for the outputs that need it.
-  const response = values.html !== undefined || values.report || values.pretty ? assembleResponse(parts) : null;
-  if (values.html !== undefined) {
-    writeHtmlFile(values.html, simulationReportHtml({ title, response: response!, request: parsed.data, tape: tapeInMemory }));
+  const response = flags.html !== undefined || flags.report || flags.pretty ? assembleResponse(run.parts) : null;
+  if (flags.html !== undefined) {
+    writeHtmlFile(flags.html, simulationReportHtml({ title, response: response!, request, tape: run.tapeInMemory }));
   }
-  if (values.report) {
-    io.out(formatTextReport(response!, parsed.data, { title }));
-  } else if (values.pretty) {
+  if (flags.report) {
+    io.out(formatTextReport(response!, request, { title }));
+  } else if (flags.pretty) {
     io.out(formatJson(response!, true));
   } else {
     // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
     // objects or as text.
-    writeResponseParts(parts, io.out);
+    writeResponseParts(run.parts, io.out);
     io.out('\n');
   }
+}
+
+export function simulateCommand(args: string[], io: CliIo): number {
+  const flags = parseSimulateFlags(args);
+  const inputs = readInputs(flags, io);
+  if (inputs === undefined) return EXIT_REQUEST;
+  const run = runSimulation(flags.tape, inputs, io);
+  for (const w of run.warnings) io.err(`copysim simulate: ${flags.strict ? 'error' : 'warning'}: ${w.message}\n`);
+  if (flags.strict && run.warnings.length > 0) return EXIT_INPUT;
+  writeOutputs(flags, inputs.parsed, run, io);
   return EXIT_OK;
 }
 
