@@ -372,8 +372,8 @@ class Replay {
       // 3.2 (model 1.2): f = 1 when q ≥ h × (1 − 10⁻⁶), else f = q / h; exactly lot_L when f = 1
       const q = copy.swap.quantity;
       const h = copy.h;
-      Q = q.greaterThanOrEqualTo(h.times(new D(FULL_SELL_SHARE))) ? lot : q.dividedBy(h).times(lot);
-      const x = Q;
+      const x = q.greaterThanOrEqualTo(h.times(new D(FULL_SELL_SHARE))) ? lot : q.dividedBy(h).times(lot);
+      Q = x;
       take = () => [takeFromLot(deal, copy.leader, x)];
     }
     // W-4: the attempt
