@@ -1,6 +1,6 @@
 /**
  * Reading the raw JSON inputs of the reference model: tape (spec 1.1, 8), request (spec 1.2 and
- * interface 4.1, strategy-extensions 1) and engine options (spec 1.3, 8). The request has passed
+ * interface 4.1, strategy-extensions 1, copier-wallet 1) and engine options (spec 1.3, 8). The request has passed
  * validate.ts before it is read here; the tape is assumed valid but for its swaps' `time` (1.1,
  * model 1.1), which is checked. Only the forms the
  * spec allows are accepted (decimals as numbers or strings, optional and null fields).
@@ -58,8 +58,8 @@ export interface TakeProfitLevel {
 }
 
 /**
- * The request's `strategy` (strategy-extensions 1), every member at its default when absent;
- * an absent, null or empty `strategy` gives exactly these defaults, i.e. model 1.1.
+ * The request's `strategy` (strategy-extensions 1, copier-wallet 1), every member at its default
+ * when absent; an absent, null or empty `strategy` gives exactly these defaults, i.e. model 1.2.
  */
 export interface Strategy {
   copy_delay_seconds: number; // 0
@@ -72,12 +72,40 @@ export interface Strategy {
   trailing_stop_percent: D | null; // null
   max_hold_hours: number | null; // null
   report_skipped: boolean; // false
+  // copier-wallet 1
+  starting_balance_usd: D | null; // null: unlimited
+  reserve_usd: D; // 0
+  max_open_deals: number | null; // null
+  slippage_tolerance_percent: D | null; // null
+  failed_transaction_percent: D; // 0
+  retries: number; // 0
+  retry_delay_seconds: number; // 2
+  sandwich_percent: D; // 0
+  random_seed: number; // 0
+  report_leaders: boolean; // false
+  /** Copier-wallet 7: the response has `copier` (a member of its table other than report_leaders is set). */
+  report_copier: boolean;
 }
+
+/** Copier-wallet 7: the members whose value other than null (report_wallet: true) adds `copier`. */
+const COPIER_MEMBERS = [
+  'starting_balance_usd',
+  'reserve_usd',
+  'max_open_deals',
+  'slippage_tolerance_percent',
+  'failed_transaction_percent',
+  'retries',
+  'retry_delay_seconds',
+  'sandwich_percent',
+  'random_seed',
+] as const;
 
 export interface Options {
   bot_fee_percent: D;
   base_fee_native: D; // of the request's network
   unknown_liquidity_slippage_percent: D;
+  assumed_liquidity_usd: D | null; // 1.3 (model 1.2): null, the flat percent above
+  min_price_swap_usd: D; // 1.3 (model 1.2): 0, every swap is a price observation
 }
 
 type Json = Record<string, unknown>;
@@ -187,7 +215,7 @@ export function readRequest(raw: unknown): Request {
 /** Strategy-extensions 1: the request's `strategy` (validated before), defaults for what is absent or null. */
 function readStrategy(raw: unknown): Strategy {
   const s = obj(raw); // absent, null: every default
-  const decOrNull = (v: unknown): D | null => (v === undefined || v === null ? null : dec(v));
+  const decOrNull = decimalOrNull;
   const intOrNull = (v: unknown): number | null => (v === undefined || v === null ? null : seconds(v));
   const levels = Array.isArray(s['take_profit']) ? (s['take_profit'] as unknown[]) : [];
   return {
@@ -201,7 +229,26 @@ function readStrategy(raw: unknown): Strategy {
     trailing_stop_percent: decOrNull(s['trailing_stop_percent']),
     max_hold_hours: intOrNull(s['max_hold_hours']),
     report_skipped: s['report_skipped'] === true,
+    starting_balance_usd: decOrNull(s['starting_balance_usd']),
+    reserve_usd: dec(s['reserve_usd'] ?? 0),
+    max_open_deals: intOrNull(s['max_open_deals']),
+    slippage_tolerance_percent: decOrNull(s['slippage_tolerance_percent']),
+    failed_transaction_percent: dec(s['failed_transaction_percent'] ?? 0),
+    retries: seconds(s['retries'] ?? 0),
+    retry_delay_seconds: seconds(s['retry_delay_seconds'] ?? 2),
+    sandwich_percent: dec(s['sandwich_percent'] ?? 0),
+    random_seed: seconds(s['random_seed'] ?? 0),
+    report_leaders: s['report_leaders'] === true,
+    // copier-wallet 7: "report_wallet: false counts as not set; an explicit default such as
+    // retries: 0 counts as set"
+    report_copier:
+      s['report_wallet'] === true || COPIER_MEMBERS.some((name) => s[name] !== undefined && s[name] !== null),
   };
+}
+
+/** A decimal, or null when missing or null. */
+function decimalOrNull(value: unknown): D | null {
+  return value === undefined || value === null ? null : dec(value);
 }
 
 /** An option's decimal, or its default when missing (or null). */
@@ -216,5 +263,7 @@ export function readOptions(raw: unknown, network: Network): Options {
     bot_fee_percent: optionOr(o['bot_fee_percent'], '1'),
     base_fee_native: optionOr(obj(o['base_fee_native'])[network], network === 'sol' ? '0.000005' : '0.002'),
     unknown_liquidity_slippage_percent: optionOr(o['unknown_liquidity_slippage_percent'], '1'),
+    assumed_liquidity_usd: decimalOrNull(o['assumed_liquidity_usd']),
+    min_price_swap_usd: optionOr(o['min_price_swap_usd'], '0'),
   };
 }

@@ -1,12 +1,15 @@
 /**
  * Deal results (spec 4), summary (5) and charts (6) of the reference model, computed from the
- * finished replay; and the conversion to the 200 response body (interface 4.1, 2.7, 2.8).
+ * finished replay; and the conversion to the 200 response body (interface 4.1, 2.7, 2.8), with
+ * the members of strategy-extensions 7 and copier-wallet 7.
  */
 import { D, HUNDRED, ONE, ZERO, num, roundHalfAwayFromZero, sum } from './decimal.js';
-import { addressKey, type Network, type Tape } from './inputs.js';
+import { addressKey, type Network, type Request, type Tape } from './inputs.js';
 import { dealInvested, dealIsOpen, dealQty, dealRealized, type ChartPoint, type Deal, type Trade } from './deal.js';
+import type { Wallet } from './wallet.js';
+import { copierBody, leadersBody } from './wallet-report.js';
 
-/** S-7: the reasons a leader swap inside the window was not copied. */
+/** S-7 and copier-wallet 7: the reasons a leader swap inside the window was not copied. */
 export type SkipReason =
   | 'dupe_limit'
   | 'leader_buy_too_small'
@@ -15,25 +18,34 @@ export type SkipReason =
   | 'position_full'
   | 'no_open_deal'
   | 'no_lot'
-  | 'after_window';
+  | 'after_window'
+  | 'insufficient_balance'
+  | 'max_open_deals'
+  | 'failed_transaction'
+  | 'slippage_exceeded';
 
-/** S-7: one entry of skipped_copies: when the copy was decided, the leader swap as spelled, why. */
+/**
+ * S-7: one entry of skipped_copies: when the copy was decided, the leader swap as spelled, why;
+ * and the leader's index in `wallets` (copier-wallet 7's `leaders`, not written).
+ */
 export interface SkippedCopy {
   time: number;
   wallet: string;
   token: string;
   type: 'buy' | 'sell';
   reason: SkipReason;
+  leader: number;
 }
 
 export interface ReplayResult {
   tape: Tape;
-  network: Network;
+  request: Request;
   deals: Deal[]; // in opening order
   trades: Trade[]; // in execution order
   chart: ChartPoint[];
   priceAtWindowEnd: (tokenKey: string) => D;
-  skipped: SkippedCopy[] | null; // S-7: null without report_skipped (no such member)
+  skipped: SkippedCopy[]; // every skip; written only with report_skipped (S-7)
+  wallet: Wallet;
 }
 
 interface DealResult {
@@ -192,7 +204,7 @@ export function buildResponse(run: ReplayResult): Record<string, unknown> {
   };
 
   const deals = results.map((r) => {
-    const meta = tokenMeta(run.tape, run.network, r.deal.tokenKey);
+    const meta = tokenMeta(run.tape, run.request.network, r.deal.tokenKey);
     return {
       open_time: r.open_time,
       last_operation_time: r.last_operation_time,
@@ -221,9 +233,19 @@ export function buildResponse(run: ReplayResult): Record<string, unknown> {
     cumulative_usd_open_deals_chart,
     deals,
   };
+  const strategy = run.request.strategy;
   // S-7: with report_skipped, one more top-level member (an empty array when nothing was skipped)
-  if (run.skipped !== null) {
-    body['skipped_copies'] = run.skipped.map((s) => ({ time: s.time, wallet: s.wallet, token: s.token, type: s.type, reason: s.reason }));
+  if (strategy.report_skipped) {
+    body['skipped_copies'] = run.skipped.map((s) => ({
+      time: s.time,
+      wallet: s.wallet,
+      token: s.token,
+      type: s.type,
+      reason: s.reason,
+    }));
   }
+  // W-7: then `leaders` (report_leaders), then `copier`, each when asked for
+  if (strategy.report_leaders) body['leaders'] = leadersBody(run);
+  if (strategy.report_copier) body['copier'] = copierBody(run);
   return body;
 }

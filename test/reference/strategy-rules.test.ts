@@ -1,7 +1,8 @@
 /**
- * Rules of the strategy extensions (../shared/spec/strategy-extensions.md) and of model 1.1's
- * input checks, on the reference model itself: an absent, null or empty `strategy` gives
- * exactly the model 1.1 response; a `strategy` or request that breaks a constraint gives the
+ * Rules of the strategy extensions (../shared/spec/strategy-extensions.md), of the copier's wallet
+ * (../shared/spec/copier-wallet.md) and of the model's input checks, on the reference model
+ * itself: an absent, null or empty `strategy` gives exactly the model 1.2 response; a `strategy`
+ * or request that breaks a constraint gives the
  * 400 body with the member's path; a swap time of 10^11 or more is an input error; and a few
  * small scenarios whose trades can be read off by hand.
  */
@@ -75,9 +76,10 @@ function deals(body: unknown): DealOut[] {
   return (body as { deals: DealOut[] }).deals;
 }
 
-describe.skipIf(!present(MODEL_CASES_DIR))('without a strategy, exactly model 1.1 (S intro)', () => {
-  const read = (name: string, file: string): Json => JSON.parse(readFileSync(join(MODEL_CASES_DIR, name, file), 'utf8')) as Json;
-  for (const name of goldenCases()) {
+describe.skipIf(!present(MODEL_CASES_DIR))('without a strategy, exactly model 1.2 (S intro, W intro)', () => {
+  const read = (name: string, file: string): Json =>
+    JSON.parse(readFileSync(join(MODEL_CASES_DIR, name, file), 'utf8')) as Json;
+  for (const name of goldenCases(MODEL_CASES_DIR)) {
     const expected = read(name, 'expected.json');
     if (expected['exit_code'] !== 0) continue;
     it(name, () => {
@@ -85,7 +87,10 @@ describe.skipIf(!present(MODEL_CASES_DIR))('without a strategy, exactly model 1.
       const r = read(name, 'request.json');
       const o = read(name, 'options.json');
       const base = referenceSimulate(t, r, o);
-      for (const strategy of [null, {}, { report_skipped: false, take_profit: [], copy_delay_seconds: 0, min_leader_buy_usd: 0 }]) {
+      const defaults = { report_skipped: false, take_profit: [], copy_delay_seconds: 0, min_leader_buy_usd: 0 };
+      // W-7: report_wallet false and report_leaders false add no member; null is "not set"
+      const unset = { report_wallet: false, report_leaders: false, starting_balance_usd: null, max_open_deals: null };
+      for (const strategy of [null, {}, defaults, unset]) {
         expect(referenceSimulate(t, { ...r, strategy }, o)).toEqual(base);
       }
       expect(JSON.stringify(referenceSimulate(t, { ...r, strategy: {} }, o))).toBe(JSON.stringify(base));

@@ -1,7 +1,8 @@
 /**
  * Request validation of the reference model: the body of POST /wallets/simulator as interface
  * 4.1 describes it, spec 1.2's additions (dates, duplicate wallets, undefined members) and the
- * `strategy` object of strategy-extensions.md section 1. A failing request gives the 400 body
+ * `strategy` object of strategy-extensions.md section 1 with the members of copier-wallet.md
+ * section 1. A failing request gives the 400 body
  * (spec 7): `validation_error` with a list of `{path, message}`, or `invalid_date_range`.
  * Paths join member names and array indexes with dots (`strategy.take_profit.1.roi`, the
  * extension's own example; `wallets.0`; the empty path for the body itself).
@@ -43,7 +44,7 @@ const REQUEST_MEMBERS = [
   'strategy',
 ] as const;
 
-/** Strategy-extensions 1: the members of `strategy`. */
+/** Strategy-extensions 1 and copier-wallet 1: the members of `strategy`. */
 const STRATEGY_MEMBERS = [
   'copy_delay_seconds',
   'fixed_buy_amount',
@@ -55,6 +56,17 @@ const STRATEGY_MEMBERS = [
   'trailing_stop_percent',
   'max_hold_hours',
   'report_skipped',
+  'starting_balance_usd',
+  'reserve_usd',
+  'max_open_deals',
+  'slippage_tolerance_percent',
+  'failed_transaction_percent',
+  'retries',
+  'retry_delay_seconds',
+  'sandwich_percent',
+  'random_seed',
+  'report_wallet',
+  'report_leaders',
 ] as const;
 
 const TAKE_PROFIT_MEMBERS = ['roi', 'sell_percent'] as const;
@@ -173,10 +185,7 @@ function checkRequest(body: unknown, p: Problems): void {
 function checkStrategy(s: Json, p: Problems): void {
   const at = (name: string): string => `strategy.${name}`;
   /** An optional number (or integer) in a range, null allowed when `nullable`. */
-  const ranged = (
-    name: string,
-    opts: { integer?: boolean; nullable?: boolean; min?: number; minExclusive?: boolean; max?: number; maxExclusive?: boolean },
-  ): void => {
+  const ranged: RangeCheck = (name, opts) => {
     const v = s[name];
     if (v === undefined) return;
     if (v === null) {
@@ -234,10 +243,53 @@ function checkStrategy(s: Json, p: Problems): void {
   ranged('stop_loss_percent', { nullable: true, min: 0, minExclusive: true, max: 100, maxExclusive: true });
   ranged('trailing_stop_percent', { nullable: true, min: 0, minExclusive: true, max: 100, maxExclusive: true });
   ranged('max_hold_hours', { integer: true, nullable: true, min: 1, max: 8760 });
-  const rs = s['report_skipped'];
-  // Reading: report_skipped is "boolean" with default false: absent is allowed, null is not.
-  if (rs !== undefined && typeof rs !== 'boolean') p.add(at('report_skipped'), 'must be a boolean');
+  // Reading: a "boolean" with default false: absent is allowed, null is not.
+  const flag = (name: string): void => {
+    const v = s[name];
+    if (v !== undefined && typeof v !== 'boolean') p.add(at(name), 'must be a boolean');
+  };
+  flag('report_skipped');
+  checkCopier(s, p, ranged, flag);
   p.unknownMembers(s, STRATEGY_MEMBERS, 'strategy.');
+}
+
+/** A row of a `strategy` table: an integer or number, its bounds, and whether null is allowed. */
+interface Range {
+  integer?: boolean;
+  nullable?: boolean;
+  min?: number;
+  minExclusive?: boolean;
+  max?: number;
+  maxExclusive?: boolean;
+}
+
+type RangeCheck = (name: string, opts: Range) => void;
+
+/** Copier-wallet 1: the table's rows, then its two rules across members. */
+function checkCopier(s: Json, p: Problems, ranged: RangeCheck, flag: (name: string) => void): void {
+  ranged('starting_balance_usd', { nullable: true, min: 0, minExclusive: true });
+  ranged('reserve_usd', { min: 0 });
+  ranged('max_open_deals', { integer: true, nullable: true, min: 1, max: 10000 });
+  ranged('slippage_tolerance_percent', { nullable: true, min: 0, minExclusive: true, max: 100, maxExclusive: true });
+  ranged('failed_transaction_percent', { min: 0, max: 100, maxExclusive: true });
+  ranged('retries', { integer: true, min: 0, max: 5 });
+  ranged('retry_delay_seconds', { integer: true, min: 1, max: 3600 });
+  ranged('sandwich_percent', { min: 0, max: 100 });
+  ranged('random_seed', { integer: true, min: 0, max: 2 ** 53 - 1 });
+  flag('report_wallet');
+  flag('report_leaders');
+  // Reading: the rules across members judge only values that pass their own row; a member that
+  // breaks its row is named once, for that.
+  const reserve = s['reserve_usd'];
+  const balance = s['starting_balance_usd'];
+  if (isNumber(reserve) && reserve > 0 && (balance === undefined || balance === null)) {
+    p.add('strategy.reserve_usd', 'reserve_usd above 0 requires starting_balance_usd');
+  }
+  const sandwich = s['sandwich_percent'];
+  const tolerance = s['slippage_tolerance_percent'];
+  if (isNumber(sandwich) && sandwich > 0 && sandwich <= 100 && (tolerance === undefined || tolerance === null)) {
+    p.add('strategy.sandwich_percent', 'sandwich_percent above 0 requires slippage_tolerance_percent');
+  }
 }
 
 /**
