@@ -27,13 +27,16 @@ describe('the OpenAPI 3.1 document', () => {
     expect(Object.keys(strategy.properties)).toEqual([
       'copy_delay_seconds', 'fixed_buy_amount', 'min_leader_buy_usd', 'min_liquidity_usd', 'max_token_age_hours',
       'take_profit', 'stop_loss_percent', 'trailing_stop_percent', 'max_hold_hours', 'report_skipped',
+      'starting_balance_usd', 'reserve_usd', 'max_open_deals', 'slippage_tolerance_percent', 'failed_transaction_percent',
+      'retries', 'retry_delay_seconds', 'sandwich_percent', 'random_seed', 'report_wallet', 'report_leaders',
     ]);
+    expect(strategy.properties.retries).toMatchObject({ minimum: 0, maximum: 5 });
     expect(strategy.additionalProperties).toBe(false);
     expect(strategy.properties.copy_delay_seconds).toMatchObject({ minimum: 0, maximum: 86_400 });
     expect(strategy.properties.take_profit).toMatchObject({ type: 'array', maxItems: 10 });
     expect(body.additionalProperties).toBe(false);
     const response = doc.paths['/v1/wallets/simulator'].post.responses['200'].content['application/json'].schema;
-    expect(Object.keys(response.properties)).toContain('skipped_copies');
+    expect(Object.keys(response.properties)).toEqual(expect.arrayContaining(['skipped_copies', 'leaders', 'copier']));
   });
 
   it('lists the query parameters of the reads, with their limits', () => {
