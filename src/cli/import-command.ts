@@ -2,100 +2,81 @@ import { parseArgs } from 'node:util';
 import {
   formatImportReport,
   formatTapeSummary,
-  importCsvFile,
-  importPumpSwapFile,
-  importUniswapFiles,
-  parseColumnMapping,
   suggestRequest,
   summarizeTape,
   writeRequestFile,
   writeTapeFile,
   type ImportResult,
 } from '../io/import/index.js';
-import { NetworkSchema } from '../model/request.js';
-import { importProviderFiles, PROVIDERS, type Provider } from '../io/import/provider-files.js';
-import { parseProviderTime } from '../io/import/provider-time.js';
-import { parseQuoteAssets } from '../io/import/quote-assets.js';
+import { renameOptions } from '../io/import/option-names.js';
+import { IMPORTERS, SettingValueError } from '../io/import/registry.js';
+import type { Importer } from '../io/import/types.js';
+import { InputError } from '../model/errors.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const IMPORT_HELP = `copysim import SOURCE FILE... --out TAPE [flags]
+const USAGE = `copysim import SOURCE FILE... --out TAPE [flags]
 
 Turns real swap data into a tape: TAPE.json, TAPE.jsonl or TAPE.parquet (by its extension). Prints what it dropped and why on standard error, and a
-one-line summary (swaps, wallets, tokens, time range) on standard output.
+one-line summary (swaps, wallets, tokens, time range) on standard output.`;
 
-Sources:
-  uniswap SWAPS.json...   The Graph's Uniswap v2/v3 subgraph Swap entities, one file per pool,
-                          named by the pool's address (0x….json)
-    --pools FILE          pool info (required): pool_info.csv or the subgraph's pairs JSON
-    --token ADDRESS       the token to trade (default: the pool info's token, else the non-WETH side)
-    --eth-usd FILE        ETH/USD series (Yahoo daily CSV, GeckoTerminal JSON, or unix,price
-                          lines): native prices on days without a WETH leg, and a check of amountUSD
-    --usd-from SOURCE     amountUSD (default) or quote: the WETH leg × --eth-usd, or a stablecoin leg
-  pumpswap CAPTURE.jsonl  the PumpSwap capture: one JSON line per token with its swaps in SOL
-    --sol-usd FILE        SOL/USD series (required), e.g. sol_usd_hourly.json
-  csv FILE.csv            a CSV export, one swap a row, header first
-    --network sol|eth     (required)
-    --map MAPPING         (required) field=column,… with fields wallet, token, type, time,
-                          quantity, and usd_price or usd_amount (or native_price / native_amount
-                          with --native-prices); optional usd_liquidity, transaction_hash,
-                          token_name, token_symbol
-    --buy VALUES          values of the type column meaning buy, comma-separated (default buy)
-    --sell VALUES         values meaning sell (default sell)
-    --time-format F       auto (default), unix, unix_ms or iso
-    --native-prices FILE  the native coin's USD series (same forms as --eth-usd)
-    --delimiter C         default: comma, or tab when the header has tabs
-
-  dune EXPORT...          Dune query results (CSV, or the API's JSON): dex.trades (taker or
-                          tx_from, token_bought_address, tx_hash), dex_solana.trades (trader_id,
-                          token_bought_mint_address, tx_id), the bot_trades form (user), and the
-                          legacy dex.trades (token_a_symbol, trader_a: symbols only)
-  flipside EXPORT...      Flipside ez_dex_swaps (EVM: token_in/token_out; Solana: swap_from_mint/
-                          swap_to_mint) and the fact_swaps form (from_mint, to_mint)
-  helius TXS.json...      Helius enhanced transactions of type SWAP (events.swap), and of type
-                          UNKNOWN or with empty events from the wallet's balance changes
-  birdeye RESPONSE.json...  Birdeye trade responses (from/to or base/quote items)
-    --sol-usd FILE        SOL/USD series: USD values of trades paid in SOL the export lacks
-    --eth-usd FILE        ETH/USD series: the same for ETH
-    --network sol|eth     when the export has no blockchain column (dune, flipside, birdeye)
-    --quote-assets LIST   ADDRESS:SYMBOL:native|usd,… replaces the network's quote assets
-                          (which leg is the money; see docs/importers.md)
-    --assume-time T       time (unix seconds or ISO) given to rows of an export with none,
-                          in file order (Flipside seeds, trimmed Helius files)
-
-Every source:
+const EVERY_SOURCE = `Every source:
   --out FILE              where to write the tape (required): .json, .jsonl or .parquet
   --outlier-factor N      drop prices more than N× from their token's median (default 100; 0 keeps all)
   --request-out FILE      also write a simulator request: the wallets with the most round trips
                           (a buy, later a sell of the same token) over the data's whole date range
   --leaders N             how many wallets that request follows (default 20)`;
 
-const FLAGS = {
-  out: { type: 'string' },
-  pools: { type: 'string' },
-  token: { type: 'string' },
-  'eth-usd': { type: 'string' },
-  'usd-from': { type: 'string' },
-  'sol-usd': { type: 'string' },
-  network: { type: 'string' },
-  map: { type: 'string' },
-  buy: { type: 'string' },
-  sell: { type: 'string' },
-  'time-format': { type: 'string' },
-  'native-prices': { type: 'string' },
-  delimiter: { type: 'string' },
-  'outlier-factor': { type: 'string' },
-  'request-out': { type: 'string' },
-  leaders: { type: 'string' },
-  'quote-assets': { type: 'string' },
-  'assume-time': { type: 'string' },
-} as const;
+/** The flags of every source, besides those of the importers' settings. */
+const COMMON_FLAGS = ['out', 'outlier-factor', 'request-out', 'leaders'];
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>['values'];
+/** The column where the help's words on a source or a flag begin. */
+const HELP_COLUMN = 26;
 
-function need(values: Values, flag: keyof Values, source: string): string {
+/** The help of `copysim import` with these importers. */
+export function importHelp(importers: readonly Importer[]): string {
+  return `${USAGE}\n\nSources:\n${sourcesHelp(importers).join('\n')}\n\n${EVERY_SOURCE}`;
+}
+
+/**
+ * Each source and its flags; sources that share one list of settings are listed together, the
+ * flags once after them, set apart from the sources before by a blank line.
+ */
+function sourcesHelp(importers: readonly Importer[]): string[] {
+  const lines: string[] = [];
+  for (let first = 0; first < importers.length; ) {
+    const { settings } = importers[first]!;
+    let end = first + 1;
+    while (end < importers.length && importers[end]!.settings === settings) end++;
+    if (end - first > 1 && lines.length > 0) lines.push('');
+    for (const importer of importers.slice(first, end)) {
+      lines.push(...described(`  ${importer.name} ${importer.files}`, importer.help));
+    }
+    for (const setting of settings) lines.push(...described(`    --${setting.flag} ${setting.value}`, setting.help));
+    first = end;
+  }
+  return lines;
+}
+
+/** A term and the help's words on it: the first line beside it (at {@link HELP_COLUMN} if it fits), the rest under. */
+function described(term: string, words: readonly string[]): string[] {
+  const [first = '', ...rest] = words;
+  return [`${term.padEnd(HELP_COLUMN - 2)}  ${first}`, ...rest.map((line) => `${' '.repeat(HELP_COLUMN)}${line}`)];
+}
+
+export const IMPORT_HELP = importHelp(IMPORTERS);
+
+type Values = Readonly<Record<string, string | undefined>>;
+
+/** Every flag: those of every source, and those of each importer's settings. */
+function flagsOf(importers: readonly Importer[]): Record<string, { type: 'string' }> {
+  const flags = importers.flatMap((importer) => importer.settings.map((setting) => setting.flag));
+  return Object.fromEntries([...COMMON_FLAGS, ...flags].map((flag) => [flag, { type: 'string' }]));
+}
+
+function need(values: Values, flag: string, source: string): string {
   const value = values[flag];
-  if (typeof value !== 'string') throw new UsageError(`import ${source} needs --${flag}`);
+  if (value === undefined) throw new UsageError(`import ${source} needs --${flag}`);
   return value;
 }
 
@@ -106,66 +87,64 @@ function wholeNumber(text: string | undefined, flag: string, fallback: number): 
   return n;
 }
 
-function runImport(source: string, files: string[], values: Values): ImportResult {
-  const outlierFactor = wholeNumber(values['outlier-factor'], 'outlier-factor', 100);
-  if (files.length === 0) throw new UsageError(`import ${source} needs at least one source file`);
-  if (source === 'uniswap') {
-    const usdFrom = values['usd-from'] ?? 'amountUSD';
-    if (usdFrom !== 'amountUSD' && usdFrom !== 'quote') throw new UsageError(`--usd-from expects amountUSD or quote, got "${usdFrom}"`);
-    return importUniswapFiles(files, {
-      pools: need(values, 'pools', source),
-      usdFrom,
-      outlierFactor,
-      ...(values.token ? { token: values.token } : {}),
-      ...(values['eth-usd'] ? { ethUsd: values['eth-usd'] } : {}),
-    });
+/** The options an importer's settings take from the flags given, or from their defaults. */
+function optionsOf(importer: Importer, values: Values): Record<string, unknown> {
+  const options: Record<string, unknown> = {};
+  for (const setting of importer.settings) {
+    const text = values[setting.flag] ?? setting.default;
+    if (text === undefined) {
+      if (setting.required) throw new UsageError(`import ${importer.name} needs --${setting.flag}`);
+      continue;
+    }
+    const value = setting.parse ? setting.parse(text) : text;
+    if (value !== undefined) options[setting.option] = value;
   }
-  if ((PROVIDERS as readonly string[]).includes(source)) {
-    const network = values.network === undefined ? undefined : NetworkSchema.safeParse(values.network);
-    if (network && !network.success) throw new UsageError(`--network expects sol or eth`);
-    const assumeTime = values['assume-time'] === undefined ? undefined : parseProviderTime(values['assume-time']);
-    if (assumeTime === null) throw new UsageError(`--assume-time expects unix seconds or an ISO time, got "${values['assume-time']}"`);
-    return importProviderFiles(source as Provider, files, {
-      outlierFactor,
-      ...(network ? { network: network.data } : {}),
-      ...(values['sol-usd'] ? { solUsd: values['sol-usd'] } : {}),
-      ...(values['eth-usd'] ? { ethUsd: values['eth-usd'] } : {}),
-      ...(values['quote-assets'] ? { quoteAssets: parseQuoteAssets(values['quote-assets']) } : {}),
-      ...(assumeTime !== undefined ? { assumeTime } : {}),
-    });
-  }
-  if (files.length > 1) throw new UsageError(`import ${source} takes one source file`);
-  if (source === 'pumpswap') return importPumpSwapFile(files[0]!, { solUsd: need(values, 'sol-usd', source), outlierFactor });
-  const network = NetworkSchema.safeParse(need(values, 'network', source));
-  if (!network.success) throw new UsageError(`--network expects sol or eth`);
-  const timeFormat = values['time-format'] ?? 'auto';
-  if (!['auto', 'unix', 'unix_ms', 'iso'].includes(timeFormat)) throw new UsageError(`--time-format expects auto, unix, unix_ms or iso`);
-  const list = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim());
-  return importCsvFile(files[0]!, {
-    network: network.data,
-    columns: parseColumnMapping(need(values, 'map', source)),
-    timeFormat: timeFormat as 'auto',
-    outlierFactor,
-    ...(values.buy ? { buyValues: list(values.buy)! } : {}),
-    ...(values.sell ? { sellValues: list(values.sell)! } : {}),
-    ...(values['native-prices'] ? { nativePrices: values['native-prices'] } : {}),
-    ...(values.delimiter ? { delimiter: values.delimiter === '\\t' ? '\t' : values.delimiter } : {}),
-  });
+  return options;
 }
 
-const SOURCES = ['uniswap', 'pumpswap', 'csv', ...PROVIDERS] as const;
+/**
+ * The flag of each option an importer's messages name (see `optionName`): the library names its
+ * options, the command line its flags.
+ */
+function flagNames(importer: Importer): (option: string) => string | undefined {
+  const flags = new Map(importer.settings.map((setting) => [setting.option, `--${setting.flag}`]));
+  flags.set('outlierFactor', '--outlier-factor');
+  return (option) => flags.get(option);
+}
+
+function runImport(importer: Importer, files: readonly string[], values: Values): ImportResult {
+  const outlierFactor = wholeNumber(values['outlier-factor'], 'outlier-factor', 100);
+  if (files.length === 0) throw new UsageError(`import ${importer.name} needs at least one source file`);
+  if (importer.oneFile && files.length > 1) throw new UsageError(`import ${importer.name} takes one source file`);
+  try {
+    return importer.read(files, { ...optionsOf(importer, values), outlierFactor });
+  } catch (e) {
+    const flags = flagNames(importer);
+    if (e instanceof SettingValueError) throw new UsageError(renameOptions(e.message, flags));
+    if (e instanceof InputError) throw new InputError(renameOptions(e.message, flags), e.location);
+    throw e;
+  }
+}
 
 /** `copysim import SOURCE FILE... --out TAPE [flags]`. */
 export function importCommand(args: string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({ args, options: FLAGS, allowPositionals: true, strict: true });
+  return runImportCommand(IMPORTERS, args, io);
+}
+
+/** `copysim import` with these importers: the source named runs with its own. */
+export function runImportCommand(importers: readonly Importer[], args: string[], io: CliIo): number {
+  const options = flagsOf(importers);
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
   const [source, ...files] = positionals;
-  if (source === undefined || !(SOURCES as readonly string[]).includes(source)) {
-    throw new UsageError(`${source === undefined ? 'import needs a source' : `unknown source "${source}"`}: ${SOURCES.join(', ')}`);
+  const importer = importers.find((candidate) => candidate.name === source);
+  if (source === undefined || importer === undefined) {
+    const names = importers.map((candidate) => candidate.name).join(', ');
+    throw new UsageError(`${source === undefined ? 'import needs a source' : `unknown source "${source}"`}: ${names}`);
   }
   const out = need(values, 'out', source);
   const leaders = wholeNumber(values.leaders, 'leaders', 20);
-  const { tape, report } = runImport(source, files, values);
-  io.err(formatImportReport(report));
+  const { tape, report } = runImport(importer, files, values);
+  io.err(renameOptions(formatImportReport(report), flagNames(importer)));
   writeTapeFile(out, tape);
   io.out(`${out}: ${formatTapeSummary(summarizeTape(tape))}\n`);
   if (values['request-out'] !== undefined) {
@@ -173,7 +152,8 @@ export function importCommand(args: string[], io: CliIo): number {
     if (request === null) io.err('no wallet made a round trip: no request written\n');
     else {
       writeRequestFile(values['request-out'], request);
-      io.out(`${values['request-out']}: ${request.wallets.length} leaders, ${request.from_date} .. ${request.to_date}\n`);
+      const followed = `${request.wallets.length} leaders, ${request.from_date} .. ${request.to_date}`;
+      io.out(`${values['request-out']}: ${followed}\n`);
     }
   }
   return EXIT_OK;

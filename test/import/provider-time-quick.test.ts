@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseProviderTime } from '../../src/io/import/provider-time.js';
+import { parseProviderTime, ProviderTimeReader } from '../../src/io/import/provider-time.js';
 
 /** The general rule alone (a regular expression and Date.parse), the reference of the quick path. */
 function generalRule(t: string): number | null {
@@ -19,6 +19,17 @@ describe("Dune's times read without a regular expression", () => {
     expect(parseProviderTime('1969-12-31 23:59:59.999 UTC')).toBeNull();
   });
 
+  it('reads each time right with the day its reader keeps, readers apart', () => {
+    const a = new ProviderTimeReader();
+    const b = new ProviderTimeReader();
+    expect(a.read('2024-03-10 10:00:00 UTC')).toBe(1_710_064_800);
+    expect(b.read('2024-03-11 00:00:00 UTC')).toBe(1_710_115_200);
+    expect(a.read('2024-03-10 10:00:01.000 UTC')).toBe(1_710_064_801);
+    expect(b.read('2024-03-11T00:00:01Z')).toBe(1_710_115_201);
+    expect(a.read('2024-03-11 00:00:00')).toBe(1_710_115_200);
+    expect(a.read('2024-03-10 23:59:59')).toBe(1_710_115_199);
+  });
+
   it('agrees with the general rule on generated times, valid or not', () => {
     const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
     const time = fc
@@ -34,9 +45,12 @@ describe("Dune's times read without a regular expression", () => {
         fc.constantFrom('', ' UTC', 'Z', 'UTC', ' utc', 'z', '+00:00', ' UTX'),
       )
       .map(([y, mo, d, sep, h, mi, s, frac, zone]) => `${y}-${mo}-${d}${sep}${h}:${mi}:${s}${frac}${zone}`);
+    // One reader for every time, as an import reads its file: the day it keeps is the last one's.
+    const reader = new ProviderTimeReader();
     fc.assert(
       fc.property(time, (t) => {
         expect(parseProviderTime(t)).toBe(generalRule(t));
+        expect(reader.read(t)).toBe(generalRule(t));
         return true;
       }),
       { numRuns: 5000 },

@@ -132,10 +132,10 @@ describe('importDune', () => {
     expect(() => importDune(readExportTable(raw, 'raw.csv'), 'raw.csv')).toThrow(/raw.csv: only raw amounts .* cannot be turned into token amounts/);
     const noTrader = csv('blockchain,block_time,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount', 'solana,1,a,b,1,1');
     expect(() => importDune(readExportTable(noTrader, 'x.csv'), 'x.csv')).toThrow(/x.csv: no trader column \(taker or trader_id or user or tx_from\); the file has blockchain, block_time/);
-    // A SOL buy without amount_usd and without --sol-usd: nothing usable, exit 1 in the CLI.
+    // A SOL buy without amount_usd and without `solUsd`: nothing usable, exit 1 in the CLI.
     const unpriced = csv('blockchain,block_time,user,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount', `solana,${T},W,MINT,${WSOL},10,1`);
     expect(() => importDune(readExportTable(unpriced, 'u.csv'), 'u.csv')).toThrow(
-      /u.csv: nothing usable: 1 rows read, none kept \(1 no USD value in the export and no --sol-usd series for its SOL leg\)/,
+      /u.csv: nothing usable: 1 rows read, none kept \(1 no USD value in the export and no `solUsd` series for its SOL leg\)/,
     );
   });
 
@@ -177,12 +177,12 @@ describe('importFlipside', () => {
       `2024-03-10 10:00:00.000,sig,W,MINT,250,,${WSOL},0.5,`,
     );
     expect(importFlipside(readExportTable(ez, 'ez.csv'), 'ez.csv', { solUsd }).tape.swaps[0]).toMatchObject({ type: 'sell', quantity: '250', usd_amount: '75', usd_price: '0.3' });
-    // The seed has no time: rows are placed at --assume-time, in file order; a failed one is dropped.
+    // The seed has no time: rows are placed at `assumeTime`, in file order; a failed one is dropped.
     const seed = csv('tx_id, succeeded, swapper, from_mint, from_amt, to_mint, to_amt', `s1,TRUE,W,${USDC_SOL},10,MINT,40`, `s2,FALSE,W,${USDC_SOL},10,MINT,40`);
-    expect(() => importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv')).toThrow(/none kept \(1 no time \(the export has none; --assume-time gives one\); 1 failed transaction \(succeeded is false\)\)/);
+    expect(() => importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv')).toThrow(/none kept \(1 no time \(the export has none; `assumeTime` gives one\); 1 failed transaction \(succeeded is false\)\)/);
     const { tape, report } = importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv', { assumeTime: T });
     expect(tape.swaps).toEqual([{ wallet: 'W', token: 'MINT', type: 'buy', time: T, quantity: '40', usd_price: '0.25', usd_amount: '10', usd_liquidity: null, transaction_hash: 's1' }]);
-    expect(report.notes).toContain(`1 swaps had no time and were placed at ${T} (--assume-time), in file order`);
+    expect(report.notes).toContain(`1 swaps had no time and were placed at ${T} (\`assumeTime\`), in file order`);
   });
 });
 

@@ -80,7 +80,7 @@ describe('importUniswap', () => {
     const half = v2({ amount0Out: '10', amount1In: '0.5', amountUSD: '300', timestamp: '100' });
     const next = v2({ amount0Out: '10', amount1In: '0.5', amountUSD: '300', timestamp: '90000' });
     const byAmount = importUniswap([{ pool: '0xpool2', swaps: [half, next], source: 'p.json' }], pools, { ethUsd });
-    expect(byAmount.report.notes.join('\n')).toMatch(/implies ETH\/USD at 0\.5× the --eth-usd series/);
+    expect(byAmount.report.notes.join('\n')).toMatch(/implies ETH\/USD at 0\.5× the `ethUsd` series/);
     // Days 0 and 1 have no WETH-leg point left: each takes the series' price at the end of that day.
     expect(byAmount.tape.native_prices).toEqual([[0, '1200'], [86_400, '1300']]);
     // Quote leg: 0.5 WETH × 1200 = $600 for 10 XDAO → $60; on day 1, 0.5 × 1300 / 10 = $65.

@@ -2,10 +2,10 @@ import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import { rejectErrorResponse, text } from './export-rows.js';
 import { collector, type ProviderImportOptions } from './provider-options.js';
-import { parseProviderTime } from './provider-time.js';
+import { ProviderTimeReader } from './provider-time.js';
 import { QuoteAssets } from './quote-assets.js';
-import { decimalOf, type TradeLeg } from './trade-legs.js';
-import type { ImportResult } from './uniswap.js';
+import { decimalOf, type TradeLeg } from './trade-collector.js';
+import type { ImportResult } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,6 +60,7 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
   const network: Network = options.network ?? (firstAddress.startsWith('0x') ? 'eth' : 'sol');
   const quotes = new QuoteAssets(network, options.quoteAssets);
   const trades = collector(network, options);
+  const times = new ProviderTimeReader();
   items.forEach((value, index) => {
     const item = obj(value);
     const where = `${file} data.items[${index}]`;
@@ -89,7 +90,7 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
       wallet: text(item.owner),
       sold: soldLeg,
       bought: boughtLeg,
-      time: parseProviderTime(field(item, 'blockUnixTime', 'block_unix_time')),
+      time: times.read(field(item, 'blockUnixTime', 'block_unix_time')),
       usd: volume?.gt(0) ? volume : (legUsd(quoteLeg) ?? legUsd(tokenLeg)),
       hash: text(field(item, 'txHash', 'tx_hash')) || null,
       seq: [Number(field(item, 'blockNumber', 'block_number')) || 0, Number(field(item, 'insIndex', 'ins_index')) || 0, Number(field(item, 'innerInsIndex', 'inner_ins_index')) || 0, index],

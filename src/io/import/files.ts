@@ -8,7 +8,8 @@ import { writeTape } from '../convert-tape.js';
 import { importCsv, type CsvColumns, type CsvImportOptions } from './csv.js';
 import { parsePriceSeries } from './prices.js';
 import { importPumpSwap } from './pumpswap.js';
-import { importUniswap, type ImportResult, type UniswapImportOptions } from './uniswap.js';
+import type { ImportResult } from './types.js';
+import { importUniswap, type UniswapImportOptions } from './uniswap.js';
 import { parsePoolInfo } from './uniswap-pools.js';
 
 /** Reads a price series file (see `parsePriceSeries` for the forms). */

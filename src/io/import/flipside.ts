@@ -1,9 +1,9 @@
 import type { ExportTable } from './export-rows.js';
 import { text } from './export-rows.js';
 import { collector, exportNetwork, need, pick, type ProviderImportOptions } from './provider-options.js';
-import { parseProviderTime } from './provider-time.js';
-import { usdCell } from './trade-legs.js';
-import type { ImportResult } from './uniswap.js';
+import { ProviderTimeReader } from './provider-time.js';
+import { usdCell } from './trade-collector.js';
+import type { ImportResult } from './types.js';
 
 /**
  * Imports a Flipside export (CSV or JSON rows) of swaps. Recognised column sets:
@@ -16,7 +16,8 @@ import type { ImportResult } from './uniswap.js';
  * - the `fact_swaps` seeds: `swapper`, `from_mint`, `from_amt` or `from_amount`, `to_mint`,
  *   `to_amt` or `to_amount`, `tx_id`, `succeeded`, and no time nor USD value.
  * "In" / "from" is what the trader sold. Rows with `succeeded` false are dropped. The network is
- * `blockchain` when the export has it, else --network, else Solana for the mint column sets.
+ * `blockchain` when the export has it, else the `network` option, else Solana for the mint
+ * column sets.
  *
  * @example
  * const { tape, report } = importFlipside(readExportTable(csvText, 'swaps.csv'), 'swaps.csv', { nativeUsd });
@@ -53,6 +54,7 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
   const time = pick(c, ['block_timestamp']);
   const order = ['block_number', 'block_id', 'event_index', 'index', 'swap_index', 'inner_index'].filter((n) => c.has(n));
   const trades = collector(network, options, false, (row) => table.where(row));
+  const times = new ProviderTimeReader();
   const read = (name: string | undefined): ((row: number) => unknown) => (name === undefined ? () => undefined : table.column(name));
   const cell = {
     succeeded: read('succeeded'),
@@ -75,7 +77,7 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       return;
     }
     const written = cell.time(index);
-    const at = time ? parseProviderTime(written) : null;
+    const at = time ? times.read(written) : null;
     if (time && at === null && text(written) !== '') {
       trades.drop(`block_timestamp "${text(written)}" is not a time`, index);
       return;

@@ -1,10 +1,11 @@
 import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import { rejectErrorResponse } from './export-rows.js';
+import { optionName } from './option-names.js';
 import { collector, type ProviderImportOptions } from './provider-options.js';
-import { parseProviderTime } from './provider-time.js';
-import { type TradeLeg } from './trade-legs.js';
-import type { ImportResult } from './uniswap.js';
+import { ProviderTimeReader } from './provider-time.js';
+import { type TradeLeg } from './trade-collector.js';
+import type { ImportResult } from './types.js';
 
 const WSOL = 'So11111111111111111111111111111111111111112';
 const LAMPORTS = new Decimal(1e9);
@@ -84,7 +85,7 @@ function balanceLegs(tx: Json, wallet: string): { sold: TradeLeg; bought: TradeL
  * when `events` is empty, or the type is `UNKNOWN`, from the wallet's own balance changes in
  * `accountData` (its SOL change with the fee added back, its token accounts' changes): one
  * asset down and one up is a swap. The wallet is `feePayer`, else the first account. Helius
- * gives no USD value: the SOL leg × --sol-usd, a USDC/USDT leg at one dollar. Failed
+ * gives no USD value: the SOL leg × `solUsd`, a USDC/USDT leg at one dollar. Failed
  * transactions and other types are dropped.
  *
  * @example
@@ -94,8 +95,12 @@ export function importHelius(json: unknown, file: string, options: ProviderImpor
   rejectErrorResponse(json, file);
   const txs: unknown[] | null = Array.isArray(json) ? json : obj(json)?.signature !== undefined ? [json] : null;
   if (txs === null) throw new InputError(`${file}: expected a list of Helius enhanced transactions (objects with signature, type, accountData)`, { source: file });
-  if (options.network === 'eth') throw new InputError(`${file}: Helius transactions are Solana's: --network must be sol`, { source: file });
+  if (options.network === 'eth') {
+    const network = optionName('network');
+    throw new InputError(`${file}: Helius transactions are Solana's: ${network} must be sol`, { source: file });
+  }
   const trades = collector('sol', options);
+  const times = new ProviderTimeReader();
   let fromBalances = 0;
   txs.forEach((value, index) => {
     const tx = obj(value);
@@ -121,7 +126,7 @@ export function importHelius(json: unknown, file: string, options: ProviderImpor
     trades.add({
       wallet,
       ...legs,
-      time: tx.timestamp === undefined ? null : parseProviderTime(tx.timestamp),
+      time: tx.timestamp === undefined ? null : times.read(tx.timestamp),
       usd: null,
       hash: signature,
       seq: [typeof tx.slot === 'number' ? tx.slot : 0, index],

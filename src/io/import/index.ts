@@ -1,6 +1,7 @@
 // Public exports of the import layer: real swap data (provider exports, Uniswap subgraph, PumpSwap capture, CSV)
 // turned into tapes, with a report of what was dropped and why.
-export { importUniswap, type ImportResult, type UniswapImportOptions, type UniswapPoolSwaps } from './uniswap.js';
+export { type ImportResult } from './types.js';
+export { importUniswap, type UniswapImportOptions, type UniswapPoolSwaps } from './uniswap.js';
 export { parsePoolInfo, tradedSide, WETH, type UniswapPool, type PoolToken } from './uniswap-pools.js';
 export { importPumpSwap, type PumpSwapImportOptions } from './pumpswap.js';
 export { importCsv, parseColumnMapping, CSV_FIELDS, type CsvColumns, type CsvField, type CsvImportOptions } from './csv.js';
@@ -32,4 +33,5 @@ export { readExportFile, readExportTable, type ExportTable, type ExportRow } fro
 export { parseProviderTime } from './provider-time.js';
 export { QUOTE_ASSETS, QuoteAssets, parseQuoteAssets, type QuoteAsset, type QuoteKind } from './quote-assets.js';
 export { type ProviderImportOptions } from './provider-options.js';
-export { importProviderFile, importProviderFiles, importProviderText, PROVIDERS, type Provider, type ProviderFileOptions } from './provider-files.js';
+export { type ProviderFileOptions } from './provider-files.js';
+export { importProviderFile, importProviderFiles, importProviderText, PROVIDERS, type Provider } from './registry.js';

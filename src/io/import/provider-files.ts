@@ -1,20 +1,12 @@
 import { basename } from 'node:path';
 import { InputError } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
-import { importBirdeye } from './birdeye.js';
-import { importDune } from './dune.js';
 import { readText } from '../files.js';
 import { parseExportJson, readExportFile, readExportTable, type ExportTable } from './export-rows.js';
 import { readPriceSeriesFile } from './files.js';
-import { importFlipside } from './flipside.js';
-import { importHelius } from './helius.js';
 import type { ProviderImportOptions } from './provider-options.js';
 import type { DroppedRows } from './report.js';
-import type { ImportResult } from './uniswap.js';
-
-/** The providers whose exports `copysim import` reads. */
-export const PROVIDERS = ['dune', 'flipside', 'helius', 'birdeye'] as const;
-export type Provider = (typeof PROVIDERS)[number];
+import type { Importer, ImportResult } from './types.js';
 
 export interface ProviderFileOptions extends Omit<ProviderImportOptions, 'solUsd' | 'ethUsd'> {
   /** SOL/USD series file (the forms of `parsePriceSeries`). */
@@ -23,50 +15,60 @@ export interface ProviderFileOptions extends Omit<ProviderImportOptions, 'solUsd
   readonly ethUsd?: string;
 }
 
-/** Imports one provider export file (its text already read). */
-export function importProviderText(provider: Provider, text: string, file: string, options: ProviderImportOptions): ImportResult {
-  switch (provider) {
-    case 'dune':
-    case 'flipside':
-      return importTable(provider, readExportTable(text, file), file, options);
-    case 'helius':
-      return importHelius(parseExportJson(text, file), file, options);
-    case 'birdeye':
-      return importBirdeye(parseExportJson(text, file), file, options);
-  }
+/** How a provider's exports are read: from their text, or from their file. */
+export interface ExportForm<Export> {
+  fromText(text: string, file: string): Export;
+  /** `what` names the file in the message when it cannot be read. */
+  fromFile(path: string, file: string, what: string): Export;
+}
+
+/** A table of rows, CSV or JSON (see {@link readExportTable}); a CSV file is read a piece at a time. */
+export const TABLE_EXPORT: ExportForm<ExportTable> = { fromText: readExportTable, fromFile: readExportFile };
+
+/** A JSON document, read whole. */
+export const JSON_EXPORT: ExportForm<unknown> = {
+  fromText: parseExportJson,
+  fromFile: (path, file, what) => parseExportJson(readText(path, what), file),
+};
+
+/** What a provider's importer is made of: its description, the form of its exports and the importer of one. */
+export interface ExportReader<Name extends string, Export> extends Omit<Importer, 'name' | 'read'> {
+  readonly name: Name;
+  readonly form: ExportForm<Export>;
+  readonly importExport: (data: Export, file: string, options: ProviderImportOptions) => ImportResult;
+}
+
+/** The importer of a provider's exports: one from its text or its file, or several files as one tape. */
+export interface ExportImporter<Name extends string = string> extends Importer<ProviderFileOptions> {
+  readonly name: Name;
+  importText(text: string, file: string, options: ProviderImportOptions): ImportResult;
+  importFile(path: string, options: ProviderImportOptions): ImportResult;
 }
 
 /**
- * Imports one provider export file; a CSV is read a piece at a time (see {@link readExportFile}).
- *
- * @example
- * const { tape, report } = importProviderFile('dune', 'trades.csv', { solUsd });
+ * A provider's importer from its reader. Several files are imported each on its own (a file with
+ * nothing usable is an error naming it), with the series files read once, then merged in time
+ * order ({@link mergeImports}).
  */
-export function importProviderFile(provider: Provider, path: string, options: ProviderImportOptions): ImportResult {
-  const file = basename(path);
-  if (provider === 'dune' || provider === 'flipside') return importTable(provider, readExportFile(path, file, provider), file, options);
-  return importProviderText(provider, readText(path, provider), file, options);
-}
-
-function importTable(provider: 'dune' | 'flipside', table: ExportTable, file: string, options: ProviderImportOptions): ImportResult {
-  return provider === 'dune' ? importDune(table, file, options) : importFlipside(table, file, options);
-}
-
-/**
- * Imports provider export files into one tape: each file on its own (a file with nothing
- * usable is an error naming it), then merged in time order.
- *
- * @example
- * importProviderFiles('dune', ['trades.csv'], { solUsd: 'sol_usd_hourly.json' });
- */
-export function importProviderFiles(provider: Provider, paths: readonly string[], options: ProviderFileOptions = {}): ImportResult {
-  const { solUsd, ethUsd, ...rest } = options;
-  const series = {
-    ...(solUsd ? { solUsd: readPriceSeriesFile(solUsd) } : {}),
-    ...(ethUsd ? { ethUsd: readPriceSeriesFile(ethUsd) } : {}),
+export function exportImporter<Name extends string, Export>(reader: ExportReader<Name, Export>): ExportImporter<Name> {
+  const { form, importExport, ...described } = reader;
+  const importFile = (path: string, options: ProviderImportOptions): ImportResult => {
+    const file = basename(path);
+    return importExport(form.fromFile(path, file, reader.name), file, options);
   };
-  const results = paths.map((path) => importProviderFile(provider, path, { ...rest, ...series }));
-  return mergeImports(results);
+  return {
+    ...described,
+    importText: (text, file, options) => importExport(form.fromText(text, file), file, options),
+    importFile,
+    read(paths, options) {
+      const { solUsd, ethUsd, ...rest } = options;
+      const series = {
+        ...(solUsd ? { solUsd: readPriceSeriesFile(solUsd) } : {}),
+        ...(ethUsd ? { ethUsd: readPriceSeriesFile(ethUsd) } : {}),
+      };
+      return mergeImports(paths.map((path) => importFile(path, { ...rest, ...series })));
+    },
+  };
 }
 
 /** Several imports as one: swaps in time order (file order within a second), reports added up. */

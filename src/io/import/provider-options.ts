@@ -2,17 +2,18 @@ import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import { text, type ExportTable } from './export-rows.js';
 import type { PriceSeries } from './prices.js';
+import { optionName } from './option-names.js';
 import { QuoteAssets, type QuoteAsset } from './quote-assets.js';
-import { TradeCollector } from './trade-legs.js';
+import { TradeCollector } from './trade-collector.js';
 
 export interface ProviderImportOptions {
   /** The network, when the export has no `blockchain` column (or to keep one chain of several). */
   readonly network?: Network;
   /** Replaces the network's quote assets. */
   readonly quoteAssets?: readonly QuoteAsset[];
-  /** SOL/USD series (--sol-usd): USD values of trades paid in SOL that the export gives none. */
+  /** SOL/USD series: USD values of trades paid in SOL that the export gives none. */
   readonly solUsd?: PriceSeries;
-  /** ETH/USD series (--eth-usd): the same for trades paid in ETH. */
+  /** ETH/USD series: the same for trades paid in ETH. */
   readonly ethUsd?: PriceSeries;
   readonly outlierFactor?: number;
   /** The time (seconds) given to rows of an export that has none; unset drops them. */
@@ -35,13 +36,16 @@ export function need(columns: ReadonlySet<string>, names: readonly string[], wha
   return found;
 }
 
-/** The network of an export: --network, else its first row's `blockchain`. */
+/** The network of an export: the `network` option, else its first row's `blockchain`. */
 export function exportNetwork(table: ExportTable, options: ProviderImportOptions, file: string, fallback?: Network): Network {
   if (options.network) return options.network;
   const chain = text(table.first('blockchain')).toLowerCase();
   const network = CHAINS[chain] ?? fallback;
   if (network === undefined) {
-    throw new InputError(`${file}: cannot tell the network (${chain ? `blockchain "${chain}"` : 'no blockchain column'}): pass --network sol or --network eth`, { source: file });
+    const which = chain ? `blockchain "${chain}"` : 'no blockchain column';
+    const network = optionName('network');
+    const pass = `pass ${network} sol or ${network} eth`;
+    throw new InputError(`${file}: cannot tell the network (${which}): ${pass}`, { source: file });
   }
   return network;
 }

@@ -6,7 +6,7 @@ import { keptSwaps } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import { DropLog } from './report.js';
 import { buildTape, type ImportedSwap } from './tape-builder.js';
-import type { ImportResult } from './uniswap.js';
+import type { ImportResult } from './types.js';
 
 export interface PumpSwapImportOptions {
   /** Drop prices more than this factor from their token's median (default 100; 0 keeps all). */

@@ -1,5 +1,6 @@
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
+import { optionName } from './option-names.js';
 
 /** How a quote asset is valued in USD: at the native coin's series, or at one dollar. */
 export type QuoteKind = 'native' | 'usd';
@@ -15,7 +16,7 @@ export interface QuoteAsset {
  * The quote assets of each network: in a swap between a quote asset and another token, the
  * other token is what was traded and the quote asset what it was paid with. A swap between
  * two quote assets (SOL for USDC) or two other tokens is not a trade of a token for money and is
- * dropped. Override with `--quote-assets`.
+ * dropped. Override with the `quoteAssets` option.
  */
 export const QUOTE_ASSETS: Readonly<Record<Network, readonly QuoteAsset[]>> = {
   sol: [
@@ -65,8 +66,8 @@ export class QuoteAssets {
 }
 
 /**
- * Parses `--quote-assets`: comma-separated `ADDRESS:SYMBOL:native|usd` entries, replacing the
- * network's list.
+ * Parses a list of quote assets (the `quoteAssets` option) from text: comma-separated
+ * `ADDRESS:SYMBOL:native|usd` entries, replacing the network's list.
  *
  * @example
  * parseQuoteAssets('So11111111111111111111111111111111111111112:SOL:native,EPjF…:USDC:usd');
@@ -78,7 +79,11 @@ export function parseQuoteAssets(text: string): QuoteAsset[] {
     .map((entry) => {
       const [address, symbol, kind] = entry.split(':').map((s) => s.trim());
       if (!address || !symbol || (kind !== 'native' && kind !== 'usd')) {
-        throw new InputError(`--quote-assets: "${entry}" is not ADDRESS:SYMBOL:native or ADDRESS:SYMBOL:usd`, { source: '--quote-assets' });
+        const expected = 'ADDRESS:SYMBOL:native or ADDRESS:SYMBOL:usd';
+        throw new InputError(`${optionName('quoteAssets')}: "${entry}" is not ${expected}`, {
+          source: 'options',
+          path: 'quoteAssets',
+        });
       }
       return { address, symbol, kind };
     });

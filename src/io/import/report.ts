@@ -13,7 +13,8 @@ export interface DroppedRows {
 
 /** The report of one import. */
 export interface ImportReport {
-  readonly source: 'uniswap' | 'pumpswap' | 'csv' | 'dune' | 'flipside' | 'helius' | 'birdeye';
+  /** The importer's name (`dune`, `csv`, …: see `IMPORTERS`). */
+  readonly source: string;
   /** Swap rows read. */
   readonly rows: number;
   /** Swaps written to the tape. */

@@ -4,8 +4,10 @@ import { formatPath } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
 import { keptSwaps } from './outliers.js';
 import { priceAt, type PriceSeries } from './prices.js';
-import { DropLog, type ImportReport } from './report.js';
+import { optionName } from './option-names.js';
+import { DropLog } from './report.js';
 import { buildTape, fitsTape, type ImportedSwap } from './tape-builder.js';
+import type { ImportResult } from './types.js';
 import { STABLECOINS, tradedSide, WETH, type UniswapPool } from './uniswap-pools.js';
 
 /** The `Swap` entities of one pool, as The Graph's Uniswap subgraph returns them. */
@@ -29,12 +31,6 @@ export interface UniswapImportOptions {
   readonly usdFrom?: 'amountUSD' | 'quote';
   /** Drop prices more than this factor from their token's median (default 100; 0 keeps all). */
   readonly outlierFactor?: number;
-}
-
-/** A tape and the report of what was dropped and why. */
-export interface ImportResult {
-  readonly tape: TapeInput;
-  readonly report: ImportReport;
 }
 
 const SignedDecimal = z.string().regex(/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/, 'expected a decimal string');
@@ -83,6 +79,10 @@ function readLeg(row: unknown): Leg | string {
     seq: [Number(s.transaction?.blockNumber ?? 0), Number(s.logIndex ?? 0)],
   };
 }
+
+/** Why a swap whose USD value is to come from its quote leg cannot have one. */
+const NO_QUOTE_PRICE =
+  `no USD price for the quote leg (WETH needs ${optionName('ethUsd')}; other quotes cannot be priced)`;
 
 function median(values: readonly Decimal[]): Decimal | null {
   if (values.length === 0) return null;
@@ -141,7 +141,7 @@ export function importUniswap(
         const unit = quote.id === WETH ? (options.ethUsd ? priceAt(options.ethUsd, leg.time) : null) : STABLECOINS.has(quote.id) ? new Decimal(1) : null;
         usd = unit === null ? null : quoteNet.times(unit);
       }
-      if (usd === null) return log.drop('no USD price for the quote leg (WETH needs --eth-usd; other quotes cannot be priced)', where);
+      if (usd === null) return log.drop(NO_QUOTE_PRICE, where);
       if (!usd.gt(0)) return log.drop('no USD value (amountUSD is 0: the subgraph could not price the swap)', where);
       const quantity = net.abs();
       swaps.push({
@@ -179,8 +179,10 @@ function checkedNative(
   });
   const ratio = median(ratios);
   if (ratio === null || (ratio.gte(0.8) && ratio.lte(1.25))) return [...points];
-  const fix = usdFrom === 'amountUSD' ? '; --usd-from quote prices its swaps from the WETH leg instead' : '';
-  notes.push(`${source}: amountUSD implies ETH/USD at ${ratio.toSignificantDigits(3).toString()}× the --eth-usd series, so its WETH legs give no native prices${fix}`);
+  const quoteInstead = `; ${optionName('usdFrom')} quote prices its swaps from the WETH leg instead`;
+  const fix = usdFrom === 'amountUSD' ? quoteInstead : '';
+  const implied = `amountUSD implies ETH/USD at ${ratio.toSignificantDigits(3).toString()}×`;
+  notes.push(`${source}: ${implied} the ${optionName('ethUsd')} series, so its WETH legs give no native prices${fix}`);
   return [];
 }
 
@@ -201,10 +203,16 @@ function nativeSeries(all: [number, Decimal][], swaps: readonly ImportedSwap[], 
       const price = priceAt(ethUsd, d * 86_400 + 86_399);
       return price === null ? [] : [[d * 86_400, price] as [number, Decimal]];
     });
-    if (fill.length > 0) notes.push(`${fill.length} days without a WETH leg take ETH/USD from the --eth-usd series`);
+    if (fill.length > 0) {
+      notes.push(`${fill.length} days without a WETH leg take ETH/USD from the ${optionName('ethUsd')} series`);
+    }
     series.push(...fill);
     series.sort((a, b) => a[0] - b[0]);
   }
-  notes.push(series.length === 0 ? 'no native prices: no WETH leg and no --eth-usd series (simulating with fees will fail)' : `${series.length} native price points`);
+  notes.push(
+    series.length === 0
+      ? `no native prices: no WETH leg and no ${optionName('ethUsd')} series (simulating with fees will fail)`
+      : `${series.length} native price points`,
+  );
   return series;
 }

@@ -2,14 +2,15 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
-import { keptRows, type ImportRows } from './outliers.js';
+import { quotientTape, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
+import { optionName } from './option-names.js';
+import { keptRows } from './outliers.js';
 import { priceAt, seriesWindow, type PriceSeries } from './prices.js';
 import type { QuoteAsset, QuoteAssets } from './quote-assets.js';
 import { DropLog, type ImportReport, type RowPlace } from './report.js';
-import { exactQuotient, quotientTape, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
-import { grown } from '../../typed-arrays.js';
-import { compareSeqRanges, exactDecimal, fitsTime, numberOf, shortTapeText, tapeNativePrices, tapeSwapOf, whyNotTapeReady, type SwapDecimal } from './tape-builder.js';
-import type { ImportResult } from './uniswap.js';
+import { SwapColumns, SwapRecord } from './swap-columns.js';
+import { fitsTime, shortTapeText, tapeNativePrices, type SwapDecimal } from './tape-builder.js';
+import type { ImportResult } from './types.js';
 
 /** One side of a trade as an export has it: the asset and the amount in whole units. */
 export interface TradeLeg {
@@ -52,6 +53,11 @@ export interface TradeOptions {
 
 /** A native price older than this is not the trade's: a series that ends before the data must not price it. */
 const STALE_DAYS = 2;
+
+/** Why a row without a time is dropped. */
+const NO_TIME = `no time (the export has none; ${optionName('assumeTime')} gives one)`;
+/** Why a trade of a token for a token is dropped. */
+const NO_QUOTE_LEG = `neither leg is a quote asset (a token for a token): add one with ${optionName('quoteAssets')}`;
 
 /** The magnitude of a decimal (exports sign the amounts leaving a wallet); no copy when positive. */
 function absolute(value: Decimal | null): Decimal | null {
@@ -102,9 +108,12 @@ export class TradeCollector {
   private usdFromExport = 0;
   private usdFromQuote = 0;
   private timesAssumed = 0;
+  /** The option of the native coin's USD series, as the messages name it. */
+  private readonly nativeSeries: string;
 
   constructor(private readonly options: TradeOptions) {
     this.log = new DropLog(options.placeOf);
+    this.nativeSeries = optionName(options.network === 'sol' ? 'solUsd' : 'ethUsd');
   }
 
   /** Counts a row that was dropped before it became a trade. */
@@ -115,14 +124,14 @@ export class TradeCollector {
 
   add(row: TradeRow): void {
     this.rows++;
-    const { network } = this.options;
     if (!row.wallet) return this.log.drop('no trader address', row.where);
     if (!row.sold.address || !row.bought.address) return this.log.drop('a leg without a token address', row.where);
     const soldQuote = this.quoteOf(row.sold);
     const boughtQuote = this.quoteOf(row.bought);
     if (soldQuote && boughtQuote) return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
     if (!soldQuote && !boughtQuote) {
-      return this.log.drop('neither leg is a quote asset (a token for a token): add one with --quote-assets', `${this.log.place(row.where)} (${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address})`);
+      const legs = `${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address}`;
+      return this.log.drop(NO_QUOTE_LEG, `${this.log.place(row.where)} (${legs})`);
     }
     const type = soldQuote ? 'buy' : 'sell';
     const tokenLeg = soldQuote ? row.bought : row.sold;
@@ -131,20 +140,20 @@ export class TradeCollector {
     // The usual row, a token amount and a USD value as text: priced without decimal.js, and
     // without an object for either when they are already in tape form.
     if (typeof tokenLeg.amount === 'string' && typeof row.usd === 'string' && tapeFormDigits(tokenLeg.amount) > 0 && tapeFormDigits(row.usd) > 0) {
-      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
       this.usdFromExport++;
       return this.keepQuotient(row, tokenLeg, type, tokenLeg.amount, row.usd);
     }
     const fastQuantity = positiveDigits(tokenLeg.amount);
     const fastUsd = fastQuantity && positiveDigits(row.usd);
     if (fastQuantity && fastUsd) {
-      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+      if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
       this.usdFromExport++;
       return this.keepQuotient(row, tokenLeg, type, fastQuantity.compact(), fastUsd.compact());
     }
     const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
-    if (row.time === null && this.options.assumeTime === undefined) return this.log.drop('no time (the export has none; --assume-time gives one)', row.where);
+    if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
     const time = row.time ?? this.options.assumeTime!;
     let usd = absolute(decimalOf(row.usd));
     if (usd?.gt(0)) this.usdFromExport++;
@@ -153,10 +162,14 @@ export class TradeCollector {
       if (!paid?.gt(0)) return this.log.drop('no USD value and no quote amount', row.where);
       if (quote.kind === 'usd') usd = paid;
       else {
-        const flag = network === 'sol' ? '--sol-usd' : '--eth-usd';
-        if (!this.options.nativeUsd) return this.log.drop(`no USD value in the export and no ${flag} series for its ${quote.symbol} leg`, row.where);
+        if (!this.options.nativeUsd) {
+          const reason = `no USD value in the export and no ${this.nativeSeries} series for its ${quote.symbol} leg`;
+          return this.log.drop(reason, row.where);
+        }
         const rate = priceAt(this.options.nativeUsd, time, STALE_DAYS * 86_400);
-        if (rate === null) return this.log.drop(`no ${flag} price in the ${STALE_DAYS} days up to the trade`, row.where);
+        if (rate === null) {
+          return this.log.drop(`no ${this.nativeSeries} price in the ${STALE_DAYS} days up to the trade`, row.where);
+        }
         usd = paid.times(rate);
       }
       this.usdFromQuote++;
@@ -222,7 +235,6 @@ export class TradeCollector {
       last = Math.max(last, this.swaps.timeOf(i));
     }
     const native = this.options.nativeUsd ? seriesWindow(this.options.nativeUsd, first, last) : [];
-    const flag = this.options.network === 'sol' ? '--sol-usd' : '--eth-usd';
     return {
       tape: { network: this.options.network, tokens: this.tokens, native_prices: tapeNativePrices(native), swaps: this.swaps.tapeSwaps(kept) },
       report: {
@@ -230,118 +242,21 @@ export class TradeCollector {
         rows: this.rows,
         kept: kept.length,
         dropped: this.log.list(),
-        notes: [
-          `USD values: ${this.usdFromExport} from the export, ${this.usdFromQuote} from the quote amount`,
-          ...(this.timesAssumed > 0 ? [`${this.timesAssumed} swaps had no time and were placed at ${this.options.assumeTime} (--assume-time), in file order`] : []),
-          'liquidity is unknown (exports carry no pool reserves): usd_liquidity is null',
-          native.length > 0 ? `native prices: ${native.length} points of ${flag} over the trades' time range` : `no native prices (pass ${flag} FILE): simulating with fees will fail`,
-          ...notes,
-        ],
+        notes: [...this.notes(native.length), ...notes],
       },
     };
   }
-}
 
-/** What a collected swap holds besides its numbers (see {@link SwapColumns}). */
-class SwapRecord {
-  constructor(
-    readonly wallet: string,
-    readonly token: string,
-    readonly quantity: SwapDecimal,
-    /** A quotient's price as its tape text (the {@link QUOTIENT} flag), else the price itself. */
-    readonly usdPrice: SwapDecimal,
-    readonly usdAmount: SwapDecimal,
-    readonly hash: string | null,
-    readonly where: RowPlace,
-  ) {}
-}
-
-const BUY = 1;
-const FITS = 2;
-const QUOTIENT = 4;
-
-/**
- * The swaps of a collector: a small record each, its numbers in typed arrays (swap i is the i-th
- * of each). An import keeps its swaps until the tape is made, and an object with every field, an
- * order array and a price object a swap were most of what the young-generation collections
- * copied; numbers in typed arrays cost the collector nothing. The tape's objects are made last,
- * in the tape's order.
- */
-class SwapColumns implements ImportRows {
-  count = 0;
-  private readonly records: SwapRecord[] = [];
-  private time = new Float64Array(1024);
-  /** {@link BUY}, {@link FITS} (known to fit the tape), {@link QUOTIENT} (the price is usdAmount / quantity, held as its tape text). */
-  private flags = new Uint8Array(1024);
-  /** Each swap's order within its second: seq[seqStart[i], seqStart[i + 1]). */
-  private seq = new Float64Array(4096);
-  private seqStart = new Int32Array(1025);
-
-  add(record: SwapRecord, type: 'buy' | 'sell', time: number, seq: readonly number[], fits: boolean, isQuotient: boolean): void {
-    const i = this.count++;
-    if (i === this.time.length) {
-      this.time = grown(this.time, i);
-      this.flags = grown(this.flags, i);
-      this.seqStart = grown(this.seqStart, i + 1);
-    }
-    this.records.push(record);
-    this.time[i] = time;
-    this.flags[i] = (type === 'buy' ? BUY : 0) | (fits ? FITS : 0) | (isQuotient ? QUOTIENT : 0);
-    let at = this.seqStart[i]!;
-    if (at + seq.length > this.seq.length) this.seq = grown(this.seq, at + seq.length - 1);
-    for (const s of seq) this.seq[at++] = s;
-    this.seqStart[i + 1] = at;
+  /** The report's notes on the values: where they came from, the times assumed, the native prices. */
+  private notes(nativePoints: number): string[] {
+    const assumed = `${this.timesAssumed} swaps had no time and were placed at ${this.options.assumeTime}`;
+    return [
+      `USD values: ${this.usdFromExport} from the export, ${this.usdFromQuote} from the quote amount`,
+      ...(this.timesAssumed > 0 ? [`${assumed} (${optionName('assumeTime')}), in file order`] : []),
+      'liquidity is unknown (exports carry no pool reserves): usd_liquidity is null',
+      nativePoints > 0
+        ? `native prices: ${nativePoints} points of ${this.nativeSeries} over the trades' time range`
+        : `no native prices (pass ${this.nativeSeries} FILE): simulating with fees will fail`,
+    ];
   }
-
-  timeOf(i: number): number {
-    return this.time[i]!;
-  }
-
-  misfit(i: number): string | null {
-    const r = this.records[i]!;
-    return this.flags[i]! & FITS ? null : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
-  }
-
-  token(i: number): string {
-    return this.records[i]!.token;
-  }
-
-  priceNumber(i: number): number {
-    return numberOf(this.records[i]!.usdPrice);
-  }
-
-  /** A swap's exact price: a quotient divided again. */
-  exactPrice(i: number): Decimal {
-    const r = this.records[i]!;
-    return this.flags[i]! & QUOTIENT ? exactQuotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal) : exactDecimal(r.usdPrice);
-  }
-
-  where(i: number): RowPlace {
-    return this.records[i]!.where;
-  }
-
-  /** The swaps `kept` as the tape writes them: by time, then by their order within the second, then file order. */
-  tapeSwaps(kept: readonly number[]): TapeInput['swaps'] {
-    const time = this.time;
-    const byTape = (a: number, b: number): number => time[a]! - time[b]! || this.compareSeq(a, b) || a - b;
-    // Exports usually come in the tape's order already: one look at each neighbour then spares
-    // the sort, which compares n log n times even when nothing moves.
-    const order = Int32Array.from(kept);
-    if (!inOrder(order, byTape)) order.sort(byTape);
-    return Array.from(order, (i) => {
-      const r = this.records[i]!;
-      return tapeSwapOf(r.wallet, r.token, this.flags[i]! & BUY ? 'buy' : 'sell', time[i]!, r.quantity, r.usdPrice, r.usdAmount, null, r.hash);
-    });
-  }
-
-  private compareSeq(a: number, b: number): number {
-    const starts = this.seqStart;
-    return compareSeqRanges(this.seq, starts[a]!, starts[a + 1]!, this.seq, starts[b]!, starts[b + 1]!);
-  }
-}
-
-/** True when `items` is already sorted by `compare`. */
-function inOrder(items: Int32Array, compare: (a: number, b: number) => number): boolean {
-  for (let k = 1; k < items.length; k++) if (compare(items[k - 1]!, items[k]!) > 0) return false;
-  return true;
 }
