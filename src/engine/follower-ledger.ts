@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
 
 /**
  * The follower's own running state beside its deals (copier-wallet.md 2 and 7): its cash, the
@@ -25,8 +25,14 @@ export class FollowerLedger {
   sandwichedTrades = 0;
   sandwichLoss: Decimal = ZERO;
   skippedForCash = 0;
+  /**
+   * The cash and equity after each change of cash, with its time, when kept (the reports draw
+   * them): three doubles a point, as the response prints money.
+   */
+  readonly points: number[] | null;
 
-  constructor(startingBalance: number | null, reserve: number) {
+  constructor(startingBalance: number | null, reserve: number, keepPoints = false) {
+    this.points = keepPoints ? [] : null;
     this.startingBalance = startingBalance === null ? null : new Decimal(startingBalance);
     this.reserve = new Decimal(reserve);
     this.cash = this.startingBalance ?? ZERO;
@@ -69,10 +75,11 @@ export class FollowerLedger {
    * After a change of `cash`: the money in use, and the equity `cash + held` (`held`: the open
    * deals valued at the known prices of the moment) against its peak so far.
    */
-  changed(held: Decimal): void {
+  changed(held: Decimal, time: number): void {
     const inUse = (this.startingBalance ?? ZERO).minus(this.cash);
     if (inUse.gt(this.mostInUse)) this.mostInUse = inUse;
     const equity = this.cash.plus(held);
+    this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
     if (equity.gt(this.peak)) this.peak = equity;
     const fall = this.peak.minus(equity);
     if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;

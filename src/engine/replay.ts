@@ -266,7 +266,7 @@ export class Replay {
     this.prices = prices ?? new KnownPrices(tokenCount, PriceThreshold.of(options.min_price_swap_usd));
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const strategy = request.strategy ?? NO_STRATEGY;
-    this.wallet = CopierWallet.of(strategy);
+    this.wallet = CopierWallet.of(strategy, chart);
     this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
@@ -453,6 +453,7 @@ export class Replay {
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
+      wallet?.openDeals.add(target);
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);
@@ -515,7 +516,7 @@ export class Replay {
       const fee = this.exec.failedFee(time);
       wallet.ledger.failed(fee);
       this.leaders?.failed(leader, fee);
-      this.cashChanged();
+      this.cashChanged(time);
       if (attempt < wallet.retries) {
         const due = time + wallet.retryDelay;
         this.scheduler.retry({ due, swap, index: i, event, leader, tokenId, buy, held, attempt: attempt + 1, quote: price });
@@ -660,6 +661,7 @@ export class Replay {
     } else {
       this.openDeal[deal.tokenId] = undefined;
       this.openCount--;
+      this.wallet?.openDeals.delete(deal);
       this.onHolding?.(deal.tokenId, false);
     }
     this.nextDue = this.scheduler.nextDue;
@@ -667,19 +669,17 @@ export class Replay {
       const botFee = this.botFeeOf(fill.usdAmount);
       if (cost === null) this.wallet.ledger.bought(fill.usdAmount, networkFee, botFee);
       else this.wallet.ledger.sold(fill.usdAmount, networkFee, botFee);
-      this.cashChanged();
+      this.cashChanged(deal.lastOperationTime);
     }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);
     if (!deal.open) deal.settle(this.totals);
   }
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
-  private cashChanged(): void {
+  private cashChanged(time: number): void {
     let held = ZERO;
-    for (const deal of this.openDeal) {
-      if (deal !== undefined) held = held.plus(deal.qty.times(this.prices.priceOf(deal.tokenId)));
-    }
-    this.wallet!.ledger.changed(held);
+    for (const deal of this.wallet!.openDeals) held = held.plus(deal.qty.times(this.prices.priceOf(deal.tokenId)));
+    this.wallet!.ledger.changed(held, time);
   }
 
   /**
@@ -704,6 +704,8 @@ export class Replay {
 class CopierWallet {
   readonly ledger: FollowerLedger;
   readonly draws: Draws;
+  /** The deals open now, in the order they opened: the equity values them after each change of cash. */
+  readonly openDeals = new Set<Deal>();
   readonly maxOpenDeals: number | null;
   readonly retries: number;
   readonly retryDelay: number;
@@ -715,14 +717,15 @@ class CopierWallet {
   /** True when the response reports the wallet (`copier`); false when only `report_leaders` is set. */
   readonly reported: boolean;
 
-  static of(strategy: Strategy): CopierWallet | null {
+  /** `keepPoints`: keep the cash and equity after each change, for the reports. */
+  static of(strategy: Strategy, keepPoints: boolean): CopierWallet | null {
     const reported = reportsCopier(strategy);
-    return reported ? new CopierWallet(strategy, reported) : null;
+    return reported ? new CopierWallet(strategy, reported, keepPoints) : null;
   }
 
-  private constructor(strategy: Strategy, reported: boolean) {
+  private constructor(strategy: Strategy, reported: boolean, keepPoints: boolean) {
     this.reported = reported;
-    this.ledger = new FollowerLedger(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0);
+    this.ledger = new FollowerLedger(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
     this.draws = new Draws(strategy.random_seed ?? 0);
     this.maxOpenDeals = strategy.max_open_deals ?? null;
     this.retries = strategy.retries ?? 0;
