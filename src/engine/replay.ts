@@ -370,6 +370,21 @@ export class Replay {
       }
     }
     for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.leader, copy.buy, copy.due, 'after_window');
+    return this.settled();
+  }
+
+  /**
+   * The result of a replay in progress (a live feed's state so far): the deals as they stand,
+   * the open ones valued at the known prices; no action fired, no final time-fix, the delayed
+   * copies still pending. It settles the open deals as {@link finish} does, so the replay cannot
+   * go on after it: take it of a replay made for the look.
+   */
+  resultSoFar(): ReplayResult {
+    return this.settled();
+  }
+
+  /** The result once nothing more will trade: the open deals settled and valued at the known prices. */
+  private settled(): ReplayResult {
     // The open deals' prices at window_end, taken now: a price book shared with other followers
     // (replayFollowers) moves on after this follower's window has ended.
     const atEnd = new Map<number, Decimal>();
