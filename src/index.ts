@@ -8,6 +8,7 @@ export { simulate, simulateStream, simulateParts, simulateStreamParts, type Repl
 export { readTapeFile } from './io/read-tape.js';
 export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { assembleResponse, type ResponseParts } from './report/response.js';
+export { LiveSimulation, LiveRun, FeedRefusal, simulateFeedLogParts, type LiveSetup, type LiveRunOptions, type LiveStatus } from './live/index.js';
 export { writeJson, writeResponseParts } from './io/json-stream.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
 export {

@@ -61,6 +61,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'the list of wallets with their indicators',
     load: () => import('./wallets-command.js').then((m) => ({ help: m.WALLETS_HELP, run: m.walletsCommand })),
   },
+  follow: {
+    summary: 'paper trading: run a request on a live feed of swaps, crash-safe, equal to the backtest',
+    load: () => import('./follow-command.js').then((m) => ({ help: m.FOLLOW_HELP, run: m.followCommand })),
+  },
   serve: {
     summary: 'serve the HTTP interface with API keys and credits',
     load: () => import('./serve-command.js').then((m) => ({ help: m.SERVE_HELP, run: m.serveCommand })),

@@ -8,6 +8,8 @@ import { isParquetPath } from './parquet/format.js';
 import { ParquetTapeFile } from './parquet/read.js';
 import { ParquetTapeWriter } from './parquet/write.js';
 import { inParquetRow, isJsonlPath } from './read-tape.js';
+import { isFeedLogHeader } from '../live/log-reader.js';
+import { feedLogTape } from '../live/replay-log.js';
 
 /** Where swaps go, one at a time, in tape order. */
 export interface TapeSink {
@@ -141,6 +143,11 @@ export function convertTapeFile(input: string, output: string): Conversion {
   if (isJsonlPath(input)) {
     const file = new JsonlTapeFile(input);
     try {
+      if (isFeedLogHeader(file.header)) {
+        // A live run's log: read whole, as its inputs come in arrival order.
+        const { swaps, ...header } = feedLogTape(input);
+        return pipe(parseTapeHeader(header), swaps as Swap[]);
+      }
       const header = withLine(input, 1, () => parseTapeHeader(file.header));
       return pipe(header, (function* () {
         let i = 0;

@@ -4,6 +4,8 @@ import type { EngineOptionsInput } from '../model/options.js';
 import type { SimulatorResponse } from '../model/response.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { simulateStreamParts } from '../simulate.js';
+import { isFeedLogHeader } from '../live/log-reader.js';
+import { simulateFeedLogParts } from '../live/replay-log.js';
 
 /** Progress of reading a file: bytes read so far and the file's size. */
 export type ByteProgress = (bytesRead: number, totalBytes: number) => void;
@@ -218,6 +220,11 @@ export function simulateJsonlFileParts(
   reading: JsonlReading = {},
 ): ResponseParts {
   const file = new JsonlTapeFile(path, reading.onProgress, reading.chunkBytes);
+  if (isFeedLogHeader(file.header)) {
+    // A live run's log (copysim follow): its inputs in arrival order, read by the live run's rules.
+    file.close();
+    return simulateFeedLogParts(path, request, options, reading.onSwap);
+  }
   try {
     const swaps = reading.onSwap === undefined ? file.swaps() : observed(file.swaps(), reading.onSwap);
     return simulateStreamParts(file.header, swaps, request, options);

@@ -6,6 +6,8 @@ import { parseJsonText, readText } from './files.js';
 import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
 import { isParquetPath } from './parquet/format.js';
 import { ParquetTapeFile } from './parquet/read.js';
+import { isFeedLogHeader } from '../live/log-reader.js';
+import { feedLogTape } from '../live/replay-log.js';
 
 /** True for a file name in the JSONL tape form (`.jsonl`). */
 export function isJsonlPath(path: string): boolean {
@@ -37,6 +39,7 @@ export function readTapeFile(path: string): IndexedTape {
 function readJsonlTapeFile(path: string): IndexedTape {
   const file = new JsonlTapeFile(path);
   try {
+    if (isFeedLogHeader(file.header)) return indexTape(feedLogTape(path));
     const header = withFile(path, () => parseTapeHeader(file.header));
     const swaps: Swap[] = [];
     for (const value of file.swaps()) {

@@ -112,6 +112,11 @@ export class LiveSimulation {
     return this.appliedClock.latest;
   }
 
+  /** The latest feed time taken (checked, perhaps not yet applied). */
+  get latestTaken(): number {
+    return this.taken.latest;
+  }
+
   get appliedUpTo(): number {
     return Math.min(this.appliedClock.threshold, this.window.end);
   }
