@@ -61,7 +61,9 @@ export function withTicks<T extends Timed>(delivered: readonly T[], plan: FeedPl
     if (!random.chance(chance)) return;
     const low = Math.ceil(latest - lateness);
     const high = Math.max(low, Math.min(minAfter[i + 1]! + lateness, latest + 3600));
-    out.push({ tick: low + random.int(Math.floor(high - low) + 1) });
+    const tick = low + random.int(Math.floor(high - low) + 1);
+    latest = Math.max(latest, tick);
+    out.push({ tick });
   });
   return out;
 }
@@ -92,4 +94,35 @@ export function feedOf(tape: FeedTape, plan: FeedPlan): unknown[][] {
   if (tape.tokens !== undefined && Object.keys(tape.tokens).length > 0) head.push([{ tokens: tape.tokens }]);
   if (tape.native_prices !== undefined && tape.native_prices.length > 0) head.push([{ native_prices: tape.native_prices }]);
   return [...head, ...batches(delivered, plan.maxBatch ?? 50, random), [{ tick: plan.windowEnd + Math.ceil(plan.lateness) + 1 }]];
+}
+
+/**
+ * The feed of Helius transactions (`timestamp` their time), as a Helius webhook and a clock
+ * would post it: the native prices first, then the transactions in event order with jitter
+ * inside the lateness, in batches, ticks between them, and the closing tick.
+ */
+export function heliusFeedOf(
+  nativePrices: readonly (readonly [number, unknown])[],
+  transactions: readonly { readonly timestamp: number }[],
+  plan: FeedPlan,
+): { path: string; body: unknown }[] {
+  const random = new Random(plan.seed);
+  const timed = transactions.map((tx) => ({ time: tx.timestamp, tx }));
+  const delivered = withTicks(jittered(eventOrder(timed), plan.lateness, random), plan, random);
+  const steps: { path: string; body: unknown }[] = [{ path: '/feed/native-prices', body: nativePrices }];
+  for (const batch of batches(delivered, plan.maxBatch ?? 50, random)) {
+    let txs: unknown[] = [];
+    for (const item of batch) {
+      if ('tx' in item) {
+        txs.push(item.tx);
+        continue;
+      }
+      if (txs.length > 0) steps.push({ path: '/feed/helius', body: txs });
+      txs = [];
+      steps.push({ path: '/feed/tick', body: { time: item.tick } });
+    }
+    if (txs.length > 0) steps.push({ path: '/feed/helius', body: txs });
+  }
+  steps.push({ path: '/feed/tick', body: { time: plan.windowEnd + Math.ceil(plan.lateness) + 1 } });
+  return steps;
 }
