@@ -96,19 +96,18 @@ export class LiveRun {
     return this.live;
   }
 
+  /** Counts a batch refused (by the run, or by the service for its body), for the status. */
+  noteRefusal(refusal: FeedRefusal): void {
+    this.refused[refusal.code]++;
+  }
+
   /**
    * Takes a batch of inputs (swaps, ticks, tokens, native prices, in their line forms): checks
-   * it whole (a {@link FeedRefusal} refuses all of it, counted), logs it, and resolves once it
-   * is on disk and applied.
+   * it whole (a {@link FeedRefusal} refuses all of it), logs it, and resolves once it is on
+   * disk and applied.
    */
   async submit(values: readonly unknown[], dropped?: HeliusBatch['dropped']): Promise<Receipt> {
-    let inputs: FeedInput[];
-    try {
-      inputs = this.live.take(values);
-    } catch (e) {
-      if (e instanceof FeedRefusal) this.refused[e.code]++;
-      throw e;
-    }
+    const inputs = this.live.take(values);
     this.helius.take(inputs);
     await this.log.append(inputs.map(feedLine), () => this.applyLogged(inputs));
     const time = this.live.feedTime;
@@ -117,13 +116,7 @@ export class LiveRun {
 
   /** Takes the swaps of a Helius webhook payload (see {@link HeliusFeed.read}). */
   submitHelius(payload: unknown): Promise<Receipt> {
-    let batch: HeliusBatch;
-    try {
-      batch = this.helius.read(payload);
-    } catch (e) {
-      if (e instanceof FeedRefusal) this.refused[e.code]++;
-      throw e;
-    }
+    const batch = this.helius.read(payload);
     return this.submit(batch.items, batch.dropped);
   }
 

@@ -87,6 +87,7 @@ class StreamBatch {
         if (!(e instanceof FeedRefusal)) throw e;
         if (e.code === 'run_ended' || e.code === 'run_failed' || e.item === null) return this.stop(e, numbers[0]);
         if (e.item > 0) this.counts.accepted += (await this.run.submit(values.slice(0, e.item))).accepted;
+        this.run.noteRefusal(e);
         this.refuse(numbers[e.item]!, e.message.replace(/^item \d+: /, ''));
         this.values = values.slice(e.item + 1);
         this.numbers = numbers.slice(e.item + 1);

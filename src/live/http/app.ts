@@ -29,7 +29,7 @@ export function createFollowServer(run: LiveRun, options: FollowServerOptions = 
   const bodyLimit = options.bodyLimit ?? FEED_BODY_LIMIT;
   const app = loadFastify()({ logger: options.logger ?? false, bodyLimit, exposeHeadRoutes: false });
   feedBodies(app, bodyLimit);
-  feedErrors(app, bodyLimit);
+  feedErrors(app, run, bodyLimit);
   feedRoutes(app, run);
   readRoutes(app, run);
   pageRoutes(app);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { InputError, RequestError } from '../../model/errors.js';
 import { FeedRefusal } from '../errors.js';
+import type { LiveRun } from '../live-run.js';
 
 /** The routes of `copysim follow`, as its 404s and 405s list them. */
 export const ROUTES: readonly (readonly [method: string, path: string])[] = [
@@ -33,9 +34,13 @@ function answer(error: unknown, bodyLimit: number): { status: number; body: obje
   return { status: 500, body: { code: 'internal_error', detail: 'the request could not be completed' } };
 }
 
-/** Every error as JSON; an unknown route a 404 naming the routes, a known path with another method a 405. */
-export function feedErrors(app: FastifyInstance, bodyLimit: number): void {
+/**
+ * Every error as JSON, a refusal counted by the run; an unknown route a 404 naming the routes,
+ * a known path with another method a 405.
+ */
+export function feedErrors(app: FastifyInstance, run: LiveRun, bodyLimit: number): void {
   app.setErrorHandler((error, request, reply) => {
+    if (error instanceof FeedRefusal) run.noteRefusal(error);
     const { status, body } = answer(error, bodyLimit);
     if (status >= 500) request.log.error(error);
     return reply.code(status).send(body);
