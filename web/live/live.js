@@ -1,7 +1,7 @@
 // The live page of `copysim follow`: where the feed stands, the open positions, PnL and equity
 // over time, the recent trades and the skipped copies, redrawn from the server-sent events of
 // /events (`status` after batches, `state` the response so far at most once a second).
-import { el, formatNumber, formatPercent, formatTime, formatUsd, shortAddress } from '../report/format.js';
+import { el, formatNumber, formatPercent, formatPrice, formatTime, formatUsd, shortAddress } from '../report/format.js';
 import { timeLineChart } from '../report/charts.js';
 
 const RECENT = 50;
@@ -115,7 +115,7 @@ function tradesSection(response) {
       el('td', {}, t.type),
       el('td', {}, tokenName(t.token)),
       el('td', { class: 'num' }, formatNumber(t.usd_amount)),
-      el('td', { class: 'num' }, String(t.usd_price)),
+      el('td', { class: 'num' }, formatPrice(t.usd_price)),
       el('td', { class: 'num' }, formatNumber(t.usd_network_fee + t.usd_bot_fee)),
     ),
   );
