@@ -14,7 +14,9 @@
  * first 100 of them), distributed (the same 1,000 requests through Redis on one and on two
  * `copysim worker --threads 1` processes; needs redis-server), columnar (simulate on the 1M tape
  * in Parquet against read + JSON.parse of its JSON form, the files' sizes, and peak RSS on the
- * 10M tape in Parquet), importer (import dune and import flipside rows/s on 100k-row CSV exports).
+ * 10M tape in Parquet), importer (import dune and import flipside rows/s on 100k-row CSV exports),
+ * live (copysim follow fed swaps at full speed: swaps/s acknowledged with the log flushed, and
+ * the p99 wait from acknowledgement to applied).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -33,6 +35,7 @@ import { distributedSuite } from './suites/distributed.js';
 import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/processes.js';
 import { reportSuite } from './suites/report.js';
 import { columnarStreamSuite, columnarSuite, importerSuite, parquetOf } from './suites/columnar.js';
+import { liveSuite } from './suites/live.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
@@ -77,7 +80,7 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed', 'columnar', 'importer'] as const;
+const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed', 'columnar', 'importer', 'live'] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 
@@ -187,6 +190,11 @@ async function main(argv: readonly string[]): Promise<void> {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
     process.stderr.write('importer …\n');
     say(importerSuite(tape, sizes.rounds, !quick));
+  }
+
+  if (only.has('live')) {
+    process.stderr.write('live …\n');
+    say(await liveSuite(quick ? 5 : 20, !quick));
   }
 
   if (only.has('distributed')) {

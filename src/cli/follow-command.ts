@@ -34,8 +34,9 @@ DIR/feed.jsonl --request REQUEST.json" prints.
   --lateness SECONDS  how long inputs are held back for inputs that come a little out of
                       order (default 2; a log keeps the lateness it was begun with); an input
                       older than the feed's latest time less this is refused (409)
-  --tick SECONDS      every SECONDS of wall time, a tick at the wall clock's time (for a feed
-                      whose times are the wall clock's: time-fixes and delayed copies fire on time)
+  --tick SECONDS      every SECONDS of wall time, a tick at the wall clock's time, from the
+                      feed's first swap on (for a feed whose times are the wall clock's:
+                      time-fixes, max-hold exits and delayed copies fire on time)
 
 Prints "listening on URL" once ready; stops cleanly on SIGINT or SIGTERM. See docs/live.md.
 
@@ -168,11 +169,16 @@ async function serve(run: LiveRun, flags: FollowFlags, io: CliIo): Promise<numbe
   return EXIT_OK;
 }
 
-/** A tick at the wall clock's time every `every` seconds, when it moves the feed's time on. */
+/**
+ * A tick at the wall clock's time every `every` seconds, when it moves the feed's time on; from
+ * the feed's first swap or tick on, so that the native prices and tokens sent first are taken
+ * whatever their times.
+ */
 function wallClockTicks(run: LiveRun, every: number, io: CliIo): () => void {
   const timer = setInterval(() => {
     const now = Math.floor(Date.now() / 1000);
-    if (run.simulation.ended || now <= run.simulation.latestTaken) return;
+    const latest = run.simulation.latestTaken;
+    if (run.simulation.ended || latest === -Infinity || now <= latest) return;
     run.submit([{ tick: now }]).catch((e: Error) => io.err(`copysim follow: tick ${now}: ${e.message}\n`));
   }, every * 1000);
   return () => clearInterval(timer);
