@@ -70,7 +70,7 @@ class StreamBatch {
 
   /** The result of a stream read no further: the run has ended. */
   ended(): StreamFeedResult {
-    this.report(`the run ended (the feed passed window_end) after line ${this.counts.lines}: the rest is not read`);
+    this.report(`the run ended at line ${this.counts.lines} (the feed passed window_end): input after it is not read`);
     return { ...this.counts, ended: true };
   }
 
