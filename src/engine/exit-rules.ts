@@ -1,5 +1,4 @@
 import { Decimal, HUNDRED, ONE } from '../numeric/decimal.js';
-import { W } from '../numeric/double-word.js';
 import type { Strategy } from '../model/strategy.js';
 import type { PriceBook } from './known-prices.js';
 
@@ -33,11 +32,6 @@ interface Level {
  * of a threshold is decided in exact decimals.
  */
 const MARGIN = 1e-9;
-
-/** `x` as a double, from its limbs (within 10⁻¹⁵ relative): for the quick tests only. */
-function roughly(x: Decimal): number {
-  return x.s * (((((x.c0 * 1e7 + x.c1) * 1e7 + x.c2) * 1e7 + x.c3) * 1e7 + x.c4) * 1e7 + x.c5) * 10 ** x.e;
-}
 
 /**
  * The strategy's price exits (strategy extensions 5): the take-profit ladder, the stop loss and
@@ -96,14 +90,14 @@ export class ExitRules {
     this.stopLoss = strategy.stop_loss_percent === null ? null : new Decimal(strategy.stop_loss_percent).neg();
     this.stopLossNumber = strategy.stop_loss_percent === null ? -Infinity : -strategy.stop_loss_percent;
     this.trailingFactor = strategy.trailing_stop_percent === null ? null : ONE.minus(new Decimal(strategy.trailing_stop_percent).div(HUNDRED));
-    this.trailingFactorNumber = this.trailingFactor === null ? 0 : roughly(this.trailingFactor);
+    this.trailingFactorNumber = this.trailingFactor === null ? 0 : this.trailingFactor.toApproxNumber();
   }
 
   /** A deal opened by a buy at reference price `price`: the trailing stop's first peak. */
   opened(deal: number, price: Decimal): void {
     this.fired[deal] = 0;
     this.peak[deal] = price;
-    this.peakNumber[deal] = roughly(price);
+    this.peakNumber[deal] = price.toApproxNumber();
   }
 
   /**
@@ -112,8 +106,7 @@ export class ExitRules {
    */
   observe(deal: ExitDeal, prices: PriceBook): void {
     const index = deal.index;
-    prices.priceWord(deal.tokenId);
-    const p = W[0]!;
+    const p = prices.priceNumber(deal.tokenId);
     this.deal = index;
     this.tokenId = deal.tokenId;
     this.prices = prices;
@@ -131,7 +124,7 @@ export class ExitRules {
     const avg = deal.buyPriceAvg;
     if (this.avg[index] !== avg) {
       this.avg[index] = avg;
-      this.avgNumber[index] = roughly(avg);
+      this.avgNumber[index] = avg.toApproxNumber();
     }
     const a = this.avgNumber[index]!;
     this.roiNumber = (100 * (p - a)) / a;
