@@ -156,7 +156,9 @@ describe('out of sample', () => {
 
   it('refuses a split outside the window', () => {
     expect(() => outOfSample(tape(swaps), twoDays, '2024-03-10')).toThrow(/must fall after from_date 2024-03-10 and no later than to_date 2024-03-11/);
-    expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(/--split tomorrow is not a date in the form YYYY-MM-DD/);
+    // The library names its parameter; the command line names its flag (below).
+    const notADay = /^split tomorrow is not a date in the form YYYY-MM-DD$/;
+    expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(notADay);
   });
 
   it("Spearman's correlation: ties share their mean rank (hand-computed)", () => {
@@ -200,5 +202,8 @@ describe('copysim rank', () => {
     expect(bad.err).toMatch(/--sort-by takes one of pnl_total, .*; "luck" is none/);
     const format = await cli('rank', ...args, '--format', 'xml');
     expect(format.err).toMatch(/--format takes table, csv or jsonl, not "xml"/);
+    const split = await cli('rank', ...args, '--split', 'tomorrow');
+    const err = 'copysim rank: --split tomorrow is not a date in the form YYYY-MM-DD\n';
+    expect(split).toEqual({ code: 1, out: '', err });
   });
 });
