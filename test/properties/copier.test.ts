@@ -102,7 +102,7 @@ describe("the copier's wallet: identities (copier-wallet.md 7)", () => {
         const response = run(s);
         if (response === null) return;
         for (const deal of response.deals.filter((d) => d.status === 'closed')) {
-          const flow = deal.trades.reduce((t, x) => t + (x.type === "buy" ? -x.usd_amount! : x.usd_amount!) - x.usd_network_fee - x.usd_bot_fee, 0);
+          const flow = deal.trades.reduce((t, x) => t + (x.type === 'buy' ? -x.usd_amount! : x.usd_amount!) - x.usd_network_fee - x.usd_bot_fee, 0);
           expect(Math.abs(flow - deal.pnl_realized)).toBeLessThanOrEqual(1e-9 * Math.max(1, deal.investment_amount));
         }
       }),
