@@ -10,7 +10,8 @@ import { LeaderBook } from './leader-book.js';
 import type { Liquidity } from './liquidity.js';
 import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
-import { ExitRules } from './exit-rules.js';
+import { ExitRules } from './exits/index.js';
+import { EXIT_KINDS } from '../model/exits.js';
 import { Deal, DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
@@ -739,14 +740,11 @@ class CopierWallet {
   }
 }
 
-/** The trades that sell a whole position, and the tag each gives the deal it closes. */
+/** The trades that sell a whole position, and the tag each gives the deal it closes (the exits' from `model/exits.ts`). */
 type WholeSell = Exclude<TradeType, 'buy'>;
-const CLOSING_TAG: Readonly<Record<WholeSell, SpecialTag>> = {
+const CLOSING_TAG = {
   sell: 'close_all',
   sell_timefix: 'sell_timefix',
   sell_timefix_final: 'sell_timefix_final',
-  sell_take_profit: 'take_profit',
-  sell_stop_loss: 'stop_loss',
-  sell_trailing_stop: 'trailing_stop',
-  sell_max_hold: 'max_hold',
-};
+  ...Object.fromEntries(EXIT_KINDS.map((kind) => [kind.trade, kind.tag])),
+} as Readonly<Record<WholeSell, SpecialTag>>;
