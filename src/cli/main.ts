@@ -27,7 +27,7 @@ interface Command {
   readonly load: () => Promise<LoadedCommand>;
 }
 
-const COMMANDS: Record<string, Command> = {
+export const COMMANDS: Record<string, Command> = {
   simulate: {
     summary: 'replay a tape for a simulator request, print the response JSON',
     load: () => import('./simulate-command.js').then((m) => ({ help: m.SIMULATE_HELP, run: m.simulateCommand })),
