@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED } from '../../numeric/decimal.js';
+import { type Decimal, HUNDRED } from '../../numeric/decimal.js';
 import type { PriceBook } from '../known-prices.js';
 
 /**
