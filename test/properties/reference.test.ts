@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type SimulatorRequestInput, type TapeInput } from '../../src/index.js';
+import type { SimulatorRequestInput, TapeInput } from '../../src/index.js';
 import { suggestRequest, type ImportResult } from '../../src/import.js';
 import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
 import { scenarioArb, type Scenario } from '../support/arbitraries.js';
