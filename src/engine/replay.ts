@@ -498,7 +498,7 @@ export class Replay {
       this.bookWholeSell(deal, 'sell', time, fill, liquidity, networkFee);
       return;
     }
-    const cost = deal.addLotSell(leader, fraction === null, time, fill, networkFee);
+    const cost = deal.addLotSell(leader, fraction, time, fill, networkFee);
     this.trades?.record(deal, 'sell', fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
     this.afterSell(deal, fill, networkFee);
