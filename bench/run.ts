@@ -80,7 +80,19 @@ function readRequest(path: string): ReturnType<typeof parseSimulatorRequest> & {
   return parsed;
 }
 
-const SUITES = ['decimal', 'loop', 'floor', 'rank', 'report', 'stream', 'sweep', 'distributed', 'columnar', 'importer', 'live'] as const;
+const SUITES = [
+  'decimal',
+  'loop',
+  'floor',
+  'rank',
+  'report',
+  'stream',
+  'sweep',
+  'distributed',
+  'columnar',
+  'importer',
+  'live',
+] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
 

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { convertTapeFile, diagnose, simulate, WarningSchema, type Warning } from '../src/index.js';
+import { diagnose, simulate, WarningSchema, type Warning } from '../src/index.js';
+import { convertTapeFile } from '../src/tape.js';
 import { InputError, RequestError } from '../src/model/errors.js';
 import { cli } from './support/cli.js';
 import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
@@ -49,7 +50,7 @@ describe('diagnose', () => {
   });
 
   it('on eth, letter case does not count: no warning', () => {
-    const eth = '0x' + 'ab'.repeat(20);
+    const eth = `0x${'ab'.repeat(20)}`;
     const ethSwaps = [buy(eth, TOKEN_X, at(100), 1000, 1), sell(eth, TOKEN_X, at(200), 500, 2)];
     expect(diagnose(tape(ethSwaps, { network: 'eth' }), request({ network: 'eth', wallets: [eth.toUpperCase().replace('0X', '0x')] }))).toEqual([]);
   });

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError, simulate, suggestRequest, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import { InputError, simulate, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import { suggestRequest } from '../src/import.js';
 import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
 import { strategyArb, scenarioArb } from './support/arbitraries.js';
 import { cli } from './support/cli.js';
@@ -156,7 +157,9 @@ describe('out of sample', () => {
 
   it('refuses a split outside the window', () => {
     expect(() => outOfSample(tape(swaps), twoDays, '2024-03-10')).toThrow(/must fall after from_date 2024-03-10 and no later than to_date 2024-03-11/);
-    expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(/--split tomorrow is not a date in the form YYYY-MM-DD/);
+    // The library names its parameter; the command line names its flag (below).
+    const notADay = /^split tomorrow is not a date in the form YYYY-MM-DD$/;
+    expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(notADay);
   });
 
   it("Spearman's correlation: ties share their mean rank (hand-computed)", () => {
@@ -200,5 +203,8 @@ describe('copysim rank', () => {
     expect(bad.err).toMatch(/--sort-by takes one of pnl_total, .*; "luck" is none/);
     const format = await cli('rank', ...args, '--format', 'xml');
     expect(format.err).toMatch(/--format takes table, csv or jsonl, not "xml"/);
+    const split = await cli('rank', ...args, '--split', 'tomorrow');
+    const err = 'copysim rank: --split tomorrow is not a date in the form YYYY-MM-DD\n';
+    expect(split).toEqual({ code: 1, out: '', err });
   });
 });

@@ -13,7 +13,7 @@ import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
 import { sweepWorkerUrl } from '../src/sweep/pool.js';
-import { runBatch, runOne } from '../src/sweep/run-one.js';
+import { FOLLOWERS_A_WALK, runBatch, runOne } from '../src/sweep/run-one.js';
 import { resolveEngineOptions } from '../src/model/options.js';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
@@ -133,6 +133,22 @@ describe('sweep', () => {
     const all = requests.filter((r) => parseSimulatorRequest(r).success).map(valid);
     const defaults = resolveEngineOptions({});
     expect(runBatch(indexed, all, defaults, true)).toEqual(all.map((r) => ({ output: runOne(indexed, r, defaults, true) })));
+  });
+
+  it("calls the host's afterWalk once a walk of two requests, and changes no result with it", async () => {
+    const indexed = indexTape(tape);
+    const options = resolveEngineOptions({});
+    const valid = requests.flatMap((r) => {
+      const parsed = parseSimulatorRequest(r);
+      return parsed.success ? [parsed.data] : [];
+    });
+    let walks = 0;
+    const outcomes = runBatch(indexed, valid, options, false, () => walks++);
+    expect(walks).toBe(Math.ceil(valid.length / FOLLOWERS_A_WALK));
+    expect(outcomes).toEqual(runBatch(indexed, valid, options, false));
+    let here = 0;
+    expect(await sweep(tape, requests, { workers: 0, afterWalk: () => here++ })).toEqual(expected);
+    expect(here).toBeGreaterThan(0);
   });
 
   const workerUrl = sweepWorkerUrl();

@@ -6,8 +6,8 @@ import { feedStream } from '../live/stdin-feed.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const FOLLOW_HELP = `copysim follow --request REQUEST.json --log DIR [--options OPTIONS.json] [--listen HOST:PORT] [--stdin]
-               [--lateness SECONDS] [--tick SECONDS]
+export const FOLLOW_HELP = `copysim follow --request REQUEST.json --log DIR [--options OPTIONS.json]
+               [--listen HOST:PORT] [--stdin] [--lateness SECONDS] [--tick SECONDS]
 
 Paper trading on a live feed: runs the simulator request on swaps as they come, and keeps its
 state in DIR. Every input is appended to DIR/feed.jsonl and flushed to disk before it is
@@ -65,7 +65,8 @@ function seconds(flag: string, text: string | undefined, min: number): number | 
 function address(text: string): { host: string; port: number } {
   const match = /^(.+):(\d+)$/.exec(text);
   const port = match === null ? NaN : Number(match[2]);
-  if (match === null || !(port >= 0 && port <= 65535)) throw new UsageError(`--listen must be HOST:PORT (e.g. 127.0.0.1:8787), not "${text}"`);
+  if (match === null || !(port >= 0 && port <= 65535))
+    throw new UsageError(`--listen must be HOST:PORT (e.g. 127.0.0.1:8787), not "${text}"`);
   return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }
 
@@ -104,9 +105,15 @@ export async function followCommand(args: string[], io: CliIo): Promise<number> 
   const request = readRequest(flags.request, io);
   if (request === undefined) return EXIT_REQUEST;
   const options = flags.options === undefined ? {} : (readJson(flags.options, 'options') as object);
-  const run = await LiveRun.open({ dir: flags.log, request, options, ...(flags.lateness !== undefined ? { lateness: flags.lateness } : {}) });
+  const run = await LiveRun.open({
+    dir: flags.log,
+    request,
+    options,
+    ...(flags.lateness !== undefined ? { lateness: flags.lateness } : {}),
+  });
   const read = run.status();
-  if (read.inputs.swaps + read.inputs.ticks > 0) io.out(`copysim follow: ${run.logPath}: read back, feed time ${read.feed_time ?? '–'}\n`);
+  if (read.inputs.swaps + read.inputs.ticks > 0)
+    io.out(`copysim follow: ${run.logPath}: read back, feed time ${read.feed_time ?? '–'}\n`);
   return flags.listen === null ? followStdin(run, io) : serve(run, flags, io);
 }
 
@@ -131,7 +138,10 @@ function readRequest(path: string, io: CliIo): unknown {
 /** `--stdin` alone: the input fed in, then the response printed (the run closed where the input ends). */
 async function followStdin(run: LiveRun, io: CliIo): Promise<number> {
   const result = await feedStream(run, process.stdin, (m) => io.err(`copysim follow: standard input: ${m}\n`));
-  io.err(`copysim follow: ${result.accepted} inputs taken, ${result.refused} lines refused${run.simulation.ended ? '; the run ended' : ''}\n`);
+  io.err(
+    `copysim follow: ${result.accepted} inputs taken, ${result.refused} lines refused` +
+      `${run.simulation.ended ? '; the run ended' : ''}\n`,
+  );
   const parts = run.simulation.ended ? run.simulation.responseParts() : run.simulation.close();
   await run.close();
   io.out(`${partsText(parts)}\n`);

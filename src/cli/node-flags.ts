@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
  * - a larger young generation, so that fewer short-lived objects are promoted while a 1 GB tape
  *   sits in the old one (`copysim simulate` on a 1M-swap tape takes about a fifth less time);
  * - `gc` exposed, so that a sweep collects the young generation between walks of the tape, when
- *   the walk's objects are dead (`collectYoungGeneration`);
+ *   the walk's objects are dead (`collectYoungGeneration` in src/threads/, passed by the hosts);
  * - hot functions optimized on the thread that runs them, not on a background thread. A replay
  *   process keeps its cores busy (a queue worker, a sweep's threads, several workers on one
  *   machine): a background compiler thread then waits for a core, and until it is done the

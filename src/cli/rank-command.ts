@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
-import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/async-rank.js';
+import { copyHere, outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
 import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
-import { RequestError } from '../model/errors.js';
+import { InputError, RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
 import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
-import { copyWallets, metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -61,25 +61,23 @@ function readWallets(path: string): string[] {
     .filter((line) => line !== '');
 }
 
+const RANK_FLAGS = {
+  tape: { type: 'string' },
+  request: { type: 'string' },
+  wallets: { type: 'string' },
+  'sort-by': { type: 'string' },
+  'min-deals': { type: 'string' },
+  top: { type: 'string' },
+  format: { type: 'string', default: 'table' },
+  split: { type: 'string' },
+  options: { type: 'string' },
+  queue: { type: 'string' },
+  chunk: { type: 'string' },
+  html: { type: 'string' },
+} as const;
+
 export async function rankCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      tape: { type: 'string' },
-      request: { type: 'string' },
-      wallets: { type: 'string' },
-      'sort-by': { type: 'string' },
-      'min-deals': { type: 'string' },
-      top: { type: 'string' },
-      format: { type: 'string', default: 'table' },
-      split: { type: 'string' },
-      options: { type: 'string' },
-      queue: { type: 'string' },
-      chunk: { type: 'string' },
-      html: { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args, options: RANK_FLAGS, strict: true });
   if (values.tape === undefined) throw new UsageError('rank needs --tape FILE');
   if (values.request === undefined) throw new UsageError('rank needs --request FILE');
   const sortBy = (values['sort-by'] ?? 'pnl_total') as RankMetric;
@@ -109,30 +107,25 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   // Here, every wallet in one walk of the tape; with --queue, a walk a chunk on the workers.
   const runner: CopyRunner =
     queue === undefined
-      ? async (context, candidates, _settings, onProgress) => copyWallets(context, candidates, onProgress)
+      ? copyHere
       : queueRunner(tapePath, {
           url: queue,
           onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
           ...(chunk !== undefined ? { chunkSize: chunk } : {}),
         });
+  const html = values.html;
   try {
     if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
       bar.finish();
-      if (values.html !== undefined) writeHtmlFile(values.html, rankReportHtml(`copysim rank: ${values.request}`, rows));
-      io.out(format === 'table' ? formatRankTable(rows, sortBy) : format === 'csv' ? formatRankCsv(rows) : rows.map((r) => formatJson(r, false)).join(''));
+      if (html !== undefined) writeHtmlFile(html, rankReportHtml(`copysim rank: ${values.request}`, rows));
+      printRanking(io, rows, format, sortBy);
     } else {
       const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
-      if (values.html !== undefined) writeHtmlFile(values.html, rankReportHtml(`copysim rank: ${values.request}, before ${values.split}`, check.rows));
-      if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
-      else if (format === 'csv') {
-        io.out(formatRankCsv(check.rows));
-        io.err(formatOutOfSample(check));
-      } else {
-        const { rows, ...rest } = check;
-        io.out(rows.map((r) => formatJson(r, false)).join('') + formatJson({ out_of_sample: rest }, false));
-      }
+      const title = `copysim rank: ${values.request}, before ${values.split}`;
+      if (html !== undefined) writeHtmlFile(html, rankReportHtml(title, check.rows));
+      printOutOfSample(io, check, format, sortBy);
     }
   } catch (e) {
     bar.finish();
@@ -140,9 +133,35 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       io.out(formatJson(e.body, false));
       return EXIT_REQUEST;
     }
-    throw e;
+    throw withFlag(e);
   }
   return EXIT_OK;
+}
+
+function printRanking(io: CliIo, rows: readonly RankedWallet[], format: Format, sortBy: RankMetric): void {
+  if (format === 'table') io.out(formatRankTable(rows, sortBy));
+  else if (format === 'csv') io.out(formatRankCsv(rows));
+  else io.out(rows.map((r) => formatJson(r, false)).join(''));
+}
+
+/** The rows, then the verdict: csv leaves standard output to the rows, jsonl ends with it as a line. */
+function printOutOfSample(io: CliIo, check: OutOfSample, format: Format, sortBy: RankMetric): void {
+  if (format === 'table') io.out(formatRankTable(check.rows, sortBy) + formatOutOfSample(check));
+  else if (format === 'csv') {
+    io.out(formatRankCsv(check.rows));
+    io.err(formatOutOfSample(check));
+  } else {
+    const { rows, ...rest } = check;
+    io.out(rows.map((r) => formatJson(r, false)).join('') + formatJson({ out_of_sample: rest }, false));
+  }
+}
+
+/** The library names its option (`split …`); the command line names the flag that set it. */
+function withFlag(e: unknown): unknown {
+  if (e instanceof InputError && e.location.source === 'split' && e.message.startsWith('split ')) {
+    return new InputError(`--${e.message}`, e.location);
+  }
+  return e;
 }
 
 const SUMMARY_KEYS = SimulationSummarySchema.keyof().options;

@@ -7,6 +7,7 @@ import { writeJson } from '../io/json-stream.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { sweepEach, type SweepResult } from '../sweep/index.js';
 import { sweepOnQueue } from '../distributed/sweep-queue.js';
+import { collectYoungGeneration } from '../threads/young-collection.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
@@ -135,6 +136,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       full: fullDir !== undefined,
       engineOptions,
       onProgress: (done, total) => bar.update(done, total),
+      // With --workers 0 the walks run here, and this command is their host.
+      afterWalk: collectYoungGeneration,
       ...(workers !== undefined ? { workers } : {}),
     });
   } finally {

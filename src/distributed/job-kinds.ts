@@ -15,10 +15,15 @@ export const JOB_KINDS: ReadonlyMap<string, JobKind> = new Map<string, JobKind>(
 );
 
 /**
- * Runs a chunk: each input checked by the kind, those accepted run together (`runAll`); results
- * in input order.
+ * Runs a chunk: each input checked by the kind, those accepted run together (`runAll`, with the
+ * host's `afterWalk`); results in input order.
  */
-export function runItems(kind: JobKind, context: unknown, items: readonly JobItem[]): ItemResult[] {
+export function runItems(
+  kind: JobKind,
+  context: unknown,
+  items: readonly JobItem[],
+  afterWalk?: () => void,
+): ItemResult[] {
   const failed = (index: number, e: unknown): ItemResult => {
     if (e instanceof InputError) return { index, failure: e.message };
     throw e;
@@ -38,7 +43,7 @@ export function runItems(kind: JobKind, context: unknown, items: readonly JobIte
       results[k] = failed(index, e);
     }
   });
-  kind.runAll(context, accepted).forEach((outcome, j) => {
+  kind.runAll(context, accepted, afterWalk).forEach((outcome, j) => {
     const k = slots[j]!;
     results[k] = 'output' in outcome ? { index: items[k]!.index, output: outcome.output } : failed(items[k]!.index, outcome.thrown);
   });

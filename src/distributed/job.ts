@@ -62,6 +62,10 @@ export interface JobKind<Settings = unknown, Input = unknown, Output = unknown, 
    * input order. Any other error fails the job (BullMQ retries it).
    */
   accept(context: Context, input: Input): { readonly accepted: Accepted } | { readonly output: Output };
-  /** A chunk's accepted inputs at once (as the followers of one walk of the tape), each answered as it would be alone. */
-  runAll(context: Context, accepted: readonly Accepted[]): readonly Outcome<Output>[];
+  /**
+   * A chunk's accepted inputs at once (as the followers of walks of the tape), each answered as it
+   * would be alone. `afterWalk` is the host's call between walks (the collector's, on a queue
+   * worker); a kind that walks the tape calls it after each walk.
+   */
+  runAll(context: Context, accepted: readonly Accepted[], afterWalk?: () => void): readonly Outcome<Output>[];
 }

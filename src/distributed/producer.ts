@@ -5,11 +5,12 @@
  * ignored, so no result is counted twice.
  */
 import { randomUUID } from 'node:crypto';
+import type { Job, Queue, QueueEvents } from 'bullmq';
 import { resolve } from 'node:path';
 import { CopysimError, InputError } from '../model/errors.js';
 import { loadBullmq } from './dependencies.js';
-import { QUEUE_NAME, type ItemResult, type JobData, type JobItem, type JobResult } from './job.js';
-import { checkRedis, redisOptions, shownUrl } from './redis.js';
+import { QUEUE_NAME, type ItemResult, type JobData, type JobItem, type JobResult, type TapeRef } from './job.js';
+import { checkRedis, redisOptions, shownUrl, type RedisOptions } from './redis.js';
 import { fileSha256 } from './tape-store.js';
 
 /** A job failed on the workers (its tape missing or different, for instance), or the run was stopped. */
@@ -53,22 +54,13 @@ export function defaultChunkSize(inputs: number): number {
  * taken off the queue when it ends, however it ends.
  */
 export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
-  const { Queue, QueueEvents } = loadBullmq();
-  const tapePath = resolve(run.tapePath);
-  let sha256: string;
-  try {
-    sha256 = await fileSha256(tapePath);
-  } catch (e) {
-    throw new InputError(`tape ${run.tapePath}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, {
-      source: 'tape',
-    });
-  }
+  const bullmq = loadBullmq(); // missing queue packages are named before anything else is checked
+  const tape = await tapeRef(run.tapePath);
   await checkRedis(run.url);
-
-  const total = run.inputs.length;
-  const gathered = new InOrder<Output>(total, run.onResult, run.inputFailure ?? defaultFailure, run.onProgress);
+  const failure = run.inputFailure ?? defaultFailure;
+  const gathered = new InOrder<Output>(run.inputs.length, run.onResult, failure, run.onProgress);
   const sent: JobItem[] = [];
-  for (let index = 0; index < total; index++) {
+  for (let index = 0; index < run.inputs.length; index++) {
     const answer = run.localAnswer?.(index);
     if (answer === undefined) sent.push({ index, input: run.inputs[index] });
     else gathered.put({ index, output: answer });
@@ -76,86 +68,144 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
   if (sent.length === 0) return gathered.check();
 
   const connection = { ...redisOptions(run.url), maxRetriesPerRequest: null };
-  const queue = new Queue<JobData, JobResult<Output>>(QUEUE_NAME, { connection });
-  const events = new QueueEvents(QUEUE_NAME, { connection });
-  queue.on('error', () => {});
-  events.on('error', () => {});
-  const runId = randomUUID();
-  const jobIds: string[] = [];
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal);
-  // Held until the jobs are taken off the queue: a terminal's Ctrl-C may come twice (from the
-  // terminal and passed on by the node that started this one with the replay flags).
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const queue = new BullQueue<Output>(bullmq, connection);
+  const stop = stopOnSignals();
   try {
-    await events.waitUntilReady();
-    const size = run.chunkSize ?? defaultChunkSize(sent.length);
-    const jobs = [];
-    for (let start = 0; start < sent.length; start += size) {
-      const jobId = `${runId}-${jobIds.length}`;
-      jobIds.push(jobId);
-      jobs.push({
-        name: run.kind,
-        data: { kind: run.kind, tape: { path: tapePath, sha256 }, settings: run.settings, items: sent.slice(start, start + size) },
-        opts: {
-          jobId,
-          attempts: 3,
-          backoff: { type: 'fixed', delay: 1_000 },
-          // The producer removes its jobs when it ends; these bound what a producer that died leaves.
-          removeOnComplete: { age: 86_400 },
-          removeOnFail: { age: 86_400 },
-        },
-      });
-    }
-    const added = await queue.addBulk(jobs);
+    await queue.events.waitUntilReady();
+    const jobs = jobsOf(run, tape, sent, randomUUID());
+    queue.jobIds.push(...jobs.map((job) => job.opts.jobId));
+    const added = await queue.queue.addBulk(jobs);
     // CLIENT LIST, which counts the workers, may be refused by a managed Redis: then say nothing.
-    if ((await queue.getWorkersCount().catch(() => 1)) === 0) {
+    if ((await queue.queue.getWorkersCount().catch(() => 1)) === 0) {
       run.onNotice?.(`no worker is connected to ${shownUrl(run.url)} yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`);
     }
-    events.setMaxListeners(2 * added.length + 10);
-    queue.setMaxListeners(added.length + 10);
-    await new Promise<void>((resolveAll, rejectAll) => {
-      let left = added.length;
-      const fail = (e: unknown): void => rejectAll(e);
-      stop.signal.addEventListener('abort', () => fail(new QueueJobError(`stopped by ${String(stop.signal.reason)}`)));
-      added.forEach((job, n) => {
-        job.waitUntilFinished(events).then(
-          (result: JobResult<Output>) => {
-            try {
-              for (const item of result.items) gathered.put(item);
-            } catch (e) {
-              fail(e);
-              return;
-            }
-            if (--left === 0) {
-              try {
-                gathered.check();
-                resolveAll();
-              } catch (e) {
-                fail(e);
-              }
-            }
-          },
-          (e: Error) => fail(new QueueJobError(`job ${n + 1} of ${added.length} failed: ${e.message}`)),
-        );
-      });
-    });
+    await gatherResults(added, queue, gathered, stop.signal);
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    // Jobs under way on a worker stay locked and cannot be removed; they expire with their age.
-    // Redis gone by now would hold the clean-up forever: give it ten seconds.
+    stop.release();
+    await queue.close();
+  }
+}
+
+/** The tape as the jobs name it: its absolute path and its SHA-256. */
+async function tapeRef(path: string): Promise<TapeRef> {
+  const absolute = resolve(path);
+  try {
+    return { path: absolute, sha256: await fileSha256(absolute) };
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new InputError(`tape ${path}: ${why}`, { source: 'tape' });
+  }
+}
+
+/** The run's jobs: the inputs to send, in chunks, each job with the kind, the tape and the settings. */
+function jobsOf<Output>(run: QueueRun<Output>, tape: TapeRef, sent: readonly JobItem[], runId: string) {
+  const size = run.chunkSize ?? defaultChunkSize(sent.length);
+  const jobs = [];
+  for (let start = 0; start < sent.length; start += size) {
+    const data: JobData = { kind: run.kind, tape, settings: run.settings, items: sent.slice(start, start + size) };
+    jobs.push({
+      name: run.kind,
+      data,
+      opts: {
+        jobId: `${runId}-${jobs.length}`,
+        attempts: 3,
+        backoff: { type: 'fixed', delay: 1_000 },
+        // The producer removes its jobs when it ends; these bound what a producer that died leaves.
+        removeOnComplete: { age: 86_400 },
+        removeOnFail: { age: 86_400 },
+      },
+    });
+  }
+  return jobs;
+}
+
+/**
+ * Hands every job's outputs on as it finishes; resolves once all have, rejects at the first
+ * failure (an input the tape cannot serve, a failed job) or when `stopped` aborts.
+ */
+function gatherResults<Output>(
+  added: readonly Job<JobData, JobResult<Output>>[],
+  queue: BullQueue<Output>,
+  gathered: InOrder<Output>,
+  stopped: AbortSignal,
+): Promise<void> {
+  queue.events.setMaxListeners(2 * added.length + 10);
+  queue.queue.setMaxListeners(added.length + 10);
+  return new Promise<void>((resolveAll, rejectAll) => {
+    let left = added.length;
+    stopped.addEventListener('abort', () => rejectAll(new QueueJobError(`stopped by ${String(stopped.reason)}`)));
+    const take = (result: JobResult<Output>): void => {
+      for (const item of result.items) gathered.put(item);
+      if (--left === 0) {
+        gathered.check();
+        resolveAll();
+      }
+    };
+    added.forEach((job, n) => {
+      job.waitUntilFinished(queue.events).then(
+        (result: JobResult<Output>) => {
+          try {
+            take(result);
+          } catch (e) {
+            rejectAll(e);
+          }
+        },
+        (e: Error) => rejectAll(new QueueJobError(`job ${n + 1} of ${added.length} failed: ${e.message}`)),
+      );
+    });
+  });
+}
+
+/**
+ * An abort signal raised by SIGINT or SIGTERM, held until `release`: a terminal's Ctrl-C may come
+ * twice (from the terminal and passed on by the node that started this one with the replay flags).
+ */
+function stopOnSignals(): { readonly signal: AbortSignal; release(): void } {
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => stop.abort(signal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: stop.signal,
+    release() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** The run's queue and its events on Redis, and the ids of the jobs it added: what `close` takes away. */
+class BullQueue<Output> {
+  readonly queue: Queue<JobData, JobResult<Output>>;
+  readonly events: QueueEvents;
+  readonly jobIds: string[] = [];
+
+  constructor(
+    { Queue, QueueEvents }: typeof import('bullmq'),
+    connection: RedisOptions & { readonly maxRetriesPerRequest: null },
+  ) {
+    this.queue = new Queue<JobData, JobResult<Output>>(QUEUE_NAME, { connection });
+    this.events = new QueueEvents(QUEUE_NAME, { connection });
+    this.queue.on('error', () => {});
+    this.events.on('error', () => {});
+  }
+
+  /**
+   * Takes the run's jobs off the queue and disconnects. Jobs under way on a worker stay locked
+   * and cannot be removed; they expire with their age. Redis gone by now would hold the clean-up
+   * forever: it gets ten seconds.
+   */
+  async close(): Promise<void> {
     const cleanUp = (async () => {
-      await Promise.allSettled(jobIds.map((id) => queue.remove(id)));
-      await Promise.allSettled([events.close(), queue.close()]);
+      await Promise.allSettled(this.jobIds.map((id) => this.queue.remove(id)));
+      await Promise.allSettled([this.events.close(), this.queue.close()]);
     })();
     let timer: NodeJS.Timeout | undefined;
     const done = await Promise.race([cleanUp.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)))]);
     clearTimeout(timer);
     // Not awaited: with Redis gone, the disconnections never settle (and nothing would keep
     // this process alive to wait for them).
-    if (!done) for (const c of [events, queue]) c.disconnect().catch(() => {});
+    if (!done) for (const c of [this.events, this.queue]) c.disconnect().catch(() => {});
   }
 }
 

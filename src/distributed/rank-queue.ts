@@ -1,9 +1,9 @@
 /**
  * `copysim rank --queue`: the wallets copied by queue workers in chunks (the `rank` job kind);
- * the producer holds the tape too, and does the rest as the local rank does (async-rank.ts).
+ * the producer holds the tape too, and does the rest as the local rank does (src/rank/pipeline.ts).
  */
 import { InputError } from '../model/errors.js';
-import type { CopyRunner } from '../rank/async-rank.js';
+import type { CopyRunner } from '../rank/pipeline.js';
 import type { RankedWallet } from '../rank/rank.js';
 import { runOnQueue } from './producer.js';
 import type { RankJobSettings } from './rank-kind.js';

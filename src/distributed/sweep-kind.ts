@@ -33,5 +33,5 @@ export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { reado
     const checked = checkSweepRequest(input, tape.network);
     return 'error' in checked ? { output: checked } : { accepted: checked.request };
   },
-  runAll: ({ tape, options, full }, requests) => runBatch(tape, requests, options, full),
+  runAll: ({ tape, options, full }, requests, afterWalk) => runBatch(tape, requests, options, full, afterWalk),
 };

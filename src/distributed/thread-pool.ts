@@ -1,11 +1,8 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { builtScriptIfAny, WorkerLostError, WorkerPool } from '../threads/pool.js';
 import type { ItemResult, JobItem } from './job.js';
 
 /** A chunk sent to a thread. */
 export interface ThreadTask {
-  readonly id: number;
   readonly kind: string;
   /** The tape's path and hash; the thread reads the tape at `tapePath` only when the key changes. */
   readonly tapeKey: string;
@@ -18,9 +15,7 @@ export interface ThreadTask {
  * A thread's answer: the chunk's results, or the error that stopped it (`input`: the tape or the
  * settings cannot be used, which a retry would not change).
  */
-export type ThreadReply =
-  | { readonly id: number; readonly results: ItemResult[] }
-  | { readonly id: number; readonly error: string; readonly input: boolean };
+export type ThreadReply = { readonly results: ItemResult[] } | { readonly error: string; readonly input: boolean };
 
 /** A chunk that failed on the tape or the settings, not by accident: no retry helps. */
 export class ThreadInputError extends Error {
@@ -29,15 +24,7 @@ export class ThreadInputError extends Error {
 
 /** The compiled thread script, or null when running from the TypeScript source without a build. */
 export function queueThreadUrl(): URL | null {
-  const here = import.meta.url;
-  const url = here.endsWith('.ts') ? new URL('../../dist/src/distributed/thread.js', here) : new URL('./thread.js', here);
-  return existsSync(fileURLToPath(url)) ? url : null;
-}
-
-interface Pending {
-  readonly task: ThreadTask;
-  readonly resolve: (results: ItemResult[]) => void;
-  readonly reject: (error: Error) => void;
+  return builtScriptIfAny('distributed/thread.js');
 }
 
 /**
@@ -46,68 +33,25 @@ interface Pending {
  * (the job is then retried by BullMQ) and is replaced.
  */
 export class ThreadPool {
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Pending>();
-  private readonly waiting: Pending[] = [];
-  private nextId = 0;
-  private closed = false;
+  private constructor(private readonly pool: WorkerPool<ThreadTask, ThreadReply>) {}
 
-  constructor(
-    readonly size: number,
-    private readonly url: URL,
-  ) {
-    for (let i = 0; i < size; i++) this.idle.push(this.start());
+  static async start(size: number, url: URL): Promise<ThreadPool> {
+    return new ThreadPool(await WorkerPool.start<ThreadTask, ThreadReply>({ url, size }));
   }
 
-  run(task: Omit<ThreadTask, 'id'>): Promise<ItemResult[]> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ task: { ...task, id: this.nextId++ }, resolve, reject });
-      this.dispatch();
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const all = [...this.idle, ...this.busy.keys()];
-    this.idle.length = 0;
-    await Promise.all(all.map((w) => w.terminate()));
-  }
-
-  private start(): Worker {
-    const worker = new Worker(this.url);
-    worker.on('message', (reply: ThreadReply) => {
-      const pending = this.busy.get(worker);
-      if (pending === undefined) return;
-      this.busy.delete(worker);
-      this.idle.push(worker);
-      if ('error' in reply) pending.reject(reply.input ? new ThreadInputError(reply.error) : new Error(reply.error));
-      else pending.resolve(reply.results);
-      this.dispatch();
-    });
-    const lost = (why: string): void => {
-      const pending = this.busy.get(worker);
-      this.busy.delete(worker);
-      const at = this.idle.indexOf(worker);
-      if (at >= 0) this.idle.splice(at, 1);
-      pending?.reject(new Error(`a worker thread stopped: ${why}`));
-      if (!this.closed) {
-        this.idle.push(this.start());
-        this.dispatch();
-      }
-    };
-    worker.on('error', (e) => lost(e.message));
-    worker.on('exit', (code) => {
-      if (!this.closed && (this.busy.has(worker) || this.idle.includes(worker))) lost(`exit code ${code}`);
-    });
-    return worker;
-  }
-
-  private dispatch(): void {
-    while (this.idle.length > 0 && this.waiting.length > 0) {
-      const worker = this.idle.pop()!;
-      const pending = this.waiting.shift()!;
-      this.busy.set(worker, pending);
-      worker.postMessage(pending.task);
+  /** The chunk's results; rejects with a {@link ThreadInputError} when no retry would help. */
+  async run(task: ThreadTask): Promise<ItemResult[]> {
+    let reply: ThreadReply;
+    try {
+      reply = await this.pool.run(task);
+    } catch (e) {
+      throw e instanceof WorkerLostError ? new Error(`a worker thread stopped: ${e.message}`) : e;
     }
+    if ('error' in reply) throw reply.input ? new ThreadInputError(reply.error) : new Error(reply.error);
+    return reply.results;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

@@ -2,13 +2,15 @@
  * A queue worker's thread: runs the chunks it is sent, one at a time, keeping the last tape it
  * read and what each kind prepared from it. Each thread reads and indexes the tape itself, at
  * the path the worker has checked: with few threads that costs less than one read, a packing
- * and an unpacking in every thread (about 2 s against 4.7 s for a 100k-swap tape). Started by the worker's thread pool from the
- * compiled `dist/` file.
+ * and an unpacking in every thread (about 2 s against 4.7 s for a 100k-swap tape). This thread is
+ * the host of its walks of the tape: it collects the young generation between them
+ * (`collectYoungGeneration`). Started by the worker's thread pool from the compiled `dist/` file.
  */
 import { parentPort } from 'node:worker_threads';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { CopysimError } from '../model/errors.js';
+import { collectYoungGeneration } from '../threads/young-collection.js';
 import { JOB_KINDS, runItems } from './job-kinds.js';
 import type { ThreadReply, ThreadTask } from './thread-pool.js';
 
@@ -28,9 +30,9 @@ function run(task: ThreadTask): ThreadReply {
       context = kind.prepare(tape.tape, task.settings);
       tape.contexts.set(settingsKey, context);
     }
-    return { id: task.id, results: runItems(kind, context, task.items) };
+    return { results: runItems(kind, context, task.items, collectYoungGeneration) };
   } catch (e) {
-    return { id: task.id, error: e instanceof Error ? e.message : String(e), input: e instanceof CopysimError };
+    return { error: e instanceof Error ? e.message : String(e), input: e instanceof CopysimError };
   }
 }
 

@@ -7,10 +7,11 @@
 import type { IndexedTape } from '../engine/tape-index.js';
 import { CopysimError } from '../model/errors.js';
 import { loadBullmq } from './dependencies.js';
-import { QUEUE_NAME, type JobData, type JobResult } from './job.js';
+import { QUEUE_NAME, type ItemResult, type JobData, type JobKind, type JobResult } from './job.js';
 import { JOB_KINDS, runItems } from './job-kinds.js';
 import { checkRedis, redisOptions, shownUrl } from './redis.js';
-import { TapeStore } from './tape-store.js';
+import { TapeStore, type LoadedTape } from './tape-store.js';
+import { collectYoungGeneration } from '../threads/young-collection.js';
 import { queueThreadUrl, ThreadInputError, ThreadPool } from './thread-pool.js';
 
 export interface QueueWorkerOptions {
@@ -35,10 +36,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const log = options.log ?? (() => {});
   const lockMs = Math.round((options.lockSeconds ?? 30) * 1000);
   const threadUrl = queueThreadUrl();
-  const pool = threadUrl !== null ? new ThreadPool(options.threads, threadUrl) : null;
+  const pool = threadUrl !== null ? await ThreadPool.start(options.threads, threadUrl) : null;
   const tapes = new TapeStore(pool !== null);
-  // Prepared contexts of the tape held in this thread, when there are no worker threads.
-  let local: { key: string; contexts: Map<string, unknown> } | null = null;
+  const runHere = pool === null ? hereRunner() : null;
 
   const processJob = async (job: { id?: string; data: JobData }): Promise<JobResult> => {
     const data = job.data;
@@ -46,7 +46,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     if (kind === undefined) {
       throw new UnrecoverableError(`unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`);
     }
-    let loaded;
+    let loaded: Awaited<ReturnType<typeof tapes.get>>;
     try {
       loaded = await tapes.get(data.tape);
     } catch (e) {
@@ -63,10 +63,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
         throw e;
       }
     }
-    if (local?.key !== loaded.key) local = { key: loaded.key, contexts: new Map() };
-    const settingsKey = `${kind.name} ${JSON.stringify(data.settings)}`;
-    if (!local.contexts.has(settingsKey)) local.contexts.set(settingsKey, kind.prepare(loaded.tape as IndexedTape, data.settings));
-    return { items: runItems(kind, local.contexts.get(settingsKey), data.items) };
+    return { items: runHere!(kind, loaded, data) };
   };
 
   const worker = new Worker<JobData, JobResult>(QUEUE_NAME, processJob, {
@@ -89,5 +86,22 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
       await worker.close();
       await pool?.close();
     },
+  };
+}
+
+/**
+ * Runs chunks in this thread, when there are no worker threads (running from the TypeScript
+ * source), keeping what each kind prepared from the tape held here. This thread is then the host
+ * of the walks: it collects the young generation between them.
+ */
+function hereRunner(): (kind: JobKind, loaded: LoadedTape, data: JobData) => ItemResult[] {
+  let local: { key: string; contexts: Map<string, unknown> } | null = null;
+  return (kind, loaded, data) => {
+    if (local?.key !== loaded.key) local = { key: loaded.key, contexts: new Map() };
+    const settingsKey = `${kind.name} ${JSON.stringify(data.settings)}`;
+    if (!local.contexts.has(settingsKey)) {
+      local.contexts.set(settingsKey, kind.prepare(loaded.tape as IndexedTape, data.settings));
+    }
+    return runItems(kind, local.contexts.get(settingsKey), data.items, collectYoungGeneration);
   };
 }

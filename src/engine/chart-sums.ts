@@ -1,5 +1,16 @@
 import { Decimal, ExactSum, toJsonNumber } from '../numeric/decimal.js';
-import { accumulate, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, PRODUCT_ERROR, restartAt, toWord, W } from '../numeric/double-word.js';
+import {
+  accumulate,
+  ADDITION_ERROR,
+  addWords,
+  CONVERSION_ERROR,
+  decide40,
+  doubleWord,
+  multiplyWords,
+  PRODUCT_ERROR,
+  restartAt,
+  toWord,
+} from '../numeric/double-word.js';
 
 /**
  * The PnL chart's running sums over the trades so far (model 4), read after every trade as the
@@ -25,8 +36,11 @@ export class ChartSums {
   private readonly gains = new Float64Array(3);
   private readonly networkFees = new Float64Array(3);
   private readonly botFees = new Float64Array(3);
-  /** The current network fee's double word, then the rate's. */
-  private readonly factors = new Float64Array(4);
+  /** The current network fee's double word, and the rate's. */
+  private readonly feeWord = doubleWord();
+  private readonly rateWord = doubleWord();
+  /** Where the double-word operations of a trade or a reading leave their results. */
+  private readonly word = doubleWord();
   /** The last reading's printed realized PnL, fee sum and bot fee sum. */
   private readonly printed = new Float64Array(3);
   /**
@@ -49,11 +63,7 @@ export class ChartSums {
 
   /** `rate`: `bot_fee_percent / 100`, or null when bot fees are not included. */
   constructor(private readonly rate: Decimal | null) {
-    if (rate !== null) {
-      toWord(rate);
-      this.factors[RATE_HIGH] = W[0]!;
-      this.factors[RATE_LOW] = W[1]!;
-    }
+    if (rate !== null) toWord(this.rateWord, rate);
   }
 
   /** The last reading's realized PnL, as printed. */
@@ -89,42 +99,41 @@ export class ChartSums {
    * usd_buy_price_avg`; null for a buy). The bot fee is `usd_amount × rate`.
    */
   addTrade(usdAmount: Decimal, cost: Decimal | null, networkFee: Decimal): void {
-    toWord(usdAmount);
-    const usdHigh = W[0]!;
-    const usdLow = W[1]!;
+    const word = this.word;
+    toWord(word, usdAmount);
+    const usdHigh = word[0]!;
+    const usdLow = word[1]!;
     if (cost !== null) {
       this.soldUsd.add(usdAmount);
       this.soldCost.add(cost);
       accumulate(this.gains, usdHigh, usdLow, Math.abs(usdHigh) * CONVERSION_ERROR);
-      toWord(cost);
-      const costHigh = W[0]!;
-      accumulate(this.gains, -costHigh, -W[1]!, Math.abs(costHigh) * CONVERSION_ERROR);
+      toWord(word, cost);
+      const costHigh = word[0]!;
+      accumulate(this.gains, -costHigh, -word[1]!, Math.abs(costHigh) * CONVERSION_ERROR);
     } else if (this.rate !== null) {
       this.boughtUsd.add(usdAmount);
     }
     this.addNetworkFee(networkFee);
-    if (this.rate !== null && usdAmount.c0 !== 0) {
-      const f = this.factors;
-      multiplyWords(usdHigh, usdLow, f[RATE_HIGH]!, f[RATE_LOW]!);
-      const high = W[0]!;
-      accumulate(this.botFees, high, W[1]!, Math.abs(high) * PRODUCT_TERM_ERROR);
+    if (this.rate !== null && !usdAmount.isZero()) {
+      const rate = this.rateWord;
+      multiplyWords(word, usdHigh, usdLow, rate[0]!, rate[1]!);
+      const high = word[0]!;
+      accumulate(this.botFees, high, word[1]!, Math.abs(high) * PRODUCT_TERM_ERROR);
     }
   }
 
   private addNetworkFee(fee: Decimal): void {
-    if (fee.c0 === 0) return;
-    const f = this.factors;
+    if (fee.isZero()) return;
+    const feeWord = this.feeWord;
     if (fee !== this.feeUnit) {
       if (this.feeUnit !== null) this.feesBefore.addProduct(this.feeUnit, new Decimal(this.feeCount));
       this.feeUnit = fee;
       this.feeCount = 0;
-      toWord(fee);
-      f[FEE_HIGH] = W[0]!;
-      f[FEE_LOW] = W[1]!;
+      toWord(feeWord, fee);
     }
     this.feeCount++;
-    const high = f[FEE_HIGH]!;
-    accumulate(this.networkFees, high, f[FEE_LOW]!, Math.abs(high) * CONVERSION_ERROR);
+    const high = feeWord[0]!;
+    accumulate(this.networkFees, high, feeWord[1]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
   /** Reads the three sums: {@link realizedPnl}, {@link feeSum} and {@link botFeeSum}. */
@@ -134,14 +143,15 @@ export class ChartSums {
     const gains = this.gains;
     const printed = this.printed;
     printed[BOT_FEE_SUM] = this.readBotFees();
-    addWords(fees[0]!, fees[1]!, bot[0]!, bot[1]!);
-    const feeHigh = W[0]!;
-    const feeLow = W[1]!;
+    const word = this.word;
+    addWords(word, fees[0]!, fees[1]!, bot[0]!, bot[1]!);
+    const feeHigh = word[0]!;
+    const feeLow = word[1]!;
     const feeBound = fees[2]! + bot[2]! + Math.abs(feeHigh) * ADDITION_ERROR;
     printed[FEE_SUM] = this.decideOr(feeHigh, feeLow, feeBound, FEE_SUM);
-    addWords(gains[0]!, gains[1]!, -feeHigh, -feeLow);
-    const high = W[0]!;
-    const low = W[1]!;
+    addWords(word, gains[0]!, gains[1]!, -feeHigh, -feeLow);
+    const high = word[0]!;
+    const low = word[1]!;
     const bound = gains[2]! + feeBound + Math.abs(high) * ADDITION_ERROR;
     const realized = this.realized;
     realized[0] = high;
@@ -198,12 +208,6 @@ export class ChartSums {
     return sum.value();
   }
 }
-
-// The double words in `factors`: the current network fee's, then the rate's.
-const FEE_HIGH = 0;
-const FEE_LOW = 1;
-const RATE_HIGH = 2;
-const RATE_LOW = 3;
 
 // Where the last reading's printed values are kept, and which sum an exact reading is for.
 const REALIZED = 0;

@@ -1,5 +1,5 @@
 import { Decimal, type DecimalInput } from '../numeric/decimal.js';
-import { rawToWord, toWord, W } from '../numeric/double-word.js';
+import { doubleWord, rawToWord, toWord, type DoubleWord } from '../numeric/double-word.js';
 import type { Swap } from '../model/tape.js';
 import { parseLiquidity, type Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
@@ -73,10 +73,15 @@ export interface PriceBook {
   /** A key of a token's known price for a valuation: equal keys, equal prices. */
   priceKey(tokenId: number): number | DecimalInput;
   /**
-   * The token's known price as a double word, in `W` (`numeric/double-word.ts`), for a valuation:
-   * made from the raw tape value without making a decimal.
+   * The token's known price as a double word, into `out` (`numeric/double-word.ts`), for a
+   * valuation: made from the raw tape value without making a decimal.
    */
-  priceWord(tokenId: number): void;
+  priceWord(tokenId: number, out: DoubleWord): void;
+  /**
+   * The high part of {@link priceWord}: the price to within 2^-53, relatively, for the quick
+   * tests of the exit rules.
+   */
+  priceNumber(tokenId: number): number;
   /** The known liquidity of a token, or null when none of its swaps carried one. */
   liquidityOf(tokenId: number): Liquidity | null;
   /** The time of the token's first swap in event order (a token observed at least once). */
@@ -91,6 +96,8 @@ export class KnownPrices implements PriceBook {
   private readonly priceSource: (DecimalInput | undefined)[];
   private readonly liquidityDecimal: (Liquidity | undefined)[];
   private readonly liquiditySource: (DecimalInput | undefined)[];
+  /** Where {@link priceNumber} has the price word made. */
+  private readonly word = doubleWord();
 
   /**
    * `tokenCount`: the tokens known in advance (more may come, as in a streamed tape);
@@ -145,10 +152,15 @@ export class KnownPrices implements PriceBook {
     return this.price[tokenId]!;
   }
 
-  priceWord(tokenId: number): void {
+  priceWord(tokenId: number, out: DoubleWord): void {
     const raw = this.price[tokenId]!;
-    if (this.priceSource[tokenId] === raw) toWord(this.priceDecimal[tokenId]!);
-    else rawToWord(raw);
+    if (this.priceSource[tokenId] === raw) toWord(out, this.priceDecimal[tokenId]!);
+    else rawToWord(out, raw);
+  }
+
+  priceNumber(tokenId: number): number {
+    this.priceWord(tokenId, this.word);
+    return this.word[0]!;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {
@@ -181,6 +193,8 @@ export class IndexedKnownPrices implements PriceBook {
   /** Index of each token's first swap (-1: none yet). */
   private readonly firstSwap: Int32Array;
   private readonly usdAmountMemo: (Decimal | undefined)[];
+  /** Where {@link priceNumber} has a price word made. */
+  private readonly word = doubleWord();
 
   /** `threshold`: the option `min_price_swap_usd`, null when every swap is an observation. */
   constructor(tape: IndexedTape, private readonly threshold: PriceThreshold | null = null) {
@@ -230,29 +244,39 @@ export class IndexedKnownPrices implements PriceBook {
     return this.priceSwap[tokenId]!;
   }
 
-  priceWord(tokenId: number): void {
+  priceWord(tokenId: number, out: DoubleWord): void {
     const i = this.priceSwap[tokenId]!;
     const timeline = this.timeline;
     const at = SWAP_ROW * i;
     const high = timeline[at + PRICE_HIGH]!;
     if (high === 0) {
-      this.makePriceWord(i, at);
+      this.makePriceWord(i, at, out);
       return;
     }
-    W[0] = high;
-    W[1] = timeline[at + PRICE_LOW]!;
+    out[0] = high;
+    out[1] = timeline[at + PRICE_LOW]!;
+  }
+
+  priceNumber(tokenId: number): number {
+    const i = this.priceSwap[tokenId]!;
+    const at = SWAP_ROW * i;
+    const high = this.timeline[at + PRICE_HIGH]!;
+    if (high !== 0) return high;
+    this.makePriceWord(i, at, this.word);
+    return this.word[0]!;
   }
 
   /**
-   * Makes swap `i`'s price word, once per swap and tape. Kept out of {@link priceWord}, which
-   * the re-valuation inlines: the conversion is large and, after the first replay, rare.
+   * Makes swap `i`'s price word into `out` and the timeline, once per swap and tape. Kept out of
+   * {@link priceWord}, which the re-valuation inlines: the conversion is large and, after the
+   * first replay, rare.
    */
-  private makePriceWord(i: number, at: number): void {
+  private makePriceWord(i: number, at: number, out: DoubleWord): void {
     const known = this.priceMemo[i];
-    if (known !== undefined) toWord(known);
-    else rawToWord(this.swaps[i]!.usd_price);
-    this.timeline[at + PRICE_HIGH] = W[0]!;
-    this.timeline[at + PRICE_LOW] = W[1]!;
+    if (known !== undefined) toWord(out, known);
+    else rawToWord(out, this.swaps[i]!.usd_price);
+    this.timeline[at + PRICE_HIGH] = out[0]!;
+    this.timeline[at + PRICE_LOW] = out[1]!;
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

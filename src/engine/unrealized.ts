@@ -1,5 +1,18 @@
 import { ExactSum, toJsonNumber, ZERO, type Decimal, type DecimalInput } from '../numeric/decimal.js';
-import { accumulate, accumulateKept, ADDITION_ERROR, addWords, CONVERSION_ERROR, decide40, multiplyWords, restartAt, ROUNDING_40_ERROR, toWord, W } from '../numeric/double-word.js';
+import {
+  accumulate,
+  accumulateKept,
+  ADDITION_ERROR,
+  addWords,
+  CONVERSION_ERROR,
+  decide40,
+  doubleWord,
+  multiplyWords,
+  restartAt,
+  ROUNDING_40_ERROR,
+  toWord,
+  type DoubleWord,
+} from '../numeric/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { ChartSums } from './chart-sums.js';
@@ -49,6 +62,8 @@ export class UnrealizedBook {
    * one allocation a store.
    */
   private readonly state = new Float64Array(6);
+  /** Where a price word is read and the double-word operations leave their results. */
+  private readonly word = doubleWord();
   private readonly exact = new ExactSum();
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
@@ -122,9 +137,11 @@ export class UnrealizedBook {
       // Both sums' errors and 40-digit roundings, and the addition's error; decide40 adds the
       // total's own rounding.
       const rHigh = sums.realizedHigh;
-      addWords(rHigh, sums.realizedLow, high, low);
-      const totalBound = bound + sums.realizedBound + (Math.abs(rHigh) + Math.abs(high)) * ROUNDING_40_ERROR + Math.abs(W[0]!) * ADDITION_ERROR;
-      const total = decide40(W[0]!, W[1]!, totalBound);
+      const word = this.word;
+      addWords(word, rHigh, sums.realizedLow, high, low);
+      const roundings = (Math.abs(rHigh) + Math.abs(high)) * ROUNDING_40_ERROR;
+      const totalBound = bound + sums.realizedBound + roundings + Math.abs(word[0]!) * ADDITION_ERROR;
+      const total = decide40(word[0]!, word[1]!, totalBound);
       if (total === total) {
         state[UNREALIZED] = unrealized;
         state[TOTAL] = total;
@@ -205,8 +222,8 @@ export class UnrealizedBook {
       if (positionMoved) this.convertPosition(booked, qty, invested);
       else if (priceKey === booked.priceKey) continue;
       booked.priceKey = priceKey;
-      this.prices.priceWord(tokenId);
-      rebook(this.state, this.slots, booked.slot * SLOT);
+      this.prices.priceWord(tokenId, this.word);
+      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
     }
     this.flaggedCount = 0;
   }
@@ -215,16 +232,17 @@ export class UnrealizedBook {
   private convertPosition(booked: BookedDeal, qty: Decimal, invested: Decimal): void {
     const f = this.slots;
     const base = booked.slot * SLOT;
+    const word = this.word;
     if (qty !== booked.qty) {
-      toWord(qty);
-      f[base + QTY_HIGH] = W[0]!;
-      f[base + QTY_LOW] = W[1]!;
+      toWord(word, qty);
+      f[base + QTY_HIGH] = word[0]!;
+      f[base + QTY_LOW] = word[1]!;
       booked.qty = qty;
     }
     if (invested !== booked.invested) {
-      toWord(invested);
-      f[base + INVESTED_HIGH] = W[0]!;
-      f[base + INVESTED_LOW] = W[1]!;
+      toWord(word, invested);
+      f[base + INVESTED_HIGH] = word[0]!;
+      f[base + INVESTED_LOW] = word[1]!;
       booked.invested = invested;
     }
   }
@@ -247,24 +265,25 @@ class BookedDeal {
 }
 
 /**
- * Re-books the term of the slot at `base` at the price in `W`: `qty × price − usd_invested` from
- * the slot's double words; the sum takes the difference between the new term and the old. Its
- * arguments are arrays and a small integer: if the compiler does not inline it (the replay's
- * functions use up its inlining budget), no double is boxed to call it.
+ * Re-books the term of the slot at `base` at the price in `word`: `qty × price − usd_invested`
+ * from the slot's double words; the sum takes the difference between the new term and the old,
+ * and `word` serves for the steps. Its arguments are arrays and a small integer: if the compiler
+ * does not inline it (the replay's functions use up its inlining budget), no double is boxed to
+ * call it.
  */
-function rebook(sum: Float64Array, f: Float64Array, base: number): void {
-  multiplyWords(f[base + QTY_HIGH]!, f[base + QTY_LOW]!, W[0]!, W[1]!);
-  const productHigh = W[0]!;
+function rebook(sum: Float64Array, f: Float64Array, base: number, word: DoubleWord): void {
+  multiplyWords(word, f[base + QTY_HIGH]!, f[base + QTY_LOW]!, word[0]!, word[1]!);
+  const productHigh = word[0]!;
   const investedHigh = f[base + INVESTED_HIGH]!;
-  addWords(productHigh, W[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
-  const termHigh = W[0]!;
-  const termLow = W[1]!;
+  addWords(word, productHigh, word[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
+  const termHigh = word[0]!;
+  const termLow = word[1]!;
   const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
   // One addition to the sum instead of two (the old term out, the new one in). The change's
   // bound counts the old and the new term's errors and the difference's own.
-  addWords(termHigh, termLow, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!);
-  const changeHigh = W[0]!;
-  const changeLow = W[1]!;
+  addWords(word, termHigh, termLow, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!);
+  const changeHigh = word[0]!;
+  const changeLow = word[1]!;
   const changeBound = f[base + TERM_BOUND]! + termBound + Math.abs(changeHigh) * ADDITION_ERROR;
   f[base + TERM_HIGH] = termHigh;
   f[base + TERM_LOW] = termLow;

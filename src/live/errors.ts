@@ -21,7 +21,7 @@ export type RefusalCode = keyof typeof REFUSALS;
  * the batch it belongs to is applied or logged.
  *
  * @example
- * throw new FeedRefusal('late_input', 'time 100 is more than 2 s before the feed time 110', { item: 3, field: 'time' });
+ * throw new FeedRefusal('late_input', 'time 100 is 10 s before the feed time', { item: 3, field: 'time' });
  */
 export class FeedRefusal extends InputError {
   override name = 'FeedRefusal';
@@ -37,7 +37,10 @@ export class FeedRefusal extends InputError {
     const item = where.item ?? null;
     const field = where.field ?? null;
     const place = [item === null ? '' : `item ${item}`, field ?? ''].filter((p) => p !== '').join(': ');
-    super(place === '' ? reason : `${place}: ${reason}`, { source: 'feed', ...(field !== null ? { path: field } : {}) });
+    super(place === '' ? reason : `${place}: ${reason}`, {
+      source: 'feed',
+      ...(field !== null ? { path: field } : {}),
+    });
     this.status = REFUSALS[code];
     this.item = item;
     this.field = field;
@@ -45,7 +48,10 @@ export class FeedRefusal extends InputError {
 
   /** The same refusal for the item `offset` places further on (a batch read in parts). */
   shifted(offset: number): FeedRefusal {
-    const where = { ...(this.item !== null ? { item: this.item + offset } : {}), ...(this.field !== null ? { field: this.field } : {}) };
+    const where = {
+      ...(this.item !== null ? { item: this.item + offset } : {}),
+      ...(this.field !== null ? { field: this.field } : {}),
+    };
     return new FeedRefusal(this.code, this.reason, where);
   }
 

@@ -48,7 +48,8 @@ export class FeedClock {
 
   /** Refuses a batch when the run is over; the inputs of a batch that ends it are all taken. */
   checkOpen(): void {
-    if (this.ended) throw new FeedRefusal('run_ended', `the feed passed window_end (${utcIso(this.windowEnd)}): the run is over`);
+    if (this.ended)
+      throw new FeedRefusal('run_ended', `the feed passed window_end (${utcIso(this.windowEnd)}): the run is over`);
   }
 
   /** Takes `input` (item `item` of its batch), or throws the {@link FeedRefusal} that refuses it. */
@@ -76,11 +77,15 @@ export class FeedClock {
    */
   private takeNative(time: number, item: number, field: string): void {
     if (time <= this.threshold) {
-      const reason = `a native price at ${time} (${utcIso(time)}) is not later than the feed's applied time ${this.threshold}: it would change fees already charged`;
+      const reason =
+        `a native price at ${time} (${utcIso(time)}) is not later than the feed's applied time ${this.threshold}: ` +
+        'it would change fees already charged';
       throw new FeedRefusal('late_input', reason, { item, field });
     }
     if (this.latest > -Infinity && time < this.firstNative) {
-      const reason = `a native price at ${time} is earlier than the first one (${this.firstNative}) after the feed has begun: fees before the first point were charged at its price`;
+      const reason =
+        `a native price at ${time} is earlier than the first one (${this.firstNative}) after the feed has begun: ` +
+        'fees before the first point were charged at its price';
       throw new FeedRefusal('late_input', reason, { item, field });
     }
     if (time < this.firstNative) this.firstNative = time;

@@ -33,14 +33,20 @@ const NativePricesSchema = z.object({ native_prices: TapeHeaderSchema.shape.nati
  */
 export function readFeedItem(value: unknown, item: number): FeedInput {
   if (isValidSwap(value)) return { kind: 'swap', swap: value };
-  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  const record =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   if (record === null) {
-    throw new FeedRefusal('invalid_input', 'expected an object: a swap, {"tick": T}, {"tokens": {…}} or {"native_prices": […]}', { item });
+    throw new FeedRefusal(
+      'invalid_input',
+      'expected an object: a swap, {"tick": T}, {"tokens": {…}} or {"native_prices": […]}',
+      { item },
+    );
   }
   if (!('wallet' in record)) {
     if ('tick' in record) return { kind: 'tick', time: checked(TickSchema, record, item).tick };
     if ('tokens' in record) return { kind: 'tokens', tokens: checked(TokensSchema, record, item).tokens };
-    if ('native_prices' in record) return { kind: 'native_prices', points: checked(NativePricesSchema, record, item).native_prices };
+    if ('native_prices' in record)
+      return { kind: 'native_prices', points: checked(NativePricesSchema, record, item).native_prices };
   }
   return { kind: 'swap', swap: checked(SwapSchema, record, item) };
 }

@@ -78,7 +78,13 @@ export class FeedLog {
   append(lines: readonly string[], onDurable: () => void): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.pending.push({ text: lines.length === 0 ? '' : `${lines.join('\n')}\n`, inputs: lines.length, onDurable, resolve, reject });
+      this.pending.push({
+        text: lines.length === 0 ? '' : `${lines.join('\n')}\n`,
+        inputs: lines.length,
+        onDurable,
+        resolve,
+        reject,
+      });
       if (!this.flushing) void this.flush();
     });
   }

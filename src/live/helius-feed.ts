@@ -48,7 +48,10 @@ export class HeliusFeed {
    */
   read(payload: unknown): HeliusBatch {
     if (!Array.isArray(payload)) {
-      throw new FeedRefusal('invalid_input', 'expected the list of enhanced transactions a Helius webhook posts ([{signature, type, …}, …])');
+      throw new FeedRefusal(
+        'invalid_input',
+        'expected the list of enhanced transactions a Helius webhook posts ([{signature, type, …}, …])',
+      );
     }
     try {
       const { tape, report } = importHelius(payload, PAYLOAD, { solUsd: this.series as PriceSeries, outlierFactor: 0 });
@@ -69,6 +72,13 @@ export class HeliusFeed {
 function notASwap(message: string, payload: readonly unknown[]): FeedRefusal {
   const reason = message.startsWith(`${PAYLOAD}: `) ? message.slice(PAYLOAD.length + 2) : message;
   if (payload.length === 0) return new FeedRefusal('not_a_swap', 'the payload holds no transaction');
-  const field = /type \S+ is not a swap/.test(reason) ? 'type' : /transactionError/.test(reason) ? 'transactionError' : undefined;
-  return new FeedRefusal('not_a_swap', `no swap in the payload: ${reason}`, { item: 0, ...(field !== undefined ? { field } : {}) });
+  const field = /type \S+ is not a swap/.test(reason)
+    ? 'type'
+    : /transactionError/.test(reason)
+      ? 'transactionError'
+      : undefined;
+  return new FeedRefusal('not_a_swap', `no swap in the payload: ${reason}`, {
+    item: 0,
+    ...(field !== undefined ? { field } : {}),
+  });
 }

@@ -38,6 +38,11 @@ export class LatencyStats {
   /** The figures as the status reports them, rounded to 0.1 ms. */
   summary(): { count: number; p50: number; p99: number; max: number } {
     const round = (ms: number): number => Math.round(ms * 10) / 10;
-    return { count: this.count, p50: round(this.percentile(50)), p99: round(this.percentile(99)), max: round(this.max) };
+    return {
+      count: this.count,
+      p50: round(this.percentile(50)),
+      p99: round(this.percentile(99)),
+      max: round(this.max),
+    };
   }
 }

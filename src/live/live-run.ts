@@ -4,7 +4,7 @@ import { InputError } from '../model/errors.js';
 import type { EngineOptionsInput } from '../model/options.js';
 import { writeResponseParts } from '../io/json-stream.js';
 import type { ResponseParts } from '../report/response.js';
-import { FeedRefusal, REFUSALS, type RefusalCode } from './errors.js';
+import { type FeedRefusal, REFUSALS, type RefusalCode } from './errors.js';
 import { feedLine, type FeedInput } from './feed-input.js';
 import { FeedLog } from './feed-log.js';
 import { HeliusFeed, type HeliusBatch } from './helius-feed.js';
@@ -48,7 +48,9 @@ export interface Receipt {
 export class LiveRun {
   readonly logPath: string;
   readonly latency = new LatencyStats();
-  readonly refused: Record<RefusalCode, number> = Object.fromEntries(Object.keys(REFUSALS).map((code) => [code, 0])) as never;
+  readonly refused: Record<RefusalCode, number> = Object.fromEntries(
+    Object.keys(REFUSALS).map((code) => [code, 0]),
+  ) as never;
   private readonly helius = new HeliusFeed();
   private readonly listeners = new Set<() => void>();
   private state: { readonly bytes: number; readonly text: string } | null = null;
@@ -83,7 +85,8 @@ export class LiveRun {
     const recorded = log.header.feed.lateness;
     if (this.setup.lateness !== undefined && this.setup.lateness !== recorded) {
       throw new InputError(
-        `${this.logPath} was recorded with a lateness of ${recorded} s, not ${this.setup.lateness}: leave --lateness out, or start a new log folder`,
+        `${this.logPath} was recorded with a lateness of ${recorded} s, not ${this.setup.lateness}: ` +
+          'leave --lateness out, or start a new log folder',
         { source: this.logPath },
       );
     }
@@ -111,7 +114,12 @@ export class LiveRun {
     this.helius.take(inputs);
     await this.log.append(inputs.map(feedLine), () => this.applyLogged(inputs));
     const time = this.live.feedTime;
-    return { accepted: inputs.length, feed_time: time === -Infinity ? null : time, ended: this.live.ended, ...(dropped ? { dropped } : {}) };
+    return {
+      accepted: inputs.length,
+      feed_time: time === -Infinity ? null : time,
+      ended: this.live.ended,
+      ...(dropped ? { dropped } : {}),
+    };
   }
 
   /** Takes the swaps of a Helius webhook payload (see {@link HeliusFeed.read}). */

@@ -85,7 +85,8 @@ export class LiveSimulation {
     const { parsed, engineOptions } = prepare(setup.request, setup.options ?? {});
     this.request = parsed;
     this.lateness = setup.lateness ?? DEFAULT_LATENESS;
-    if (!(this.lateness >= 0 && this.lateness <= 86_400)) throw new RangeError(`lateness must be 0 to 86400 seconds, not ${this.lateness}`);
+    if (!(this.lateness >= 0 && this.lateness <= 86_400))
+      throw new RangeError(`lateness must be 0 to 86400 seconds, not ${this.lateness}`);
     const network = parsed.network;
     this.run = new Replay({ network, native: this.native, request: parsed, options: engineOptions });
     this.window = this.run.window;
@@ -240,7 +241,8 @@ export class LiveSimulation {
   responseParts(): ResponseParts {
     if (this.failure !== null) throw this.failure;
     if (this.final !== null) return this.final;
-    if (this.inputs === null) throw new Error('the run so far needs its inputs: keepInputs was false (read them from the log)');
+    if (this.inputs === null)
+      throw new Error('the run so far needs its inputs: keepInputs was false (read them from the log)');
     const copy = new LiveSimulation({ ...this.setup, keepInputs: false, onApplied: undefined });
     copy.apply(this.inputs);
     return copy.settleNow();

@@ -111,7 +111,10 @@ export class FeedLogReader {
     const count = Number(text.slice(COMMIT_PREFIX.length, -1));
     this.committedInputs += groupInputs;
     if (count !== this.committedInputs) {
-      throw this.error(this.line, `the commit line counts ${count} inputs, but ${this.committedInputs} precede it: lines were lost`);
+      throw this.error(
+        this.line,
+        `the commit line counts ${count} inputs, but ${this.committedInputs} precede it: lines were lost`,
+      );
     }
   }
 
@@ -124,7 +127,8 @@ export class FeedLogReader {
     } catch {
       throw this.error(1, 'expected the header of a feed log {"network", "tokens", "native_prices", "feed"}');
     }
-    if (!isFeedLogHeader(header)) throw this.error(1, 'not a feed log: its header has no "feed": {"lateness": seconds}');
+    if (!isFeedLogHeader(header))
+      throw this.error(1, 'not a feed log: its header has no "feed": {"lateness": seconds}');
     if (first.done !== true) this.committedBytes = first.value.bytes;
     return header;
   }
@@ -141,7 +145,10 @@ export class FeedLogReader {
         if (text.trim() !== '') yield { text, bytes: this.position - this.carry.length };
         continue;
       }
-      const n = this.position >= this.limit ? 0 : readSync(this.fd, chunk, 0, Math.min(CHUNK_BYTES, this.limit - this.position), this.position);
+      const n =
+        this.position >= this.limit
+          ? 0
+          : readSync(this.fd, chunk, 0, Math.min(CHUNK_BYTES, this.limit - this.position), this.position);
       // A last line without its newline was cut short by a crash: never committed, left out.
       if (n === 0) return;
       this.position += n;

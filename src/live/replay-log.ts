@@ -24,7 +24,11 @@ export interface LogReplay {
  * up to its end when the feed passed `window_end`. The log's reader is handed back with it,
  * read to its last commit line.
  */
-export function replayFeedLog(path: string, setup: Omit<LiveSetup, 'lateness'>, replay: LogReplay = {}): { live: LiveSimulation; log: FeedLogReader } {
+export function replayFeedLog(
+  path: string,
+  setup: Omit<LiveSetup, 'lateness'>,
+  replay: LogReplay = {},
+): { live: LiveSimulation; log: FeedLogReader } {
   const log = new FeedLogReader(path, replay.untilByte);
   try {
     const live = new LiveSimulation({ ...setup, lateness: log.header.feed.lateness });
@@ -48,7 +52,12 @@ export function replayFeedLog(path: string, setup: Omit<LiveSetup, 'lateness'>, 
  * live feed made, ended where it ended; a feed that has not passed `window_end` is closed where
  * its log ends, as `simulate` closes a tape. The same response as the live run's, byte for byte.
  */
-export function simulateFeedLogParts(path: string, request: unknown, options: EngineOptionsInput = {}, onSwap?: (swap: unknown) => void): ResponseParts {
+export function simulateFeedLogParts(
+  path: string,
+  request: unknown,
+  options: EngineOptionsInput = {},
+  onSwap?: (swap: unknown) => void,
+): ResponseParts {
   const { live } = replayFeedLog(path, { request, options, keepInputs: false }, onSwap === undefined ? {} : { onSwap });
   return live.close();
 }
@@ -77,7 +86,12 @@ export function feedLogTape(path: string): TapeInput {
       });
     }
     const ordered = swaps.map((swap, i) => ({ swap, i })).sort((a, b) => a.swap.time - b.swap.time || a.i - b.i);
-    return { network: log.header.network as TapeInput['network'], tokens, native_prices: native as never, swaps: ordered.map((s) => s.swap) };
+    return {
+      network: log.header.network as TapeInput['network'],
+      tokens,
+      native_prices: native as never,
+      swaps: ordered.map((s) => s.swap),
+    };
   } finally {
     log.close();
   }
@@ -93,10 +107,15 @@ function inLog<T>(path: string, group: FeedLogGroup | undefined, read: () => T):
     return read();
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    const line = group !== undefined && e instanceof FeedRefusal && e.item !== null ? group.firstLine + e.item : undefined;
+    const line =
+      group !== undefined && e instanceof FeedRefusal && e.item !== null ? group.firstLine + e.item : undefined;
     const reason = e instanceof FeedRefusal ? e.reason : e.message;
     const field = e instanceof FeedRefusal && e.field !== null ? `${e.field}: ` : '';
     const where = line !== undefined ? `line ${line}: ` : '';
-    throw new InputError(`${path}: ${where}${field}${reason}`, { ...e.location, source: path, ...(line !== undefined ? { line } : {}) });
+    throw new InputError(`${path}: ${where}${field}${reason}`, {
+      ...e.location,
+      source: path,
+      ...(line !== undefined ? { line } : {}),
+    });
   }
 }

@@ -14,7 +14,12 @@ export interface LiveStatus {
   /** Why the run stopped, when an input could not be used. */
   readonly error: string | null;
   /** Inputs applied, by kind (`native_prices` counts points). */
-  readonly inputs: { readonly swaps: number; readonly ticks: number; readonly tokens: number; readonly native_prices: number };
+  readonly inputs: {
+    readonly swaps: number;
+    readonly ticks: number;
+    readonly tokens: number;
+    readonly native_prices: number;
+  };
   /** Swaps replayed (or passed over after `window_end`), and swaps held back by the lateness. */
   readonly applied_swaps: number;
   readonly held_swaps: number;

@@ -22,7 +22,11 @@ export interface StreamFeedResult {
  * another run, replays into it. Lines go in batches; a line refused is reported with its
  * number and the others go on.
  */
-export async function feedStream(run: LiveRun, chunks: AsyncIterable<string | Buffer>, report: (message: string) => void): Promise<StreamFeedResult> {
+export async function feedStream(
+  run: LiveRun,
+  chunks: AsyncIterable<string | Buffer>,
+  report: (message: string) => void,
+): Promise<StreamFeedResult> {
   const counts = { lines: 0, accepted: 0, refused: 0 };
   const batch = new StreamBatch(run, report, counts);
   let carry = '';
@@ -109,13 +113,17 @@ class StreamBatch {
   private headerInputs(header: { network: unknown; tokens?: unknown; native_prices?: unknown }): unknown[] {
     const network = this.run.simulation.request.network;
     if (header.network !== network) {
-      throw new InputError(`standard input, line 1: the tape holds swaps of network "${String(header.network)}" but the request asks for "${network}"`, {
-        source: 'stdin',
-      });
+      throw new InputError(
+        `standard input, line 1: the tape holds swaps of network "${String(header.network)}" ` +
+          `but the request asks for "${network}"`,
+        { source: 'stdin' },
+      );
     }
     const inputs: unknown[] = [];
-    if (typeof header.tokens === 'object' && header.tokens !== null && Object.keys(header.tokens).length > 0) inputs.push({ tokens: header.tokens });
-    if (Array.isArray(header.native_prices) && header.native_prices.length > 0) inputs.push({ native_prices: header.native_prices });
+    if (typeof header.tokens === 'object' && header.tokens !== null && Object.keys(header.tokens).length > 0)
+      inputs.push({ tokens: header.tokens });
+    if (Array.isArray(header.native_prices) && header.native_prices.length > 0)
+      inputs.push({ native_prices: header.native_prices });
     return inputs;
   }
 }

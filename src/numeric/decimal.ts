@@ -1,7 +1,7 @@
 import { Decimal40 } from './decimal40.js';
 import type { DecimalInput } from './decimal40-parse.js';
 import { DecimalJs40 } from './decimal40-print.js';
-import { CONVERSION_ERROR, decide, toWord, W } from './double-word.js';
+import { CONVERSION_ERROR, decide, doubleWord, toWord } from './double-word.js';
 import { InputError } from '../model/errors.js';
 import { nearestDouble } from './nearest-double.js';
 
@@ -55,9 +55,10 @@ export function toJsonNumber(value: Decimal): number {
 function nearestOf(value: Decimal): number {
   const fast = nearestDouble(value.e, value.c0, value.c1, value.c2, value.c3, value.c4, value.c5);
   if (fast === fast) return value.s * fast;
-  toWord(value);
-  const high = W[0]!;
-  const quick = decide(high, W[1]!, Math.abs(high) * CONVERSION_ERROR);
+  const word = doubleWord();
+  toWord(word, value);
+  const high = word[0]!;
+  const quick = decide(high, word[1]!, Math.abs(high) * CONVERSION_ERROR);
   return quick === quick ? quick : value.toNumber();
 }
 

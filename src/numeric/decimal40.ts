@@ -130,6 +130,17 @@ export class Decimal40 implements Decimal40Parts {
     return nearestNumber(this);
   }
 
+  /**
+   * A double within 2^-49 of the value, relatively, for magnitudes from 10^-250 to 10^250: the
+   * coefficient takes eight roundings of its limbs, `10 ** e` is within a unit in the last place
+   * and the product takes one more rounding, 11 × 2^-53 at most. Far cheaper than
+   * {@link toNumber}: for quick tests in doubles that leave a wider margin.
+   */
+  toApproxNumber(): number {
+    const coefficient = ((((this.c0 * 1e7 + this.c1) * 1e7 + this.c2) * 1e7 + this.c3) * 1e7 + this.c4) * 1e7 + this.c5;
+    return this.s * coefficient * 10 ** this.e;
+  }
+
   /** Plain notation, never an exponent, as decimal.js prints with the project's settings. */
   toString(): string {
     return plainText(this);

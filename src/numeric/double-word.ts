@@ -8,15 +8,25 @@ import { productError } from './nearest-double.js';
  * |low| ≤ half a unit in the last place of `high`, about 106 significant bits (Dekker; Joldes,
  * Muller and Popescu, "Tight and rigorous error bounds for basic building blocks of double-word
  * arithmetic", 2017). The PnL chart keeps its unrealized sum in it, with a bound on its error,
- * and decides from it the doubles the response prints (`engine/unrealized.ts`). Results go to
- * the scratch {@link W} (high, low), so that nothing is allocated.
+ * and decides from it the doubles the response prints (`engine/unrealized.ts`). Each operation
+ * writes its result into a {@link DoubleWord} its caller owns and passes, so that nothing is
+ * allocated and no result passes through state that other callers share.
  */
 
-/** The result of the last double-word operation: `W[0] + W[1]`. */
-export const W = new Float64Array(2);
+/**
+ * Where a double-word operation writes its result: `high` at index 0, `low` at 1. A caller keeps
+ * its own (an engine object holds one as a field) and reads it right after the call; the result
+ * may be written into the array an operand was read from, as the operands are taken as numbers.
+ */
+export type DoubleWord = Float64Array;
 
-/** `W = x + y` for double words, relative error < 3 × 2^-106 (AccurateDWPlusDW). */
-export function addWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
+/** A new {@link DoubleWord}, holding (0, 0). */
+export function doubleWord(): DoubleWord {
+  return new Float64Array(2);
+}
+
+/** `out = x + y` for double words, relative error < 3 × 2^-106 (AccurateDWPlusDW). */
+export function addWords(out: DoubleWord, xHigh: number, xLow: number, yHigh: number, yLow: number): void {
   let s = xHigh + yHigh;
   let v = s - xHigh;
   const sLow = xHigh - (s - v) + (yHigh - v);
@@ -29,24 +39,24 @@ export function addWords(xHigh: number, xLow: number, yHigh: number, yLow: numbe
   s = high;
   c += tLow;
   high = s + c;
-  W[0] = high;
-  W[1] = c - (high - s);
+  out[0] = high;
+  out[1] = c - (high - s);
 }
 
-/** `W = x × y` for double words, relative error < 2^-102 (Dekker's product, then the cross terms). */
-export function multiplyWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
+/** `out = x × y` for double words, relative error < 2^-102 (Dekker's product, then the cross terms). */
+export function multiplyWords(out: DoubleWord, xHigh: number, xLow: number, yHigh: number, yLow: number): void {
   const p = xHigh * yHigh;
   const low = productError(xHigh, yHigh, p) + (xHigh * yLow + xLow * yHigh);
   const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
+  out[0] = high;
+  out[1] = low - (high - p);
 }
 
 /**
- * `W = x / y` for double words, relative error < 15 × 2^-106 + 56 × 2^-159 (DWDivDW2 of Joldes,
+ * `out = x / y` for double words, relative error < 15 × 2^-106 + 56 × 2^-159 (DWDivDW2 of Joldes,
  * Muller and Popescu): the quotient of the heads, corrected by the remainder `x − y × head`.
  */
-export function divideWords(xHigh: number, xLow: number, yHigh: number, yLow: number): void {
+export function divideWords(out: DoubleWord, xHigh: number, xLow: number, yHigh: number, yLow: number): void {
   const t = xHigh / yHigh;
   // y × t as a double word (DWTimesFP1): Dekker's product of the heads, the low part's product.
   const c = yHigh * t;
@@ -60,22 +70,22 @@ export function divideWords(xHigh: number, xLow: number, yHigh: number, yLow: nu
   const delta = xHigh - rHigh + (xLow - rLow2);
   const tLow = delta / yHigh;
   const high = t + tLow;
-  W[0] = high;
-  W[1] = tLow - (high - t);
+  out[0] = high;
+  out[1] = tLow - (high - t);
 }
 
 /**
- * `W` = the decimal as a double word, relative error < 2^-100; NaN in `W[0]` when its exponent
+ * `out` = the decimal as a double word, relative error < 2^-100; NaN in `out[0]` when its exponent
  * is outside the table (beyond about 10^±250, where no money amount of the engine lies).
  * The 40-digit coefficient is split into three integers exact in a double, `H` (12 digits),
  * `M` and `L` (14 each): `C = H × 10^28 + M × 10^14 + L`.
  */
-export function toWord(d: Decimal): void {
+export function toWord(out: DoubleWord, d: Decimal): void {
   const e = d.e;
   const k = e + 28 - POW10_LOW_EXPONENT;
   if (k < 28 || k >= POW10_HIGH.length) {
-    W[0] = d.c0 === 0 ? 0 : NaN;
-    W[1] = 0;
+    out[0] = d.c0 === 0 ? 0 : NaN;
+    out[1] = 0;
     return;
   }
   const sign = d.s;
@@ -97,32 +107,32 @@ export function toWord(d: Decimal): void {
     high = head;
   }
   const sum = high + low;
-  W[0] = sum;
-  W[1] = low - (sum - high);
+  out[0] = sum;
+  out[1] = low - (sum - high);
 }
 
 /**
- * `W` = a tape's raw decimal (a string or a number, as `Decimal` reads it) as a double word,
+ * `out` = a tape's raw decimal (a string or a number, as `Decimal` reads it) as a double word,
  * relative error < 2^-100, without making a decimal when it has at most 15 significant digits.
  */
-export function rawToWord(raw: DecimalInput): void {
-  if (!(typeof raw === 'string' ? shortTextToWord(raw) : numberToWord(raw))) toWord(new Decimal(raw));
+export function rawToWord(out: DoubleWord, raw: DecimalInput): void {
+  if (!(typeof raw === 'string' ? shortTextToWord(out, raw) : numberToWord(out, raw))) toWord(out, new Decimal(raw));
 }
 
-/** `W` = a decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
-function shortTextToWord(text: string): boolean {
-  return scanShortDecimal(text, SCANNED) && scaledToWord(SCANNED[0]!, SCANNED[1]!);
+/** `out` = a decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
+function shortTextToWord(out: DoubleWord, text: string): boolean {
+  return scanShortDecimal(text, SCANNED) && scaledToWord(out, SCANNED[0]!, SCANNED[1]!);
 }
 
 /**
- * `W` = a number as `Decimal` reads it, its shortest decimal text. When `c × 10^-j` with
+ * `out` = a number as `Decimal` reads it, its shortest decimal text. When `c × 10^-j` with
  * `c < 10^15` rounds to the number, it is that text's value (two decimals of at most 15
  * significant digits lie too far apart to round to the same double); false when none is found.
  */
-function numberToWord(n: number): boolean {
+function numberToWord(out: DoubleWord, n: number): boolean {
   if (Number.isSafeInteger(n)) {
-    W[0] = n;
-    W[1] = 0;
+    out[0] = n;
+    out[1] = 0;
     return true;
   }
   const magnitude = Math.abs(n);
@@ -139,26 +149,26 @@ function numberToWord(n: number): boolean {
     at--;
     c = Math.round(magnitude * POW10_HIGH[at]!);
   }
-  if (c >= 1e15 || !scaledToWord(c, -j)) return false;
-  // c × 10^-j is within 2^-104 of W: it is the number's value when it rounds to the number.
-  if (decide(W[0]!, W[1]!, magnitude * TWO_M100) !== magnitude) return false;
+  if (c >= 1e15 || !scaledToWord(out, c, -j)) return false;
+  // c × 10^-j is within 2^-104 of `out`: it is the number's value when it rounds to the number.
+  if (decide(out[0]!, out[1]!, magnitude * TWO_M100) !== magnitude) return false;
   if (n < 0) {
-    W[0] = -W[0]!;
-    W[1] = -W[1]!;
+    out[0] = -out[0]!;
+    out[1] = -out[1]!;
   }
   return true;
 }
 
-/** `W` = `c × 10^k` for an integer `|c| < 2^53`; false when `10^k` is outside the table. */
-function scaledToWord(c: number, k: number): boolean {
+/** `out` = `c × 10^k` for an integer `|c| < 2^53`; false when `10^k` is outside the table. */
+function scaledToWord(out: DoubleWord, c: number, k: number): boolean {
   const at = k - POW10_LOW_EXPONENT;
   if (at < 0 || at >= POW10_HIGH.length) return false;
   const ph = POW10_HIGH[at]!;
   const p = c * ph;
   const low = productError(c, ph, p) + c * POW10_LOW[at]!;
   const high = p + low;
-  W[0] = high;
-  W[1] = low - (high - p);
+  out[0] = high;
+  out[1] = low - (high - p);
   return true;
 }
 
@@ -202,11 +212,8 @@ const BOUND_SAFETY = 1.001;
 
 /** Adds to a bounded sum a double word within `termBound` of its exact term. */
 export function accumulate(sum: Float64Array, high: number, low: number, termBound: number): void {
-  addWords(sum[0]!, sum[1]!, high, low);
-  const total = W[0]!;
-  sum[0] = total;
-  sum[1] = W[1]!;
-  sum[2] = sum[2]! + termBound + Math.abs(total) * ADDITION_ERROR;
+  addWords(sum, sum[0]!, sum[1]!, high, low);
+  sum[2] = sum[2]! + termBound + Math.abs(sum[0]!) * ADDITION_ERROR;
 }
 
 /**
@@ -215,19 +222,14 @@ export function accumulate(sum: Float64Array, high: number, low: number, termBou
  * compiler does not inline boxes no double (three allocations a call with {@link accumulate}).
  */
 export function accumulateKept(sum: Float64Array, terms: Float64Array, at: number, sign: 1 | -1): void {
-  addWords(sum[0]!, sum[1]!, sign * terms[at]!, sign * terms[at + 1]!);
-  const total = W[0]!;
-  sum[0] = total;
-  sum[1] = W[1]!;
-  sum[2] = sum[2]! + terms[at + 2]! + Math.abs(total) * ADDITION_ERROR;
+  addWords(sum, sum[0]!, sum[1]!, sign * terms[at]!, sign * terms[at + 1]!);
+  sum[2] = sum[2]! + terms[at + 2]! + Math.abs(sum[0]!) * ADDITION_ERROR;
 }
 
 /** A bounded sum starts again at the decimal `d` (its exact value, with the conversion's bound). */
 export function restartAt(sum: Float64Array, d: Decimal): void {
-  toWord(d);
-  sum[0] = W[0]!;
-  sum[1] = W[1]!;
-  sum[2] = Math.abs(W[0]!) * CONVERSION_ERROR;
+  toWord(sum, d);
+  sum[2] = Math.abs(sum[0]!) * CONVERSION_ERROR;
 }
 
 /**

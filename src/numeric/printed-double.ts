@@ -1,5 +1,15 @@
 import { toJsonNumber, type Decimal } from './decimal.js';
-import { CONVERSION_ERROR, decide40, divideWords, multiplyWords, PRODUCT_ERROR, ROUNDING_40_ERROR, toWord, W } from './double-word.js';
+import {
+  CONVERSION_ERROR,
+  decide40,
+  divideWords,
+  doubleWord,
+  multiplyWords,
+  PRODUCT_ERROR,
+  ROUNDING_40_ERROR,
+  toWord,
+  type DoubleWord,
+} from './double-word.js';
 
 /**
  * The doubles a response prints for results that nothing else reads: a trade's execution price
@@ -7,16 +17,18 @@ import { CONVERSION_ERROR, decide40, divideWords, multiplyWords, PRODUCT_ERROR, 
  * nearest double to the model's 40-digit result, as `toJsonNumber` of the decimal would give it,
  * but decided from double-word arithmetic (`numeric/double-word.ts`): a quotient costs a few dozen
  * floating-point operations instead of a 40-digit long division. When the error bound reaches
- * the edge of a double's rounding cell, the decimal is computed after all.
+ * the edge of a double's rounding cell, the decimal is computed after all. Each call works in a
+ * double word of its own (one small allocation, against the division it saves).
  */
 
 /** `round40(a / b) × scale` as printed, for `scale` 1 or a power of ten (which shifts the digits exactly). */
 export function printedQuotient(a: Decimal, b: Decimal, scale: number): number {
-  quotientToWord(a, b);
-  if (scale !== 1) multiplyWords(W[0]!, W[1]!, scale, 0);
-  const high = W[0]!;
+  const word = doubleWord();
+  quotientToWord(word, a, b);
+  if (scale !== 1) multiplyWords(word, word[0]!, word[1]!, scale, 0);
+  const high = word[0]!;
   // Two conversions, the quotient and the scaling; decide40 adds the 40-digit rounding.
-  const printed = decide40(high, W[1]!, Math.abs(high) * (2 * CONVERSION_ERROR + 2 * PRODUCT_ERROR));
+  const printed = decide40(high, word[1]!, Math.abs(high) * (2 * CONVERSION_ERROR + 2 * PRODUCT_ERROR));
   if (printed === printed) return printed;
   const quotient = a.div(b);
   return toJsonNumber(scale === 1 ? quotient : quotient.times(scale));
@@ -24,35 +36,37 @@ export function printedQuotient(a: Decimal, b: Decimal, scale: number): number {
 
 /** `round40(a × b)` as printed. */
 export function printedProduct(a: Decimal, b: Decimal): number {
-  toWord(b);
-  const bHigh = W[0]!;
-  const bLow = W[1]!;
-  toWord(a);
-  multiplyWords(W[0]!, W[1]!, bHigh, bLow);
-  const high = W[0]!;
-  const printed = decide40(high, W[1]!, Math.abs(high) * (2 * CONVERSION_ERROR + PRODUCT_ERROR));
+  const word = doubleWord();
+  toWord(word, b);
+  const bHigh = word[0]!;
+  const bLow = word[1]!;
+  toWord(word, a);
+  multiplyWords(word, word[0]!, word[1]!, bHigh, bLow);
+  const high = word[0]!;
+  const printed = decide40(high, word[1]!, Math.abs(high) * (2 * CONVERSION_ERROR + PRODUCT_ERROR));
   return printed === printed ? printed : toJsonNumber(a.times(b));
 }
 
 /** `round40(q × round40(a / b))` as printed: a position's `usd_invested`, `qty × usd_buy_price_avg`. */
 export function printedProductOfQuotient(q: Decimal, a: Decimal, b: Decimal): number {
-  quotientToWord(a, b);
-  const quotientHigh = W[0]!;
-  const quotientLow = W[1]!;
-  toWord(q);
-  multiplyWords(W[0]!, W[1]!, quotientHigh, quotientLow);
-  const high = W[0]!;
+  const word = doubleWord();
+  quotientToWord(word, a, b);
+  const quotientHigh = word[0]!;
+  const quotientLow = word[1]!;
+  toWord(word, q);
+  multiplyWords(word, word[0]!, word[1]!, quotientHigh, quotientLow);
+  const high = word[0]!;
   // Three conversions, the quotient, the product, and the quotient's own 40-digit rounding.
   const bound = Math.abs(high) * (3 * CONVERSION_ERROR + 2 * PRODUCT_ERROR + ROUNDING_40_ERROR);
-  const printed = decide40(high, W[1]!, bound);
+  const printed = decide40(high, word[1]!, bound);
   return printed === printed ? printed : toJsonNumber(q.times(a.div(b)));
 }
 
-/** `W = a / b` from the decimals' double words: two conversions and a quotient. */
-function quotientToWord(a: Decimal, b: Decimal): void {
-  toWord(b);
-  const bHigh = W[0]!;
-  const bLow = W[1]!;
-  toWord(a);
-  divideWords(W[0]!, W[1]!, bHigh, bLow);
+/** `out = a / b` from the decimals' double words: two conversions and a quotient. */
+function quotientToWord(out: DoubleWord, a: Decimal, b: Decimal): void {
+  toWord(out, b);
+  const bHigh = out[0]!;
+  const bLow = out[1]!;
+  toWord(out, a);
+  divideWords(out, out[0]!, out[1]!, bHigh, bLow);
 }

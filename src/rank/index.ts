@@ -1,4 +1,13 @@
 // Public exports of the ranking: every wallet by what copying it alone would have made, and the
 // out-of-sample check of such a ranking.
-export { rankWallets, selectRows, metricOf, RANK_METRICS, type RankedWallet, type RankMetric, type RankOptions, type OwnResults } from './rank.js';
-export { outOfSample, spearmanOf, type OutOfSample, type SplitRow } from './out-of-sample.js';
+export { rankWallets, outOfSample } from './pipeline.js';
+export {
+  selectRows,
+  metricOf,
+  RANK_METRICS,
+  type RankedWallet,
+  type RankMetric,
+  type RankOptions,
+  type OwnResults,
+} from './rank.js';
+export { spearmanOf, type OutOfSample, type SplitRow } from './out-of-sample.js';

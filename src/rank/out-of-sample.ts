@@ -1,13 +1,9 @@
-import { replay } from '../engine/replay.js';
-import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
-import { utcDayStart, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import { utcDayStart, type SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary } from '../model/response.js';
-import type { Tape, TapeInput } from '../model/tape.js';
-import { checkNetwork, prepare } from '../simulate.js';
-import { summaryOf } from '../sweep/run-one.js';
-import { copyEach, metricOf, selectRows, type RankedWallet, type RankMetric, type RankOptions } from './rank.js';
+import { prepare } from '../simulate.js';
+import { metricOf, selectRows, type RankedWallet, type RankMetric, type RankOptions } from './rank.js';
 
 /** A wallet ranked before the split, with what copying it made after. */
 export interface SplitRow extends RankedWallet {
@@ -35,33 +31,6 @@ export interface OutOfSample {
   readonly top: { readonly wallets: readonly string[]; readonly summary: SimulationSummary | null };
 }
 
-/**
- * Ranks on the window before `split` (a `YYYY-MM-DD` day, the first of the second window) and
- * evaluates the same wallets after it: each row gains the after-split summary, the result gives
- * Spearman's correlation between the two rankings and the after-split result of copying the
- * before-split top `top` (default 10) wallets together.
- *
- * @example
- * const check = outOfSample(tape, request, '2024-03-12', { minDeals: 2, top: 5 });
- * check.spearman; // near 1: the past ranking held; near 0: it did not
- */
-export function outOfSample(
-  tape: TapeInput | Tape | IndexedTape,
-  request: SimulatorRequestInput | SimulatorRequest | unknown,
-  split: string,
-  options: RankOptions = {},
-): OutOfSample {
-  const plan = splitPlan(request, split, options.engineOptions ?? {});
-  const indexed = indexTape(tape);
-  checkNetwork(indexed.network, plan.before.network);
-  const progress = options.onProgress;
-  const ranked = copyEach(indexed, plan.before, plan.engineOptions, options.wallets, progress && ((d, t) => progress(d, 2 * t)));
-  const evaluated = copyEach(indexed, plan.after, plan.engineOptions, ranked.map((r) => r.wallet), progress && ((d, t) => progress(t + d, 2 * t)));
-  return judgeOutOfSample(plan, ranked, evaluated, options, (wallets) =>
-    summaryOf(replay(indexed, { ...plan.after, wallets }, plan.engineOptions, { chart: false, trades: false })),
-  );
-}
-
 /** The two windows of an out-of-sample check: the request before the split and after it. */
 export interface SplitPlan {
   readonly before: SimulatorRequest;
@@ -73,7 +42,9 @@ export interface SplitPlan {
 export function splitPlan(request: unknown, split: string, engineOptions: EngineOptionsInput): SplitPlan {
   const { parsed: whole, engineOptions: resolved } = prepare(request, engineOptions);
   const splitStart = /^\d{4}-\d{2}-\d{2}$/.test(split) ? utcDayStart(split) : null;
-  if (splitStart === null) throw new InputError(`--split ${split} is not a date in the form YYYY-MM-DD`, { source: 'split' });
+  if (splitStart === null) {
+    throw new InputError(`split ${split} is not a date in the form YYYY-MM-DD`, { source: 'split' });
+  }
   if (!(utcDayStart(whole.from_date)! < splitStart && splitStart <= utcDayStart(whole.to_date)!)) {
     throw new InputError(
       `the split ${split} must fall after from_date ${whole.from_date} and no later than to_date ${whole.to_date}, so that both windows hold a day`,

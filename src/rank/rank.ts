@@ -3,17 +3,15 @@ import { computeOwnDeals } from '../analytics/own-deals.js';
 import { totalsFrom } from '../analytics/totals.js';
 import { replayFollowers } from '../engine/followers.js';
 import type { ReplayResult } from '../engine/replay.js';
-import { addressKey, indexTape, type IndexedTape } from '../engine/tape-index.js';
+import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
-import { requestWindow, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import { requestWindow, type SimulatorRequest } from '../model/request.js';
 import { SimulationSummarySchema, type SimulationSummary } from '../model/response.js';
-import type { Tape, TapeInput } from '../model/tape.js';
 import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
 import { summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
-import { checkNetwork, prepare } from '../simulate.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
 export interface OwnResults {
@@ -77,7 +75,7 @@ export function metricOf(row: RankedWallet, metric: RankMetric): number | null {
   }
 }
 
-/** Options of {@link rankWallets}. */
+/** Options of `rankWallets` and `outOfSample` (pipeline.ts). */
 export interface RankOptions {
   /** Only these wallets (default: every wallet with a swap in the window). */
   readonly wallets?: readonly string[];
@@ -90,32 +88,6 @@ export interface RankOptions {
   readonly engineOptions?: EngineOptionsInput;
   /** Called now and then with the wallets done and the total; never changes the result. */
   readonly onProgress?: (done: number, total: number) => void;
-}
-
-/**
- * Ranks wallets by what copying each alone would have made: every wallet with a swap in the
- * request's window (or the given ones) is followed with the request's settings (its `wallets`
- * replaced by that one wallet), and the rows are sorted by a metric of the copier's result.
- * Each row's summary is exactly `simulate`'s for that wallet alone.
- *
- * Every candidate is a follower of one replay over a single walk of the tape
- * (`replayFollowers`): the work all followers share (prices, holdings, the swaps' decimals) is
- * done once a swap, and each swap is copied only by the follower of its wallet.
- *
- * @example
- * const rows = rankWallets(tape, request, { sortBy: 'roi_total', minDeals: 3, top: 20 });
- * rows[0].wallet; // the wallet whose copier made the best ROI
- */
-export function rankWallets(
-  tape: TapeInput | Tape | IndexedTape,
-  request: SimulatorRequestInput | SimulatorRequest | unknown,
-  options: RankOptions = {},
-): RankedWallet[] {
-  const { parsed, engineOptions } = prepare(request, options.engineOptions ?? {});
-  const indexed = indexTape(tape);
-  checkNetwork(indexed.network, parsed.network);
-  const rows = copyEach(indexed, parsed, engineOptions, options.wallets, options.onProgress);
-  return selectRows(rows, options);
 }
 
 /** Sorts by the metric (largest first, null last, ties by address), then applies `minDeals` and `top`. */
@@ -133,18 +105,6 @@ export function selectRows(rows: readonly RankedWallet[], options: Pick<RankOpti
     return a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0;
   });
   return options.top === undefined ? kept : kept.slice(0, options.top);
-}
-
-/** Every candidate wallet copied alone over `request`'s window, in address order. */
-export function copyEach(
-  tape: IndexedTape,
-  request: SimulatorRequest,
-  engineOptions: EngineOptions,
-  only: readonly string[] | undefined,
-  onProgress?: (done: number, total: number) => void,
-): RankedWallet[] {
-  const context = rankContext(tape, request, engineOptions);
-  return copyWallets(context, candidateWallets(context, only), onProgress);
 }
 
 /** What ranking over one window needs, made once: the tape, the settings, the wallets' swaps. */

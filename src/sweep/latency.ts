@@ -4,7 +4,7 @@ import { InputError } from '../model/errors.js';
 import type { EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest, SimulatorRequestInput } from '../model/request.js';
 import { checkNetwork, prepare } from '../simulate.js';
-import { summaryOf } from './run-one.js';
+import { summaryOf } from '../report/run-summary.js';
 import type { SimulationSummary } from '../model/response.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';

@@ -4,10 +4,8 @@ import type { SimulationSummary, SimulatorResponse } from '../model/response.js'
 import { replayFollowers } from '../engine/followers.js';
 import { replay, type ReplayControl, type ReplayResult } from '../engine/replay.js';
 import type { IndexedTape } from '../engine/tape-index.js';
-import { dealResults } from '../report/deal-results.js';
-import { buildResponse, summaryJson } from '../report/response.js';
-import { summarize } from '../report/summary.js';
-import { collectYoungGeneration } from './young-collection.js';
+import { buildResponse } from '../report/response.js';
+import { summaryOf } from '../report/run-summary.js';
 
 /** What one setting of a sweep gives: its summary, and the whole response when asked for. */
 export interface SweepOutput {
@@ -30,10 +28,10 @@ export function runOne(tape: IndexedTape, request: SimulatorRequest, options: En
 /**
  * Requests replayed together in one walk of the tape. The walk's shared work (prices, holdings)
  * is small beside a follower's own, while the deals of followers walked together all live until
- * the walk ends: the young generation is collected after a walk of a large tape
- * ({@link collectYoungGeneration}), and a walk of two requests' summaries fits in it, so their
- * deals die without being copied. Beyond that the collector's work outweighs what the walk
- * shares (a profile of 24 together: garbage collection 30 % of the time).
+ * the walk ends: the hosts collect the young generation after a walk of a large tape (their
+ * `afterWalk`, `collectYoungGeneration` in src/threads/), and a walk of two requests' summaries
+ * fits in it, so their deals die without being copied. Beyond that the collector's work
+ * outweighs what the walk shares (a profile of 24 together: garbage collection 30 % of the time).
  */
 export const FOLLOWERS_A_WALK = 2;
 
@@ -41,13 +39,20 @@ export const FOLLOWERS_A_WALK = 2;
  * Runs validated requests of a sweep, {@link FOLLOWERS_A_WALK} at a time as the followers of
  * one walk of the tape (`replayFollowers`): each output is exactly {@link runOne}'s. A request
  * the tape cannot serve (no native prices for its fee, say) stops its walk; that walk's
- * requests are then run one at a time, so each gets its own output or error.
+ * requests are then run one at a time, so each gets its own output or error. `afterWalk` is
+ * called after each walk: the host's moment for work of its own that changes no result.
  */
-export function runBatch(tape: IndexedTape, requests: readonly SimulatorRequest[], options: EngineOptions, full: boolean): BatchOutcome[] {
+export function runBatch(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  full: boolean,
+  afterWalk?: () => void,
+): BatchOutcome[] {
   const outcomes: BatchOutcome[] = [];
   for (let first = 0; first < requests.length; first += FOLLOWERS_A_WALK) {
     outcomes.push(...walkTogether(tape, requests.slice(first, first + FOLLOWERS_A_WALK), options, full));
-    collectYoungGeneration();
+    afterWalk?.();
   }
   return outcomes;
 }
@@ -76,9 +81,4 @@ function outputOf(run: ReplayResult, tape: IndexedTape, full: boolean): SweepOut
   if (!full) return { summary: summaryOf(run) };
   const response = buildResponse(run, tape.tokens);
   return { summary: response.summary, response };
-}
-
-/** The response's `summary` alone (the same numbers as `buildResponse`; a test holds them equal). */
-export function summaryOf(run: ReplayResult): SimulationSummary {
-  return summaryJson(summarize(dealResults(run), run.totals));
 }

@@ -22,6 +22,12 @@ export interface SweepOptions {
   readonly full?: boolean;
   /** Called as requests finish, with the count done and the total. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Called after each walk of the tape when the requests run in the calling thread: the host's
+   * moment for work that changes no result (the command line collects the young generation).
+   * Worker threads run their own host's (src/threads/sweep-thread.ts).
+   */
+  readonly afterWalk?: () => void;
 }
 
 /** The result of one request: its summary (and response with `full`), or its 400 body. */
@@ -73,7 +79,8 @@ export async function sweepEach(
   if (url === null) {
     const size = batchSize(jobs.length, 1);
     for (let first = 0; first < jobs.length; first += size) {
-      runBatch(indexed, jobs.slice(first, first + size), engineOptions, full).forEach((outcome, k) => {
+      const outcomes = runBatch(indexed, jobs.slice(first, first + size), engineOptions, full, options.afterWalk);
+      outcomes.forEach((outcome, k) => {
         if ('output' in outcome) return put(first + k, outcome.output);
         const e = outcome.thrown;
         throw e instanceof InputError ? inRequest(indexOfJob[first + k]!, e.message) : e;

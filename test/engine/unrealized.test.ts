@@ -3,7 +3,7 @@
  * (src/numeric/double-word.ts).
  *
  * - The helpers (`toWord`, `rawToWord`, `addWords`, `multiplyWords`) against decimal.js at 4,000
- *   digits, which holds every value here exactly: each result `W[0] + W[1]` must lie within
+ *   digits, which holds every value here exactly: each result `word[0] + word[1]` must lie within
  *   2^-100 of the exact value, relatively (the bound the book's error analysis assumes).
  * - `decide` against exact midpoints: when it answers a double, that double must be the nearest
  *   one to the double word and to both ends of the interval `± bound`.
@@ -27,7 +27,18 @@ import { KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
 import { UnrealizedBook } from '../../src/engine/unrealized.js';
 import { toJsonNumber } from '../../src/numeric/decimal.js';
 import { Decimal40, ZERO40 } from '../../src/numeric/decimal40.js';
-import { accumulate, accumulateKept, addWords, decide, divideWords, multiplyWords, rawToWord, toWord, W } from '../../src/numeric/double-word.js';
+import {
+  accumulate,
+  accumulateKept,
+  addWords,
+  decide,
+  divideWords,
+  doubleWord,
+  multiplyWords,
+  rawToWord,
+  toWord,
+  type DoubleWord,
+} from '../../src/numeric/double-word.js';
 import type { Swap } from '../../src/model/tape.js';
 import { awayFromZero, bitsOf, exactText, fromBits } from '../support/exact-double.js';
 import { digitsArb, PROPERTY_RUNS, PROPERTY_SEED, spell, spellingArb } from '../numeric/decimal40-cases.js';
@@ -89,20 +100,23 @@ function log2RelativeError(actual: WideValue, exact: WideValue): number {
   return Math.log2(error.div(exact.abs()).toNumber());
 }
 
-/** Throws unless the double word `W` is within 2^-100 of `exact`, relatively, and normalised. */
+/** Where the helpers under test write their results. */
+const word = doubleWord();
+
+/** Throws unless the double word in {@link word} is within 2^-100 of `exact`, relatively, and normalised. */
 function expectWordNear(what: string, exact: WideValue): void {
-  const high = W[0]!;
-  const low = W[1]!;
+  const high = word[0]!;
+  const low = word[1]!;
   const value = wordValue(high, low);
   const error = value.minus(exact).abs();
   if (error.gt(exact.abs().times(TWO_M100))) {
     throw new Error(
-      `${what}: W = (${high}, ${low}) is 2^${log2RelativeError(value, exact).toFixed(2)} of the exact ${exact.toString()} away, ` +
+      `${what}: (${high}, ${low}) is 2^${log2RelativeError(value, exact).toFixed(2)} of the exact ${exact.toString()} away, ` +
         `above 2^-100`,
     );
   }
   // A normalised word: the low part is within half a unit in the last place of the high part.
-  if (high + low !== high) throw new Error(`${what}: W = (${high}, ${low}) is not normalised`);
+  if (high + low !== high) throw new Error(`${what}: (${high}, ${low}) is not normalised`);
 }
 
 /** The exact value `new Decimal40(raw)` has. */
@@ -151,66 +165,66 @@ function wordArb(sign: fc.Arbitrary<number> = fc.constantFrom(1, -1), minMagnitu
 
 describe('toWord and rawToWord: hand-computed', () => {
   it('0.1: the high part is the double 0.1, and high + low lies within 2^-100 of 1/10', () => {
-    toWord(new Decimal40('0.1'));
+    toWord(word, new Decimal40('0.1'));
     // The double 0.1 is 3602879701896397 × 2^-55 = 0.1000000000000000055511151231257827…, above
     // 1/10 by about 5.55e-18: the low part takes that back, to within 2^-100 of 1/10.
-    expect(W[0]).toBe(0.1);
-    expect(W[1]! < 0).toBe(true);
-    expect(W[1]!).toBeCloseTo(-5.551115123125783e-18, 30);
+    expect(word[0]).toBe(0.1);
+    expect(word[1]! < 0).toBe(true);
+    expect(word[1]!).toBeCloseTo(-5.551115123125783e-18, 30);
     expectWordNear('toWord(0.1)', new Wide(1).div(10));
   });
 
   it('a full 40-digit value: 1234567890123456789012345678901234567890e-20', () => {
     const d = new Decimal40('1234567890123456789012345678901234567890e-20');
     expect(d.toString()).toBe('12345678901234567890.1234567890123456789');
-    toWord(d);
+    toWord(word, d);
     // 12345678901234567890.12… lies between 2^63 and 2^64, where doubles are 2048 apart; the
     // nearest is 12345678901234567168 (= 6028163525993441 × 2^11), and the rest,
     // 722.1234567890123456789, is the low part (to within half a unit of it, 5.7e-14).
-    expect(W[0]).toBe(12345678901234567168);
+    expect(word[0]).toBe(12345678901234567168);
     expectWordNear('toWord(1234567890123456789012345678901234567890e-20)', new Wide('12345678901234567890.1234567890123456789'));
   });
 
   it('a negative value: -0.000123456789', () => {
-    toWord(new Decimal40('-0.000123456789'));
+    toWord(word, new Decimal40('-0.000123456789'));
     // 9 digits: one exact product of the coefficient and the double word of a power of ten.
-    expect(W[0]).toBe(-0.000123456789);
+    expect(word[0]).toBe(-0.000123456789);
     expectWordNear('toWord(-0.000123456789)', new Wide('-0.000123456789'));
   });
 
   it('a negative full 40-digit value: -98765432109876543210987654321098765432.1', () => {
-    toWord(new Decimal40('-98765432109876543210987654321098765432.1'));
-    expect(W[0]).toBe(-98765432109876543210987654321098765432.1);
+    toWord(word, new Decimal40('-98765432109876543210987654321098765432.1'));
+    expect(word[0]).toBe(-98765432109876543210987654321098765432.1);
     expectWordNear('toWord(-98765432109876543210987654321098765432.1)', new Wide('-98765432109876543210987654321098765432.1'));
   });
 
   it('zero: (0, 0)', () => {
-    toWord(ZERO40);
-    expect(W[0]).toBe(0);
-    expect(W[1]).toBe(0);
-    toWord(new Decimal40('-0.000'));
-    expect(W[0] === 0 && W[1] === 0).toBe(true);
+    toWord(word, ZERO40);
+    expect(word[0]).toBe(0);
+    expect(word[1]).toBe(0);
+    toWord(word, new Decimal40('-0.000'));
+    expect(word[0] === 0 && word[1] === 0).toBe(true);
   });
 
   it('rawToWord reads strings and numbers as Decimal40 does', () => {
     // '3e-7' (a short string), 12.5 (exactly a double: low 0), 0.1 (the number reads as '0.1',
     // i.e. 1/10, not as the double's own value 0.1000000000000000055…), 2^53 + 2 (a safe integer).
-    rawToWord('3e-7');
+    rawToWord(word, '3e-7');
     expectWordNear("rawToWord('3e-7')", new Wide('3e-7'));
-    rawToWord(12.5);
-    expect([W[0], W[1]]).toEqual([12.5, 0]);
-    rawToWord(0.1);
-    expect(W[0]).toBe(0.1);
+    rawToWord(word, 12.5);
+    expect([word[0], word[1]]).toEqual([12.5, 0]);
+    rawToWord(word, 0.1);
+    expect(word[0]).toBe(0.1);
     expectWordNear('rawToWord(0.1)', new Wide('0.1'));
-    rawToWord(-0.1);
+    rawToWord(word, -0.1);
     expectWordNear('rawToWord(-0.1)', new Wide('-0.1'));
-    rawToWord(9007199254740994);
-    expect([W[0], W[1]]).toEqual([9007199254740994, 0]);
+    rawToWord(word, 9007199254740994);
+    expect([word[0], word[1]]).toEqual([9007199254740994, 0]);
   });
 
   it('rawToWord reads a number whose shortest text has 16 digits (1/3) as that text', () => {
     // 1/3 as a double prints as 0.3333333333333333 (16 digits): its value for Decimal40 is that text.
-    rawToWord(1 / 3);
+    rawToWord(word, 1 / 3);
     expectWordNear('rawToWord(1 / 3)', new Wide('0.3333333333333333'));
   });
 });
@@ -292,7 +306,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
   it('toWord: within 2^-100 of the decimal (1 to 40 digits, exponents -60..60, both signs)', () => {
     fc.assert(
       fc.property(decimal40Arb(-60, 60), (d) => {
-        toWord(d);
+        toWord(word, d);
         expectWordNear(`toWord(${d.toString()})`, decimalValue(d));
       }),
       PARAMS,
@@ -305,7 +319,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
         const exact = decimalValue(raw);
         // Up to 15 digits Decimal40 reads the text exactly.
         expect(exact.eq(new Wide(raw))).toBe(true);
-        rawToWord(raw);
+        rawToWord(word, raw);
         expectWordNear(`rawToWord(${JSON.stringify(raw)})`, exact);
       }),
       PARAMS,
@@ -317,7 +331,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
       fc.property(shortStringArb(-40, 30), (text) => {
         const n = Number(text);
         fc.pre(n !== 0);
-        rawToWord(n);
+        rawToWord(word, n);
         // Its shortest text, which Decimal40 reads: at most 15 digits, so the number's value is the text's.
         const exact = decimalValue(n);
         expect(exact.eq(new Wide(String(n)))).toBe(true);
@@ -331,7 +345,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
     fc.assert(
       fc.property(fc.double({ min: 1e-40, max: 1e40, noNaN: true }), fc.boolean(), (magnitude, negative) => {
         const n = negative ? -magnitude : magnitude;
-        rawToWord(n);
+        rawToWord(word, n);
         const exact = decimalValue(n);
         expect(exact.eq(new Wide(String(n)))).toBe(true);
         expectWordNear(`rawToWord(${String(n)})`, exact);
@@ -349,7 +363,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
       fc.property(fc.constantFrom(1, -1), wordArb(fc.constant(1), 1e-30, 1e30), scaleArb, fractionArb, (s, [xh, xl], scale, f) => {
         const yh = xh * scale;
         const yl = f * halfGapToward(yh);
-        addWords(s * xh, s * xl, s * yh, s * yl);
+        addWords(word, s * xh, s * xl, s * yh, s * yl);
         const exact = wordValue(s * xh, s * xl).plus(wordValue(s * yh, s * yl));
         expectWordNear(`addWords(${s * xh}, ${s * xl}, ${s * yh}, ${s * yl})`, exact);
       }),
@@ -367,15 +381,16 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
       fc.property(wordArb(), nearNegation, fractionArb, ([xh, xl], negate, f) => {
         const yh = negate(xh);
         const yl = f * halfGapToward(yh);
-        addWords(xh, xl, yh, yl);
+        addWords(word, xh, xl, yh, yl);
         const x = wordValue(xh, xl);
         const y = wordValue(yh, yl);
-        const error = wordValue(W[0]!, W[1]!).minus(x.plus(y)).abs();
+        const error = wordValue(word[0]!, word[1]!).minus(x.plus(y)).abs();
         if (error.gt(x.abs().plus(y.abs()).times(TWO_M100))) {
-          throw new Error(`addWords(${xh}, ${xl}, ${yh}, ${yl}) = (${W[0]}, ${W[1]}): error ${error.toExponential(3)}`);
+          const result = `(${word[0]}, ${word[1]})`;
+          throw new Error(`addWords(${xh}, ${xl}, ${yh}, ${yl}) = ${result}: error ${error.toExponential(3)}`);
         }
-        addWords(xh, xl, -xh, -xl);
-        expect(W[0] === 0 && W[1] === 0).toBe(true);
+        addWords(word, xh, xl, -xh, -xl);
+        expect(word[0] === 0 && word[1] === 0).toBe(true);
       }),
       PARAMS,
     );
@@ -384,7 +399,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
   it('multiplyWords: relative error within 2^-100', () => {
     fc.assert(
       fc.property(wordArb(), wordArb(), ([xh, xl], [yh, yl]) => {
-        multiplyWords(xh, xl, yh, yl);
+        multiplyWords(word, xh, xl, yh, yl);
         expectWordNear(`multiplyWords(${xh}, ${xl}, ${yh}, ${yl})`, wordValue(xh, xl).times(wordValue(yh, yl)));
       }),
       PARAMS,
@@ -394,7 +409,7 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
   it('divideWords: relative error within 2^-100 (the bound printed-double.ts counts for a quotient)', () => {
     fc.assert(
       fc.property(wordArb(), wordArb(), ([xh, xl], [yh, yl]) => {
-        divideWords(xh, xl, yh, yl);
+        divideWords(word, xh, xl, yh, yl);
         expectWordNear(`divideWords(${xh}, ${xl}, ${yh}, ${yl})`, wordValue(xh, xl).div(wordValue(yh, yl)));
       }),
       PARAMS,
@@ -402,13 +417,13 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
   });
 
   it('divideWords: hand-computed, 1 / 3 and 2 / (1 + 2^-60)', () => {
-    divideWords(1, 0, 3, 0);
+    divideWords(word, 1, 0, 3, 0);
     expectWordNear('1 / 3', new Wide(1).div(3));
-    expect(W[0]).toBe(1 / 3);
-    divideWords(2, 0, 1, 2 ** -60);
+    expect(word[0]).toBe(1 / 3);
+    divideWords(word, 2, 0, 1, 2 ** -60);
     expectWordNear('2 / (1 + 2^-60)', new Wide(2).div(new Wide(1).plus(new Wide(2).pow(-60))));
-    expect(W[0]).toBe(2);
-    expect(W[1]).toBe(-(2 ** -59));
+    expect(word[0]).toBe(2);
+    expect(word[1]).toBe(-(2 ** -59));
   });
 
   it('decide: a double it gives is the nearest to high + low and to both ends of ± bound; well inside the cell it gives one', () => {
@@ -530,10 +545,13 @@ class FakePrices implements PriceBook, PriceSource {
   priceKey(tokenId: number): number | string {
     return this.entry(tokenId).key;
   }
-  priceWord(tokenId: number): void {
+  priceWord(tokenId: number, out: DoubleWord): void {
     const { price } = this.entry(tokenId);
-    if (price instanceof Decimal40) toWord(price);
-    else rawToWord(price);
+    if (price instanceof Decimal40) toWord(out, price);
+    else rawToWord(out, price);
+  }
+  priceNumber(): number {
+    throw new Error('not used by the book');
   }
   private entry(tokenId: number): { key: number | string; price: Price } {
     const entry = this.prices.get(tokenId);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMPORT_HELP, importHelp, runImportCommand } from '../../src/cli/import-command.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { importCsvFile, parseColumnMapping, parseQuoteAssets, parseTape } from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importCsvFile, parseColumnMapping, parseQuoteAssets } from '../../src/import.js';
 import { InputError } from '../../src/model/errors.js';
 import { optionName } from '../../src/io/import/option-names.js';
 import { IMPORTERS, SettingValueError } from '../../src/io/import/registry.js';
@@ -181,3 +182,11 @@ Every source:
   --request-out FILE      also write a simulator request: the wallets with the most round trips
                           (a buy, later a sell of the same token) over the data's whole date range
   --leaders N             how many wallets that request follows (default 20)`;
+
+describe("the command list's line for import", () => {
+  it('names every importer of the registry (the command list does not load the importers)', async () => {
+    const { COMMANDS } = await import('../../src/cli/main.js');
+    const summary = COMMANDS['import']!.summary.toLowerCase();
+    for (const importer of IMPORTERS) expect(summary).toContain(importer.name);
+  });
+});

@@ -36,7 +36,7 @@ describe('the feed log of a live run', () => {
   const expected = JSON.stringify(simulate(feed.tape, feed.request));
   const plan = (windowEnd: number) => ({ lateness: 4, windowEnd, seed: 21, maxBatch: 60 });
 
-  it('is a tape every reader reads to the run\'s response', async () => {
+  it("is a tape every reader reads to the run's response", async () => {
     dir = mkdtempSync(join(tmpdir(), 'copysim-live-'));
     const run = await LiveRun.open({ dir, request: feed.request, lateness: 4 });
     await submitAll(run, feedOf(feed.tape, plan(run.simulation.window.end)));
@@ -86,11 +86,20 @@ describe('the feed log of a live run', () => {
     expect(second.status().log.inputs).toBe(inputs);
     await second.close();
     expect(readFileSync(log, 'utf8')).toBe(whole);
-    await expect(LiveRun.open({ dir, request: feed.request, lateness: 3 })).rejects.toThrow(/recorded with a lateness of 4 s, not 3/);
+    await expect(LiveRun.open({ dir, request: feed.request, lateness: 3 })).rejects.toThrow(
+      /recorded with a lateness of 4 s, not 3/,
+    );
     writeFileSync(log, whole.replace(/\n\{"wallet"/, '\n{"wallet" oops'));
-    await expect(LiveRun.open({ dir, request: feed.request })).rejects.toThrow(/feed\.jsonl: line \d+: not valid JSON before a commit line/);
-    writeFileSync(log, whole.replace(/\{"commit":(\d+)\}\n$/, (_m, n) => `{"commit":${Number(n) + 1}}\n`));
-    await expect(LiveRun.open({ dir, request: feed.request })).rejects.toThrow(/the commit line counts \d+ inputs, but \d+ precede it/);
+    await expect(LiveRun.open({ dir, request: feed.request })).rejects.toThrow(
+      /feed\.jsonl: line \d+: not valid JSON before a commit line/,
+    );
+    writeFileSync(
+      log,
+      whole.replace(/\{"commit":(\d+)\}\n$/, (_m, n) => `{"commit":${Number(n) + 1}}\n`),
+    );
+    await expect(LiveRun.open({ dir, request: feed.request })).rejects.toThrow(
+      /the commit line counts \d+ inputs, but \d+ precede it/,
+    );
   });
 
   it('writes the final response as simulate prints it', async () => {

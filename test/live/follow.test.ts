@@ -19,7 +19,8 @@ import { generatedFeeds } from './support/generated.js';
 import { heliusTape, heliusTransactions, pumpSwapTape, requestsOf } from './support/real-feeds.js';
 
 const realData = present(REAL_DATA_DIR);
-if (!realData) console.warn(`the PumpSwap feeds of the follow test skipped: ${REAL_DATA_DIR} is absent on this machine`);
+if (!realData)
+  console.warn(`the PumpSwap feeds of the follow test skipped: ${REAL_DATA_DIR} is absent on this machine`);
 
 let build: Build;
 let work: string;
@@ -35,7 +36,13 @@ const windowEnd = (request: unknown): number => requestWindow(request as Simulat
  * Runs a follow on `steps` and checks the promise: the response written at the end equals
  * `simulate` on the original tape and on the log.
  */
-async function promiseHolds(name: string, tape: unknown, request: unknown, steps: (end: number) => FeedStep[], lateness: number): Promise<void> {
+async function promiseHolds(
+  name: string,
+  tape: unknown,
+  request: unknown,
+  steps: (end: number) => FeedStep[],
+  lateness: number,
+): Promise<void> {
   const dir = join(work, name);
   const requestFile = join(work, `${name}.request.json`);
   const tapeFile = join(work, `${name}.tape.json`);
@@ -62,7 +69,8 @@ async function promiseHolds(name: string, tape: unknown, request: unknown, steps
 describe('copysim follow over HTTP gives the backtest of what it received', () => {
   for (const feed of generatedFeeds(3000, 9)) {
     it(`a generated tape, model ${feed.model}`, async () => {
-      const steps = (end: number) => feedSteps(feedOf(feed.tape, { lateness: 3, windowEnd: end, seed: 40 + Number(feed.model[0]), maxBatch: 120 }));
+      const steps = (end: number) =>
+        feedSteps(feedOf(feed.tape, { lateness: 3, windowEnd: end, seed: 40 + Number(feed.model[0]), maxBatch: 120 }));
       await promiseHolds(`generated-${feed.model}`, feed.tape, feed.request, steps, 3);
     });
   }
@@ -74,12 +82,19 @@ describe('copysim follow over HTTP gives the backtest of what it received', () =
     for (const model of ['1.2', '2.0', '3.0'] as const) {
       it(`as tape swaps, model ${model}`, async () => {
         const request = requestsOf(tape!)[model];
-        const steps = (end: number) => feedSteps(feedOf(tape!, { lateness: 2, windowEnd: end, seed: 7, maxBatch: 200 }));
+        const steps = (end: number) =>
+          feedSteps(feedOf(tape!, { lateness: 2, windowEnd: end, seed: 7, maxBatch: 200 }));
         await promiseHolds(`pumpswap-${model}`, tape, request, steps, 2);
       });
       it(`as Helius webhooks, model ${model}`, async () => {
         const request = requestsOf(fromHelius!)[model];
-        const steps = (end: number) => heliusFeedOf(fromHelius!.native_prices!, transactions, { lateness: 5, windowEnd: end, seed: 8, maxBatch: 150 });
+        const steps = (end: number) =>
+          heliusFeedOf(fromHelius!.native_prices!, transactions, {
+            lateness: 5,
+            windowEnd: end,
+            seed: 8,
+            maxBatch: 150,
+          });
         await promiseHolds(`helius-${model}`, fromHelius, request, steps, 5);
       });
     }

@@ -52,21 +52,28 @@ describe.skipIf(missing !== null)('the live page of copysim follow', () => {
 
   it('shows the run so far as the feed comes: open positions, the chart, trades, skipped copies', async () => {
     await feedAll(run.url, steps.slice(0, Math.floor(steps.length / 2)));
-    await page.waitForFunction('document.querySelectorAll(\'[data-test="open-positions"] tbody tr\').length > 0', { timeout: 20_000 });
+    await page.waitForFunction('document.querySelectorAll(\'[data-test="open-positions"] tbody tr\').length > 0', {
+      timeout: 20_000,
+    });
     await page.waitForSelector('[data-test="pnl-chart"] canvas');
     expect(await text('[data-test="status"]')).toMatch(/running.*feed time 2024-.*swaps applied/);
     expect(await page.$$eval('[data-test="recent-trades"] tbody tr', (rows) => rows.length)).toBeGreaterThan(5);
     expect(await page.$$eval('[data-test="skipped"] tbody tr', (rows) => rows.length)).toBeGreaterThan(0);
     expect(await text('[data-test="summary"]')).toMatch(/PnL total.*Equity/);
     const ink = await canvasInk(page);
-    expect(ink.some((n) => n > 200), 'the PnL chart has drawn pixels').toBe(true);
+    expect(
+      ink.some((n) => n > 200),
+      'the PnL chart has drawn pixels',
+    ).toBe(true);
     await screenshot(page, 'live-page-running');
   });
 
   it('shows the final response when the feed passes window_end, without a reload', async () => {
     await feedAll(run.url, steps.slice(Math.floor(steps.length / 2)));
     await page.waitForSelector('[data-test="status"] .ended', { timeout: 20_000 });
-    await page.waitForFunction('document.querySelectorAll(\'[data-test="open-positions"] tbody tr\').length === 0', { timeout: 20_000 });
+    await page.waitForFunction('document.querySelectorAll(\'[data-test="open-positions"] tbody tr\').length === 0', {
+      timeout: 20_000,
+    });
     expect(await text('[data-test="open-positions"] h2')).toBe('Open positions (0)');
     await screenshot(page, 'live-page-ended');
     expect(problems).toEqual([]);

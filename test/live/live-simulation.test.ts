@@ -35,7 +35,12 @@ describe.skipIf(!available)('a live run equals the backtest', () => {
   for (const model of ['1.2', '2.0', '3.0'] as const) {
     it.each(sharedCases(model).map((c) => [c.name, c] as const))(`model ${model}: %s`, (_name, c) => {
       const expected = JSON.stringify(simulate(c.tape as never, c.request, c.options));
-      for (const [lateness, seed, maxBatch] of [[0, 1, 1], [2, 2, 7], [5, 3, 40], [30, 4, 200]] as const) {
+      for (const [lateness, seed, maxBatch] of [
+        [0, 1, 1],
+        [2, 2, 7],
+        [5, 3, 40],
+        [30, 4, 200],
+      ] as const) {
         const live = runFeed(c, lateness, seed, maxBatch);
         expect(live.ended).toBe(true);
         expect(JSON.stringify(live.response())).toBe(expected);
@@ -48,7 +53,10 @@ describe('a live run of a generated tape equals the backtest', () => {
   it.each(generatedFeeds().map((f) => [f.model, f] as const))('model %s', (_model, feed) => {
     const expected = JSON.stringify(simulate(feed.tape, feed.request));
     const c = { name: feed.model, tape: feed.tape, request: feed.request, options: {} };
-    for (const [lateness, seed, maxBatch] of [[2, 11, 30], [10, 12, 500]] as const) {
+    for (const [lateness, seed, maxBatch] of [
+      [2, 11, 30],
+      [10, 12, 500],
+    ] as const) {
       const live = runFeed(c, lateness, seed, maxBatch);
       expect(live.ended).toBe(true);
       expect(JSON.stringify(live.response())).toBe(expected);
@@ -79,7 +87,15 @@ describe('a live run of a generated tape equals the backtest', () => {
 
 describe('what a live run refuses', () => {
   const request = generatedFeeds(200)[0]!.request;
-  const swap = (time: number, extra: object = {}) => ({ wallet: 'W1', token: 'T1', type: 'buy', time, quantity: '1', usd_price: '2', ...extra });
+  const swap = (time: number, extra: object = {}) => ({
+    wallet: 'W1',
+    token: 'T1',
+    type: 'buy',
+    time,
+    quantity: '1',
+    usd_price: '2',
+    ...extra,
+  });
   const refusal = (live: LiveSimulation, batch: unknown): FeedRefusal => {
     try {
       live.push(batch);
@@ -101,13 +117,21 @@ describe('what a live run refuses', () => {
     expect(live.counts.swaps).toBe(2);
   });
 
-  it('a swap breaking the tape\'s rules, and an item that is no input', () => {
+  it("a swap breaking the tape's rules, and an item that is no input", () => {
     const live = new LiveSimulation({ request });
-    expect(refusal(live, [swap(1_709_300_000), swap(1_709_300_001, { usd_price: -3 })])).toMatchObject({ code: 'invalid_input', status: 400, item: 1, field: 'usd_price' });
+    expect(refusal(live, [swap(1_709_300_000), swap(1_709_300_001, { usd_price: -3 })])).toMatchObject({
+      code: 'invalid_input',
+      status: 400,
+      item: 1,
+      field: 'usd_price',
+    });
     expect(refusal(live, [swap(1_709_300_000, { type: 'hold' })])).toMatchObject({ item: 0, field: 'type' });
     expect(refusal(live, [42])).toMatchObject({ code: 'invalid_input', item: 0 });
     expect(refusal(live, [{ tick: 1.5 }])).toMatchObject({ code: 'invalid_input', field: 'tick' });
-    expect(refusal(live, [{ native_prices: [[1, -1]] }])).toMatchObject({ code: 'invalid_input', field: 'native_prices[0][1]' });
+    expect(refusal(live, [{ native_prices: [[1, -1]] }])).toMatchObject({
+      code: 'invalid_input',
+      field: 'native_prices[0][1]',
+    });
     expect(live.counts).toMatchObject({ swaps: 0, ticks: 0, nativePrices: 0 });
   });
 
@@ -115,8 +139,18 @@ describe('what a live run refuses', () => {
     const live = new LiveSimulation({ request, lateness: 2 });
     live.push({ native_prices: [[1_709_300_000, 150]] });
     live.advanceTo(1_709_300_100);
-    expect(refusal(live, { native_prices: [[1_709_300_098, 151]] })).toMatchObject({ code: 'late_input', field: 'native_prices[0][0]' });
-    expect(refusal(live, { native_prices: [[1_709_299_999 + 200, 151], [1_709_200_000, 1]] })).toMatchObject({ item: 0, field: 'native_prices[1][0]' });
+    expect(refusal(live, { native_prices: [[1_709_300_098, 151]] })).toMatchObject({
+      code: 'late_input',
+      field: 'native_prices[0][0]',
+    });
+    expect(
+      refusal(live, {
+        native_prices: [
+          [1_709_299_999 + 200, 151],
+          [1_709_200_000, 1],
+        ],
+      }),
+    ).toMatchObject({ item: 0, field: 'native_prices[1][0]' });
     live.push({ native_prices: [[1_709_300_099, 152]] });
     expect(live.counts.nativePrices).toBe(2);
   });

@@ -40,7 +40,8 @@ describe.skipIf(tools.length > 0)('the recipes of docs/live.md', () => {
     const build = await ensureBuild();
     clone = mkdtempSync(join(tmpdir(), 'copysim-live-recipe-'));
     symlinkSync(join(build.dir, 'dist'), join(clone, 'dist'));
-    for (const name of ['fixtures', 'web', 'node_modules', 'package.json']) symlinkSync(join(PROJECT_ROOT, name), join(clone, name));
+    for (const name of ['fixtures', 'web', 'node_modules', 'package.json'])
+      symlinkSync(join(PROJECT_ROOT, name), join(clone, name));
   });
   afterAll(() => rmSync(clone, { recursive: true, force: true }));
 

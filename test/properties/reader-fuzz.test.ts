@@ -13,22 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  CopysimError,
-  importCsv,
-  importPumpSwap,
-  importUniswap,
-  indexTape,
-  parseColumnMapping,
-  parsePoolInfo,
-  parsePriceSeries,
-  readTapeFile,
-  simulate,
-  simulateJsonlFile,
-  SimulatorResponseSchema,
-  type ImportResult,
-  type UniswapPool,
-} from '../../src/index.js';
+import { CopysimError, indexTape, readTapeFile, simulate, simulateJsonlFile, SimulatorResponseSchema } from '../../src/index.js';
+import { importCsv, importPumpSwap, importUniswap, parseColumnMapping, parsePoolInfo, parsePriceSeries, type ImportResult, type UniswapPool } from '../../src/import.js';
 import { at, buy, FLAT_NATIVE, LEADER_A, LEADER_B, MARKET, request, sell, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
 
 const RUNS = Number(process.env.COPYSIM_FUZZ_RUNS ?? 200);
@@ -114,7 +100,7 @@ const textMutation = (seed: string): fc.Arbitrary<string> =>
       .array(fc.record({ at: fc.nat(), cut: fc.nat({ max: 6 }), insert: fc.string({ unit: 'binary', maxLength: 6 }) }), { minLength: 1, maxLength: 4 })
       .map((edits) => edits.reduce((s, e) => s.slice(0, e.at % (s.length + 1)) + e.insert + s.slice((e.at % (s.length + 1)) + e.cut), seed)),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.constantFrom('', '\n', '{}', '[]', 'null', '\uFEFF' + seed),
+    fc.constantFrom('', '\n', '{}', '[]', 'null', `\uFEFF${seed}`),
   );
 
 /** Bytes for a file: the text mutations, a mutated JSON value, or random bytes (not always UTF-8). */

@@ -280,3 +280,56 @@ export const strategyArb: fc.Arbitrary<NonNullable<SimulatorRequestInput['strate
 export function strategyScenarioArb(maxSwaps = 40): fc.Arbitrary<Scenario> {
   return fc.tuple(scenarioArb({}, maxSwaps), strategyArb).map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
 }
+
+/**
+ * The members of the copier's wallet (model 3.0) with every rule sometimes on: balances that
+ * bind and that do not, a reserve, few open deals, tolerances around the generated slippage,
+ * failures, retries, sandwiches, seeds, the two reports.
+ */
+export const copierArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .record(
+    {
+      starting_balance_usd: fc.option(fc.constantFrom(50, 300, 2_000, 1e6), { nil: null }),
+      max_open_deals: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+      slippage_tolerance_percent: fc.option(fc.constantFrom(0.5, 1, 5, 30), { nil: null }),
+      failed_transaction_percent: fc.constantFrom(0, 5, 29.6, 70),
+      retries: fc.integer({ min: 0, max: 3 }),
+      retry_delay_seconds: fc.constantFrom(1, 2, 600, HALF_HOUR),
+      random_seed: fc.integer({ min: 0, max: 2 ** 40 }),
+      report_wallet: fc.boolean(),
+      report_leaders: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((wallet) => {
+    const withBalance = wallet.starting_balance_usd !== undefined && wallet.starting_balance_usd !== null;
+    const withTolerance = wallet.slippage_tolerance_percent !== undefined && wallet.slippage_tolerance_percent !== null;
+    return fc.record({
+      reserve: withBalance ? fc.constantFrom(0, 10, 100) : fc.constant(undefined),
+      sandwich: withTolerance ? fc.constantFrom(0, 20, 100) : fc.constant(undefined),
+    }).map(({ reserve, sandwich }) => ({
+      ...wallet,
+      ...(reserve === undefined ? {} : { reserve_usd: reserve }),
+      ...(sandwich === undefined ? {} : { sandwich_percent: sandwich }),
+    }));
+  });
+
+/** A scenario whose request carries a generated strategy and copier's wallet, and sometimes model 1.2's options. */
+export function copierScenarioArb(maxSwaps = 40): fc.Arbitrary<Scenario> {
+  return fc
+    .tuple(
+      strategyScenarioArb(maxSwaps),
+      copierArb,
+      fc.option(fc.constantFrom(1_000, 50_000), { nil: undefined }),
+      fc.option(fc.constantFrom(1, 20, 200), { nil: undefined }),
+    )
+    .map(([s, wallet, assumed, minPrice]) => ({
+      ...s,
+      request: { ...s.request, strategy: { ...s.request.strategy, ...wallet } } as SimulatorRequestInput,
+      options: {
+        ...s.options,
+        ...(assumed === undefined ? {} : { assumed_liquidity_usd: assumed }),
+        ...(minPrice === undefined ? {} : { min_price_swap_usd: minPrice }),
+      },
+    }));
+}

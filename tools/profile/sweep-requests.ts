@@ -14,12 +14,12 @@
  *
  * less the same with 4, divided by 20 (docs/performance.md). With COPYSIM_SWEEP_BATCH=K the
  * timed requests run K at a time as the followers of one walk of the tape (`replayFollowers`)
- * instead of one replay each; with COPYSIM_SWEEP_BATCH=sweep as a sweep runs them (`runBatch`:
- * its walks and its collections between them). COPYSIM_SWEEP_WARM_UP=W runs W requests to warm
- * up instead of 3 (the timed ones follow them in the file). `--single-threaded --predictable`
- * and the fixed seeds, addresses and young generation make the count repeatable; the compiler's
- * work then falls inside it, which a window of 20 requests keeps small. Without valgrind it
- * prints the time a request took.
+ * instead of one replay each; with COPYSIM_SWEEP_BATCH=sweep as a sweep's thread runs them
+ * (`runBatch`: its walks, and its host's collections between them). COPYSIM_SWEEP_WARM_UP=W
+ * runs W requests to warm up instead of 3 (the timed ones follow them in the file).
+ * `--single-threaded --predictable` and the fixed seeds, addresses and young generation make
+ * the count repeatable; the compiler's work then falls inside it, which a window of 20 requests
+ * keeps small. Without valgrind it prints the time a request took.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseSimulatorRequest } from '../../src/model/request.js';
@@ -27,7 +27,9 @@ import { resolveEngineOptions } from '../../src/model/options.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { indexTape } from '../../src/engine/tape-index.js';
 import { replayFollowers } from '../../src/engine/followers.js';
-import { runBatch, runOne, summaryOf } from '../../src/sweep/run-one.js';
+import { summaryOf } from '../../src/report/run-summary.js';
+import { runBatch, runOne } from '../../src/sweep/run-one.js';
+import { collectYoungGeneration } from '../../src/threads/young-collection.js';
 import { isMain } from '../is-main.js';
 
 function main(argv: readonly string[]): void {
@@ -53,11 +55,11 @@ function main(argv: readonly string[]): void {
   const tape = indexTape(readTapeFile(tapePath));
   const options = resolveEngineOptions({});
   const warming = requests.slice(0, warmUp);
-  if (asSweep) runBatch(tape, warming, options, false);
+  if (asSweep) runBatch(tape, warming, options, false, collectYoungGeneration);
   else for (const request of warming) runOne(tape, request, options, false);
   const start = performance.now();
   const timed = requests.slice(warmUp);
-  if (asSweep) runBatch(tape, timed, options, false);
+  if (asSweep) runBatch(tape, timed, options, false, collectYoungGeneration);
   else if (batch === 1) for (const request of timed) runOne(tape, request, options, false);
   else
     for (let k = 0; k < timed.length; k += batch) {

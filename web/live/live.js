@@ -23,8 +23,16 @@ function time(t) {
 }
 
 function showStatus(s) {
-  const state = s.error ? el('span', { class: 'failed' }, `stopped: ${s.error}`) : s.ended ? el('span', { class: 'ended' }, 'ended: the response is final') : el('span', { class: 'running' }, 'running');
-  const refused = Object.entries(s.refused).filter(([, n]) => n > 0).map(([code, n]) => `${n} ${code}`).join(', ') || 'none';
+  const state = s.error
+    ? el('span', { class: 'failed' }, `stopped: ${s.error}`)
+    : s.ended
+      ? el('span', { class: 'ended' }, 'ended: the response is final')
+      : el('span', { class: 'running' }, 'running');
+  const refused =
+    Object.entries(s.refused)
+      .filter(([, n]) => n > 0)
+      .map(([code, n]) => `${n} ${code}`)
+      .join(', ') || 'none';
   statusBar.replaceChildren(
     state,
     el('span', {}, `feed time ${time(s.feed_time)}`),
@@ -40,11 +48,30 @@ function section(title, test, ...children) {
 }
 
 function card(label, value, note) {
-  return el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), note ? el('div', { class: 'note' }, note) : null);
+  return el(
+    'div',
+    { class: 'card' },
+    el('div', { class: 'label' }, label),
+    el('div', { class: 'value' }, value),
+    note ? el('div', { class: 'note' }, note) : null,
+  );
 }
 
 function table(head, rows) {
-  return el('table', {}, el('thead', {}, el('tr', {}, head.map(([label, num]) => el('th', { class: num ? 'num' : '' }, label)))), el('tbody', {}, rows));
+  return el(
+    'table',
+    {},
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        head.map(([label, num]) => el('th', { class: num ? 'num' : '' }, label)),
+      ),
+    ),
+    el('tbody', {}, rows),
+  );
 }
 
 function tokenName(token) {
@@ -58,14 +85,26 @@ function showState(response) {
   const cards = el(
     'div',
     { class: 'cards', 'data-test': 'summary' },
-    card('PnL total', formatUsd(s.pnl_total, true), `realized ${formatNumber(s.pnl_realized, 2, true)} · unrealized ${formatNumber(s.pnl_unrealized, 2, true)}`),
+    card(
+      'PnL total',
+      formatUsd(s.pnl_total, true),
+      `realized ${formatNumber(s.pnl_realized, 2, true)} · unrealized ${formatNumber(s.pnl_unrealized, 2, true)}`,
+    ),
     card('ROI total', formatPercent(s.roi_total, true)),
     card('Invested', formatUsd(s.investment_amount), `open deals ${formatNumber(s.investment_amount_open_deals)}`),
     card('Fees', formatUsd(s.network_fees + s.bot_fees)),
     card('Deals', String(response.deals.length), `${open.length} open`),
-    copier && copier.ending_equity !== null ? card('Equity', formatUsd(copier.ending_equity), `cash ${formatNumber(copier.ending_cash)}`) : null,
+    copier && copier.ending_equity !== null
+      ? card('Equity', formatUsd(copier.ending_equity), `cash ${formatNumber(copier.ending_cash)}`)
+      : null,
   );
-  body.replaceChildren(section('Summary', 'summary-section', cards), pnlSection(response), openSection(open), tradesSection(response), skippedSection(response));
+  body.replaceChildren(
+    section('Summary', 'summary-section', cards),
+    pnlSection(response),
+    openSection(open),
+    tradesSection(response),
+    skippedSection(response),
+  );
 }
 
 function pnlSection(response) {
@@ -80,7 +119,12 @@ function pnlSection(response) {
     { label: 'pnl_realized', values: chart.pnl_realized, colour: '#1e8449' },
   ];
   const balance = response.copier?.starting_balance;
-  if (balance !== null && balance !== undefined) series.push({ label: 'equity (balance + PnL)', values: chart.pnl_total.map((v) => balance + v), colour: '#af7ac5' });
+  if (balance !== null && balance !== undefined)
+    series.push({
+      label: 'equity (balance + PnL)',
+      values: chart.pnl_total.map((v) => balance + v),
+      colour: '#af7ac5',
+    });
   // Drawn once the section is in the page: the chart takes its width from it.
   requestAnimationFrame(() => timeLineChart(box, { title: 'Cumulative PnL (USD)', times: chart.timestamps, series }));
   return box;
@@ -100,35 +144,85 @@ function openSection(open) {
       el('td', { class: 'num' }, String(d.trades_number)),
     ),
   );
-  const head = [['token'], ['opened'], ['invested', true], ['unrealized', true], ['PnL total', true], ['ROI', true], ['trades', true]];
-  return section(`Open positions (${open.length})`, 'open-positions', open.length === 0 ? el('p', { class: 'muted' }, 'None open.') : table(head, rows));
+  const head = [
+    ['token'],
+    ['opened'],
+    ['invested', true],
+    ['unrealized', true],
+    ['PnL total', true],
+    ['ROI', true],
+    ['trades', true],
+  ];
+  return section(
+    `Open positions (${open.length})`,
+    'open-positions',
+    open.length === 0 ? el('p', { class: 'muted' }, 'None open.') : table(head, rows),
+  );
 }
 
 function tradesSection(response) {
   const trades = response.deals.flatMap((d) => d.trades.map((t) => ({ ...t, token: d.token })));
   trades.sort((a, b) => b.time - a.time);
-  const rows = trades.slice(0, RECENT).map((t) =>
-    el(
-      'tr',
-      { class: t.type === 'buy' ? 'buy' : 'sell' },
-      el('td', {}, time(t.time)),
-      el('td', {}, t.type),
-      el('td', {}, tokenName(t.token)),
-      el('td', { class: 'num' }, formatNumber(t.usd_amount)),
-      el('td', { class: 'num' }, formatPrice(t.usd_price)),
-      el('td', { class: 'num' }, formatNumber(t.usd_network_fee + t.usd_bot_fee)),
-    ),
-  );
+  const rows = trades
+    .slice(0, RECENT)
+    .map((t) =>
+      el(
+        'tr',
+        { class: t.type === 'buy' ? 'buy' : 'sell' },
+        el('td', {}, time(t.time)),
+        el('td', {}, t.type),
+        el('td', {}, tokenName(t.token)),
+        el('td', { class: 'num' }, formatNumber(t.usd_amount)),
+        el('td', { class: 'num' }, formatPrice(t.usd_price)),
+        el('td', { class: 'num' }, formatNumber(t.usd_network_fee + t.usd_bot_fee)),
+      ),
+    );
   const head = [['time (UTC)'], ['type'], ['token'], ['USD', true], ['price', true], ['fees', true]];
-  const list = el('table', { class: 'trades' }, el('thead', {}, el('tr', {}, head.map(([l, n]) => el('th', { class: n ? 'num' : '' }, l)))), el('tbody', {}, rows));
-  return section(`Recent trades (${Math.min(RECENT, trades.length)} of ${trades.length})`, 'recent-trades', trades.length === 0 ? el('p', { class: 'muted' }, 'None yet.') : list);
+  const list = el(
+    'table',
+    { class: 'trades' },
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        head.map(([l, n]) => el('th', { class: n ? 'num' : '' }, l)),
+      ),
+    ),
+    el('tbody', {}, rows),
+  );
+  return section(
+    `Recent trades (${Math.min(RECENT, trades.length)} of ${trades.length})`,
+    'recent-trades',
+    trades.length === 0 ? el('p', { class: 'muted' }, 'None yet.') : list,
+  );
 }
 
 function skippedSection(response) {
   const skipped = response.skipped_copies;
-  if (skipped === undefined) return section('Skipped copies', 'skipped', el('p', { class: 'muted' }, 'Set report_skipped in the request’s strategy to list the leader swaps not copied.'));
+  if (skipped === undefined)
+    return section(
+      'Skipped copies',
+      'skipped',
+      el('p', { class: 'muted' }, 'Set report_skipped in the strategy to list the leader swaps not copied.'),
+    );
   const recent = [...skipped].sort((a, b) => b.time - a.time).slice(0, RECENT);
-  const rows = recent.map((k) => el('tr', {}, el('td', {}, time(k.time)), el('td', {}, shortAddress(k.wallet)), el('td', {}, shortAddress(k.token)), el('td', {}, k.type), el('td', {}, k.reason)));
+  const rows = recent.map((k) =>
+    el(
+      'tr',
+      {},
+      el('td', {}, time(k.time)),
+      el('td', {}, shortAddress(k.wallet)),
+      el('td', {}, shortAddress(k.token)),
+      el('td', {}, k.type),
+      el('td', {}, k.reason),
+    ),
+  );
   const head = [['time (UTC)'], ['leader'], ['token'], ['type'], ['reason']];
-  return section(`Skipped copies (${recent.length} of ${skipped.length})`, 'skipped', skipped.length === 0 ? el('p', { class: 'muted' }, 'None.') : table(head, rows));
+  return section(
+    `Skipped copies (${recent.length} of ${skipped.length})`,
+    'skipped',
+    skipped.length === 0 ? el('p', { class: 'muted' }, 'None.') : table(head, rows),
+  );
 }

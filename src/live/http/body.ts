@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { FeedRefusal } from '../errors.js';
 
 /** The content types read as JSONL: one JSON value a line. */
-export const JSONL_TYPES = ['application/x-ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'] as const;
+export const JSONL_TYPES = [
+  'application/x-ndjson',
+  'application/jsonl',
+  'application/x-jsonlines',
+  'text/plain',
+] as const;
 
 /** A body as JSONL: its non-blank lines' values; a line that is not JSON refuses the body, naming it. */
 export function parseJsonl(text: string): unknown[] {
@@ -14,7 +19,9 @@ export function parseJsonl(text: string): unknown[] {
     try {
       values.push(JSON.parse(line));
     } catch (e) {
-      throw new FeedRefusal('invalid_input', `line ${i + 1} of the body is not valid JSON: ${(e as Error).message}`, { item: values.length });
+      throw new FeedRefusal('invalid_input', `line ${i + 1} of the body is not valid JSON: ${(e as Error).message}`, {
+        item: values.length,
+      });
     }
   }
   return values;

@@ -23,10 +23,16 @@ function answer(error: unknown, bodyLimit: number): { status: number; body: obje
   if (error instanceof InputError) return { status: 409, body: { code: 'run_failed', detail: error.message } };
   const e = error as FastifyError;
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { code: 'body_too_large', detail: `the body is over ${bodyLimit} bytes: send the feed in smaller batches` } };
+    return {
+      status: 413,
+      body: { code: 'body_too_large', detail: `the body is over ${bodyLimit} bytes: send the feed in smaller batches` },
+    };
   }
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return { status: 415, body: { code: 'unsupported_media_type', detail: `send JSON (application/json) or JSONL (application/x-ndjson)` } };
+    return {
+      status: 415,
+      body: { code: 'unsupported_media_type', detail: `send JSON (application/json) or JSONL (application/x-ndjson)` },
+    };
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, body: { code: 'bad_request', detail: e.message } };
@@ -53,6 +59,8 @@ export function feedErrors(app: FastifyInstance, run: LiveRun, bodyLimit: number
       return reply.code(405).header('allow', methods.join(', ')).send({ code: 'method_not_allowed', detail });
     }
     const routes = ROUTES.map(([m, p]) => `${m} ${p}`).join(', ');
-    return reply.code(404).send({ code: 'not_found', detail: `no route ${request.method} ${path}; the routes are ${routes}` });
+    return reply
+      .code(404)
+      .send({ code: 'not_found', detail: `no route ${request.method} ${path}; the routes are ${routes}` });
   });
 }

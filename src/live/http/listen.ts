@@ -14,7 +14,11 @@ export interface FollowServer {
  * Serves `run` on `host:port` (port 0: a free one). An address in use or not ours to take is an
  * {@link InputError} naming it.
  */
-export async function listenFollowServer(run: LiveRun, where: { host: string; port: number }, options: FollowServerOptions = {}): Promise<FollowServer> {
+export async function listenFollowServer(
+  run: LiveRun,
+  where: { host: string; port: number },
+  options: FollowServerOptions = {},
+): Promise<FollowServer> {
   const app = createFollowServer(run, options);
   const { host, port } = where;
   try {
@@ -22,9 +26,14 @@ export async function listenFollowServer(run: LiveRun, where: { host: string; po
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const place = `${host}:${port}`;
-    if (code === 'EADDRINUSE') throw new InputError(`${place} is already in use: choose another --listen (port 0 picks a free one)`, { source: place });
-    if (code === 'EACCES') throw new InputError(`no permission to listen on ${place}: choose a port above 1023`, { source: place });
-    if (code === 'EADDRNOTAVAIL') throw new InputError(`${host} is not an address of this machine: choose another --listen`, { source: place });
+    if (code === 'EADDRINUSE')
+      throw new InputError(`${place} is already in use: choose another --listen (port 0 picks a free one)`, {
+        source: place,
+      });
+    if (code === 'EACCES')
+      throw new InputError(`no permission to listen on ${place}: choose a port above 1023`, { source: place });
+    if (code === 'EADDRNOTAVAIL')
+      throw new InputError(`${host} is not an address of this machine: choose another --listen`, { source: place });
     throw e;
   }
   const address = app.server.address();

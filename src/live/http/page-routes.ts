@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { uplotFiles, webDir } from '../../report/html/assets.js';
 
-const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const TYPES: Readonly<Record<string, string>> = {
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
 /** A file the page may ask for: a plain name, a script or a style sheet. */
 const FILE = /^[\w-]+\.(js|css)$/;
 
@@ -20,11 +23,14 @@ export function pageRoutes(app: FastifyInstance): void {
     const path = join(web, folder, name);
     return match === null || !existsSync(path) ? null : { type: TYPES[match[1]!]!, text: readFileSync(path, 'utf8') };
   };
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(readFileSync(join(web, 'live', 'index.html'), 'utf8')));
+  app.get('/', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(readFileSync(join(web, 'live', 'index.html'), 'utf8')),
+  );
   for (const folder of ['live', 'report']) {
     app.get<{ Params: { name: string } }>(`/${folder}/:name`, async (request, reply) => {
       const found = file(folder, request.params.name);
-      if (found === null) return reply.code(404).send({ code: 'not_found', detail: `no file ${folder}/${request.params.name}` });
+      if (found === null)
+        return reply.code(404).send({ code: 'not_found', detail: `no file ${folder}/${request.params.name}` });
       return reply.type(found.type).send(found.text);
     });
   }

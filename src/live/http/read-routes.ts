@@ -34,7 +34,11 @@ export function readRoutes(app: FastifyInstance, run: LiveRun): void {
 
 /** Sends the run's events to one client; gives the function that stops them. */
 function streamEvents(raw: ServerResponse, run: LiveRun): () => void {
-  raw.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   const send = (event: string, data: string): void => {
     raw.write(`event: ${event}\ndata: ${data}\n\n`);
   };

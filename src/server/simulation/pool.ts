@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { CopysimError, InputError, RequestError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
 import type { Warning } from '../../diagnose/warning.js';
+import { builtScript, NoWorkerError, PoolClosedError, WorkerLostError, WorkerPool } from '../../threads/pool.js';
 import { HttpError } from '../http-error.js';
 import type { JobFailure, SimulationJob, TapeFile, WorkerConfig, WorkerMessage } from './protocol.js';
 
@@ -33,17 +33,6 @@ export interface Simulator {
   run(network: Network, request: unknown): Promise<SimulationAnswer>;
 }
 
-interface Pending {
-  readonly job: SimulationJob;
-  readonly resolve: (answer: SimulationAnswer) => void;
-  readonly reject: (error: Error) => void;
-}
-
-interface Slot {
-  readonly worker: Worker;
-  pending: Pending | null;
-}
-
 /** The default worker count: one core stays with the request thread. */
 export function defaultPoolSize(): number {
   return Math.min(4, Math.max(1, availableParallelism() - 1));
@@ -54,9 +43,7 @@ export function defaultPoolSize(): number {
  * runs from its TypeScript source (tests), it is the same path under `dist/`.
  */
 export function defaultWorkerUrl(): URL {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) return new URL('../../../dist/src/server/simulation/worker.js', here);
-  return new URL('./worker.js', here);
+  return builtScript('server/simulation/worker.js');
 }
 
 function errorOf(failure: JobFailure): Error {
@@ -65,9 +52,32 @@ function errorOf(failure: JobFailure): Error {
   return new Error(failure.message);
 }
 
+/** A worker's first message: `ready` once it has loaded the tapes, or `fatal` with why it cannot. */
+function handshake(message: unknown): Error | null {
+  const first = message as WorkerMessage;
+  if (first.type === 'ready') return null;
+  if (first.type === 'fatal') return new InputError(first.message, { source: 'tape' });
+  return new CopysimError(`a simulation worker sent "${first.type}" before it was ready`);
+}
+
+/** Why the workers could not start, as the service reports it. */
+function startError(e: unknown): unknown {
+  if (!(e instanceof WorkerLostError)) return e;
+  return e.error ?? new CopysimError(`a simulation worker stopped while starting (exit code ${e.exitCode})`);
+}
+
+/** Why a job got no answer, as the service reports it. */
+function runError(e: unknown): unknown {
+  if (e instanceof WorkerLostError) return new Error(`the simulation worker stopped: ${e.message}`);
+  if (e instanceof PoolClosedError) return new CopysimError('the simulation pool is closed');
+  if (e instanceof NoWorkerError) return new Error('no simulation worker is running');
+  return e;
+}
+
 /**
  * A small pool of worker threads that run `simulate`, so the request thread stays free for
- * reads. Each worker loads the tapes once at start; jobs queue when all workers are busy.
+ * reads. Each worker loads the tapes once at start; jobs queue when all workers are busy. A
+ * worker that crashes fails its job and is replaced.
  *
  * @example
  * const pool = await SimulationPool.start({ tapes: [{ network: 'sol', file: 'tape-sol.json' }] });
@@ -75,125 +85,59 @@ function errorOf(failure: JobFailure): Error {
  * await pool.close();
  */
 export class SimulationPool implements Simulator {
-  private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
-  private readonly config: WorkerConfig;
-  private readonly workerUrl: URL;
-  private readonly maxQueue: number;
   private nextId = 1;
-  private starting = 0;
-  private closed = false;
 
-  private constructor(options: SimulationPoolOptions) {
-    this.config = { tapes: options.tapes, engineOptions: options.engineOptions ?? {} };
-    this.workerUrl = options.workerUrl ?? defaultWorkerUrl();
-    this.maxQueue = options.maxQueue ?? 256;
-  }
+  private constructor(
+    private readonly pool: WorkerPool<SimulationJob, WorkerMessage>,
+    private readonly maxQueue: number,
+  ) {}
 
   /** Starts the workers and waits until every one has loaded the tapes. */
   static async start(options: SimulationPoolOptions): Promise<SimulationPool> {
-    const pool = new SimulationPool(options);
-    if (!existsSync(fileURLToPath(pool.workerUrl))) {
-      throw new CopysimError(
-        `the simulation worker ${fileURLToPath(pool.workerUrl)} is missing: build with "npx tsc -p tsconfig.build.json"`,
-      );
+    const url = options.workerUrl ?? defaultWorkerUrl();
+    if (!existsSync(fileURLToPath(url))) {
+      const path = fileURLToPath(url);
+      throw new CopysimError(`the simulation worker ${path} is missing: build with "npx tsc -p tsconfig.build.json"`);
     }
+    const workerData: WorkerConfig = { tapes: options.tapes, engineOptions: options.engineOptions ?? {} };
     const size = options.size ?? defaultPoolSize();
+    let pool: WorkerPool<SimulationJob, WorkerMessage>;
     try {
-      await Promise.all(Array.from({ length: size }, () => pool.spawn()));
+      pool = await WorkerPool.start<SimulationJob, WorkerMessage>({ url, size, workerData, handshake });
     } catch (e) {
-      await pool.close();
-      throw e;
+      throw startError(e);
     }
-    return pool;
+    return new SimulationPool(pool, options.maxQueue ?? 256);
   }
 
   /** Workers running. */
   get size(): number {
-    return this.slots.length;
+    return this.pool.size;
   }
 
   /** Jobs waiting for a worker. */
   get queued(): number {
-    return this.queue.length;
+    return this.pool.queued;
   }
 
-  run(network: Network, request: unknown): Promise<SimulationAnswer> {
-    if (this.closed) return Promise.reject(new CopysimError('the simulation pool is closed'));
-    if (this.queue.length >= this.maxQueue) {
-      return Promise.reject(
-        new HttpError(503, { code: 'busy', detail: `${this.queue.length} simulations are waiting; retry later` }, { 'retry-after': '1' }),
-      );
+  async run(network: Network, request: unknown): Promise<SimulationAnswer> {
+    if (this.pool.queued >= this.maxQueue) {
+      const detail = `${this.pool.queued} simulations are waiting; retry later`;
+      throw new HttpError(503, { code: 'busy', detail }, { 'retry-after': '1' });
     }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ job: { id: this.nextId++, network, request }, resolve, reject });
-      this.dispatch();
-    });
+    let message: WorkerMessage;
+    try {
+      message = await this.pool.run({ id: this.nextId++, network, request });
+    } catch (e) {
+      throw runError(e);
+    }
+    if (message.type === 'done') return { json: message.json, warnings: message.warnings ?? [] };
+    if (message.type === 'failed') throw errorOf(message.failure);
+    throw new CopysimError(`a simulation worker answered "${message.type}" to a job`);
   }
 
   /** Stops every worker; jobs still waiting are rejected. */
-  async close(): Promise<void> {
-    this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new CopysimError('the simulation pool is closed'));
-    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
-  }
-
-  private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.pending !== null) continue;
-      slot.pending = this.queue.shift()!;
-      slot.worker.postMessage(slot.pending.job);
-    }
-  }
-
-  private spawn(): Promise<void> {
-    this.starting++;
-    return new Promise<void>((resolve, reject) => {
-      const worker = new Worker(this.workerUrl, { workerData: this.config });
-      const slot: Slot = { worker, pending: null };
-      let ready = false;
-      let crash: Error | undefined;
-      worker.on('message', (message: WorkerMessage) => {
-        if (message.type === 'ready') {
-          ready = true;
-          this.starting--;
-          this.slots.push(slot);
-          resolve();
-          this.dispatch();
-        } else if (message.type === 'fatal') {
-          crash = new InputError(message.message, { source: 'tape' });
-          void worker.terminate();
-        } else {
-          const pending = slot.pending;
-          slot.pending = null;
-          if (message.type === 'done') pending?.resolve({ json: message.json, warnings: message.warnings ?? [] });
-          else pending?.reject(errorOf(message.failure));
-          this.dispatch();
-        }
-      });
-      worker.on('error', (e) => {
-        crash = e;
-      });
-      worker.on('exit', (code) => {
-        if (!ready) {
-          this.starting--;
-          reject(crash ?? new CopysimError(`a simulation worker stopped while starting (exit code ${code})`));
-          this.failQueueWhenNoWorker();
-          return;
-        }
-        const index = this.slots.indexOf(slot);
-        if (index >= 0) this.slots.splice(index, 1);
-        if (this.closed) return;
-        slot.pending?.reject(new Error(`the simulation worker stopped: ${crash?.message ?? `exit code ${code}`}`));
-        // A worker that was serving dies only on a crash; replace it and keep going.
-        this.spawn().catch(() => this.failQueueWhenNoWorker());
-      });
-    });
-  }
-
-  private failQueueWhenNoWorker(): void {
-    if (this.slots.length > 0 || this.starting > 0) return;
-    for (const p of this.queue.splice(0)) p.reject(new Error('no simulation worker is running'));
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

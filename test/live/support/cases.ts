@@ -8,7 +8,12 @@ import { COPIER_CASES_DIR, MODEL_CASES_DIR, STRATEGY_CASES_DIR } from '../../sup
 
 export interface SharedCase {
   readonly name: string;
-  readonly tape: { readonly network: string; readonly tokens?: Record<string, unknown>; readonly native_prices?: [number, unknown][]; readonly swaps: { time: number }[] };
+  readonly tape: {
+    readonly network: string;
+    readonly tokens?: Record<string, unknown>;
+    readonly native_prices?: [number, unknown][];
+    readonly swaps: { time: number }[];
+  };
   readonly request: Record<string, unknown>;
   readonly options: Record<string, unknown>;
 }
@@ -24,7 +29,14 @@ export function sharedCases(model: '1.2' | '2.0' | '3.0'): SharedCase[] {
     .filter((name) => (read(join(root, name), 'expected.json') as { exit_code: number }).exit_code === 0)
     .map((name) => {
       const dir = join(root, name);
-      const options = existsSync(join(dir, 'options.json')) ? (read(dir, 'options.json') as Record<string, unknown>) : {};
-      return { name, tape: read(dir, 'tape.json') as SharedCase['tape'], request: read(dir, 'request.json') as Record<string, unknown>, options };
+      const options = existsSync(join(dir, 'options.json'))
+        ? (read(dir, 'options.json') as Record<string, unknown>)
+        : {};
+      return {
+        name,
+        tape: read(dir, 'tape.json') as SharedCase['tape'],
+        request: read(dir, 'request.json') as Record<string, unknown>,
+        options,
+      };
     });
 }

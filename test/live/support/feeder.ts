@@ -22,7 +22,10 @@ interface Timed {
 
 /** The swaps of a tape in event order: by time, in tape order within a second. */
 export function eventOrder<T extends Timed>(swaps: readonly T[]): T[] {
-  return swaps.map((s, i) => ({ s, i })).sort((a, b) => a.s.time - b.s.time || a.i - b.i).map((x) => x.s);
+  return swaps
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => a.s.time - b.s.time || a.i - b.i)
+    .map((x) => x.s);
 }
 
 /**
@@ -48,7 +51,11 @@ export function jittered<T extends Timed>(ordered: readonly T[], lateness: numbe
  * far less the lateness and the earliest time still to come plus the lateness, so no swap is
  * late after it.
  */
-export function withTicks<T extends Timed>(delivered: readonly T[], plan: FeedPlan, random: Random): (T | { tick: number })[] {
+export function withTicks<T extends Timed>(
+  delivered: readonly T[],
+  plan: FeedPlan,
+  random: Random,
+): (T | { tick: number })[] {
   const { lateness } = plan;
   const chance = plan.tickChance ?? 0.05;
   const minAfter = new Array<number>(delivered.length + 1).fill(Infinity);
@@ -92,8 +99,13 @@ export function feedOf(tape: FeedTape, plan: FeedPlan): unknown[][] {
   const delivered = withTicks(jittered(eventOrder(tape.swaps), plan.lateness, random), plan, random);
   const head: unknown[][] = [];
   if (tape.tokens !== undefined && Object.keys(tape.tokens).length > 0) head.push([{ tokens: tape.tokens }]);
-  if (tape.native_prices !== undefined && tape.native_prices.length > 0) head.push([{ native_prices: tape.native_prices }]);
-  return [...head, ...batches(delivered, plan.maxBatch ?? 50, random), [{ tick: plan.windowEnd + Math.ceil(plan.lateness) + 1 }]];
+  if (tape.native_prices !== undefined && tape.native_prices.length > 0)
+    head.push([{ native_prices: tape.native_prices }]);
+  return [
+    ...head,
+    ...batches(delivered, plan.maxBatch ?? 50, random),
+    [{ tick: plan.windowEnd + Math.ceil(plan.lateness) + 1 }],
+  ];
 }
 
 /**

@@ -22,7 +22,12 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `copysim follow --request REQUEST --log DIR --listen 127.0.0.1:0 …extra` and waits until it listens. */
-export async function follow(build: Build, request: string, dir: string, extra: readonly string[] = []): Promise<FollowProcess> {
+export async function follow(
+  build: Build,
+  request: string,
+  dir: string,
+  extra: readonly string[] = [],
+): Promise<FollowProcess> {
   const args = [build.main, 'follow', '--request', request, '--log', dir, '--listen', '127.0.0.1:0', ...extra];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -58,7 +63,12 @@ export async function follow(build: Build, request: string, dir: string, extra: 
 }
 
 /** A POST of JSON; the status and the parsed answer. */
-export async function post(url: string, path: string, body: unknown, type = 'application/json'): Promise<{ status: number; body: any }> {
+export async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  type = 'application/json',
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': type },

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
-import { importHelius, importPumpSwapFile, parsePriceSeries, suggestRequest, type TapeInput } from '../../../src/index.js';
+import type { TapeInput } from '../../../src/index.js';
+import { importHelius, importPumpSwapFile, parsePriceSeries, suggestRequest } from '../../../src/import.js';
 import { REAL_DATA_DIR } from '../../support/paths.js';
 
 const CAPTURE = join(REAL_DATA_DIR, 'sol-pumpswap', 'floor_capture_sample.jsonl');
@@ -17,10 +18,27 @@ export function requestsOf(tape: TapeInput): Record<'1.2' | '2.0' | '3.0', Recor
   const base = { ...suggestRequest(tape, 20)!, inactivity_time_fix: { hours: 1 } };
   return {
     '1.2': base,
-    '2.0': { ...base, strategy: { copy_delay_seconds: 3, max_hold_hours: 1, stop_loss_percent: 35, take_profit: [{ roi: 80, sell_percent: 60 }], report_skipped: true } },
+    '2.0': {
+      ...base,
+      strategy: {
+        copy_delay_seconds: 3,
+        max_hold_hours: 1,
+        stop_loss_percent: 35,
+        take_profit: [{ roi: 80, sell_percent: 60 }],
+        report_skipped: true,
+      },
+    },
     '3.0': {
       ...base,
-      strategy: { starting_balance_usd: 3000, retries: 2, retry_delay_seconds: 2, failed_transaction_percent: 20, slippage_tolerance_percent: 10, random_seed: 11, report_leaders: true },
+      strategy: {
+        starting_balance_usd: 3000,
+        retries: 2,
+        retry_delay_seconds: 2,
+        failed_transaction_percent: 20,
+        slippage_tolerance_percent: 10,
+        random_seed: 11,
+        report_leaders: true,
+      },
     },
   };
 }
@@ -46,7 +64,8 @@ interface CaptureSwap {
 }
 
 /** `amount` × 10^`places` as a whole number's text. */
-const raw = (amount: number, places: number): string => new Decimal(String(amount)).times(new Decimal(10).pow(places)).toFixed(0);
+const raw = (amount: number, places: number): string =>
+  new Decimal(String(amount)).times(new Decimal(10).pow(places)).toFixed(0);
 
 /**
  * The capture's trades as Helius would post them: in time order, each a SWAP with its SOL leg
@@ -58,15 +77,32 @@ export function heliusTransactions(): HeliusTx[] {
     if (line.trim() === '') continue;
     const capture = JSON.parse(line) as { mint: string; swaps: CaptureSwap[] };
     for (const s of capture.swaps) {
-      if ((s.side === 'buy' || s.side === 'sell') && s.sol && s.tokens && raw(s.sol, 9) !== '0' && raw(s.tokens, 6) !== '0') swaps.push({ mint: capture.mint, s });
+      if (
+        (s.side === 'buy' || s.side === 'sell') &&
+        s.sol &&
+        s.tokens &&
+        raw(s.sol, 9) !== '0' &&
+        raw(s.tokens, 6) !== '0'
+      )
+        swaps.push({ mint: capture.mint, s });
     }
   }
   swaps.sort((a, b) => a.s.ts - b.s.ts);
   return swaps.map(({ mint, s }, slot) => {
     const sol = { account: s.trader, amount: raw(s.sol!, 9) };
     const token = [{ userAccount: s.trader, mint, rawTokenAmount: { tokenAmount: raw(s.tokens!, 6), decimals: 6 } }];
-    const swap = s.side === 'buy' ? { nativeInput: sol, tokenOutputs: token } : { tokenInputs: token, nativeOutput: sol };
-    return { signature: s.sig ?? `capture-${slot}`, type: 'SWAP', source: 'PUMP_AMM', fee: 5000, feePayer: s.trader, slot, timestamp: s.ts, events: { swap } };
+    const swap =
+      s.side === 'buy' ? { nativeInput: sol, tokenOutputs: token } : { tokenInputs: token, nativeOutput: sol };
+    return {
+      signature: s.sig ?? `capture-${slot}`,
+      type: 'SWAP',
+      source: 'PUMP_AMM',
+      fee: 5000,
+      feePayer: s.trader,
+      slot,
+      timestamp: s.ts,
+      events: { swap },
+    };
   });
 }
 

@@ -1,0 +1,78 @@
+/**
+ * The price books' double words (src/engine/known-prices.ts): `priceWord` writes into the
+ * caller's double word the conversion of the token's known price (`rawToWord` of the raw value,
+ * or `toWord` of its decimal once a trade made it: both within 2^-100, not always equal), and
+ * `priceNumber` is its high part, whichever is asked first, for a streamed tape (`KnownPrices`)
+ * and an indexed one (`IndexedKnownPrices`, which keeps each swap's word, made once, beside its
+ * time).
+ */
+import { describe, expect, it } from 'vitest';
+import { IndexedKnownPrices, KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { Decimal40 } from '../../src/numeric/decimal40.js';
+import { doubleWord, rawToWord, toWord } from '../../src/numeric/double-word.js';
+import { at, buy, LEADER_A, MARKET, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+
+// Short and long strings, numbers with short and 16-digit texts, a tiny price.
+const SWAPS = [
+  buy(LEADER_A, TOKEN_X, at(0), 10, '0.1'),
+  buy(MARKET, TOKEN_Y, at(1), 10, 3e-7),
+  sell(MARKET, TOKEN_X, at(2), 1, 1 / 3),
+  sell(MARKET, TOKEN_Y, at(3), 1, '1.2345678901234567890123456789'),
+  buy(MARKET, TOKEN_X, at(4), 1, '7e-13'),
+];
+
+/** The double word of a raw price, or of the decimal it reads as. */
+function expectedWord(price: number | string, fromDecimal: boolean): [number, number] {
+  const word = doubleWord();
+  if (fromDecimal) toWord(word, new Decimal40(price));
+  else rawToWord(word, price);
+  return [word[0]!, word[1]!];
+}
+
+/**
+ * Feeds the swaps in turn; after each, checks both readings of its token, in the order
+ * `numberFirst` says. `makeDecimal`: a trade asks for the price's decimal first; `fromDecimal`:
+ * the book then converts that decimal.
+ */
+function check(
+  book: PriceBook,
+  tokenOf: (i: number) => number,
+  numberFirst: boolean,
+  makeDecimal: boolean,
+  fromDecimal = makeDecimal,
+): void {
+  const word = doubleWord();
+  SWAPS.forEach((swap, i) => {
+    const tokenId = tokenOf(i);
+    book.observe(tokenId, swap as never, i);
+    if (makeDecimal) book.priceOf(tokenId);
+    const expected = expectedWord(swap.usd_price, fromDecimal);
+    let number = NaN;
+    if (numberFirst) number = book.priceNumber(tokenId);
+    book.priceWord(tokenId, word);
+    if (!numberFirst) number = book.priceNumber(tokenId);
+    expect([word[0], word[1]]).toEqual(expected);
+    expect(number).toBe(expected[0]);
+  });
+}
+
+describe('price books: priceWord and priceNumber', () => {
+  for (const numberFirst of [true, false]) {
+    const order = numberFirst ? 'priceNumber first' : 'priceWord first';
+    it(`KnownPrices, from the raw values and from the decimals, ${order}`, () => {
+      check(new KnownPrices(), (i) => (i % 2 === 0 ? 0 : 1), numberFirst, false);
+      check(new KnownPrices(), (i) => (i % 2 === 0 ? 0 : 1), numberFirst, true);
+    });
+
+    it(`IndexedKnownPrices, ${order}`, () => {
+      const indexed = indexTape(tape(SWAPS));
+      check(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!, numberFirst, false);
+      // A second book over the same tape reads the words kept in the tape's memo, made from the raw values.
+      check(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!, numberFirst, true, false);
+      // A new tape whose decimals a trade made first: the words are made from them.
+      const fresh = indexTape(tape(SWAPS));
+      check(new IndexedKnownPrices(fresh), (i) => fresh.tokenOf[i]!, numberFirst, true);
+    });
+  }
+});
