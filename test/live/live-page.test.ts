@@ -2,7 +2,8 @@
  * The live page of `copysim follow` in a real browser (headless chromium): opened before the
  * feed comes, it shows the run as the server-sent events bring it — the status, open
  * positions, the PnL and equity chart, recent trades and skipped copies — and the final
- * response once the feed passes window_end, without a reload.
+ * response once the feed passes window_end, without a reload; and the service stops with the page
+ * still listening.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,5 +78,9 @@ describe.skipIf(missing !== null)('the live page of copysim follow', () => {
     expect(await text('[data-test="open-positions"] h2')).toBe('Open positions (0)');
     await screenshot(page, 'live-page-ended');
     expect(problems).toEqual([]);
+  });
+
+  it('stops cleanly on SIGTERM with the page still open on its event stream', async () => {
+    expect(await run.stop()).toBe(0);
   });
 });

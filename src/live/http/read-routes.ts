@@ -27,7 +27,8 @@ export function readRoutes(app: FastifyInstance, run: LiveRun): void {
     streams.add(end);
     request.raw.on('close', end);
   });
-  app.addHook('onClose', async () => {
+  // Before the server closes: it waits for its connections, and an event stream never ends on its own.
+  app.addHook('preClose', async () => {
     for (const end of [...streams]) end();
   });
 }
