@@ -46,15 +46,6 @@ export class FeedRefusal extends InputError {
     this.field = field;
   }
 
-  /** The same refusal for the item `offset` places further on (a batch read in parts). */
-  shifted(offset: number): FeedRefusal {
-    const where = {
-      ...(this.item !== null ? { item: this.item + offset } : {}),
-      ...(this.field !== null ? { field: this.field } : {}),
-    };
-    return new FeedRefusal(this.code, this.reason, where);
-  }
-
   /** The service's JSON body: `{code, detail, item, field}`. */
   get body(): { code: RefusalCode; detail: string; item: number | null; field: string | null } {
     return { code: this.code, detail: this.message, item: this.item, field: this.field };

@@ -76,8 +76,3 @@ export function feedLine(input: FeedInput): string {
       return JSON.stringify({ native_prices: input.points });
   }
 }
-
-/** The time an input takes its place at in event order; null for metadata, which has none. */
-export function inputTime(input: FeedInput): number | null {
-  return input.kind === 'swap' ? input.swap.time : input.kind === 'tick' ? input.time : null;
-}

@@ -108,7 +108,7 @@ export class LiveSimulation {
     return this.failure;
   }
 
-  /** The latest feed time applied (−Infinity before the first), and the time up to which swaps are applied. */
+  /** The latest feed time applied (−Infinity before the first). */
   get feedTime(): number {
     return this.appliedClock.latest;
   }
@@ -118,6 +118,7 @@ export class LiveSimulation {
     return this.taken.latest;
   }
 
+  /** The time up to which swaps are applied and actions fired: the feed time less the lateness, to `window_end`. */
   get appliedUpTo(): number {
     return Math.min(this.appliedClock.threshold, this.window.end);
   }

@@ -10,7 +10,7 @@ export interface FollowProcess {
   readonly url: string;
   readonly child: ChildProcess;
   output(): string;
-  /** SIGTERM, and the exit code once stopped. */
+  /** SIGTERM, and the exit code once stopped (stopped already: its code). */
   stop(): Promise<number | null>;
   /** SIGKILL (kill -9) by pid: nothing is finished. */
   kill(): Promise<void>;
@@ -52,11 +52,11 @@ export async function follow(
     child,
     output: () => out,
     stop: async () => {
-      process.kill(child.pid!, 'SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');
       return exited(child);
     },
     kill: async () => {
-      process.kill(child.pid!, 'SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
       await exited(child);
     },
   };
