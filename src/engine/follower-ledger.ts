@@ -14,8 +14,8 @@ export class FollowerLedger {
   readonly startingBalance: Decimal | null;
   private readonly reserve: Decimal;
   cash: Decimal;
-  /** `max(B − cash)` over the run, with `B` read as 0 when null. */
-  private mostInUse: Decimal = ZERO;
+  /** The lowest `cash` so far: `capital_required = B − lowest` (B read as 0 when null). */
+  private lowestCash: Decimal;
   /** The highest equity so far, and the largest fall from it in USD and in percent. */
   private peak: Decimal;
   maxDrawdown: Decimal = ZERO;
@@ -36,6 +36,7 @@ export class FollowerLedger {
     this.startingBalance = startingBalance === null ? null : new Decimal(startingBalance);
     this.reserve = new Decimal(reserve);
     this.cash = this.startingBalance ?? ZERO;
+    this.lowestCash = this.cash;
     this.peak = this.cash;
   }
 
@@ -76,15 +77,17 @@ export class FollowerLedger {
    * deals valued at the known prices of the moment) against its peak so far.
    */
   changed(held: Decimal, time: number): void {
-    const inUse = (this.startingBalance ?? ZERO).minus(this.cash);
-    if (inUse.gt(this.mostInUse)) this.mostInUse = inUse;
+    if (this.cash.lt(this.lowestCash)) this.lowestCash = this.cash;
     const equity = this.cash.plus(held);
     this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
-    if (equity.gt(this.peak)) this.peak = equity;
+    if (!equity.lt(this.peak)) {
+      this.peak = equity;
+      return;
+    }
     const fall = this.peak.minus(equity);
     if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;
     // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
-    if (this.startingBalance !== null && fall.gt(ZERO) && this.peak.gt(ZERO)) {
+    if (this.startingBalance !== null && this.peak.gt(ZERO)) {
       const hundredFall = HUNDRED.times(fall);
       if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) this.maxDrawdownPercent = hundredFall.div(this.peak);
     }
@@ -92,7 +95,7 @@ export class FollowerLedger {
 
   /** `capital_required`: the most money in use at once, fees included (0 at least). */
   get capitalRequired(): Decimal {
-    return this.mostInUse;
+    return (this.startingBalance ?? ZERO).minus(this.lowestCash);
   }
 
   /** `max_drawdown_percent`, null without a starting balance. */
