@@ -76,7 +76,7 @@ function memberMismatch(response: SimulatorResponse, request: SimulatorRequest):
   member('leaders', response.leaders !== undefined, strategy.report_leaders === true, 'strategy.report_leaders');
   member('copier', response.copier !== undefined, reportsCopier(strategy), "a member of the copier's wallet (strategy.starting_balance_usd, …)");
   const balance = strategy.starting_balance_usd ?? null;
-  if (response.copier !== undefined && response.copier.starting_balance !== balance) {
+  if (response.copier !== undefined && reportsCopier(strategy) && response.copier.starting_balance !== balance) {
     problems.push(`the response's starting balance is ${response.copier.starting_balance ?? 'none'}, the request's strategy.starting_balance_usd ${balance ?? 'none'}`);
   }
   return problems;

@@ -125,10 +125,34 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[]): Open
       '/health': {
         get: {
           operationId: 'health',
-          summary: 'Is the service up: free, no key needed',
+          summary: 'Is the service up, and which days its tapes span: free, no key needed',
           security: [],
           'x-credits-cost': 0,
-          responses: { '200': { description: 'Up', ...jsonContent({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } },
+          responses: {
+            '200': {
+              description: 'Up',
+              ...jsonContent({
+                type: 'object',
+                properties: {
+                  status: { const: 'ok' },
+                  tapes: {
+                    description: "Each served network's tape: its swaps and the first and last swap's UTC day (null for an empty tape)",
+                    type: 'object',
+                    additionalProperties: {
+                      type: 'object',
+                      properties: {
+                        swaps: { type: 'integer', minimum: 0 },
+                        first_day: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+                        last_day: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+                      },
+                      required: ['swaps', 'first_day', 'last_day'],
+                    },
+                  },
+                },
+                required: ['status', 'tapes'],
+              }),
+            },
+          },
         },
       },
     },

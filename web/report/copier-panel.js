@@ -21,7 +21,6 @@ export function copierPanel(container, data) {
         : card('Ending equity', formatUsd(c.ending_equity), `from ${formatNumber(balance)} · ROI on the balance ${formatPercent(c.roi_on_balance, true)}`),
       balance === null ? null : card('Ending cash', formatUsd(c.ending_cash), 'equity less the open deals at their last prices'),
       card('Capital required', formatUsd(c.capital_required), 'the most money in use at once, fees included'),
-      card('Max drawdown of equity', formatUsd(c.max_drawdown), c.max_drawdown_percent === null ? 'USD below its peak' : `${formatPercent(c.max_drawdown_percent)} below its peak`),
       card('Failed transactions', formatNumber(c.failed_transactions, 0), `${formatUsd(c.failed_transaction_fees)} in fees`),
       card('Sandwiched trades', formatNumber(c.sandwiched_trades, 0), `${formatUsd(c.sandwich_loss)} lost to sandwiches`),
       card('Skipped for cash', formatNumber(c.skipped_for_cash, 0), 'copied buys refused for want of cash (insufficient_balance)'),

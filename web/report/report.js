@@ -140,10 +140,10 @@ function withEnd(chart, end) {
 
 /** Max drawdown, win rate and profit factor. */
 function riskCards(risk) {
-  const of = risk.drawdown_of === 'equity' ? 'of the equity' : 'of pnl_total';
+  const fall = risk.drawdown_of === 'equity' ? "the equity's largest fall from its peak" : "pnl_total's largest fall from its best";
   const factor = risk.profit_factor === null ? (risk.won > 0 ? '∞' : '–') : formatNumber(risk.profit_factor, 2);
   return [
-    card('Max drawdown', formatUsd(risk.max_drawdown), risk.max_drawdown_percent === null ? `${of}, below its peak` : `${formatPercent(risk.max_drawdown_percent)} ${of} below its peak`),
+    card('Max drawdown', formatUsd(risk.max_drawdown), risk.max_drawdown_percent === null ? fall : `${fall} (${formatPercent(risk.max_drawdown_percent)})`),
     card('Win rate', risk.win_rate === null ? '–' : formatPercent(risk.win_rate), `${risk.won} won · ${risk.lost} lost of ${risk.closed_deals} closed deals`),
     card('Profit factor', factor, risk.profit_factor === null && risk.won > 0 ? 'no closed deal lost' : 'gains of closed deals ÷ their losses'),
   ];
