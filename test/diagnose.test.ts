@@ -171,6 +171,11 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
       'copysim simulate: warning: no follower trade: the 1 swap of the followed wallets in the window was not copied: 1 no_open_deal ' +
         '(a sell of a token the follower has no open deal in: bought before the window, or already sold)\n',
     );
+    // Trades streamed into pools of unknown liquidity: warned as from a JSON tape (the price
+    // check needs the tape in memory, and is not made).
+    const traded = file('traded.jsonl', [header, ...[buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 400, 2)].map((s) => JSON.stringify(s))].join('\n'));
+    const blind = await cli('simulate', '--tape', traded, '--request', file('r3.json', request()));
+    expect(blind.err).toMatch(/^copysim simulate: warning: 2 of the 2 follower trades went into pools of unknown liquidity .* the largest 1000 USD: /);
     const outside = await cli('simulate', '--tape', path, '--request', file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })));
     expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
   });

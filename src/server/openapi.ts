@@ -69,7 +69,7 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
       'X-Credits-Remaining': { description: 'credits left on the key', schema: { type: 'integer' } },
       [WARNINGS_HEADER]: {
         description:
-          'Present when the answer is probably not what was meant (a followed wallet with no swap in the tape, none in the window, a window beside the tape, no follower trade): a JSON array of warnings, in ASCII',
+          'Present when the answer is probably not what was meant (a followed wallet with no swap in the tape, none in the window, a window beside the tape, no follower trade, a follower trade filled far from the market, trades into pools of unknown liquidity): a JSON array of warnings, in ASCII',
         content: { 'application/json': { schema: { type: 'array', items: ref('Warning') } } },
       },
     };

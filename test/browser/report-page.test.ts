@@ -186,6 +186,9 @@ function reportChecks(name: string, run: () => Run): void {
         expect(cards).toContain(`Failed transactions${copier.failed_transactions}${usd(copier.failed_transaction_fees)} USD in fees`);
         expect(cards).toContain(`Sandwiched trades${copier.sandwiched_trades}${usd(copier.sandwich_loss)} USD lost to sandwiches`);
         if (copier.ending_equity !== null) expect(cards).toContain(`Ending equity${usd(copier.ending_equity)} USD`);
+        // The window at the copier's section: docs/report-copier.png is this picture of the example.
+        await page.$eval('[data-test="copier"]', (e) => e.closest('section')!.scrollIntoView());
+        await screenshot(page, `report-${name.replace(/\W+/g, '-')}-copier`, false);
       }
       if (leaders !== undefined) {
         const rows = await page.$$eval('[data-test="leaders"] tbody tr', (r) => r.map((tr) => tr.getAttribute('data-wallet')));
