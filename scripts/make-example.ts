@@ -226,7 +226,8 @@ export function makeExample(network: Network): Example {
       plans.push({ leader: leaders[k]!, life, intents });
     }
   });
-  const priceAt = (life: TokenLife, t: number): number => life.launchPrice * multipleAt(life, t) * reactionFactor(reactions.get(life)!, t);
+  const priceAt = (life: TokenLife, t: number): number =>
+    life.launchPrice * multipleAt(life, t) * reactionFactor(reactions.get(life)!, t);
 
   const swaps: Swap[] = [];
   const addSwap = (wallet: string, life: TokenLife, type: 'buy' | 'sell', time: number, quantity: string): void => {
@@ -245,7 +246,10 @@ export function makeExample(network: Network): Example {
   const crowd = Array.from({ length: 60 }, () => p.addresses.wallet(rng));
   for (const life of lives) {
     for (let t = life.launch + rng.int(30, 300); t < end; ) {
-      marketSwap(rng.pick(crowd), life, rng.chance(buyChance(life, t)) ? 'buy' : 'sell', t, p.marketUsd * (1 + 120 * rng.next() ** 3));
+      // Drawn in this order: the wallet, the side, the size.
+      const wallet = rng.pick(crowd);
+      const side = rng.chance(buyChance(life, t)) ? 'buy' : 'sell';
+      marketSwap(wallet, life, side, t, p.marketUsd * (1 + 120 * rng.next() ** 3));
       t += Math.max(1, Math.round((HOUR / (swapsPerHour(life, t) * p.activity)) * rng.between(0.2, 1.8)));
     }
   }
@@ -257,7 +261,11 @@ export function makeExample(network: Network): Example {
     for (const intent of intents) {
       const price = priceAt(life, intent.time);
       const quantity =
-        intent.type === 'buy' ? sig(intent.usd / price, 7) : intent.fraction === 1 ? held.toFixed() : held.times(intent.fraction).toSignificantDigits(7).toFixed();
+        intent.type === 'buy'
+          ? sig(intent.usd / price, 7)
+          : intent.fraction === 1
+            ? held.toFixed()
+            : held.times(intent.fraction).toSignificantDigits(7).toFixed();
       if (new Decimal(quantity).lte(0)) continue;
       held = intent.type === 'buy' ? held.plus(quantity) : held.minus(quantity);
       addSwap(leader, life, intent.type, intent.time, quantity);
@@ -265,7 +273,9 @@ export function makeExample(network: Network): Example {
       for (let k = rng.int(5, 12), t = intent.time; k > 0; k--) {
         t += rng.int(1, 5);
         if (t >= end) break;
-        marketSwap(rng.pick(crowd), life, rng.chance(0.85) ? intent.type : other, t, p.marketUsd * (1 + 30 * rng.next() ** 2));
+        const wallet = rng.pick(crowd);
+        const side = rng.chance(0.85) ? intent.type : other;
+        marketSwap(wallet, life, side, t, p.marketUsd * (1 + 30 * rng.next() ** 2));
       }
     }
   }

@@ -173,9 +173,12 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
     );
     // Trades streamed into pools of unknown liquidity: warned as from a JSON tape (the price
     // check needs the tape in memory, and is not made).
-    const traded = file('traded.jsonl', [header, ...[buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 400, 2)].map((s) => JSON.stringify(s))].join('\n'));
+    const copied = [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 400, 2)];
+    const traded = file('traded.jsonl', [header, ...copied.map((s) => JSON.stringify(s))].join('\n'));
     const blind = await cli('simulate', '--tape', traded, '--request', file('r3.json', request()));
-    expect(blind.err).toMatch(/^copysim simulate: warning: 2 of the 2 follower trades went into pools of unknown liquidity .* the largest 1000 USD: /);
+    expect(blind.err).toMatch(
+      /^copysim simulate: warning: 2 of the 2 follower trades went into pools of unknown liquidity .* largest 1000 USD/,
+    );
     const outside = await cli('simulate', '--tape', path, '--request', file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })));
     expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
   });
@@ -221,7 +224,8 @@ describe("warnings about the follower's own trades", () => {
   // the buy fires at at(105), where the known price is the junk print's.
   // No liquidity and the flat options: a fill is at the known price exactly.
   const market = Array.from({ length: 41 }, (_, k) => buy(MARKET, TOKEN_X, at(10 * k), 5, 1));
-  const junk = sell('Junk1111111111111111111111111111111111111111', TOKEN_X, at(103), 0.01, 0.01, { usd_amount: 0.0001 });
+  const JUNK = 'Junk1111111111111111111111111111111111111111';
+  const junk = sell(JUNK, TOKEN_X, at(103), 0.01, 0.01, { usd_amount: 0.0001 });
   const leader = [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(300), 1000, 1)];
   const junkTape = tape([...market, ...leader, junk]);
   const junkIndex = market.length + leader.length; // its place in the tape's swaps
@@ -238,11 +242,13 @@ describe("warnings about the follower's own trades", () => {
       {
         code: 'price_far_from_market',
         message:
-          "1 follower trade was filled at a price 10× or more away from the median of the token's 10 swaps before and after: " +
-          `deals[0] (${TOKEN_X}) buy at 2024-03-10T00:01:45Z filled at 0.01 USD, 100× below the median 1 of 20 swaps; ` +
-          `priced from swaps[${junkIndex}] (sell by Junk1111111111111111111111111111111111111111 at 2024-03-10T00:01:43Z, 0.0001 USD at 0.01). ` +
-          'A junk print (a dust swap at a broken price) decides such a result: check those swaps, or set the engine option ' +
-          'min_price_swap_usd so that swaps that small set no price',
+          '1 follower trade was filled at a price 10× or more away from the median ' +
+          "of the token's 10 swaps before and after: " +
+          `deals[0] (${TOKEN_X}) buy at 2024-03-10T00:01:45Z filled at 0.01 USD, ` +
+          '100× below the median 1 of 20 swaps; ' +
+          `priced from swaps[${junkIndex}] (sell by ${JUNK} at 2024-03-10T00:01:43Z, 0.0001 USD at 0.01). ` +
+          'A junk print (a dust swap at a broken price) decides such a result: check those swaps, ' +
+          'or set the engine option min_price_swap_usd so that swaps that small set no price',
         swaps: [junkIndex],
       },
     ]);
@@ -260,14 +266,19 @@ describe("warnings about the follower's own trades", () => {
   });
 
   it('trades into pools of unknown liquidity, when no engine option says how they slip', () => {
-    const blind = [buy(MARKET, TOKEN_X, at(50), 5, 1), buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 500, 2)];
+    const blind = [
+      buy(MARKET, TOKEN_X, at(50), 5, 1),
+      buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+      sell(LEADER_A, TOKEN_X, at(200), 500, 2),
+    ];
     // The copy buys 1000 USD and sells half its tokens; neither pool's liquidity is known.
     expect(diagnose(tape(blind), request())).toEqual([
       {
         code: 'unknown_liquidity',
         message:
-          '2 of the 2 follower trades went into pools of unknown liquidity (the tape gives no usd_liquidity), the largest 1000 USD: ' +
-          'each slipped the default flat 1 %, whatever its size. Set the engine option assumed_liquidity_usd so that a larger trade ' +
+          '2 of the 2 follower trades went into pools of unknown liquidity (the tape gives no usd_liquidity), ' +
+          'the largest 1000 USD: each slipped the default flat 1 %, whatever its size. ' +
+          'Set the engine option assumed_liquidity_usd so that a larger trade ' +
           'slips more, or unknown_liquidity_slippage_percent to say which flat percent is meant',
       },
     ]);

@@ -13,7 +13,8 @@ import type { IndexedTape } from '../engine/tape-index.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const REPORT_HELP = `copysim report --response RESPONSE.json [--request REQUEST.json] [--tape TAPE] [--options OPTIONS.json] [--out FILE.html]
+export const REPORT_HELP = `copysim report --response RESPONSE.json [--request REQUEST.json] [--tape TAPE]
+                      [--options OPTIONS.json] [--out FILE.html]
 
 Draws a simulator response (the output of "copysim simulate") as one HTML file that opens in
 any browser, offline: the summary, risk figures and settings, PnL, fees and drawdown over time,
@@ -60,12 +61,17 @@ export function reportCommand(args: string[], io: CliIo): number {
   }
   const other = tape === null ? null : addressOfOtherNetwork(response, tape.network);
   if (other !== null) {
-    throw new InputError(`the tape ${values.tape} is ${tape!.network}, but the response ${values.response} holds the address ${other}: give the tape the response was simulated on`, { source: values.response });
+    throw new InputError(
+      `the tape ${values.tape} is ${tape!.network}, but the response ${values.response} holds the address ${other}: ` +
+        'give the tape the response was simulated on',
+      { source: values.response },
+    );
   }
   if (request !== null) refuseMismatch(values.response, values.request!, requestMismatches(response, request));
   const options = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const copierPoints = tape !== null && request !== null ? runAgain(values, response, tape, request, options) : null;
-  return write(io, values.out, simulationReportHtml({ title: titleOf(values.response), response, request, tape, copierPoints }));
+  const title = titleOf(values.response);
+  return write(io, values.out, simulationReportHtml({ title, response, request, tape, copierPoints }));
 }
 
 /** Refuses a response that the request contradicts, naming the first few reasons. */
@@ -73,7 +79,8 @@ function refuseMismatch(responseFile: string, requestFile: string, problems: rea
   if (problems.length === 0) return;
   const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
   throw new InputError(
-    `the response ${responseFile} does not match the request ${requestFile}: ${problems.slice(0, 3).join('; ')}${more}. Give the request it was made from`,
+    `the response ${responseFile} does not match the request ${requestFile}: ` +
+      `${problems.slice(0, 3).join('; ')}${more}. Give the request it was made from`,
     { source: responseFile },
   );
 }
@@ -82,12 +89,19 @@ function refuseMismatch(responseFile: string, requestFile: string, problems: rea
  * Runs the request over the tape again: a response that differs from the run is refused (it was
  * made from other settings, another tape or other options); the run gives the copier's points.
  */
-function runAgain(files: { response?: string; request?: string; tape?: string }, response: SimulatorResponse, tape: IndexedTape, request: SimulatorRequest, options: object): readonly number[] | null {
+function runAgain(
+  files: { response?: string; request?: string; tape?: string },
+  response: SimulatorResponse,
+  tape: IndexedTape,
+  request: SimulatorRequest,
+  options: object,
+): readonly number[] | null {
   const parts = simulateParts(tape, request, options);
   const difference = firstDifference(response, assembleResponse(parts));
   if (difference !== null) {
     throw new InputError(
-      `the response ${files.response} is not what the request ${files.request} gives on the tape ${files.tape}: ${difference}. Give the request, the tape and the --options it was made from`,
+      `the response ${files.response} is not what the request ${files.request} gives on the tape ${files.tape}: ` +
+        `${difference}. Give the request, the tape and the --options it was made from`,
       { source: files.response! },
     );
   }
@@ -97,17 +111,19 @@ function runAgain(files: { response?: string; request?: string; tape?: string },
 /** Where two JSON values first differ (`summary.pnl_total: 12.5 in the response, 13 in a run`), or null. */
 function firstDifference(given: unknown, run: unknown, path = ''): string | null {
   const shown = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v).slice(0, 60));
+  const differ = `${path || '(top level)'}: ${shown(given)} in the response, ${shown(run)} in a run`;
   if (typeof given !== 'object' || given === null || typeof run !== 'object' || run === null) {
-    return Object.is(given, run) ? null : `${path || '(top level)'}: ${shown(given)} in the response, ${shown(run)} in a run`;
+    return Object.is(given, run) ? null : differ;
   }
-  if (Array.isArray(given) !== Array.isArray(run)) return `${path}: ${shown(given)} in the response, ${shown(run)} in a run`;
+  if (Array.isArray(given) !== Array.isArray(run)) return differ;
   if (Array.isArray(given) && Array.isArray(run) && given.length !== run.length) {
     return `${path}: ${given.length} items in the response, ${run.length} in a run`;
   }
   const keys = new Set([...Object.keys(given), ...Object.keys(run)]);
   for (const key of keys) {
     const inner = Array.isArray(given) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`;
-    const found = firstDifference((given as Record<string, unknown>)[key], (run as Record<string, unknown>)[key], inner);
+    const at = (value: object): unknown => (value as Record<string, unknown>)[key];
+    const found = firstDifference(at(given), at(run), inner);
     if (found !== null) return found;
   }
   return null;

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { dealsOf, diagnose, outcomeOf, TapeFactsCollector, tradeWarnings, warningsOf, withSkipLog, type Warning } from '../diagnose/index.js';
+import {
+  dealsOf, diagnose, outcomeOf, TapeFactsCollector, tradeWarnings, warningsOf, withSkipLog, type Warning,
+} from '../diagnose/index.js';
 import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { isParquetPath } from '../io/parquet/format.js';
@@ -45,8 +47,8 @@ or none in the window, a window beside the tape's days, an empty tape, no follow
 all (with the reasons). See docs/errors.md.
 
 Exit codes: 0 the response on standard output; 2 the request fails validation (the 400 body
-{"code","detail"} on standard output, and one line on standard error); 1 the tape or options cannot be used, or --strict and
-a warning (a message on standard error).`;
+{"code","detail"} on standard output, and one line on standard error); 1 the tape or options
+cannot be used, or --strict and a warning (a message on standard error).`;
 
 /** The command line of `copysim simulate`. */
 interface SimulateFlags {
@@ -117,9 +119,13 @@ function readInputs(flags: SimulateFlags, io: CliIo): SimulateInputs | undefined
  */
 function refused(flags: SimulateFlags, body: ErrorBody, io: CliIo): void {
   io.out(formatJson(body, flags.pretty));
-  const first = typeof body.detail === 'string' ? body.detail : body.detail.map((d) => `${d.path || '(request)'}: ${d.message}`)[0] ?? '';
-  const more = typeof body.detail === 'string' || body.detail.length <= 1 ? '' : ` (and ${body.detail.length - 1} more)`;
-  io.err(`copysim simulate: the request ${flags.request} is refused (${body.code}): ${first}${more}; the 400 body is on standard output\n`);
+  const problems =
+    typeof body.detail === 'string' ? [body.detail] : body.detail.map((d) => `${d.path || '(request)'}: ${d.message}`);
+  const more = problems.length <= 1 ? '' : ` (and ${problems.length - 1} more)`;
+  io.err(
+    `copysim simulate: the request ${flags.request} is refused (${body.code}): ${problems[0] ?? ''}${more}; ` +
+      'the 400 body is on standard output\n',
+  );
 }
 
 /** A finished run: the response in parts, its warnings, and the tape when it was held in memory. */
@@ -177,7 +183,8 @@ function writeOutputs(flags: SimulateFlags, request: SimulatorRequest, run: Simu
   const response = flags.html !== undefined || flags.report || flags.pretty ? assembleResponse(run.parts) : null;
   const copierPoints = run.parts.copierPoints;
   if (flags.html !== undefined) {
-    writeHtmlFile(flags.html, simulationReportHtml({ title, response: response!, request, tape: run.tapeInMemory, copierPoints }));
+    const inputs = { title, response: response!, request, tape: run.tapeInMemory, copierPoints };
+    writeHtmlFile(flags.html, simulationReportHtml(inputs));
   }
   if (flags.report) {
     io.out(formatTextReport(response!, request, { title, copierPoints }));

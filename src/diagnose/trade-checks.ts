@@ -27,17 +27,35 @@ export interface DealSource {
  * options, as given, set neither `assumed_liquidity_usd` nor `unknown_liquidity_slippage_percent`).
  */
 export function tradeWarnings(deals: DealSource, tape: IndexedTape | null, given: EngineOptionsInput): Warning[] {
+  const trades = followerTrades(deals);
   const warnings: Warning[] = [];
   if (tape !== null) {
-    const far = farFromMarket(deals, tape, resolveEngineOptions(given));
+    const far = farFromMarket(trades, tape, resolveEngineOptions(given));
     if (far !== null) warnings.push(far);
   }
   const chosen = (value: unknown): boolean => value !== undefined && value !== null;
   if (!chosen(given.assumed_liquidity_usd) && !chosen(given.unknown_liquidity_slippage_percent)) {
-    const blind = unknownLiquidity(deals);
+    const blind = unknownLiquidity(trades);
     if (blind !== null) warnings.push(blind);
   }
   return warnings;
+}
+
+/** A follower trade, with its deal's index and token: what the checks read of it. */
+interface FollowerTrade {
+  readonly deal: number;
+  readonly token: SimulatedDeal['token'];
+  readonly trade: SimulatedTrade;
+}
+
+/** Every trade of every deal, each deal made once (a response in parts makes them on demand). */
+function followerTrades(deals: DealSource): FollowerTrade[] {
+  const trades: FollowerTrade[] = [];
+  for (let d = 0; d < deals.count; d++) {
+    const deal = deals.deal(d);
+    for (const trade of deal.trades) trades.push({ deal: d, token: deal.token, trade });
+  }
+  return trades;
 }
 
 /** A token's swaps in event order: their input indices, times and prices. */
@@ -48,11 +66,15 @@ interface TokenSeries {
 }
 
 /** The series of the tokens the follower traded, one pass over the tape. */
-function tradedSeries(deals: DealSource, tape: IndexedTape, options: EngineOptions): Map<number, TokenSeries> {
-  const idOf = new Map(tape.tokens.map((t, id) => [t.address, id]));
+function tradedSeries(
+  trades: readonly FollowerTrade[],
+  tape: IndexedTape,
+  idOf: ReadonlyMap<string, number>,
+  options: EngineOptions,
+): Map<number, TokenSeries> {
   const series = new Map<number, TokenSeries>();
-  for (let i = 0; i < deals.count; i++) {
-    const id = idOf.get(deals.deal(i).token.address);
+  for (const { token } of trades) {
+    const id = idOf.get(token.address);
     if (id !== undefined && !series.has(id)) series.set(id, { swaps: [], times: [], prices: [] });
   }
   // Swaps below min_price_swap_usd are no price observations (model 1.3): not the market either.
@@ -106,28 +128,33 @@ interface FarTrade {
  * of the token's `NEIGHBOURS` swaps before it (at or before its time) and after it: a junk print
  * (a dust trade at a stale or broken price) that the copy or an exit was priced from.
  */
-function farFromMarket(deals: DealSource, tape: IndexedTape, options: EngineOptions): Warning | null {
-  const series = tradedSeries(deals, tape, options);
+function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, options: EngineOptions): Warning | null {
   const idOf = new Map(tape.tokens.map((t, id) => [t.address, id]));
+  const series = tradedSeries(trades, tape, idOf, options);
   const found: FarTrade[] = [];
-  for (let d = 0; d < deals.count; d++) {
-    const deal = deals.deal(d);
-    const s = series.get(idOf.get(deal.token.address) ?? -1);
-    if (s === undefined) continue;
-    for (const trade of deal.trades) {
-      if (trade.usd_price === null) continue;
-      const split = firstAfter(s.times, trade.time);
-      const from = Math.max(0, split - NEIGHBOURS);
-      const around = s.prices.slice(from, Math.min(s.prices.length, split + NEIGHBOURS));
-      if (around.length < FEWEST_PRICES) continue;
-      const market = median(around);
-      if (apart(trade.usd_price, market) < FAR_FROM_MARKET) continue;
-      let source: number | null = null;
-      for (let j = split - 1; j >= from; j--) {
-        if (source === null || apart(trade.usd_price, s.prices[j]!) < apart(trade.usd_price, s.prices[source]!)) source = j;
-      }
-      found.push({ deal: d, label: deal.token.symbol ?? deal.token.name ?? deal.token.address, trade, median: market, around: around.length, source: source === null ? null : s.swaps[source]! });
+  for (const { deal, token, trade } of trades) {
+    const s = series.get(idOf.get(token.address) ?? -1);
+    if (s === undefined || trade.usd_price === null) continue;
+    const split = firstAfter(s.times, trade.time);
+    const from = Math.max(0, split - NEIGHBOURS);
+    const around = s.prices.slice(from, Math.min(s.prices.length, split + NEIGHBOURS));
+    if (around.length < FEWEST_PRICES) continue;
+    const market = median(around);
+    if (apart(trade.usd_price, market) < FAR_FROM_MARKET) continue;
+    let source: number | null = null;
+    for (let j = split - 1; j >= from; j--) {
+      if (source === null || apart(trade.usd_price, s.prices[j]!) < apart(trade.usd_price, s.prices[source]!))
+        source = j;
     }
+    const label = token.symbol ?? token.name ?? token.address;
+    found.push({
+      deal,
+      label,
+      trade,
+      median: market,
+      around: around.length,
+      source: source === null ? null : s.swaps[source]!,
+    });
   }
   if (found.length === 0) return null;
   const described = found.slice(0, SHOWN).map((f) => describe(f, tape));
@@ -136,20 +163,26 @@ function farFromMarket(deals: DealSource, tape: IndexedTape, options: EngineOpti
   return {
     code: 'price_far_from_market',
     message:
-      `${found.length} follower trade${found.length === 1 ? ' was' : 's were'} filled at a price ${FAR_FROM_MARKET}× or more away from the median ` +
-      `of the token's ${NEIGHBOURS} swaps before and after: ${described.join('; ')}${more}. A junk print (a dust swap at a broken price) ` +
-      'decides such a result: check those swaps, or set the engine option min_price_swap_usd so that swaps that small set no price',
+      `${found.length} follower trade${found.length === 1 ? ' was' : 's were'} filled at a price ` +
+      `${FAR_FROM_MARKET}× or more away from the median of the token's ${NEIGHBOURS} swaps before and after: ` +
+      `${described.join('; ')}${more}. A junk print (a dust swap at a broken price) decides such a result: ` +
+      'check those swaps, or set the engine option min_price_swap_usd so that swaps that small set no price',
     swaps: sources,
   };
 }
 
 function describe(f: FarTrade, tape: IndexedTape): string {
-  const times = f.trade.usd_price! > f.median ? `${round(f.trade.usd_price! / f.median)}× above` : `${round(f.median / f.trade.usd_price!)}× below`;
-  const head = `deals[${f.deal}] (${f.label}) ${f.trade.type} at ${utcIso(f.trade.time)} filled at ${price(f.trade.usd_price!)} USD, ${times} the median ${price(f.median)} of ${f.around} swaps`;
+  const times =
+    f.trade.usd_price! > f.median
+      ? `${round(f.trade.usd_price! / f.median)}× above`
+      : `${round(f.median / f.trade.usd_price!)}× below`;
+  const fill = `${f.trade.type} at ${utcIso(f.trade.time)} filled at ${price(f.trade.usd_price!)} USD`;
+  const head = `deals[${f.deal}] (${f.label}) ${fill}, ${times} the median ${price(f.median)} of ${f.around} swaps`;
   if (f.source === null) return head;
   const swap = tape.swaps[f.source]!;
   const amount = swap.usd_amount === undefined ? '' : `, ${Number(swap.usd_amount)} USD`;
-  return `${head}; priced from swaps[${f.source}] (${swap.type} by ${swap.wallet} at ${utcIso(swap.time)}${amount} at ${price(Number(swap.usd_price))})`;
+  const what = `${swap.type} by ${swap.wallet} at ${utcIso(swap.time)}${amount} at ${price(Number(swap.usd_price))}`;
+  return `${head}; priced from swaps[${f.source}] (${what})`;
 }
 
 /**
@@ -157,24 +190,22 @@ function describe(f: FarTrade, tape: IndexedTape): string {
  * no `assumed_liquidity_usd` is set: each slipped the flat `unknown_liquidity_slippage_percent`,
  * whatever its size.
  */
-function unknownLiquidity(deals: DealSource): Warning | null {
+function unknownLiquidity(trades: readonly FollowerTrade[]): Warning | null {
   let blind = 0;
-  let total = 0;
   let largest = 0;
-  for (let d = 0; d < deals.count; d++) {
-    for (const trade of deals.deal(d).trades) {
-      total++;
-      if (trade.usd_liquidity !== null) continue;
-      blind++;
-      largest = Math.max(largest, trade.usd_amount ?? 0);
-    }
+  for (const { trade } of trades) {
+    if (trade.usd_liquidity !== null) continue;
+    blind++;
+    largest = Math.max(largest, trade.usd_amount ?? 0);
   }
+  const total = trades.length;
   if (blind === 0) return null;
   return {
     code: 'unknown_liquidity',
     message:
-      `${blind} of the ${total} follower trades went into pools of unknown liquidity (the tape gives no usd_liquidity), the largest ` +
-      `${round(largest)} USD: each slipped the default flat 1 %, whatever its size. Set the engine option assumed_liquidity_usd ` +
+      `${blind} of the ${total} follower trades went into pools of unknown liquidity (the tape gives no ` +
+      `usd_liquidity), the largest ${round(largest)} USD: each slipped the default flat 1 %, whatever its size. ` +
+      'Set the engine option assumed_liquidity_usd ' +
       'so that a larger trade slips more, or unknown_liquidity_slippage_percent to say which flat percent is meant',
   };
 }

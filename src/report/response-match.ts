@@ -24,7 +24,12 @@ export function addressOfOtherNetwork(response: SimulatorResponse, network: Netw
     ...(response.leaders ?? []).map((l) => l.wallet),
     ...(response.skipped_copies ?? []).flatMap((s) => [s.wallet, s.token]),
   ];
-  return addresses.find((a) => { const n = spelledFor(a); return n !== null && n !== network; }) ?? null;
+  return (
+    addresses.find((a) => {
+      const n = spelledFor(a);
+      return n !== null && n !== network;
+    }) ?? null
+  );
 }
 
 /**
@@ -39,7 +44,11 @@ export function addressOfOtherNetwork(response: SimulatorResponse, network: Netw
 export function requestMismatches(response: SimulatorResponse, request: SimulatorRequest): string[] {
   const problems: string[] = [];
   const other = addressOfOtherNetwork(response, request.network);
-  if (other !== null) problems.push(`the request is for ${request.network}, but the response holds the ${request.network === 'sol' ? 'eth' : 'sol'} address ${other}`);
+  if (other !== null)
+    problems.push(
+      `the request is for ${request.network}, ` +
+        `but the response holds the ${request.network === 'sol' ? 'eth' : 'sol'} address ${other}`,
+    );
   problems.push(...windowMismatch(response, request), ...walletMismatch(response, request));
   problems.push(...memberMismatch(response, request), ...tradeMismatch(response, request));
   return problems;
@@ -50,7 +59,10 @@ function windowMismatch(response: SimulatorResponse, request: SimulatorRequest):
   const times = response.deals.flatMap((d) => d.trades.map((t) => t.time));
   const outside = times.find((t) => t < start || t > end);
   if (outside === undefined) return [];
-  return [`a trade of the response is at ${utcIso(outside)}, outside the request's window ${request.from_date} to ${request.to_date}`];
+  return [
+    `a trade of the response is at ${utcIso(outside)}, ` +
+      `outside the request's window ${request.from_date} to ${request.to_date}`,
+  ];
 }
 
 function walletMismatch(response: SimulatorResponse, request: SimulatorRequest): string[] {
@@ -58,11 +70,18 @@ function walletMismatch(response: SimulatorResponse, request: SimulatorRequest):
   const followed = new Set(request.wallets.map(key));
   const problems: string[] = [];
   const leaders = response.leaders?.map((l) => l.wallet);
-  if (leaders !== undefined && (leaders.length !== request.wallets.length || leaders.some((w, i) => key(w) !== key(request.wallets[i]!)))) {
-    problems.push(`the response's leaders (${leaders.length}) are not the request's wallets (${request.wallets.length}), in its order`);
+  if (
+    leaders !== undefined &&
+    (leaders.length !== request.wallets.length || leaders.some((w, i) => key(w) !== key(request.wallets[i]!)))
+  ) {
+    problems.push(
+      `the response's leaders (${leaders.length}) are not ` +
+        `the request's wallets (${request.wallets.length}), in its order`,
+    );
   }
   const stranger = response.skipped_copies?.find((s) => !followed.has(key(s.wallet)));
-  if (stranger !== undefined) problems.push(`a skipped copy of the response is of ${stranger.wallet}, which the request does not follow`);
+  if (stranger !== undefined)
+    problems.push(`a skipped copy of the response is of ${stranger.wallet}, which the request does not follow`);
   return problems;
 }
 
@@ -70,14 +89,25 @@ function memberMismatch(response: SimulatorResponse, request: SimulatorRequest):
   const strategy = request.strategy ?? NO_STRATEGY;
   const problems: string[] = [];
   const member = (name: string, has: boolean, wants: boolean, setting: string) => {
-    if (has !== wants) problems.push(`the response ${has ? 'has' : 'has no'} ${name}, but the request ${wants ? 'sets' : 'does not set'} ${setting}`);
+    if (has !== wants)
+      problems.push(
+        `the response ${has ? 'has' : 'has no'} ${name}, but the request ${wants ? 'sets' : 'does not set'} ${setting}`,
+      );
   };
   member('skipped_copies', response.skipped_copies !== undefined, strategy.report_skipped, 'strategy.report_skipped');
   member('leaders', response.leaders !== undefined, strategy.report_leaders === true, 'strategy.report_leaders');
-  member('copier', response.copier !== undefined, reportsCopier(strategy), "a member of the copier's wallet (strategy.starting_balance_usd, …)");
+  member(
+    'copier',
+    response.copier !== undefined,
+    reportsCopier(strategy),
+    "a member of the copier's wallet (strategy.starting_balance_usd, …)",
+  );
   const balance = strategy.starting_balance_usd ?? null;
   if (response.copier !== undefined && reportsCopier(strategy) && response.copier.starting_balance !== balance) {
-    problems.push(`the response's starting balance is ${response.copier.starting_balance ?? 'none'}, the request's strategy.starting_balance_usd ${balance ?? 'none'}`);
+    problems.push(
+      `the response's starting balance is ${response.copier.starting_balance ?? 'none'}, ` +
+        `the request's strategy.starting_balance_usd ${balance ?? 'none'}`,
+    );
   }
   return problems;
 }
@@ -88,8 +118,10 @@ function tradeMismatch(response: SimulatorResponse, request: SimulatorRequest): 
   const trades = response.deals.flatMap((d) => d.trades);
   // The buy cap holds for every buy; a tiny margin for the printing of the amounts.
   const tooBig = trades.find((t) => t.type === 'buy' && (t.usd_amount ?? 0) > request.max_buy_amount * (1 + 1e-9));
-  if (tooBig !== undefined) problems.push(`a buy of ${tooBig.usd_amount} USD exceeds the request's max_buy_amount ${request.max_buy_amount}`);
-  if (!request.include_bot_fees && trades.some((t) => t.usd_bot_fee !== 0)) problems.push('the response charges bot fees, but the request has include_bot_fees false');
+  if (tooBig !== undefined)
+    problems.push(`a buy of ${tooBig.usd_amount} USD exceeds the request's max_buy_amount ${request.max_buy_amount}`);
+  if (!request.include_bot_fees && trades.some((t) => t.usd_bot_fee !== 0))
+    problems.push('the response charges bot fees, but the request has include_bot_fees false');
   const tags = new Set(response.deals.map((d) => d.special_tag));
   const allowed: [string, boolean, string][] = [
     ['close_all', request.close_all, 'close_all'],
@@ -101,7 +133,8 @@ function tradeMismatch(response: SimulatorResponse, request: SimulatorRequest): 
     ['max_hold', strategy.max_hold_hours !== null, 'strategy.max_hold_hours'],
   ];
   for (const [tag, on, setting] of allowed) {
-    if (!on && tags.has(tag as never)) problems.push(`a deal of the response is closed by ${tag}, but the request does not set ${setting}`);
+    if (!on && tags.has(tag as never))
+      problems.push(`a deal of the response is closed by ${tag}, but the request does not set ${setting}`);
   }
   return problems;
 }

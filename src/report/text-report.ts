@@ -139,21 +139,32 @@ function riskText(risk: RiskFigures): string {
   const of = risk.drawdown_of === 'equity' ? 'equity' : 'pnl_total';
   const percentText = risk.max_drawdown_percent === null ? '' : ` (${percent(risk.max_drawdown_percent)})`;
   const winRate = risk.win_rate === null ? 'no closed deal' : `${percent(risk.win_rate)} of closed deals`;
-  const factor = risk.profit_factor === null ? (risk.won > 0 ? 'no closed deal lost' : '-') : fixed(risk.profit_factor, 2);
-  return `max drawdown ${usd(risk.max_drawdown)}${percentText} of ${of} · win rate ${winRate} · profit factor ${factor}`;
+  const factor =
+    risk.profit_factor === null ? (risk.won > 0 ? 'no closed deal lost' : '-') : fixed(risk.profit_factor, 2);
+  const drawdown = `max drawdown ${usd(risk.max_drawdown)}${percentText} of ${of}`;
+  return `${drawdown} · win rate ${winRate} · profit factor ${factor}`;
 }
 
 /** The copier's wallet (model 3.0): its cash, the money it needed, its costs, and its equity over time. */
-function copierLines(response: SimulatorResponse, request: SimulatorRequest, points: readonly number[] | null): string[] {
+function copierLines(
+  response: SimulatorResponse,
+  request: SimulatorRequest,
+  points: readonly number[] | null,
+): string[] {
   const copier = response.copier;
   if (copier === undefined) return [];
   const balance = copier.starting_balance;
+  const drawdownPercent = copier.max_drawdown_percent === null ? '' : ` (${percent(copier.max_drawdown_percent)})`;
   const rows: [string, string][] = [
     balance === null
       ? ['Balance', 'unlimited (no starting_balance_usd): nothing refused for cash, cash counted from 0']
-      : ['Balance', `${usd(balance)} → ending cash ${amount(copier.ending_cash ?? 0)} · ending equity ${usd(copier.ending_equity ?? 0)} (${percent(copier.roi_on_balance ?? 0, true)})`],
+      : [
+          'Balance',
+          `${usd(balance)} → ending cash ${amount(copier.ending_cash ?? 0)} · ` +
+            `ending equity ${usd(copier.ending_equity ?? 0)} (${percent(copier.roi_on_balance ?? 0, true)})`,
+        ],
     ['Capital', `${usd(copier.capital_required)} in use at most, fees included`],
-    ['Drawdown', `${usd(copier.max_drawdown)}${copier.max_drawdown_percent === null ? '' : ` (${percent(copier.max_drawdown_percent)})`} of equity below its peak, at most`],
+    ['Drawdown', `${usd(copier.max_drawdown)}${drawdownPercent} of equity below its peak, at most`],
     ['Failed', `${count(copier.failed_transactions, 'transaction')} · ${usd(copier.failed_transaction_fees)} in fees`],
     ['Sandwiched', `${count(copier.sandwiched_trades, 'trade')} · ${usd(copier.sandwich_loss)} lost`],
     ['For cash', `${count(copier.skipped_for_cash, 'copy', 'copies')} skipped (insufficient_balance)`],
@@ -168,7 +179,12 @@ function copierLines(response: SimulatorResponse, request: SimulatorRequest, poi
  * value after the last change of cash at or before each, and the response's ending figures at
  * `window_end`.
  */
-function equityLines(copier: CopierResultJson, endEquity: number, request: SimulatorRequest, points: readonly number[] | null): string[] {
+function equityLines(
+  copier: CopierResultJson,
+  endEquity: number,
+  request: SimulatorRequest,
+  points: readonly number[] | null,
+): string[] {
   if (points === null) return [];
   const { start, end } = requestWindow(request);
   const balance = copier.starting_balance ?? 0;
@@ -190,13 +206,16 @@ function equityLines(copier: CopierResultJson, endEquity: number, request: Simul
     }
     rows.push([utcIso(time), amount(cash), amount(equity)]);
   }
-  return [`  Cash and equity over time${copier.starting_balance === null ? ' (no balance: cash counted from 0)' : ''}`, ...alignColumns(rows, new Set([1, 2])).map((l) => `  ${l}`)];
+  const note = copier.starting_balance === null ? ' (no balance: cash counted from 0)' : '';
+  return [`  Cash and equity over time${note}`, ...alignColumns(rows, new Set([1, 2])).map((l) => `  ${l}`)];
 }
 
 /** Each followed wallet's share of the result (`report_leaders`), best PnL first. */
 function leaderLines(leaders: readonly LeaderResultJson[] | undefined): string[] {
   if (leaders === undefined) return [];
-  const ranked = leaders.map((leader, index) => ({ leader, index })).sort((a, b) => b.leader.pnl_total - a.leader.pnl_total || a.index - b.index);
+  const ranked = leaders
+    .map((leader, index) => ({ leader, index }))
+    .sort((a, b) => b.leader.pnl_total - a.leader.pnl_total || a.index - b.index);
   const table = [
     ['#', 'wallet', 'buys', 'sells', 'skipped', 'invested USD', 'PnL USD', 'ROI', 'failed fees USD'],
     ...ranked.map(({ leader: l, index }) => [

@@ -10,14 +10,19 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleResponse, indexTape, parseSimulatorRequest, simulate, suggestRequest, type SimulatorRequest, type SimulatorResponse } from '../../src/index.js';
+import {
+  assembleResponse, indexTape, parseSimulatorRequest, simulate, suggestRequest,
+  type SimulatorRequest, type SimulatorResponse,
+} from '../../src/index.js';
 import { simulateParts } from '../../src/simulate.js';
 import { strategyPhrases } from '../../web/report/strategy-text.js';
 import type { IndexedTape } from '../../src/engine/tape-index.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { readJson } from '../../src/io/files.js';
 import { simulationReportHtml, writeHtmlFile } from '../../src/report/html/index.js';
-import { browserMissing, canvasInk, launchBrowser, rightEdgeInk, screenshot, watchProblems } from '../support/browser.js';
+import {
+  browserMissing, canvasInk, launchBrowser, rightEdgeInk, screenshot, watchProblems,
+} from '../support/browser.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
 
@@ -181,17 +186,22 @@ function reportChecks(name: string, run: () => Run): void {
       expect(await page.$('[data-test="leaders"]') !== null).toBe(leaders !== undefined);
       if (copier !== undefined) {
         const cards = await page.$eval('[data-test="copier"]', (e) => e.textContent ?? '');
-        const usd = (v: number): string => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+        const usd = (v: number): string =>
+          v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
         expect(cards).toContain(`Capital required${usd(copier.capital_required)} USD`);
-        expect(cards).toContain(`Failed transactions${copier.failed_transactions}${usd(copier.failed_transaction_fees)} USD in fees`);
-        expect(cards).toContain(`Sandwiched trades${copier.sandwiched_trades}${usd(copier.sandwich_loss)} USD lost to sandwiches`);
+        const fees = usd(copier.failed_transaction_fees);
+        expect(cards).toContain(`Failed transactions${copier.failed_transactions}${fees} USD in fees`);
+        const loss = usd(copier.sandwich_loss);
+        expect(cards).toContain(`Sandwiched trades${copier.sandwiched_trades}${loss} USD lost to sandwiches`);
         if (copier.ending_equity !== null) expect(cards).toContain(`Ending equity${usd(copier.ending_equity)} USD`);
         // The window at the copier's section: docs/report-copier.png is this picture of the example.
         await page.$eval('[data-test="copier"]', (e) => e.closest('section')!.scrollIntoView());
         await screenshot(page, `report-${name.replace(/\W+/g, '-')}-copier`, false);
       }
       if (leaders !== undefined) {
-        const rows = await page.$$eval('[data-test="leaders"] tbody tr', (r) => r.map((tr) => tr.getAttribute('data-wallet')));
+        const rows = await page.$$eval('[data-test="leaders"] tbody tr', (r) =>
+          r.map((tr) => tr.getAttribute('data-wallet')),
+        );
         expect([...rows].sort()).toEqual(leaders.map((l) => l.wallet).sort());
       }
     });
@@ -203,7 +213,8 @@ describe.skipIf(missing !== null)('the report of a saved response, without its r
     const { tape, request, response } = exampleRun();
     const { page, problems } = await openReport('saved sol example', { tape, request, response, copierPoints: null });
     expect(await page.$('[data-test="copier"]')).not.toBeNull();
-    expect(await page.$eval('[data-test="wallet-chart-missing"]', (e) => e.textContent)).toContain('--tape and --request');
+    const missingChart = await page.$eval('[data-test="wallet-chart-missing"]', (e) => e.textContent);
+    expect(missingChart).toContain('--tape and --request');
     expect((await canvasInk(page)).length).toBe(3);
     expect(problems).toEqual([]);
     await page.close();

@@ -50,7 +50,8 @@ function example(): Served {
 function pumpSwap(): Served {
   const imported = REAL_TAPES.find(([name]) => name.startsWith('PumpSwap'))![1]();
   const request = suggestRequest(imported.tape, 20)!;
-  return { writeTape: (file) => writeFileSync(file, JSON.stringify(imported.tape)), request, paste: request.wallets, days: daysOf(imported.tape.swaps) };
+  const writeTape = (file: string): void => writeFileSync(file, JSON.stringify(imported.tape));
+  return { writeTape, request, paste: request.wallets, days: daysOf(imported.tape.swaps) };
 }
 
 servicePageChecks('the bundled sol example', example);
@@ -111,7 +112,8 @@ function servicePageChecks(name: string, served: () => Served): void {
     });
 
     it("fills in the tape's days, writes each member's unit, and offers the copier's wallet settings", async () => {
-      const value = (path: string): Promise<string> => page.$eval(`[data-path="${path}"]`, (e) => (e as unknown as { value: string }).value);
+      const value = (path: string): Promise<string> =>
+        page.$eval(`[data-path="${path}"]`, (e) => (e as unknown as { value: string }).value);
       expect([await value('from_date'), await value('to_date')]).toEqual(days);
       const unit = (name: string): Promise<string | null> => page.$eval(`[data-unit="${name}"]`, (e) => e.textContent);
       expect(await unit('priority_fee')).toBe('SOL');
@@ -123,7 +125,12 @@ function servicePageChecks(name: string, served: () => Served): void {
       expect(await unit('priority_fee')).toBe('ETH');
       await page.select('[data-test="network"]', 'sol');
       expect(await unit('priority_fee')).toBe('SOL');
-      for (const member of ['starting_balance_usd', 'reserve_usd', 'max_open_deals', 'slippage_tolerance_percent', 'failed_transaction_percent', 'retries', 'retry_delay_seconds', 'sandwich_percent', 'random_seed', 'report_wallet', 'report_leaders']) {
+      const copierMembers = [
+        'starting_balance_usd', 'reserve_usd', 'max_open_deals', 'slippage_tolerance_percent',
+        'failed_transaction_percent',
+        'retries', 'retry_delay_seconds', 'sandwich_percent', 'random_seed', 'report_wallet', 'report_leaders',
+      ];
+      for (const member of copierMembers) {
         expect(await page.$(`[data-path="strategy.${member}"]`), member).not.toBeNull();
       }
       await screenshot(page, `service-page-${name.replace(/\W+/g, '-')}-form`);
@@ -175,7 +182,7 @@ function servicePageChecks(name: string, served: () => Served): void {
       expect(problems).toEqual([]);
     });
 
-    it("runs the copier's wallet: its cards and each leader's share, and where its chart is drawn (10 credits)", async () => {
+    it("runs the copier's wallet: its cards, each leader's share, where its chart is drawn (10 credits)", async () => {
       await page.click('[data-path="strategy"]');
       await field('strategy.starting_balance_usd', '500');
       await field('strategy.slippage_tolerance_percent', '15');
@@ -188,7 +195,8 @@ function servicePageChecks(name: string, served: () => Served): void {
       const leaders = await page.$$eval('[data-test="leaders"] tbody tr', (rows) => rows.length);
       expect(leaders).toBeGreaterThan(0);
       // The simulator's answer holds no cash and equity points: the page says where they are drawn.
-      expect(await page.$eval('[data-test="wallet-chart-missing"]', (e) => e.textContent)).toContain('copysim simulate');
+      const missingChart = await page.$eval('[data-test="wallet-chart-missing"]', (e) => e.textContent);
+      expect(missingChart).toContain('copysim simulate');
       const settings = await page.$$eval('[data-test="strategy"] li', (items) => items.map((li) => li.textContent));
       expect(settings).toEqual(expect.arrayContaining(['a balance of 500 USD', 'slippage tolerance 15 %']));
       await screenshot(page, `service-page-${name.replace(/\W+/g, '-')}-copier`);

@@ -9,13 +9,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assembleResponse, indexTape, parseSimulatorRequest, type SimulatorRequest, type SimulatorResponse } from '../../src/index.js';
+import {
+  assembleResponse,
+  indexTape,
+  parseSimulatorRequest,
+  type SimulatorRequest,
+  type SimulatorResponse,
+} from '../../src/index.js';
 import { simulateParts } from '../../src/simulate.js';
 import { formatTextReport } from '../../src/report/text-report.js';
 import { requestMismatches } from '../../src/report/response-match.js';
 import { riskFigures, simulationData } from '../../web/report/simulation-data.js';
 import { cli } from '../support/cli.js';
-import { at, buy, DAY_START, END, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  END,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  request,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+} from '../support/scenario.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-copier-report-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -44,7 +64,11 @@ function parsed(input: object): SimulatorRequest {
   return result.data;
 }
 
-function runOf(strategyInput: object): { request: SimulatorRequest; response: SimulatorResponse; points: readonly number[] | null } {
+function runOf(strategyInput: object): {
+  request: SimulatorRequest;
+  response: SimulatorResponse;
+  points: readonly number[] | null;
+} {
   const req = parsed(request({ wallets: [LEADER_A, LEADER_B], strategy: strategyInput }));
   const parts = simulateParts(indexTape(tape(swaps)), req, FLAT_OPTIONS);
   return { request: req, response: assembleResponse(parts), points: parts.copierPoints };
@@ -54,7 +78,14 @@ describe("the copier's figures, by hand", () => {
   const { request: req, response, points } = runOf(strategy);
 
   it('are those of the engine: the response and its cash and equity points', () => {
-    expect(response.copier).toMatchObject({ starting_balance: 250, ending_cash: 308, ending_equity: 308, capital_required: 201, max_drawdown: 1, skipped_for_cash: 1 });
+    expect(response.copier).toMatchObject({
+      starting_balance: 250,
+      ending_cash: 308,
+      ending_equity: 308,
+      capital_required: 201,
+      max_drawdown: 1,
+      skipped_for_cash: 1,
+    });
     expect(response.copier!.max_drawdown_percent).toBeCloseTo(0.4, 12);
     expect(response.summary.pnl_total).toBe(58);
     expect(points).toEqual([at(100), 49, 249, at(300), 308, 308]);
@@ -79,9 +110,20 @@ describe("the copier's figures, by hand", () => {
     // −143 after the sell of X. Equity: −201 + 200 × 1.00 = −1; −402 + 200 + 100 × 2.00 = −2;
     // −143 + 100 × 2.00 = 57. pnl_total: X's 58 and Y's fee −1 = 57; the most in use 402.
     const plain = runOf({ report_wallet: true });
-    expect(plain.response.copier).toMatchObject({ starting_balance: null, ending_cash: null, ending_equity: null, capital_required: 402 });
+    expect(plain.response.copier).toMatchObject({
+      starting_balance: null,
+      ending_cash: null,
+      ending_equity: null,
+      capital_required: 402,
+    });
     expect(plain.response.summary.pnl_total).toBe(57);
-    const data = simulationData({ title: 't', request: plain.request, response: plain.response, prices: null, copierPoints: plain.points });
+    const data = simulationData({
+      title: 't',
+      request: plain.request,
+      response: plain.response,
+      prices: null,
+      copierPoints: plain.points,
+    });
     expect(data.wallet).toEqual({
       times: [DAY_START, at(100), at(150), at(300), END],
       cash: [0, -201, -402, -143, -143],
@@ -117,13 +159,23 @@ describe("the copier's figures, by hand", () => {
       cumulative_pnl_and_fee_chart: { ...response.cumulative_pnl_and_fee_chart, pnl_total: [10, 40, 25, 30] },
       summary: { ...response.summary, pnl_total: 20 },
     });
-    expect(made).toEqual({ max_drawdown: 20, max_drawdown_percent: null, drawdown_of: 'pnl_total', closed_deals: 4, won: 2, lost: 1, win_rate: 50, profit_factor: 5 });
+    expect(made).toEqual({
+      max_drawdown: 20,
+      max_drawdown_percent: null,
+      drawdown_of: 'pnl_total',
+      closed_deals: 4,
+      won: 2,
+      lost: 1,
+      win_rate: 50,
+      profit_factor: 5,
+    });
   });
 
   it('print as the text report says them', () => {
     const text = formatTextReport(response, req, { title: 't', copierPoints: points });
     for (const line of [
-      '  Risk         max drawdown 1.00 USD (0.40 %) of equity · win rate 100.00 % of closed deals · profit factor no closed deal lost',
+      '  Risk         max drawdown 1.00 USD (0.40 %) of equity · win rate 100.00 % of closed deals · ' +
+        'profit factor no closed deal lost',
       "Copier's wallet",
       '  Balance      250.00 USD → ending cash 308.00 · ending equity 308.00 USD (+23.20 %)',
       '  Capital      201.00 USD in use at most, fees included',
@@ -156,7 +208,10 @@ describe('a response its request contradicts', () => {
   it('is told apart, reason by reason', () => {
     expect(requestMismatches(response, req)).toEqual([]);
     const eth = '0x' + 'ab'.repeat(20);
-    const ethResponse = { ...response, leaders: response.leaders!.map((l, i) => (i === 0 ? { ...l, wallet: eth } : l)) };
+    const ethResponse = {
+      ...response,
+      leaders: response.leaders!.map((l, i) => (i === 0 ? { ...l, wallet: eth } : l)),
+    };
     expect(requestMismatches(ethResponse, req)).toEqual([
       `the request is for sol, but the response holds the eth address ${eth}`,
       "the response's leaders (2) are not the request's wallets (2), in its order",
@@ -165,14 +220,20 @@ describe('a response its request contradicts', () => {
       "a trade of the response is at 2024-03-10T00:01:40Z, outside the request's window 2024-03-11 to 2024-03-11",
     ]);
     expect(requestMismatches(response, parsed({ ...req, strategy: { report_leaders: true } }))).toEqual([
-      "the response has copier, but the request does not set a member of the copier's wallet (strategy.starting_balance_usd, …)",
+      'the response has copier, ' +
+        "but the request does not set a member of the copier's wallet (strategy.starting_balance_usd, …)",
     ]);
-    expect(requestMismatches(response, parsed({ ...req, strategy: { ...strategy, starting_balance_usd: 1000 } }))).toEqual([
-      "the response's starting balance is 250, the request's strategy.starting_balance_usd 1000",
-    ]);
-    expect(requestMismatches(response, parsed({ ...req, max_buy_amount: 100, strategy: { ...strategy, report_skipped: true } }))).toEqual([
+    expect(
+      requestMismatches(response, parsed({ ...req, strategy: { ...strategy, starting_balance_usd: 1000 } })),
+    ).toEqual(["the response's starting balance is 250, the request's strategy.starting_balance_usd 1000"]);
+    expect(
+      requestMismatches(
+        response,
+        parsed({ ...req, max_buy_amount: 100, strategy: { ...strategy, report_skipped: true } }),
+      ),
+    ).toEqual([
       'the response has no skipped_copies, but the request sets strategy.report_skipped',
-      'a buy of 200 USD exceeds the request\'s max_buy_amount 100',
+      "a buy of 200 USD exceeds the request's max_buy_amount 100",
     ]);
   });
 
@@ -190,28 +251,71 @@ describe('a response its request contradicts', () => {
     writeFileSync(files.response, JSON.stringify(response));
     writeFileSync(files.other, JSON.stringify({ ...req, strategy: { ...strategy, starting_balance_usd: 1000 } }));
 
-    const refused = await cli('report', '--response', files.response, '--request', files.other, '--out', join(scratch, 'x.html'));
+    const refused = await cli(
+      'report',
+      '--response',
+      files.response,
+      '--request',
+      files.other,
+      '--out',
+      join(scratch, 'x.html'),
+    );
     expect(refused.code).toBe(1);
     expect(refused.err).toBe(
-      `copysim report: the response ${files.response} does not match the request ${files.other}: the response's starting balance is 250, ` +
+      `copysim report: the response ${files.response} does not match the request ${files.other}: ` +
+        "the response's starting balance is 250, " +
         "the request's strategy.starting_balance_usd 1000. Give the request it was made from\n",
     );
 
     // Without the options it was made with, the run differs (network fees of the default options).
-    const rerun = await cli('report', '--response', files.response, '--request', files.request, '--tape', files.tape, '--out', join(scratch, 'y.html'));
+    const rerun = await cli(
+      'report',
+      '--response',
+      files.response,
+      '--request',
+      files.request,
+      '--tape',
+      files.tape,
+      '--out',
+      join(scratch, 'y.html'),
+    );
     expect(rerun.code).toBe(1);
-    expect(rerun.err).toMatch(/is not what the request .* gives on the tape .*: summary\.pnl_total: 58 in the response, [\d.]+ in a run\. Give the request, the tape and the --options it was made from\n$/);
+    expect(rerun.err).toMatch(
+      new RegExp(
+        'is not what the request .* gives on the tape .*: ' +
+          'summary\\.pnl_total: 58 in the response, [\\d.]+ in a run\\. ' +
+          'Give the request, the tape and the --options it was made from\n$',
+      ),
+    );
 
     const out = join(scratch, 'z.html');
-    const ok = await cli('report', '--response', files.response, '--request', files.request, '--tape', files.tape, '--options', files.options, '--out', out);
+    const ok = await cli(
+      'report',
+      '--response',
+      files.response,
+      '--request',
+      files.request,
+      '--tape',
+      files.tape,
+      '--options',
+      files.options,
+      '--out',
+      out,
+    );
     expect(ok.code, ok.err).toBe(0);
     const main = embedded(readFileSync(out, 'utf8'), 'main') as { wallet: unknown };
-    expect(main.wallet).toEqual({ times: [DAY_START, at(100), at(300), END], cash: [250, 49, 308, 308], equity: [250, 249, 308, 308] });
+    expect(main.wallet).toEqual({
+      times: [DAY_START, at(100), at(300), END],
+      cash: [250, 49, 308, 308],
+      equity: [250, 249, 308, 308],
+    });
   });
 });
 
 /** A part of a report file, read back as the page reads it. */
 function embedded(html: string, part: string): unknown {
-  const blocks = [...html.matchAll(new RegExp(`<script type="application/octet-stream" data-part="${part}">([^<]*)</script>`, 'g'))];
+  const blocks = [
+    ...html.matchAll(new RegExp(`<script type="application/octet-stream" data-part="${part}">([^<]*)</script>`, 'g')),
+  ];
   return JSON.parse(gunzipSync(Buffer.from(blocks.map((m) => m[1]).join(''), 'base64')).toString('utf8'));
 }

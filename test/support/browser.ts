@@ -63,7 +63,8 @@ export async function rightEdgeInk(page: Page, columns = 3, rows = 50): Promise<
     'canvas',
     (canvases, [columns, rows]) =>
       canvases.map((canvas) => {
-        const { data } = canvas.getContext('2d')!.getImageData(canvas.width - columns!, canvas.height - rows!, columns!, rows!);
+        const context = canvas.getContext('2d')!;
+        const { data } = context.getImageData(canvas.width - columns!, canvas.height - rows!, columns!, rows!);
         let ink = 0;
         for (let i = 0; i < data.length; i += 4) {
           if (data[i + 3]! > 0 && (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200)) ink++;

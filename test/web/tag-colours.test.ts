@@ -40,7 +40,12 @@ function deltaE00([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
   const C = (C1 + C2) / 2;
   let h = h1 + h2;
   if (C1 * C2 !== 0) h = Math.abs(h1 - h2) <= 180 ? h / 2 : h < 360 ? (h + 360) / 2 : (h - 360) / 2;
-  const T = 1 - 0.17 * Math.cos((h - 30) * rad) + 0.24 * Math.cos(2 * h * rad) + 0.32 * Math.cos((3 * h + 6) * rad) - 0.2 * Math.cos((4 * h - 63) * rad);
+  const T =
+    1 -
+    0.17 * Math.cos((h - 30) * rad) +
+    0.24 * Math.cos(2 * h * rad) +
+    0.32 * Math.cos((3 * h + 6) * rad) -
+    0.2 * Math.cos((4 * h - 63) * rad);
   const dTheta = 30 * Math.exp(-(((h - 275) / 25) ** 2));
   const RC = 2 * Math.sqrt(C ** 7 / (C ** 7 + 25 ** 7));
   const SL = 1 + (0.015 * (L - 50) ** 2) / Math.sqrt(20 + (L - 50) ** 2);
@@ -69,7 +74,8 @@ describe('the colours of how a deal closed', () => {
   it('differ by 20 or more in every pair, take profit and trailing stop included', () => {
     const entries = Object.entries(TAG_COLOURS);
     for (const [i, [a, ca]] of entries.entries()) {
-      for (const [b, cb] of entries.slice(i + 1)) expect(distance(ca, cb), `${a} ${ca} against ${b} ${cb}`).toBeGreaterThanOrEqual(20);
+      for (const [b, cb] of entries.slice(i + 1))
+        expect(distance(ca, cb), `${a} ${ca} against ${b} ${cb}`).toBeGreaterThanOrEqual(20);
     }
     // The two greens they were: 12.6 apart.
     expect(distance('#27ae60', '#16a085')).toBeLessThan(20);

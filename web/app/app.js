@@ -55,11 +55,24 @@ Promise.all([openApiDocument(), servedTapes()]).then(
   ([doc, served]) => {
     tapes = served;
     const schema = doc.paths['/v1/wallets/simulator'].post.requestBody.content['application/json'].schema;
-    form = settingsForm(schema, { buy_percentage: 50, max_buy_amount: 300, max_position_amount: 800, priority_fee: 0.0005, bribe: 0.0001, max_dupe_buy_times: 2 }, networkSelect.value);
+    const initial = {
+      buy_percentage: 50,
+      max_buy_amount: 300,
+      max_position_amount: 800,
+      priority_fee: 0.0005,
+      bribe: 0.0001,
+      max_dupe_buy_times: 2,
+    };
+    form = settingsForm(schema, initial, networkSelect.value);
     fillDates(networkSelect.value);
     settingsSection.replaceChildren(
       el('h2', {}, 'Settings'),
-      el('p', { class: 'muted' }, 'Fields marked * are required; an empty field takes the service’s default. The dates start as the served tape’s first and last day. The wallets are the ones ticked in the list.'),
+      el(
+        'p',
+        { class: 'muted' },
+        'Fields marked * are required; an empty field takes the service’s default. ' +
+          'The dates start as the served tape’s first and last day. The wallets are the ones ticked in the list.',
+      ),
       form.element,
       el('p', {}, el('button', { 'data-test': 'run', onclick: guarded(run) }, 'Run the simulation (10 credits)')),
     );

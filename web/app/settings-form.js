@@ -132,7 +132,9 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
       read = () => (input.value === '' ? undefined : input.value);
     }
     inputs.set(path, input);
-    container.append(el('label', { for: id }, name, required ? ' *' : ''), el('div', { class: 'field' }, input, unitOf(name), hint ? el('span', { class: 'hint' }, hint) : null, problem));
+    const hintSpan = hint ? el('span', { class: 'hint' }, hint) : null;
+    const label = el('label', { for: id }, name, required ? ' *' : '');
+    container.append(label, el('div', { class: 'field' }, input, unitOf(name), hintSpan, problem));
     return { key: name, read };
   }
 

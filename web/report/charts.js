@@ -18,7 +18,8 @@ const timeSeries = { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' 
 export function plot(container, options, data) {
   const box = el('div', { class: 'chart' });
   container.append(box);
-  return new uPlot({ scales: { x: { time: false } }, padding: [null, RIGHT_PADDING, null, null], ...options }, data, box);
+  const padding = [null, RIGHT_PADDING, null, null];
+  return new uPlot({ scales: { x: { time: false } }, padding, ...options }, data, box);
 }
 
 /**

@@ -5,7 +5,13 @@ import { drawdown, timeLineChart } from './charts.js';
 
 /** A summary card: a label, a value and an optional note below. */
 export function card(label, value, note) {
-  return el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), note ? el('div', { class: 'note' }, note) : null);
+  return el(
+    'div',
+    { class: 'card' },
+    el('div', { class: 'label' }, label),
+    el('div', { class: 'value' }, value),
+    note ? el('div', { class: 'note' }, note) : null,
+  );
 }
 
 /** The copier's cards, and its curves when the report holds them (else where to get them). */
@@ -18,12 +24,30 @@ export function copierPanel(container, data) {
       { class: 'cards', 'data-test': 'copier' },
       balance === null
         ? card('Balance', 'unlimited', 'no starting_balance_usd: nothing refused for cash')
-        : card('Ending equity', formatUsd(c.ending_equity), `from ${formatNumber(balance)} · ROI on the balance ${formatPercent(c.roi_on_balance, true)}`),
-      balance === null ? null : card('Ending cash', formatUsd(c.ending_cash), 'equity less the open deals at their last prices'),
+        : card(
+            'Ending equity',
+            formatUsd(c.ending_equity),
+            `from ${formatNumber(balance)} · ROI on the balance ${formatPercent(c.roi_on_balance, true)}`,
+          ),
+      balance === null
+        ? null
+        : card('Ending cash', formatUsd(c.ending_cash), 'equity less the open deals at their last prices'),
       card('Capital required', formatUsd(c.capital_required), 'the most money in use at once, fees included'),
-      card('Failed transactions', formatNumber(c.failed_transactions, 0), `${formatUsd(c.failed_transaction_fees)} in fees`),
-      card('Sandwiched trades', formatNumber(c.sandwiched_trades, 0), `${formatUsd(c.sandwich_loss)} lost to sandwiches`),
-      card('Skipped for cash', formatNumber(c.skipped_for_cash, 0), 'copied buys refused for want of cash (insufficient_balance)'),
+      card(
+        'Failed transactions',
+        formatNumber(c.failed_transactions, 0),
+        `${formatUsd(c.failed_transaction_fees)} in fees`,
+      ),
+      card(
+        'Sandwiched trades',
+        formatNumber(c.sandwiched_trades, 0),
+        `${formatUsd(c.sandwich_loss)} lost to sandwiches`,
+      ),
+      card(
+        'Skipped for cash',
+        formatNumber(c.skipped_for_cash, 0),
+        'copied buys refused for want of cash (insufficient_balance)',
+      ),
     ),
   );
   const curve = data.wallet;
@@ -32,7 +56,8 @@ export function copierPanel(container, data) {
       el(
         'p',
         { class: 'muted', 'data-test': 'wallet-chart-missing' },
-        'The cash and equity chart needs the run: it is drawn by "copysim simulate … --html", or by "copysim report" given the --tape and --request the response was made from.',
+        'The cash and equity chart needs the run: it is drawn by "copysim simulate … --html", ' +
+          'or by "copysim report" given the --tape and --request the response was made from.',
       ),
     );
     return;
@@ -51,18 +76,47 @@ export function copierPanel(container, data) {
     times: curve.times,
     sync: 'pnl',
     height: 160,
-    series: [{ label: 'drawdown', values: drawdown(curve.equity, balance ?? 0), colour: '#c0392b', fill: 'rgba(192,57,43,0.15)' }],
+    series: [
+      {
+        label: 'drawdown',
+        values: drawdown(curve.equity, balance ?? 0),
+        colour: '#c0392b',
+        fill: 'rgba(192,57,43,0.15)',
+      },
+    ],
   });
 }
 
 /** Each followed wallet's share of the result (`leaders`), best PnL first. */
 export function leadersTable(data) {
-  const rows = data.leaders.map((leader, index) => ({ index, ...leader })).sort((a, b) => b.pnl_total - a.pnl_total || a.index - b.index);
-  const headers = ['#', 'wallet', 'copied buys', 'copied sells', 'skipped', 'invested USD', 'realized USD', 'unrealized USD', 'failed fees USD', 'PnL USD', 'ROI'];
+  const rows = data.leaders
+    .map((leader, index) => ({ index, ...leader }))
+    .sort((a, b) => b.pnl_total - a.pnl_total || a.index - b.index);
+  const headers = [
+    '#',
+    'wallet',
+    'copied buys',
+    'copied sells',
+    'skipped',
+    'invested USD',
+    'realized USD',
+    'unrealized USD',
+    'failed fees USD',
+    'PnL USD',
+    'ROI',
+  ];
   return el(
     'table',
     { class: 'leaders', 'data-test': 'leaders' },
-    el('thead', {}, el('tr', {}, headers.map((h, i) => el('th', { class: i === 1 ? '' : 'num' }, h)))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        headers.map((h, i) => el('th', { class: i === 1 ? '' : 'num' }, h)),
+      ),
+    ),
     el(
       'tbody',
       {},

@@ -60,9 +60,11 @@ function renderSimulation(root, data) {
       { label: 'pnl_realized', values: chart.pnl_realized, colour: '#27ae60' },
       { label: 'fees (network + bot)', values: chart.fee_sum, colour: '#e67e22' },
     ];
-    if (chart.bot_fee.some((f) => f !== 0)) series.push({ label: 'of which bot fees', values: chart.bot_fee, colour: '#b07aa1' });
+    if (chart.bot_fee.some((f) => f !== 0)) {
+      series.push({ label: 'of which bot fees', values: chart.bot_fee, colour: '#b07aa1' });
+    }
     timeLineChart(curves, {
-      title: data.chart_end ? 'Cumulative PnL and fees (USD), to the end of the window' : 'Cumulative PnL and fees (USD)',
+      title: `Cumulative PnL and fees (USD)${data.chart_end ? ', to the end of the window' : ''}`,
       times: chart.timestamps,
       sync: 'pnl',
       series,
@@ -127,7 +129,8 @@ function settings(request) {
   ];
   if (request.strategy) {
     const phrases = strategyPhrases(request.strategy);
-    rows.push(['strategy', phrases.length === 0 ? 'the defaults: copies at once, no exits of its own' : el('ul', { class: 'phrases', 'data-test': 'strategy' }, phrases.map((p) => el('li', {}, p)))]);
+    const list = el('ul', { class: 'phrases', 'data-test': 'strategy' }, phrases.map((p) => el('li', {}, p)));
+    rows.push(['strategy', phrases.length === 0 ? 'the defaults: copies at once, no exits of its own' : list]);
   }
   return el('details', { class: 'settings', open: true }, el('summary', {}, 'Settings'), el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
 }
@@ -135,16 +138,22 @@ function settings(request) {
 /** The chart's series with its point at window_end added, when there is one. */
 function withEnd(chart, end) {
   if (!end) return chart;
-  return Object.fromEntries(Object.entries(chart).map(([name, values]) => [name, [...values, end[name === 'timestamps' ? 'time' : name]]]));
+  const last = (name) => end[name === 'timestamps' ? 'time' : name];
+  return Object.fromEntries(Object.entries(chart).map(([name, values]) => [name, [...values, last(name)]]));
 }
 
 /** Max drawdown, win rate and profit factor. */
 function riskCards(risk) {
-  const fall = risk.drawdown_of === 'equity' ? "the equity's largest fall from its peak" : "pnl_total's largest fall from its best";
+  const equity = risk.drawdown_of === 'equity';
+  const fall = equity ? "the equity's largest fall from its peak" : "pnl_total's largest fall from its best";
+  const percent = risk.max_drawdown_percent === null ? '' : ` (${formatPercent(risk.max_drawdown_percent)})`;
+  const closed = `${risk.won} won · ${risk.lost} lost of ${risk.closed_deals} closed deals`;
+  const factorNote =
+    risk.profit_factor === null && risk.won > 0 ? 'no closed deal lost' : 'gains of closed deals ÷ their losses';
   const factor = risk.profit_factor === null ? (risk.won > 0 ? '∞' : '–') : formatNumber(risk.profit_factor, 2);
   return [
-    card('Max drawdown', formatUsd(risk.max_drawdown), risk.max_drawdown_percent === null ? fall : `${fall} (${formatPercent(risk.max_drawdown_percent)})`),
-    card('Win rate', risk.win_rate === null ? '–' : formatPercent(risk.win_rate), `${risk.won} won · ${risk.lost} lost of ${risk.closed_deals} closed deals`),
-    card('Profit factor', factor, risk.profit_factor === null && risk.won > 0 ? 'no closed deal lost' : 'gains of closed deals ÷ their losses'),
+    card('Max drawdown', formatUsd(risk.max_drawdown), `${fall}${percent}`),
+    card('Win rate', risk.win_rate === null ? '–' : formatPercent(risk.win_rate), closed),
+    card('Profit factor', factor, factorNote),
   ];
 }

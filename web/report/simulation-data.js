@@ -71,7 +71,8 @@ export const CHART_SERIES = /** @type {const} */ (['timestamps', 'pnl_total', 'p
  *   Leader swaps not copied, counted by reason; null when the response has no skip log.
  * @property {(DealPrices | null)[] | null} prices
  *   Per deal, the tape's prices over its life; null when the data are made without the tape.
- * @property {number | null} window_end The request's `window_end` (its `to_date`'s last second); null without the request.
+ * @property {number | null} window_end
+ *   The request's `window_end` (its `to_date`'s last second); null without the request.
  * @property {ChartEnd | null} chart_end
  *   The chart's point at `window_end`: the summary's figures, so the curves end at the headline
  *   PnL; null without the request or a trade, or when the last trade is at `window_end`.
@@ -276,7 +277,8 @@ export function riskFigures(response) {
   };
   const copier = response.copier;
   if (copier !== undefined && copier !== null) {
-    return { max_drawdown: copier.max_drawdown, max_drawdown_percent: copier.max_drawdown_percent, drawdown_of: 'equity', ...shared };
+    const { max_drawdown, max_drawdown_percent } = copier;
+    return { max_drawdown, max_drawdown_percent, drawdown_of: 'equity', ...shared };
   }
   let best = 0;
   let deepest = 0;

@@ -17,9 +17,11 @@ export function strategyPhrases(strategy) {
   /** @type {string[]} */
   const parts = [];
   const set = (/** @type {unknown} */ value) => value !== undefined && value !== null;
-  if (s.copy_delay_seconds !== undefined && s.copy_delay_seconds > 0) parts.push(`copies ${s.copy_delay_seconds} s late`);
+  if (s.copy_delay_seconds !== undefined && s.copy_delay_seconds > 0)
+    parts.push(`copies ${s.copy_delay_seconds} s late`);
   if (set(s.fixed_buy_amount)) parts.push(`buys ${s.fixed_buy_amount} USD`);
-  if (s.min_leader_buy_usd !== undefined && s.min_leader_buy_usd > 0) parts.push(`leader buys of ${s.min_leader_buy_usd} USD or more`);
+  if (s.min_leader_buy_usd !== undefined && s.min_leader_buy_usd > 0)
+    parts.push(`leader buys of ${s.min_leader_buy_usd} USD or more`);
   if (set(s.min_liquidity_usd)) parts.push(`liquidity of ${s.min_liquidity_usd} USD or more`);
   if (set(s.max_token_age_hours)) parts.push(`tokens at most ${s.max_token_age_hours} h old`);
   if (s.take_profit !== undefined && s.take_profit.length > 0) {
@@ -39,7 +41,8 @@ export function strategyPhrases(strategy) {
   if (s.retries !== undefined && s.retries > 0) {
     parts.push(`${s.retries} ${s.retries === 1 ? 'retry' : 'retries'} ${s.retry_delay_seconds ?? 2} s after a failure`);
   }
-  if (s.sandwich_percent !== undefined && s.sandwich_percent > 0) parts.push(`${s.sandwich_percent} % of copies sandwiched`);
+  if (s.sandwich_percent !== undefined && s.sandwich_percent > 0)
+    parts.push(`${s.sandwich_percent} % of copies sandwiched`);
   if (s.random_seed !== undefined && s.random_seed !== 0) parts.push(`draws seeded ${s.random_seed}`);
   return parts;
 }

@@ -28,7 +28,10 @@ export function servedTapeFacts(indexes: ReadonlyMap<Network, AnalyticsIndex>): 
  * The routes that need no key and cost nothing: the OpenAPI 3.1 document, and the health check,
  * which also says which days each served tape spans.
  */
-export const freeRoutes: FastifyPluginAsync<{ analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex> }> = async (app, { analyticsIndexes }) => {
+export const freeRoutes: FastifyPluginAsync<{ analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex> }> = async (
+  app,
+  { analyticsIndexes },
+) => {
   const tapes = servedTapeFacts(analyticsIndexes);
   app.get('/health', async () => ({ status: 'ok', tapes }));
   const openApi = buildOpenApiDocument(OPERATIONS);
