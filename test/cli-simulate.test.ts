@@ -66,17 +66,37 @@ describe('copysim simulate: exit 0', () => {
   });
 });
 
-describe('copysim simulate: exit 2, the 400 body on standard output', () => {
+describe('copysim simulate: exit 2, the 400 body on standard output and a line on standard error', () => {
   it.each([
-    { name: 'buy_percentage 0', body: request({ buy_percentage: 0 }), code: 'validation_error' },
-    { name: 'from_date after to_date', body: request({ from_date: '2024-03-11' }), code: 'invalid_date_range' },
+    {
+      name: 'buy_percentage 0',
+      body: request({ buy_percentage: 0 }),
+      code: 'validation_error',
+      says: 'buy_percentage: ',
+    },
+    {
+      name: 'from_date after to_date',
+      body: request({ from_date: '2024-03-11' }),
+      code: 'invalid_date_range',
+      says: 'from_date',
+    },
     // a request file that is no JSON is treated as a body that fails validation
-    { name: 'a request that is not JSON', body: '{"wallets": [', code: 'validation_error' },
-  ])('$name → $code', async ({ body, code }) => {
-    const result = await cli('simulate', '--tape', goodTape, '--request', file('bad-request.json', body));
+    {
+      name: 'a request that is not JSON',
+      body: '{"wallets": [',
+      code: 'validation_error',
+      says: '(request): the request is not valid JSON',
+    },
+  ])('$name → $code', async ({ body, code, says }) => {
+    const path = file('bad-request.json', body);
+    const result = await cli('simulate', '--tape', goodTape, '--request', path);
     expect(result.code).toBe(2);
-    expect(result.err).toBe('');
     expect(JSON.parse(result.out)).toMatchObject({ code });
+    // One line, so that `simulate … > out.json` does not fail in silence.
+    const line = expect.stringContaining(`copysim simulate: the request ${path} is refused (${code}): `);
+    expect(result.err.split('\n')).toEqual([line, '']);
+    expect(result.err).toContain(says);
+    expect(result.err).toContain('the 400 body is on standard output');
   });
 
   it('names the offending field', async () => {
