@@ -231,4 +231,5 @@ export {
   type OwnResults,
   type OutOfSample,
   type SplitRow,
+  type TopTogether,
 } from './rank/index.js';

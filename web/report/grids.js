@@ -9,20 +9,101 @@ function axisValues(values) {
   return distinct.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
 }
 
-/** Red below zero, green above, white at zero; stronger the further from zero. */
-function divergingColour(value, largest) {
-  if (value === null || largest === 0) return '#f4f6f7';
-  const t = Math.min(1, Math.abs(value) / largest);
-  const fade = (c) => Math.round(255 - (255 - c) * t);
-  return value >= 0 ? `rgb(${fade(39)},${fade(174)},${fade(96)})` : `rgb(${fade(192)},${fade(57)},${fade(43)})`;
+/** Bands of a colour scale on each side of zero (or in all, for a figure without a sign). */
+const BANDS = 6;
+const GREEN = [39, 174, 96];
+const RED = [192, 57, 43];
+const BLUE = [47, 111, 222];
+const EMPTY = '#f4f6f7';
+
+/** Figures where less is better (costs, counts of failures, money tied up): a cell shows its lowest run. */
+const LOWER_IS_BETTER = new Set([
+  'bot_fees', 'network_fees', 'slippage_loss', 'top_deal_dominance',
+  'copier.capital_required', 'copier.max_drawdown', 'copier.max_drawdown_percent', 'copier.failed_transactions',
+  'copier.failed_transaction_fees', 'copier.sandwiched_trades', 'copier.sandwich_loss', 'copier.skipped_for_cash',
+]);
+
+/** Figures whose sign is a gain or a loss: drawn red below zero and green above. */
+const isSigned = (metric) => /pnl|roi/.test(metric);
+
+/** A run's figure: a summary member, or `copier.…` of its copier's wallet (null when absent). */
+function figureOf(run, metric) {
+  if (metric.startsWith('copier.')) return run.copier?.[metric.slice(7)] ?? null;
+  return run.summary[metric] ?? null;
 }
+
+const shade = (rgb, t) => `rgb(${rgb.map((c) => Math.round(255 - (255 - c) * t)).join(',')})`;
+
+/**
+ * A colour scale that tells close values apart: values are placed by their rank, not their
+ * size, so one large value does not wash the others out. The distinct values of each side of
+ * zero (or all of them, for a figure without a sign) are cut into at most BANDS bands holding
+ * as many values each; a band's colour deepens with its distance from zero (or with its value).
+ * Gives each value's colour and the bands, for the legend.
+ */
+function quantileScale(values, signed) {
+  const distinct = [...new Set(values.filter((v) => v !== null && Number.isFinite(v)))].sort((a, b) => a - b);
+  const sides = signed
+    ? [
+        { rgb: RED, values: distinct.filter((v) => v < 0).reverse() },
+        { rgb: GREEN, values: distinct.filter((v) => v > 0) },
+      ]
+    : [{ rgb: BLUE, values: distinct }];
+  const colours = new Map();
+  const bands = [];
+  for (const { rgb, values: side } of sides) {
+    const count = Math.min(BANDS, side.length);
+    for (let k = 0; k < count; k++) {
+      const members = side.slice(Math.floor((k * side.length) / count), Math.floor(((k + 1) * side.length) / count));
+      const t = 0.2 + (0.8 * (k + 1)) / count;
+      const colour = shade(rgb, t);
+      for (const v of members) colours.set(v, { colour, deep: t > 0.7 });
+      bands.push({ from: Math.min(...members), to: Math.max(...members), colour });
+    }
+  }
+  if (signed && distinct.includes(0)) bands.push({ from: 0, to: 0, colour: '#ffffff' });
+  bands.sort((a, b) => a.from - b.from);
+  return {
+    colourOf: (v) => (v === null ? { colour: EMPTY, deep: false } : (colours.get(v) ?? { colour: '#ffffff', deep: false })),
+    bands,
+  };
+}
+
+/** The scale's bands as swatches with their ranges. */
+function legend(bands) {
+  return el(
+    'div',
+    { class: 'filters', 'data-test': 'heatmap-legend' },
+    el('span', { class: 'muted' }, 'colour by rank:'),
+    bands.map((b) =>
+      el(
+        'span',
+        { 'data-band': `${b.from}|${b.to}` },
+        el('span', { style: `display:inline-block;width:14px;height:14px;vertical-align:middle;border:1px solid #ccc;background:${b.colour}` }),
+        ` ${b.from === b.to ? formatNumber(b.from) : `${formatNumber(b.from)} to ${formatNumber(b.to)}`}`,
+      ),
+    ),
+  );
+}
+
+/** The copier's figures a table of runs shows: header, member, decimals. */
+const COPIER_COLUMNS = [
+  ['failed tx', 'failed_transactions', 0],
+  ['failed fees', 'failed_transaction_fees', 2],
+  ['sandwiched', 'sandwiched_trades', 0],
+  ['sandwich loss', 'sandwich_loss', 2],
+  ['cash skips', 'skipped_for_cash', 0],
+  ['capital', 'capital_required', 2],
+];
 
 export function renderSweep(root, data) {
   const ok = data.runs.filter((r) => r.summary !== null);
   const failed = data.runs.length - ok.length;
   root.append(el('p', { class: 'muted' }, `${data.runs.length} requests: ${ok.length} answered, ${failed} refused (400).`));
   if (ok.length === 0) return;
-  const metrics = Object.keys(ok[0].summary);
+  // The summary's figures, and the copier's wallet's when a request reports it.
+  const withCopier = ok.find((r) => r.copier);
+  const metrics = [...Object.keys(ok[0].summary), ...(withCopier ? Object.keys(withCopier.copier).map((k) => `copier.${k}`) : [])];
   const state = { metric: 'pnl_total', x: data.varying[0], y: data.varying[1] };
   const select = (key, options) =>
     el('select', { 'data-test': `sweep-${key}`, onchange: (e) => ((state[key] = e.target.value), draw()) }, options.map((o) => el('option', { value: o, selected: o === state[key] }, o)));
@@ -37,17 +118,19 @@ export function renderSweep(root, data) {
     if (data.varying.length === 0) return;
     const xs = axisValues(ok.map((r) => r.settings[state.x]));
     const ys = state.y ? axisValues(ok.map((r) => r.settings[state.y])) : [null];
-    // A cell holds the best run of its two settings (others may vary too: their count is shown).
+    // A cell holds the best run of its two settings (others may vary too: their count is shown):
+    // the highest, or the lowest of a figure where less is better.
+    const lower = LOWER_IS_BETTER.has(state.metric);
     const cells = new Map();
     for (const run of ok) {
       const key = JSON.stringify([run.settings[state.x], state.y ? run.settings[state.y] : null]);
-      const v = run.summary[state.metric];
-      const cell = cells.get(key) ?? { best: null, runs: 0, index: -1 };
+      const v = figureOf(run, state.metric);
+      const cell = cells.get(key) ?? { best: null, runs: 0, index: run.index };
       cell.runs++;
-      if (cell.best === null || v > cell.best) Object.assign(cell, { best: v, index: run.index });
+      if (v !== null && (cell.best === null || (lower ? v < cell.best : v > cell.best))) Object.assign(cell, { best: v, index: run.index });
       cells.set(key, cell);
     }
-    const largest = Math.max(0, ...[...cells.values()].map((c) => Math.abs(c.best)));
+    const scale = quantileScale([...cells.values()].map((c) => c.best), isSigned(state.metric));
     grid.replaceChildren(
       el(
         'table',
@@ -66,12 +149,15 @@ export function renderSweep(root, data) {
                 if (!cell) return el('td', {}, '');
                 const where = `${state.x} = ${x}${state.y ? `, ${state.y} = ${y}` : ''}`;
                 const title = `${where}: ${state.metric} ${formatNumber(cell.best, 4)} (request #${cell.index}${cell.runs > 1 ? `, the best of ${cell.runs} runs` : ''})`;
-                return el('td', { style: `background:${divergingColour(cell.best, largest)}`, title, 'data-value': cell.best }, formatNumber(cell.best));
+                const { colour, deep } = scale.colourOf(cell.best);
+                const style = `background:${colour}${deep ? ';color:#fff' : ''}`;
+                return el('td', { style, title, 'data-value': cell.best ?? '' }, formatNumber(cell.best));
               }),
             ),
           ),
         ),
       ),
+      legend(scale.bands),
     );
   }
   draw();
@@ -81,7 +167,20 @@ export function renderSweep(root, data) {
     el(
       'table',
       { 'data-test': 'sweep-runs' },
-      el('thead', {}, el('tr', {}, el('th', {}, '#'), data.varying.map((p) => el('th', {}, p)), el('th', { class: 'num' }, 'pnl_total'), el('th', { class: 'num' }, 'roi_total'), el('th', {}, 'error'))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', {}, '#'),
+          data.varying.map((p) => el('th', {}, p)),
+          el('th', { class: 'num' }, 'pnl_total'),
+          el('th', { class: 'num' }, 'roi_total'),
+          withCopier ? COPIER_COLUMNS.map(([header]) => el('th', { class: 'num' }, header)) : null,
+          el('th', {}, 'error'),
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -93,6 +192,7 @@ export function renderSweep(root, data) {
             data.varying.map((p) => el('td', {}, String(r.settings[p]))),
             el('td', { class: 'num' }, r.summary ? formatNumber(r.summary.pnl_total, 2, true) : ''),
             el('td', { class: 'num' }, r.summary ? formatPercent(r.summary.roi_total, true) : ''),
+            withCopier ? COPIER_COLUMNS.map(([, key, places]) => el('td', { class: 'num' }, r.copier ? formatNumber(r.copier[key], places) : '')) : null,
             el('td', {}, r.error ? JSON.stringify(r.error) : ''),
           ),
         ),
@@ -123,7 +223,11 @@ function plainChart(root, { title, xLabel, yLabel, xs, series, points = false })
   );
 }
 
+/** What a later copy costs the copier's wallet, beside the latency curve's figures. */
+const LATENCY_COPIER_COLUMNS = COPIER_COLUMNS.filter(([, key]) => key !== 'capital_required');
+
 export function renderLatency(root, data) {
+  const withCopier = data.points.some((p) => p.copier);
   const kept = data.points.map((p) => (p.pnl_kept === null ? null : 100 * p.pnl_kept));
   plainChart(root, {
     title: 'Share of the zero-delay PnL kept (%)',
@@ -145,7 +249,16 @@ export function renderLatency(root, data) {
     el(
       'table',
       { 'data-test': 'latency-table' },
-      el('thead', {}, el('tr', {}, ['delay (s)', 'pnl_total', 'roi_total', 'trades', 'deals', 'PnL kept'].map((h, i) => el('th', { class: i > 0 ? 'num' : '' }, h)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ['delay (s)', 'pnl_total', 'roi_total', 'trades', 'deals', 'PnL kept'].map((h, i) => el('th', { class: i > 0 ? 'num' : '' }, h)),
+          withCopier ? LATENCY_COPIER_COLUMNS.map(([header]) => el('th', { class: 'num' }, header)) : null,
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -159,6 +272,7 @@ export function renderLatency(root, data) {
             el('td', { class: 'num' }, String(p.trades)),
             el('td', { class: 'num' }, String(p.deals)),
             el('td', { class: 'num' }, p.pnl_kept === null ? '–' : formatPercent(100 * p.pnl_kept)),
+            withCopier ? LATENCY_COPIER_COLUMNS.map(([, key, places]) => el('td', { class: 'num' }, p.copier ? formatNumber(p.copier[key], places) : '')) : null,
           ),
         ),
       ),
@@ -177,7 +291,15 @@ export function renderRank(root, data) {
     series: [{ label: 'wallets', values: byOwn.map((r) => r.copy_roi), colour: '#8e44ad' }],
     points: true,
   });
-  const headers = ['#', 'wallet', 'copy PnL', 'copy ROI', 'deals', 'win %', 'profit factor', 'max DD', 'own PnL', 'own ROI'];
+  const balance = data.starting_balance ?? null;
+  const split = data.out_of_sample ?? null;
+  const headers = [
+    '#', 'wallet', 'copy PnL', 'copy ROI', 'deals', 'win %', 'profit factor', 'max DD', 'capital required',
+    ...(balance === null ? [] : ['cash skips']), 'own PnL', 'own ROI', ...(split ? ['after PnL', 'after ROI', 'after deals'] : []),
+  ];
+  if (balance !== null) {
+    root.append(el('p', { 'data-test': 'rank-balance' }, `Each copier starts with ${formatNumber(balance)} USD: a copied buy it cannot pay for is skipped (cash skips).`));
+  }
   root.append(
     el(
       'table',
@@ -198,11 +320,40 @@ export function renderRank(root, data) {
             el('td', { class: 'num' }, formatNumber(r.winrate, 1)),
             el('td', { class: 'num' }, r.profit_factor === null ? '–' : formatNumber(r.profit_factor)),
             el('td', { class: 'num' }, formatNumber(r.max_drawdown)),
+            el('td', { class: 'num' }, formatNumber(r.capital_required)),
+            balance === null ? null : el('td', { class: 'num' }, String(r.skipped_for_cash)),
             el('td', { class: 'num' }, formatNumber(r.own_pnl, 2, true)),
             el('td', { class: 'num' }, formatPercent(r.own_roi, true)),
+            split
+              ? [
+                  el('td', { class: 'num' }, formatNumber(r.after_pnl, 2, true)),
+                  el('td', { class: 'num' }, formatPercent(r.after_roi, true)),
+                  el('td', { class: 'num' }, String(r.after_deals)),
+                ]
+              : null,
           ),
         ),
       ),
     ),
+  );
+  if (split) root.append(outOfSample(split, balance));
+}
+
+/** The out-of-sample verdict of a ranking: the windows, the rank correlation, the top wallets copied together after the split. */
+function outOfSample(check, balance) {
+  const { top } = check;
+  const rho = check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : formatNumber(check.spearman, 3);
+  const together =
+    top.pnl_total === null
+      ? 'No wallet to copy after the split.'
+      : `Copying the before-split top ${top.wallets.length} together after the split: PnL ${formatNumber(top.pnl_total, 2, true)} USD, ROI ${formatPercent(top.roi_total, true)}, capital required ${formatNumber(top.capital_required)} USD${balance === null ? '' : `, ${top.skipped_for_cash} copies skipped for cash`}.`;
+  return el(
+    'div',
+    { 'data-test': 'rank-out-of-sample' },
+    el('h2', {}, 'Out of sample'),
+    el('p', {}, `Ranked on ${check.before.from_date} → ${check.before.to_date}, evaluated on ${check.after.from_date} → ${check.after.to_date}.`),
+    el('p', { 'data-test': 'rank-spearman', 'data-value': check.spearman ?? '' }, `Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets).`),
+    el('p', { 'data-test': 'rank-top', 'data-value': top.pnl_total ?? '' }, together),
+    top.wallets.length > 0 ? el('p', { class: 'muted' }, `The top wallets: ${top.wallets.map(shortAddress).join(', ')}.`) : null,
   );
 }
