@@ -49,7 +49,7 @@ describe('diagnose', () => {
   });
 
   it('on eth, letter case does not count: no warning', () => {
-    const eth = '0x' + 'ab'.repeat(20);
+    const eth = `0x${'ab'.repeat(20)}`;
     const ethSwaps = [buy(eth, TOKEN_X, at(100), 1000, 1), sell(eth, TOKEN_X, at(200), 500, 2)];
     expect(diagnose(tape(ethSwaps, { network: 'eth' }), request({ network: 'eth', wallets: [eth.toUpperCase().replace('0X', '0x')] }))).toEqual([]);
   });

@@ -327,7 +327,7 @@ describe('queue URLs and chunks', () => {
     expect(redisOptions('unix:///run/redis/redis.sock?db=1')).toEqual({ path: '/run/redis/redis.sock', db: 1 });
     expect(shownUrl('redis://user:secret@h:1')).toBe('redis://user:***@h:1');
     expect(shownUrl('redis://h:1')).toBe('redis://h:1');
-    expect(() => redisOptions('http://h:1')).toThrow('--queue "http://h:1" is not a Redis URL (scheme "http:"): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH');
+    expect(() => redisOptions('http://h:1')).toThrow('the `queue` URL "http://h:1" is not a Redis URL (scheme "http:"): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH');
     expect(() => redisOptions('redis://h:1/x')).toThrow('database "x" is not a whole number');
   });
 

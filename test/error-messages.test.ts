@@ -52,9 +52,16 @@ describe('a tape', () => {
     const swaps = [buy(LEADER_A, TOKEN_X, at(100), 10, 1), sell(LEADER_A, TOKEN_X, at(200), 10, 2)];
     expect(inputErrorOf(() => simulate(tape(swaps, { native_prices: [] }), request())).message).toBe(
       "tape: native_prices is empty, but a follower trade at time 1710028900 (2024-03-10T00:01:40Z) needs the native coin's USD price for its network fee: " +
-        "add [time, usd_price] points to the tape's native_prices (copysim import takes them with --native-prices FILE, or --eth-usd FILE), " +
+        "add [time, usd_price] points to the tape's native_prices (importers take them in their `nativePrices` option), " +
         "or make the fees zero (engine option base_fee_native, the request's priority_fee and bribe)",
     );
+  });
+
+  it('without native prices, the command line names its flag where the library names its option', async () => {
+    const swaps = [buy(LEADER_A, TOKEN_X, at(100), 10, 1)];
+    const { code, err } = await cli('simulate', '--tape', file('no-native.json', JSON.stringify(tape(swaps, { native_prices: [] }))), '--request', file('r-native.json', JSON.stringify(request())));
+    expect(code).toBe(1);
+    expect(err).toContain('(importers take them in their --native-prices FILE (copysim import) option)');
   });
 
   it('millisecond times in a JSONL tape: the line, and that they look like milliseconds', async () => {

@@ -87,7 +87,7 @@ describe('a JSONL tape gives the same response as the JSON tape', () => {
     const expected = JSON.stringify(simulate(small, request()));
     const { swaps, ...header } = small;
     const lines = [header, ...swaps].map((v) => JSON.stringify(v));
-    const texts = [lines.join('\r\n') + '\r\n', lines.join('\n'), `${lines[0]}\n\n${lines.slice(1).join('\n\n')}\n\n`];
+    const texts = [`${lines.join('\r\n')}\r\n`, lines.join('\n'), `${lines[0]}\n\n${lines.slice(1).join('\n\n')}\n\n`];
     for (const text of texts) {
       const path = writeText(text);
       for (const chunkBytes of [16, 97, 1 << 20]) {

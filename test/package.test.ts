@@ -125,7 +125,7 @@ describe('the packed library, installed without optional dependencies', () => {
     const worker = runNode([cli, 'worker', '--queue', 'redis://127.0.0.1:1']);
     expect(worker.status).toBe(1);
     expect(worker.stderr).toBe(`copysim worker: ${message}`);
-    writeFileSync(join(app, 'requests.jsonl'), readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, ' ') + '\n');
+    writeFileSync(join(app, 'requests.jsonl'), `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, ' ')}\n`);
     const sweep = runNode([cli, 'sweep', '--tape', join(example, 'tape-sol.json'), '--requests', 'requests.jsonl', '--queue', 'redis://127.0.0.1:1']);
     expect(sweep.status).toBe(1);
     expect(sweep.stdout).toBe('');
@@ -133,6 +133,7 @@ describe('the packed library, installed without optional dependencies', () => {
   });
 
   it('importing copysim/server fails with the same message, not a module-resolution error', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal
     writeFileSync(join(app, 'server.mjs'), "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n");
     const { status, stdout } = runNode(['server.mjs']);
     expect(status).toBe(0);

@@ -1,6 +1,7 @@
 import { Bench } from 'tinybench';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import type { SimulatorRequest } from '../../src/model/request.js';
+import { NO_STRATEGY, type Strategy } from '../../src/model/strategy.js';
 import { replay } from '../../src/engine/replay.js';
 import type { IndexedTape } from '../../src/engine/tape-index.js';
 import { row, type Row } from './row.js';
@@ -24,6 +25,24 @@ export const FULL_STRATEGY: NonNullable<SimulatorRequest['strategy']> = {
 };
 
 /**
+ * Every member of the copier's wallet (model 3.0) on: a balance, a reserve, an open-deal limit,
+ * a slippage tolerance, 5 % dropped transactions with one retry, 20 % sandwiches, the leaders'
+ * report.
+ */
+export const COPIER_STRATEGY: Partial<Strategy> = {
+  starting_balance_usd: 10_000_000,
+  reserve_usd: 1_000,
+  max_open_deals: 1_000,
+  slippage_tolerance_percent: 10,
+  failed_transaction_percent: 5,
+  retries: 1,
+  retry_delay_seconds: 2,
+  sandwich_percent: 20,
+  random_seed: 7,
+  report_leaders: true,
+};
+
+/**
  * The replay loop with the tape already in memory (tinybench, best run):
  * - market swaps: a request whose wallets never trade, so every swap is market data;
  * - follower trades: the request following the leaders, with the PnL chart and the trade records
@@ -38,8 +57,10 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
   const options = resolveEngineOptions({});
   const market: SimulatorRequest = { ...request, wallets: ['NoSuchWallet1111111111111111111111111111111'] };
   const withStrategy: SimulatorRequest = { ...request, strategy: FULL_STRATEGY };
+  const withCopier: SimulatorRequest = { ...request, strategy: { ...NO_STRATEGY, ...COPIER_STRATEGY } };
   let trades = 0;
   let strategyTrades = 0;
+  let copierTrades = 0;
   const tasks: Record<string, () => void> = {
     market: () => {
       replay(tape, market, options);
@@ -52,6 +73,9 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
     },
     'full strategy, chart': () => {
       strategyTrades = replay(tape, withStrategy, options).deals.reduce((n, d) => n + d.tradeCount, 0);
+    },
+    "copier's wallet, chart": () => {
+      copierTrades = replay(tape, withCopier, options).deals.reduce((n, d) => n + d.tradeCount, 0);
     },
   };
   const bestSeconds = new Map<string, number>();
@@ -87,6 +111,13 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
     row('loop', 'full strategy against plain, trades/s (with chart)', strategyTrades / best('full strategy, chart') / (trades / best('followed, chart')), '×', {
       atLeast: 0.7,
       note: 'the strategy extensions cost at most 30 % of the follower trade rate',
+    }),
+    row('loop', "follower trades/s, copier's wallet (with chart)", copierTrades / best("copier's wallet, chart"), 'trades/s', {
+      note: `${copierTrades.toLocaleString('en-US')} follower trades: balance, reserve, max open deals, 10 % tolerance, 5 % failures, 1 retry, 20 % sandwiches, leaders; ${runs}`,
+    }),
+    row('loop', "copier's wallet against plain, trades/s (with chart)", copierTrades / best("copier's wallet, chart") / (trades / best('followed, chart')), '×', {
+      atLeast: 0.8,
+      note: "the copier's wallet costs at most 20 % of the follower trade rate",
     }),
   ];
 }

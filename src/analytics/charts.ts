@@ -1,4 +1,4 @@
-import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { type Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import type { AnalyticsIndex } from './build.js';
 import { computeOwnDeals } from './own-deals.js';
 import { customChartTimes, PERIOD_SECONDS, periodChartTimes } from './periods.js';

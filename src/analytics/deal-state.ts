@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { type Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { TokenSeries } from './buckets.js';
 
 /**

@@ -53,7 +53,7 @@ function formatList(keys: readonly ApiKeyListing[]): string {
     ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return `${rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n')}\n`;
 }
 
 export async function keysCommand(args: string[], io: CliIo): Promise<number> {

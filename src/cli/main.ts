@@ -2,6 +2,13 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
+import { renameOptions } from '../io/import/option-names.js';
+
+/** The library's options that library errors name (in backticks), and the flags the commands take them as. */
+const OPTION_FLAGS: Readonly<Record<string, string>> = {
+  nativePrices: '--native-prices FILE (copysim import)',
+  queue: '--queue',
+};
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
 import { isUsageError } from './usage.js';
@@ -20,7 +27,7 @@ interface Command {
   readonly load: () => Promise<LoadedCommand>;
 }
 
-const COMMANDS: Record<string, Command> = {
+export const COMMANDS: Record<string, Command> = {
   simulate: {
     summary: 'replay a tape for a simulator request, print the response JSON',
     load: () => import('./simulate-command.js').then((m) => ({ help: m.SIMULATE_HELP, run: m.simulateCommand })),
@@ -111,7 +118,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     return await command.run(args, io);
   } catch (e) {
     if (e instanceof CopysimError) {
-      io.err(`copysim ${name}: ${e.message}\n`);
+      io.err(`copysim ${name}: ${renameOptions(e.message, (option) => OPTION_FLAGS[option])}\n`);
       return EXIT_INPUT;
     }
     if (isUsageError(e)) {

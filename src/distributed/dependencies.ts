@@ -9,7 +9,7 @@ import { loadPackage, requirePackages } from '../optional-packages.js';
 /** The work queue's packages and the versions copysim is built against (package.json, peerDependencies). */
 export const QUEUE_PACKAGES = { bullmq: '^6.7.0', ioredis: '^5.11.1' } as const;
 
-const FEATURE = 'the work queue (--queue, copysim worker)';
+const FEATURE = 'the work queue (the `queue` option, copysim worker)';
 
 /** Throws a `MissingDependencyError` naming every queue package that is not installed. */
 export function requireQueueDependencies(): void {

@@ -1,5 +1,5 @@
 /**
- * The `--queue` URL: which Redis the producer and the workers share, and the check that it
+ * The queue's URL: which Redis the producer and the workers share, and the check that it
  * answers before anything is queued, so that an unreachable server is one line naming the URL.
  */
 import { CopysimError } from '../model/errors.js';
@@ -39,7 +39,7 @@ export function shownUrl(url: string): string {
  */
 export function redisOptions(url: string): RedisOptions {
   const bad = (why: string): QueueConnectionError =>
-    new QueueConnectionError(`--queue "${shownUrl(url)}" is not a Redis URL (${why}): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH`);
+    new QueueConnectionError(`the \`queue\` URL "${shownUrl(url)}" is not a Redis URL (${why}): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH`);
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -46,7 +46,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     if (kind === undefined) {
       throw new UnrecoverableError(`unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`);
     }
-    let loaded;
+    let loaded: Awaited<ReturnType<typeof tapes.get>>;
     try {
       loaded = await tapes.get(data.tape);
     } catch (e) {

@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../numeric/decimal.js';
+import { type Decimal, ZERO } from '../numeric/decimal.js';
 import type { SpecialTag } from '../model/response.js';
 import type { Fill } from './execution.js';
 

@@ -83,9 +83,10 @@ export class FollowerLedger {
     if (equity.gt(this.peak)) this.peak = equity;
     const fall = this.peak.minus(equity);
     if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;
-    if (this.startingBalance !== null && this.peak.gt(ZERO)) {
-      const percent = HUNDRED.times(fall).div(this.peak);
-      if (percent.gt(this.maxDrawdownPercent)) this.maxDrawdownPercent = percent;
+    // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
+    if (this.startingBalance !== null && fall.gt(ZERO) && this.peak.gt(ZERO)) {
+      const hundredFall = HUNDRED.times(fall);
+      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) this.maxDrawdownPercent = hundredFall.div(this.peak);
     }
   }
 

@@ -24,49 +24,84 @@ export function replayFollowers(
   options: EngineOptions,
   control: ReplayControl = {},
 ): ReplayResult[] {
-  const { network, native } = tape;
   const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd));
+  const holders = new Holders(tape.tokens.length);
+  const followers = makeFollowers(tape, requests, options, control, prices, holders);
+  holders.watching = followers.map((r) => r.watchesPrices);
+  return walk(tape, followers, prices, holders, leadersOf(tape, requests), control.onProgress);
+}
+
+/**
+ * The followers holding each token, for those that watch prices (the chart, price exits): only
+ * they are told of a price between their own trades.
+ */
+class Holders {
+  readonly byToken: (Set<number> | undefined)[];
+  watching: readonly boolean[] = [];
+
+  constructor(tokens: number) {
+    this.byToken = new Array<Set<number> | undefined>(tokens).fill(undefined);
+  }
+
+  /** Follower `f` opened (`held`) or closed a deal in a token. */
+  change(f: number, tokenId: number, held: boolean): void {
+    if (!this.watching[f]) return;
+    let set = this.byToken[tokenId];
+    if (set === undefined) this.byToken[tokenId] = set = new Set();
+    if (held) set.add(f);
+    else set.delete(f);
+  }
+}
+
+/** One replay per request, sharing the price book and the leaders' facts; followers of the same settings share those. */
+function makeFollowers(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  control: ReplayControl,
+  prices: IndexedKnownPrices,
+  holders: Holders,
+): Replay[] {
+  const { network, native } = tape;
   const facts = new IndexedLeaderFacts(tape);
-  const count = requests.length;
-  // Followers holding a token, by token id, for those that watch prices (the chart, price exits).
-  const holders = new Array<Set<number> | undefined>(tape.tokens.length).fill(undefined);
-  let watching: readonly boolean[] = [];
-  // Followers of the same settings (every wallet of a ranking) share what follows from them.
   const settingsByKey = new Map<string, ReplaySettings>();
-  const followers = requests.map((request, f) => {
+  return requests.map((request, f) => {
     const setup: ReplaySetup = { network, native, request, options, chart: control.chart ?? true, trades: control.trades ?? true };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);
     if (settings === undefined) settingsByKey.set(key, (settings = replaySettings(setup)));
-    return new Replay({
-      ...setup,
-      settings,
-      facts,
-      prices,
-      onHolding: (tokenId, held) => {
-        if (!watching[f]) return;
-        let set = holders[tokenId];
-        if (set === undefined) holders[tokenId] = set = new Set();
-        if (held) set.add(f);
-        else set.delete(f);
-      },
-    });
+    return new Replay({ ...setup, settings, facts, prices, onHolding: (tokenId, held) => holders.change(f, tokenId, held) });
   });
-  watching = followers.map((r) => r.watchesPrices);
+}
 
-  // The followers of each wallet, as (follower, leader index) pairs.
-  const leadersOf = new Array<number[] | undefined>(tape.walletIds.size).fill(undefined);
+/** The followers of each wallet of the tape, as (follower, leader index) pairs, by wallet id. */
+function leadersOf(tape: IndexedTape, requests: readonly SimulatorRequest[]): (number[] | undefined)[] {
+  const pairsOf = new Array<number[] | undefined>(tape.walletIds.size).fill(undefined);
   requests.forEach((request, f) =>
     request.wallets.forEach((wallet, leader) => {
-      const id = tape.walletIds.get(addressKey(network, wallet));
+      const id = tape.walletIds.get(addressKey(tape.network, wallet));
       if (id === undefined) return;
-      let pairs = leadersOf[id];
-      if (pairs === undefined) leadersOf[id] = pairs = [];
+      let pairs = pairsOf[id];
+      if (pairs === undefined) pairsOf[id] = pairs = [];
       pairs.push(f, leader);
     }),
   );
+  return pairsOf;
+}
 
-  // Followers finish in the order of their window's end, each before the first swap after it.
+/**
+ * The walk: every swap in event order, each follower told what concerns it (steps 1 to 4 of the
+ * model for each), and each finished before the first swap after its window's end.
+ */
+function walk(
+  tape: IndexedTape,
+  followers: readonly Replay[],
+  prices: IndexedKnownPrices,
+  holders: Holders,
+  pairsOf: readonly (number[] | undefined)[],
+  onProgress: ReplayControl['onProgress'],
+): ReplayResult[] {
+  const count = followers.length;
   const byEnd = followers.map((_, f) => f).sort((a, b) => followers[a]!.window.end - followers[b]!.window.end || a - b);
   const results = new Array<ReplayResult>(count);
   const done = new Uint8Array(count);
@@ -78,10 +113,7 @@ export function replayFollowers(
       done[f] = 1;
     }
   };
-
   const due = new DueQueue(count);
-  const reschedule = (f: number): void => due.update(f, followers[f]!.dueTime);
-
   const { order, swaps, walletOf, tokenOf } = tape;
   const memo = tapeMemo(tape);
   const timeline = memo.timeline();
@@ -95,34 +127,34 @@ export function replayFollowers(
     for (let f = due.takeDue(time); f >= 0; f = due.takeDue(time)) {
       if (done[f] === 1) continue;
       followers[f]!.fireDue(time);
-      reschedule(f);
+      due.update(f, followers[f]!.dueTime);
     }
     // 2. the price, once for all; the followers holding the token that watch prices
     const tokenId = tokenOf[i]!;
     const swap = swaps[i]!;
     const counted = prices.observe(tokenId, swap, i);
-    const holding = holders[tokenId];
+    const holding = holders.byToken[tokenId];
     if (holding !== undefined && holding.size > 0) {
       for (const f of holding) {
         if (done[f] === 1) continue;
         followers[f]!.priceRecorded(tokenId, time, counted);
-        reschedule(f);
+        due.update(f, followers[f]!.dueTime);
       }
     }
     // 3 and 4. the followers of this swap's wallet
-    const pairs = leadersOf[walletOf[i]!];
+    const pairs = pairsOf[walletOf[i]!];
     if (pairs !== undefined) {
       for (let p = 0; p < pairs.length; p += 2) {
         const f = pairs[p]!;
         if (done[f] === 1) continue;
         followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1, k);
-        reschedule(f);
+        due.update(f, followers[f]!.dueTime);
       }
     }
-    if (control.onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) control.onProgress(k, order.length);
+    if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
   finishUntil(Infinity);
-  control.onProgress?.(order.length, order.length);
+  onProgress?.(order.length, order.length);
   return results;
 }
 

@@ -1,4 +1,4 @@
-import { Decimal, ZERO } from '../numeric/decimal.js';
+import { type Decimal, ZERO } from '../numeric/decimal.js';
 
 /** One followed wallet's share of the result, as it accrues (copier-wallet.md 7, `leaders`). */
 export class LeaderShare {

@@ -6,11 +6,13 @@ import { NO_STRATEGY, reportsCopier, type Strategy } from '../model/strategy.js'
 import { BuySizer } from './buy-sizer.js';
 import { Draws, percentOf, type Percent } from './draws.js';
 import { FollowerLedger } from './follower-ledger.js';
+import { HeldValue } from './held-value.js';
 import { LeaderBook } from './leader-book.js';
 import type { Liquidity } from './liquidity.js';
 import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
-import { ExitRules } from './exit-rules.js';
+import { ExitRules } from './exits/index.js';
+import { EXIT_KINDS } from '../model/exits.js';
 import { Deal, DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
@@ -328,13 +330,14 @@ export class Replay {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
+      this.wallet?.held.touch(deal);
       if (this.exits !== null && counted) this.checkExits(this.exits, deal, time);
     }
   }
 
   /** True when a price of a token it holds matters between its own trades (the chart, price exits). */
   get watchesPrices(): boolean {
-    return this.unrealized !== null || this.exits !== null;
+    return this.unrealized !== null || this.exits !== null || this.wallet !== null;
   }
 
   /**
@@ -453,7 +456,7 @@ export class Replay {
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
-      wallet?.openDeals.add(target);
+
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);
@@ -661,11 +664,12 @@ export class Replay {
     } else {
       this.openDeal[deal.tokenId] = undefined;
       this.openCount--;
-      this.wallet?.openDeals.delete(deal);
+      this.wallet?.held.closed(deal);
       this.onHolding?.(deal.tokenId, false);
     }
     this.nextDue = this.scheduler.nextDue;
     if (this.wallet !== null) {
+      if (deal.open) this.wallet.held.touch(deal);
       const botFee = this.botFeeOf(fill.usdAmount);
       if (cost === null) this.wallet.ledger.bought(fill.usdAmount, networkFee, botFee);
       else this.wallet.ledger.sold(fill.usdAmount, networkFee, botFee);
@@ -677,9 +681,7 @@ export class Replay {
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
   private cashChanged(time: number): void {
-    let held = ZERO;
-    for (const deal of this.wallet!.openDeals) held = held.plus(deal.qty.times(this.prices.priceOf(deal.tokenId)));
-    this.wallet!.ledger.changed(held, time);
+    this.wallet!.ledger.changed(this.wallet!.held.read(this.prices), time);
   }
 
   /**
@@ -704,8 +706,8 @@ export class Replay {
 class CopierWallet {
   readonly ledger: FollowerLedger;
   readonly draws: Draws;
-  /** The deals open now, in the order they opened: the equity values them after each change of cash. */
-  readonly openDeals = new Set<Deal>();
+  /** The open deals' value, for the equity after each change of cash. */
+  readonly held = new HeldValue();
   readonly maxOpenDeals: number | null;
   readonly retries: number;
   readonly retryDelay: number;
@@ -739,14 +741,11 @@ class CopierWallet {
   }
 }
 
-/** The trades that sell a whole position, and the tag each gives the deal it closes. */
+/** The trades that sell a whole position, and the tag each gives the deal it closes (the exits' from `model/exits.ts`). */
 type WholeSell = Exclude<TradeType, 'buy'>;
-const CLOSING_TAG: Readonly<Record<WholeSell, SpecialTag>> = {
+const CLOSING_TAG = {
   sell: 'close_all',
   sell_timefix: 'sell_timefix',
   sell_timefix_final: 'sell_timefix_final',
-  sell_take_profit: 'take_profit',
-  sell_stop_loss: 'stop_loss',
-  sell_trailing_stop: 'trailing_stop',
-  sell_max_hold: 'max_hold',
-};
+  ...Object.fromEntries(EXIT_KINDS.map((kind) => [kind.trade, kind.tag])),
+} as Readonly<Record<WholeSell, SpecialTag>>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXIT_TAGS, EXIT_TRADES } from './exits.js';
 
 const int = z.number().int();
 const num = z.number().finite();
@@ -11,7 +12,7 @@ const wholeUsd = z.number().finite().refine(Number.isInteger, 'expected a whole 
 /** A simulated trade (interface 2.8): every field required. */
 export const SimulatedTradeSchema = z.strictObject({
   // The last four come only from a strategy's exits (strategy extensions 7).
-  type: z.enum(['buy', 'sell', 'sell_timefix', 'sell_timefix_final', 'sell_take_profit', 'sell_stop_loss', 'sell_trailing_stop', 'sell_max_hold']),
+  type: z.enum(['buy', 'sell', 'sell_timefix', 'sell_timefix_final', ...EXIT_TRADES]),
   time: int,
   usd_amount: num.nullable(),
   quantity: num,
@@ -27,7 +28,7 @@ export type SimulatedTrade = z.infer<typeof SimulatedTradeSchema>;
 export type TradeType = SimulatedTrade['type'];
 
 export const SpecialTagSchema = z
-  .enum(['sell_timefix_final', 'sell_timefix', 'close_all', 'take_profit', 'stop_loss', 'trailing_stop', 'max_hold'])
+  .enum(['sell_timefix_final', 'sell_timefix', 'close_all', ...EXIT_TAGS])
   .nullable();
 export type SpecialTag = z.infer<typeof SpecialTagSchema>;
 

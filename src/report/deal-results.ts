@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { type Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { Deal } from '../engine/deal.js';
 import type { ReplayResult } from '../engine/replay.js';
 

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { type Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { DealTotals } from '../engine/deal.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 import { linearityR2, topDealDominance } from './statistics.js';

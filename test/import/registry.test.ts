@@ -181,3 +181,11 @@ Every source:
   --request-out FILE      also write a simulator request: the wallets with the most round trips
                           (a buy, later a sell of the same token) over the data's whole date range
   --leaders N             how many wallets that request follows (default 20)`;
+
+describe("the command list's line for import", () => {
+  it('names every importer of the registry (the command list does not load the importers)', async () => {
+    const { COMMANDS } = await import('../../src/cli/main.js');
+    const summary = COMMANDS['import']!.summary.toLowerCase();
+    for (const importer of IMPORTERS) expect(summary).toContain(importer.name);
+  });
+});

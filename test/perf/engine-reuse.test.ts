@@ -68,7 +68,9 @@ describe('replay switches and hooks', () => {
         if (!parsed.success) return;
         const tape = indexTape(s.tape);
         const options = resolveEngineOptions(s.options);
-        let full, bare, sums;
+        let full: ReturnType<typeof replay>;
+        let bare: ReturnType<typeof replay>;
+        let sums: ReturnType<typeof replay>;
         try {
           full = replay(tape, parsed.data, options);
           bare = replay(indexTape(s.tape), parsed.data, options, { chart: false });

@@ -62,7 +62,7 @@ describe('writeResponseParts', () => {
     let withTrades = 0;
     fc.assert(
       fc.property(scenarioArb({}, 40), fc.constantFrom(1, 64, 1 << 20), (s, chunk) => {
-        let parts;
+        let parts: ReturnType<typeof simulateParts>;
         try {
           parts = simulateParts(s.tape, s.request, s.options);
         } catch {

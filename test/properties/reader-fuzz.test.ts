@@ -114,7 +114,7 @@ const textMutation = (seed: string): fc.Arbitrary<string> =>
       .array(fc.record({ at: fc.nat(), cut: fc.nat({ max: 6 }), insert: fc.string({ unit: 'binary', maxLength: 6 }) }), { minLength: 1, maxLength: 4 })
       .map((edits) => edits.reduce((s, e) => s.slice(0, e.at % (s.length + 1)) + e.insert + s.slice((e.at % (s.length + 1)) + e.cut), seed)),
     fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.constantFrom('', '\n', '{}', '[]', 'null', '\uFEFF' + seed),
+    fc.constantFrom('', '\n', '{}', '[]', 'null', `\uFEFF${seed}`),
   );
 
 /** Bytes for a file: the text mutations, a mutated JSON value, or random bytes (not always UTF-8). */

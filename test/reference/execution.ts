@@ -3,7 +3,7 @@
  * of `A` USD or a sell of `Q` tokens gets at reference price `p`, as pure functions. Fees and
  * the deal's accounting are the replay's (model.ts).
  */
-import { D, HUNDRED, ONE, TWO } from './decimal.js';
+import { type D, HUNDRED, ONE, TWO } from './decimal.js';
 import type { Options } from './inputs.js';
 
 /** What a trade gets: the record's numbers that the fill decides, and its slippage loss. */

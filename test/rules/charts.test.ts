@@ -109,18 +109,18 @@ describe('cumulative_usd_open_deals_chart (model 6)', () => {
 });
 
 describe("pnl_unrealized in the model's 40-digit arithmetic (model intro, 6)", () => {
-  it('is exactly 0 after a buy without slippage whose product rounds back to usd_invested', () => {
+  it('is the rounded product less the lot cost after a buy without slippage', () => {
     // A buys 100 X at 1.7; the copy is capped at max_buy_amount 10, without slippage or fees.
     // qty = 10 / 1.7 = 5.882352941176470588235294117647058823529 (40 digits);
-    // usd_buy_price_avg = 10 / qty = 1.700000000000000000000000000000000000000 (40 digits);
-    // usd_invested = qty × avg = 9.999999999999999999999999999999999999999.
+    // usd_invested = the lot's cost = 10 exactly (model 1.2; 1.1 had qty × avg = 9.999…9).
     // qty × 1.7 = 9.9999999999999999999999999999999999999993 exactly, 9.999…999 (40 nines) once
-    // rounded to 40 digits: the term is 0. Without that rounding it would be 3e-40.
+    // rounded to 40 digits: the term is 9.999…999 − 10 = −1e-39.
     const response = run([buy(LEADER_A, TOKEN_X, at(100), 100, 1.7)], { max_buy_amount: 10 }, FREE_OPTIONS);
     const chart = response.cumulative_pnl_and_fee_chart;
     expect(response.deals[0]!.trades[0]!.quantity).toBe(5.882352941176471);
-    expect(chart.pnl_unrealized).toEqual([0]);
-    expect(chart.pnl_total).toEqual([0]);
-    expect(response.deals[0]!.pnl_unrealized).toBe(0);
+    expect(response.deals[0]!.trades[0]!.usd_invested).toBe(10);
+    expect(chart.pnl_unrealized).toEqual([-1e-39]);
+    expect(chart.pnl_total).toEqual([-1e-39]);
+    expect(response.deals[0]!.pnl_unrealized).toBe(-1e-39);
   });
 });

@@ -67,7 +67,7 @@ export function dealsTable(container, data, onSelect) {
     const rows = deals.filter(
       (d) =>
         (state.tag === 'all' || (d.special_tag ?? 'none') === state.tag) &&
-        (state.text === '' || [d.token.symbol, d.token.name, d.token.address].some((s) => s && s.toLowerCase().includes(state.text))),
+        (state.text === '' || [d.token.symbol, d.token.name, d.token.address].some((s) => s?.toLowerCase().includes(state.text))),
     );
     const sign = state.descending ? -1 : 1;
     // Ties keep deal order: the sort is stable and the rows start in deal order.

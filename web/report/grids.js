@@ -106,7 +106,10 @@ export function renderSweep(root, data) {
   const metrics = [...Object.keys(ok[0].summary), ...(withCopier ? Object.keys(withCopier.copier).map((k) => `copier.${k}`) : [])];
   const state = { metric: 'pnl_total', x: data.varying[0], y: data.varying[1] };
   const select = (key, options) =>
-    el('select', { 'data-test': `sweep-${key}`, onchange: (e) => ((state[key] = e.target.value), draw()) }, options.map((o) => el('option', { value: o, selected: o === state[key] }, o)));
+    el('select', { 'data-test': `sweep-${key}`, onchange: (e) => {
+      state[key] = e.target.value;
+      draw();
+    } }, options.map((o) => el('option', { value: o, selected: o === state[key] }, o)));
   const grid = el('div', { 'data-test': 'heatmap' });
   root.append(
     el('div', { class: 'filters' }, el('label', {}, 'figure ', select('metric', metrics)), data.varying.length > 0 ? el('label', {}, 'across ', select('x', data.varying)) : null, data.varying.length > 1 ? el('label', {}, 'down ', select('y', data.varying)) : null),

@@ -4,7 +4,7 @@ import { rejectErrorResponse } from './export-rows.js';
 import { optionName } from './option-names.js';
 import { collector, type ProviderImportOptions } from './provider-options.js';
 import { ProviderTimeReader } from './provider-time.js';
-import { type TradeLeg } from './trade-collector.js';
+import type { TradeLeg } from './trade-collector.js';
 import type { ImportResult } from './types.js';
 
 const WSOL = 'So11111111111111111111111111111111111111112';

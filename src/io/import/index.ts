@@ -1,6 +1,6 @@
 // Public exports of the import layer: real swap data (provider exports, Uniswap subgraph, PumpSwap capture, CSV)
 // turned into tapes, with a report of what was dropped and why.
-export { type ImportResult } from './types.js';
+export type { ImportResult } from './types.js';
 export { importUniswap, type UniswapImportOptions, type UniswapPoolSwaps } from './uniswap.js';
 export { parsePoolInfo, tradedSide, WETH, type UniswapPool, type PoolToken } from './uniswap-pools.js';
 export { importPumpSwap, type PumpSwapImportOptions } from './pumpswap.js';
@@ -32,6 +32,6 @@ export { importBirdeye } from './birdeye.js';
 export { readExportFile, readExportTable, type ExportTable, type ExportRow } from './export-rows.js';
 export { parseProviderTime } from './provider-time.js';
 export { QUOTE_ASSETS, QuoteAssets, parseQuoteAssets, type QuoteAsset, type QuoteKind } from './quote-assets.js';
-export { type ProviderImportOptions } from './provider-options.js';
-export { type ProviderFileOptions } from './provider-files.js';
+export type { ProviderImportOptions } from './provider-options.js';
+export type { ProviderFileOptions } from './provider-files.js';
 export { importProviderFile, importProviderFiles, importProviderText, PROVIDERS, type Provider } from './registry.js';

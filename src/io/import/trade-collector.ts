@@ -61,7 +61,7 @@ const NO_QUOTE_LEG = `neither leg is a quote asset (a token for a token): add on
 
 /** The magnitude of a decimal (exports sign the amounts leaving a wallet); no copy when positive. */
 function absolute(value: Decimal | null): Decimal | null {
-  return value !== null && value.isNeg() ? value.abs() : value;
+  return value?.isNeg() ? value.abs() : value;
 }
 
 /**
