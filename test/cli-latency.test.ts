@@ -59,7 +59,7 @@ describe('latencyCurve', () => {
     expect(curve.points[0]!.pnl_total).toBe(direct.summary.pnl_total);
   });
 
-  it("with the copier's wallet: each point's copier is simulate's, and a late copy fails its tolerance (hand-computed)", () => {
+  it("with the copier's wallet: each point's copier is simulate's; a late copy fails (hand-computed)", () => {
     // Tolerance 10 %: a copy quoted at the leader's 1.00 fills at most at 1.10. Delay 1: at 1.00,
     // lands (198). Delay 5: at the 1.5 of 101 s > 1.10: fails, 1 USD fee (0.01 native × 100), no
     // deal; the sell finds none (PnL 0). Delay 10: at the 2 of 105 s: fails alike.
@@ -70,12 +70,18 @@ describe('latencyCurve', () => {
     expect(curve.points.map((p) => p.copier!.failed_transaction_fees)).toEqual([0, 1, 1]);
     expect(curve.half_pnl_gone_at).toBe(5);
     for (const point of curve.points) {
-      const direct = simulate(tape(swaps), request({ strategy: { slippage_tolerance_percent: 10, copy_delay_seconds: point.delay_seconds } }), FLAT_OPTIONS);
+      const direct = simulate(
+        tape(swaps),
+        request({ strategy: { slippage_tolerance_percent: 10, copy_delay_seconds: point.delay_seconds } }),
+        FLAT_OPTIONS,
+      );
       expect(point.copier).toEqual(direct.copier);
       expect(point.pnl_total).toBe(direct.summary.pnl_total);
     }
     // Without a member of the copier's wallet, a point has no copier.
-    expect(Object.keys(latencyCurve(tape(swaps), request(), { delays: [0], options: FLAT_OPTIONS }).points[0]!)).not.toContain('copier');
+    expect(
+      Object.keys(latencyCurve(tape(swaps), request(), { delays: [0], options: FLAT_OPTIONS }).points[0]!),
+    ).not.toContain('copier');
   });
 
   it('refuses a bad request with its 400 body and bad delays with a message', () => {
@@ -118,13 +124,41 @@ describe('copysim latency', () => {
     writeFileSync(requestFile, JSON.stringify(request({ strategy: { slippage_tolerance_percent: 10 } })));
     const optionsFile = join(scratch, 'options.json');
     writeFileSync(optionsFile, JSON.stringify(FLAT_OPTIONS));
-    const { code, out } = await cli('latency', '--tape', tapeFile, '--request', requestFile, '--options', optionsFile, '--delays', '1,5');
+    const { code, out } = await cli(
+      'latency',
+      '--tape',
+      tapeFile,
+      '--request',
+      requestFile,
+      '--options',
+      optionsFile,
+      '--delays',
+      '1,5',
+    );
     expect(code).toBe(0);
     const lines = out.split('\n');
-    expect(lines[0]).toMatch(/^delay \(s\)\s+pnl_total\s+roi_total %\s+trades\s+deals\s+PnL kept\s+failed\s+failed fees\s+sandwiched\s+sandwich loss\s+cash skips$/);
+    const columns = ['delay (s)', 'pnl_total', 'roi_total %', 'trades', 'deals', 'PnL kept'];
+    const copierColumns = ['failed', 'failed fees', 'sandwiched', 'sandwich loss', 'cash skips'];
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual([...columns, ...copierColumns]);
     // delay 5: one failed attempt of 1 USD, no sandwich, no cash skip
-    expect(lines[3]!.trim().split(/\s{2,}/).slice(-5)).toEqual(['1', '1.00', '0', '0.00', '0']);
-    const json = await cli('latency', '--tape', tapeFile, '--request', requestFile, '--options', optionsFile, '--delays', '1,5', '--json');
+    expect(
+      lines[3]!
+        .trim()
+        .split(/\s{2,}/)
+        .slice(-5),
+    ).toEqual(['1', '1.00', '0', '0.00', '0']);
+    const json = await cli(
+      'latency',
+      '--tape',
+      tapeFile,
+      '--request',
+      requestFile,
+      '--options',
+      optionsFile,
+      '--delays',
+      '1,5',
+      '--json',
+    );
     const points = JSON.parse(json.out) as { copier: { failed_transactions: number } }[];
     expect(points.map((p) => p.copier.failed_transactions)).toEqual([0, 1]);
   });

@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError, RequestError, simulate, suggestRequest, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import {
+  InputError,
+  RequestError,
+  simulate,
+  suggestRequest,
+  type RankedWallet,
+  type SimulatorRequestInput,
+  type TapeInput,
+} from '../src/index.js';
 import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
 import { copierScenarioArb, strategyArb, scenarioArb } from './support/arbitraries.js';
 import { cli } from './support/cli.js';
@@ -122,18 +130,21 @@ describe("a row's figures (hand-computed)", () => {
 
 /** The request a ranked wallet is copied with: that wallet alone, the copier's wallet reported, and the balance. */
 function copiedAlone(r: SimulatorRequestInput, wallet: string, balance?: number): SimulatorRequestInput {
-  const wallet3 = { report_wallet: true, ...(balance === undefined ? {} : { starting_balance_usd: balance }) };
-  return { ...r, wallets: [wallet], strategy: { ...(r.strategy ?? {}), ...wallet3 } } as SimulatorRequestInput;
+  const members = { report_wallet: true, ...(balance === undefined ? {} : { starting_balance_usd: balance }) };
+  return { ...r, wallets: [wallet], strategy: { ...(r.strategy ?? {}), ...members } } as SimulatorRequestInput;
 }
 
 describe("the copier's wallet in a ranking (model 3.0)", () => {
-  it("every row's summary and copier are simulate's, with every rule of the copier's wallet, with and without a balance", () => {
+  it("every row's summary and copier are simulate's, every rule on, with and without a balance", () => {
     const arb = fc.tuple(copierScenarioArb(30), fc.option(fc.constantFrom(50, 300, 5_000), { nil: undefined }));
     fc.assert(
       fc.property(arb, ([s, balance]) => {
-        let rows;
+        let rows: RankedWallet[];
         try {
-          rows = rankWallets(s.tape, s.request, { engineOptions: s.options, ...(balance === undefined ? {} : { balance }) });
+          rows = rankWallets(s.tape, s.request, {
+            engineOptions: s.options,
+            ...(balance === undefined ? {} : { balance }),
+          });
         } catch (e) {
           if (e instanceof InputError || e instanceof RequestError) return; // a tape or request the engine refuses
           throw e;
@@ -161,7 +172,7 @@ describe("the copier's wallet in a ranking (model 3.0)", () => {
     buy(LEADER_B, TOKEN_X, at(700), 50, 2),
     buy(MARKET, TOKEN_X, at(800), 1, 3),
   ];
-  const byWallet = (rows: ReturnType<typeof rankWallets>) => new Map(rows.map((r) => [r.wallet, r]));
+  const byWallet = (rows: RankedWallet[]) => new Map(rows.map((r) => [r.wallet, r]));
 
   it('capital_required: the most money in use at once, fees included (hand-computed)', () => {
     const rows = byWallet(rankWallets(tape(swaps), request(), { engineOptions: FLAT_OPTIONS }));
@@ -192,14 +203,28 @@ describe("the copier's wallet in a ranking (model 3.0)", () => {
     near(enough[0]!.copier.roi_on_balance!, (100 * 94) / 101, 'A roi on balance');
     // The balance goes over the request's own; sorting by the new columns.
     const own = request({ strategy: { starting_balance_usd: 5 } });
-    expect(rankWallets(tape(swaps), own, { engineOptions: FLAT_OPTIONS, balance: 100 })[2]!.copier.starting_balance).toBe(100);
-    expect(rankWallets(tape(swaps), request(), { engineOptions: FLAT_OPTIONS, balance: 100, sortBy: 'skipped_for_cash' }).map((r) => r.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
-    expect(rankWallets(tape(swaps), request(), { engineOptions: FLAT_OPTIONS, sortBy: 'capital_required' }).map((r) => r.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
+    expect(
+      rankWallets(tape(swaps), own, { engineOptions: FLAT_OPTIONS, balance: 100 })[2]!.copier.starting_balance,
+    ).toBe(100);
+    expect(
+      rankWallets(tape(swaps), request(), {
+        engineOptions: FLAT_OPTIONS,
+        balance: 100,
+        sortBy: 'skipped_for_cash',
+      }).map((r) => r.wallet),
+    ).toEqual([LEADER_A, LEADER_B, MARKET]);
+    expect(
+      rankWallets(tape(swaps), request(), { engineOptions: FLAT_OPTIONS, sortBy: 'capital_required' }).map(
+        (r) => r.wallet,
+      ),
+    ).toEqual([LEADER_A, LEADER_B, MARKET]);
   });
 
   it('refuses a balance that is not an amount above 0', () => {
     for (const balance of [0, -5, Number.NaN, Infinity]) {
-      expect(() => rankWallets(tape(swaps), request(), { balance })).toThrow(new InputError(`balance ${balance} must be a number of USD above 0`, { source: 'balance' }));
+      expect(() => rankWallets(tape(swaps), request(), { balance })).toThrow(
+        new InputError(`balance ${balance} must be a number of USD above 0`, { source: 'balance' }),
+      );
     }
   });
 
@@ -216,13 +241,25 @@ describe("the copier's wallet in a ranking (model 3.0)", () => {
       sell(LEADER_A, TOKEN_Z, at(day + 200), 100, 2),
       sell(LEADER_B, TOKEN_Y, at(day + 300), 100, 2),
     ];
-    const check = outOfSample(tape(two), request({ to_date: '2024-03-11' }), '2024-03-11', { engineOptions: FLAT_OPTIONS, balance: 150 });
+    const check = outOfSample(tape(two), request({ to_date: '2024-03-11' }), '2024-03-11', {
+      engineOptions: FLAT_OPTIONS,
+      balance: 150,
+    });
     // After the split, A's buy leaves 150 − 101 = 49 and B's needs 101: skipped for cash, so the
     // two copied together make A's 98 alone, and had 101 in use at most.
     expect(check.top.wallets).toEqual([LEADER_A, LEADER_B]);
     near(check.top.summary!.pnl_total, 98, 'together');
     expect(check.top.copier).toEqual(
-      simulate(tape(two), { ...copiedAlone(request(), LEADER_A, 150), wallets: [LEADER_A, LEADER_B], from_date: '2024-03-11', to_date: '2024-03-11' }, FLAT_OPTIONS).copier,
+      simulate(
+        tape(two),
+        {
+          ...copiedAlone(request(), LEADER_A, 150),
+          wallets: [LEADER_A, LEADER_B],
+          from_date: '2024-03-11',
+          to_date: '2024-03-11',
+        },
+        FLAT_OPTIONS,
+      ).copier,
     );
     expect([check.top.copier!.skipped_for_cash, check.top.copier!.capital_required]).toEqual([1, 101]);
   });
@@ -309,7 +346,9 @@ describe('copysim rank', () => {
     const { code, out } = await cli('rank', ...args, '--top', '3', '--balance', '250');
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/capital: capital_required, USD; cash skips: copies skipped for cash, each copier starting with 250\.00 USD\)$/);
+    expect(lines[0]).toMatch(
+      /capital: capital_required, USD; cash skips: copies skipped for cash, each copier starting with 250\.00 USD\)$/,
+    );
     expect(lines[1]).toMatch(/\s+max DD\s+capital\s+cash skips\s+own PnL\s+/);
     const rows = rankWallets(exampleTape('sol'), exampleRequest('sol'), { balance: 250, top: 3 });
     rows.forEach((row, i) => expect(lines[3 + i]!.trim().split(/\s{2,}/)[9]).toBe(String(row.copier.skipped_for_cash)));
@@ -322,7 +361,9 @@ describe('copysim rank', () => {
     for (const bad of ['0', '-5', 'lots', '1e3']) {
       const run = await cli('rank', ...args, `--balance=${bad}`);
       expect([run.code, run.out]).toEqual([1, '']);
-      expect(run.err.startsWith(`copysim rank: --balance takes an amount of USD above 0, such as 1000, not "${bad}"\n`)).toBe(true);
+      expect(
+        run.err.startsWith(`copysim rank: --balance takes an amount of USD above 0, such as 1000, not "${bad}"\n`),
+      ).toBe(true);
     }
   });
 
@@ -340,44 +381,61 @@ describe('copysim rank', () => {
 
 describe('copysim rank --balance 1000 on the real PumpSwap capture', () => {
   const available = present(REAL_DATA_DIR);
-  if (!available) console.warn(`rank --balance of the PumpSwap capture skipped: ${REAL_DATA_DIR} is absent on this machine`);
+  if (!available)
+    console.warn(`rank --balance of the PumpSwap capture skipped: ${REAL_DATA_DIR} is absent on this machine`);
   const scratch = mkdtempSync(join(tmpdir(), 'copysim-rank-'));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it.skipIf(!available)('ranks every wallet of the capture as copiers of 1,000 USD: each row simulate of that wallet alone', async () => {
-    const { tape: real } = REAL_TAPES.find(([name]) => name.startsWith('PumpSwap'))![1]();
-    const req = suggestRequest(real, 5)!;
-    const tapeFile = join(scratch, 'pumpswap.json');
-    const requestFile = join(scratch, 'request.json');
-    writeFileSync(tapeFile, JSON.stringify(real));
-    writeFileSync(requestFile, JSON.stringify(req));
-    const run = await cli('rank', '--tape', tapeFile, '--request', requestFile, '--balance', '1000', '--format', 'jsonl');
-    expect(run.code, run.err).toBe(0);
-    const rows = run.out.trimEnd().split('\n').map((l) => JSON.parse(l) as ReturnType<typeof rankWallets>[number]);
-    expect(rows.length).toBeGreaterThan(100);
-    expect(rows.every((r) => r.copier.starting_balance === 1000)).toBe(true);
-    for (const row of rows.slice(0, 10)) {
-      const direct = simulate(real, copiedAlone(req, row.wallet, 1000));
-      expect(row.summary).toEqual(direct.summary);
-      expect(row.copier).toEqual(direct.copier);
-    }
-    // A wallet whose copier needed at most 1,000 USD with unlimited money is copied alike with
-    // 1,000 (every attempt lands: no tolerance, no failures); one that needed more skips buys.
-    const unlimited = new Map(rankWallets(real, req).map((r) => [r.wallet, r]));
-    let affordable = 0;
-    let skipping = 0;
-    for (const row of rows) {
-      const free = unlimited.get(row.wallet)!;
-      if (free.copier.capital_required < 1000) {
-        affordable++;
-        expect(row.copier.skipped_for_cash).toBe(0);
-        expect(row.summary).toEqual(free.summary);
-      } else if (row.copier.skipped_for_cash > 0) {
-        skipping++;
+  it.skipIf(!available)(
+    'ranks every wallet of the capture as copiers of 1,000 USD: each row simulate of that wallet alone',
+    async () => {
+      const { tape: real } = REAL_TAPES.find(([name]) => name.startsWith('PumpSwap'))![1]();
+      const req = suggestRequest(real, 5)!;
+      const tapeFile = join(scratch, 'pumpswap.json');
+      const requestFile = join(scratch, 'request.json');
+      writeFileSync(tapeFile, JSON.stringify(real));
+      writeFileSync(requestFile, JSON.stringify(req));
+      const run = await cli(
+        'rank',
+        '--tape',
+        tapeFile,
+        '--request',
+        requestFile,
+        '--balance',
+        '1000',
+        '--format',
+        'jsonl',
+      );
+      expect(run.code, run.err).toBe(0);
+      const rows = run.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as RankedWallet);
+      expect(rows.length).toBeGreaterThan(100);
+      expect(rows.every((r) => r.copier.starting_balance === 1000)).toBe(true);
+      for (const row of rows.slice(0, 10)) {
+        const direct = simulate(real, copiedAlone(req, row.wallet, 1000));
+        expect(row.summary).toEqual(direct.summary);
+        expect(row.copier).toEqual(direct.copier);
       }
-      expect(row.copier.capital_required).toBeLessThanOrEqual(1000);
-    }
-    expect(affordable).toBeGreaterThan(0);
-    expect(skipping).toBeGreaterThan(0);
-  });
+      // A wallet whose copier needed at most 1,000 USD with unlimited money is copied alike with
+      // 1,000 (every attempt lands: no tolerance, no failures); one that needed more skips buys.
+      const unlimited = new Map(rankWallets(real, req).map((r) => [r.wallet, r]));
+      let affordable = 0;
+      let skipping = 0;
+      for (const row of rows) {
+        const free = unlimited.get(row.wallet)!;
+        if (free.copier.capital_required < 1000) {
+          affordable++;
+          expect(row.copier.skipped_for_cash).toBe(0);
+          expect(row.summary).toEqual(free.summary);
+        } else if (row.copier.skipped_for_cash > 0) {
+          skipping++;
+        }
+        expect(row.copier.capital_required).toBeLessThanOrEqual(1000);
+      }
+      expect(affordable).toBeGreaterThan(0);
+      expect(skipping).toBeGreaterThan(0);
+    },
+  );
 });

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError, RequestError } from '../src/model/errors.js';
 import type { SimulatorRequestInput } from '../src/model/request.js';
+import type { TapeInput } from '../src/model/tape.js';
 import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
@@ -18,7 +19,18 @@ import { resolveEngineOptions } from '../src/model/options.js';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
 import { copierArb, copierScenarioArb, scenarioArb, strategyArb } from './support/arbitraries.js';
-import { at, buy, FLAT_OPTIONS, MARKET, near, request, sell, tape as scenarioTape, TOKEN_X, LEADER_A } from './support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  MARKET,
+  near,
+  request,
+  sell,
+  tape as scenarioTape,
+  TOKEN_X,
+  LEADER_A,
+} from './support/scenario.js';
 import { progressBar } from '../src/cli/progress.js';
 import { cli } from './support/cli.js';
 
@@ -208,7 +220,7 @@ describe('copysim sweep', () => {
 });
 
 /** What a sweep gives a request by simulate: its summary, and its copier when it reports one; or its 400 body. */
-function simulated(t: unknown, request: unknown, index: number, options = {}): SweepResult {
+function simulated(t: TapeInput, request: unknown, index: number, options = {}): SweepResult {
   try {
     const { summary, copier } = simulate(t, request, options);
     return copier === undefined ? { index, summary } : { index, summary, copier };
@@ -229,7 +241,9 @@ describe("the copier's wallet (model 3.0) in a sweep", () => {
     sell(LEADER_A, TOKEN_X, at(1000), 100, 2),
   ];
   const grid = [10, 30].flatMap((tolerance) =>
-    [0, 5, 15].map((delay) => request({ strategy: { slippage_tolerance_percent: tolerance, copy_delay_seconds: delay } })),
+    [0, 5, 15].map((delay) =>
+      request({ strategy: { slippage_tolerance_percent: tolerance, copy_delay_seconds: delay } }),
+    ),
   );
 
   it('a tolerance × delay grid, hand-computed: later copies fill worse, and past the tolerance fail', async () => {
@@ -255,7 +269,11 @@ describe("the copier's wallet (model 3.0) in a sweep", () => {
     await fc.assert(
       fc.asyncProperty(arb, async ([s, wallets]) => {
         const plain = { ...s.request, strategy: null };
-        const reqs = [s.request, plain, ...wallets.map((w) => ({ ...s.request, strategy: { ...s.request.strategy, ...w } }))];
+        const reqs = [
+          s.request,
+          plain,
+          ...wallets.map((w) => ({ ...s.request, strategy: { ...s.request.strategy, ...w } })),
+        ];
         let want: SweepResult[];
         try {
           want = reqs.map((r, index) => simulated(s.tape, r, index, s.options));
@@ -275,7 +293,16 @@ describe("the copier's wallet (model 3.0) in a sweep", () => {
     const base = requests[0] as object;
     const reqs = [
       { ...base, strategy: { starting_balance_usd: 500, max_open_deals: 2 } },
-      { ...base, strategy: { slippage_tolerance_percent: 2, sandwich_percent: 50, failed_transaction_percent: 10, retries: 1, random_seed: 7 } },
+      {
+        ...base,
+        strategy: {
+          slippage_tolerance_percent: 2,
+          sandwich_percent: 50,
+          failed_transaction_percent: 10,
+          retries: 1,
+          random_seed: 7,
+        },
+      },
       { ...base, strategy: { copy_delay_seconds: 5, report_wallet: true, report_leaders: true } },
       base,
     ];
@@ -291,11 +318,24 @@ describe("the copier's wallet (model 3.0) in a sweep", () => {
     const reqs = [grid[2]!, request()];
     writeFileSync(file, reqs.map((r) => JSON.stringify(r)).join('\n'));
     const full = join(dir, 'grid-full');
-    const run = await cli('sweep', '--tape', t, '--requests', file, '--options', options, '--workers', '0', '--full', full);
+    const run = await cli(
+      'sweep',
+      '--tape',
+      t,
+      '--requests',
+      file,
+      '--options',
+      options,
+      '--workers',
+      '0',
+      '--full',
+      full,
+    );
     expect(run.code, run.err).toBe(0);
     const [withCopier, plain] = reqs.map((r) => simulate(scenarioTape(swaps), r, FLAT_OPTIONS));
     expect(run.out).toBe(
-      `${JSON.stringify({ index: 0, summary: withCopier!.summary, copier: withCopier!.copier })}\n${JSON.stringify({ index: 1, summary: plain!.summary })}\n`,
+      `${JSON.stringify({ index: 0, summary: withCopier!.summary, copier: withCopier!.copier })}\n` +
+        `${JSON.stringify({ index: 1, summary: plain!.summary })}\n`,
     );
     expect(JSON.parse(readFileSync(join(full, '0.json'), 'utf8'))).toEqual(withCopier);
   });

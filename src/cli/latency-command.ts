@@ -3,6 +3,7 @@ import { diagnose } from '../diagnose/diagnose.js';
 import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
+import type { CopierResultJson } from '../model/response.js';
 import { DEFAULT_DELAYS, latencyCurve, type LatencyCurve } from '../sweep/latency.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
@@ -41,6 +42,17 @@ function parseDelays(text: string | undefined): readonly number[] {
 /** The copier's columns: failed attempts and their fees, sandwiches and their loss, copies skipped for cash. */
 const COPIER_HEADERS = ['failed', 'failed fees', 'sandwiched', 'sandwich loss', 'cash skips'];
 
+/** A point's copier figures, as {@link COPIER_HEADERS} name them. */
+function copierCells(copier: CopierResultJson): string[] {
+  return [
+    String(copier.failed_transactions),
+    money(copier.failed_transaction_fees),
+    String(copier.sandwiched_trades),
+    money(copier.sandwich_loss),
+    String(copier.skipped_for_cash),
+  ];
+}
+
 function money(value: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
@@ -60,9 +72,7 @@ export function formatLatencyTable(curve: LatencyCurve): string {
       String(p.trades),
       String(p.deals),
       p.pnl_kept === null ? '-' : `${(100 * p.pnl_kept).toFixed(1)} %`,
-      ...(p.copier === undefined
-        ? []
-        : [String(p.copier.failed_transactions), money(p.copier.failed_transaction_fees), String(p.copier.sandwiched_trades), money(p.copier.sandwich_loss), String(p.copier.skipped_for_cash)]),
+      ...(p.copier === undefined ? [] : copierCells(p.copier)),
     ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

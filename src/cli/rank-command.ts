@@ -18,7 +18,8 @@ import { writeHtmlFile } from '../report/html/index.js';
 const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
+export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC]
+    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
 copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
@@ -66,7 +67,9 @@ function whole(flag: string, text: string | undefined): number | undefined {
 function usd(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-  if (!(n > 0 && Number.isFinite(n))) throw new UsageError(`${flag} takes an amount of USD above 0, such as 1000, not "${text}"`);
+  if (!(n > 0 && Number.isFinite(n))) {
+    throw new UsageError(`${flag} takes an amount of USD above 0, such as 1000, not "${text}"`);
+  }
   return n;
 }
 
@@ -202,11 +205,14 @@ export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sort
   if (rows.length === 0) return 'No wallet to rank: none has a swap in the window (or passes --min-deals).\n';
   const split = 'after' in rows[0]!;
   const balance = rows[0]!.copier.starting_balance;
-  const money = (v: number): string => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = (v: number): string =>
+    v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const table = [
     [
-      '#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'capital',
-      ...(balance === null ? [] : ['cash skips']), 'own PnL', 'own ROI %', ...(split ? ['after PnL', 'after ROI %'] : []),
+      ...['#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'capital'],
+      ...(balance === null ? [] : ['cash skips']),
+      ...['own PnL', 'own ROI %'],
+      ...(split ? ['after PnL', 'after ROI %'] : []),
     ],
     ...rows.map((r, i) => [
       String(i + 1),
@@ -225,9 +231,13 @@ export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sort
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  const lines = table.map((row) => row.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  const lines = table.map((row) =>
+    row.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  const legend = `PF: profit factor; max DD: max drawdown, USD; capital: capital_required, USD${balance === null ? '' : `; cash skips: copies skipped for cash, each copier starting with ${money(balance)} USD`}`;
+  const skips =
+    balance === null ? '' : `; cash skips: copies skipped for cash, each copier starting with ${money(balance)} USD`;
+  const legend = `PF: profit factor; max DD: max drawdown, USD; capital: capital_required, USD${skips}`;
   return `Wallets ranked by the copier's ${sortBy} (${legend})\n${lines.join('\n')}\n`;
 }
 
@@ -241,7 +251,8 @@ export function formatOutOfSample(check: OutOfSample): string {
     `  Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets)`,
     top === null
       ? '  No wallet to copy after the split.'
-      : `  Copying the before-split top ${check.top.wallets.length} together after the split: PnL ${top.pnl_total.toFixed(2)} USD, ROI ${top.roi_total.toFixed(2)} %${togetherCopier(check)}`,
+      : `  Copying the before-split top ${check.top.wallets.length} together after the split: ` +
+        `PnL ${top.pnl_total.toFixed(2)} USD, ROI ${top.roi_total.toFixed(2)} %${togetherCopier(check)}`,
     '',
   ].join('\n');
 }

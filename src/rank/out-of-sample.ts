@@ -95,7 +95,10 @@ export function judgeOutOfSample(
     sort_by: metric,
     spearman,
     spearman_wallets: both.length,
-    top: topWallets.length === 0 ? { wallets: topWallets, summary: null, copier: null } : { wallets: topWallets, ...copyTogether(topWallets) },
+    top:
+      topWallets.length === 0
+        ? { wallets: topWallets, summary: null, copier: null }
+        : { wallets: topWallets, ...copyTogether(topWallets) },
   };
 }
 

@@ -135,7 +135,8 @@ export function rankRequest(request: unknown, balance: number | undefined): unkn
   }
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return request;
   const { strategy } = request as { strategy?: unknown };
-  if (strategy !== undefined && strategy !== null && (typeof strategy !== 'object' || Array.isArray(strategy))) return request;
+  const given = strategy !== undefined && strategy !== null;
+  if (given && (typeof strategy !== 'object' || Array.isArray(strategy))) return request;
   const wallet = { report_wallet: true, ...(balance === undefined ? {} : { starting_balance_usd: balance }) };
   return { ...request, strategy: { ...(strategy ?? {}), ...wallet } };
 }

@@ -58,7 +58,7 @@ export function latencyCurve(
   const { parsed, engineOptions } = prepare(request, options);
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
-  const runs = new Map<number, { summary: SimulationSummary; trades: number; deals: number; copier: CopierResultJson | null }>();
+  const runs = new Map<number, DelayRun>();
   const at = (delay: number) => {
     let result = runs.get(delay);
     if (result === undefined) {
@@ -66,7 +66,8 @@ export function latencyCurve(
       const run = replay(indexed, { ...parsed, strategy }, engineOptions, { chart: false, trades: false });
       const summary = summaryOf(run);
       const trades = run.deals.reduce((n, deal) => n + deal.tradeCount, 0);
-      result = { summary, trades, deals: run.deals.length, copier: run.copier === null ? null : copierJson(run.copier) };
+      const copier = run.copier === null ? null : copierJson(run.copier);
+      result = { summary, trades, deals: run.deals.length, copier };
       runs.set(delay, result);
     }
     return result;
@@ -86,6 +87,14 @@ export function latencyCurve(
   });
   const gone = zero > 0 ? points.find((p) => p.pnl_kept! <= 0.5) : undefined;
   return { points, zero_delay_pnl: zero, half_pnl_gone_at: gone?.delay_seconds ?? null };
+}
+
+/** What a point keeps of its replay. */
+interface DelayRun {
+  readonly summary: SimulationSummary;
+  readonly trades: number;
+  readonly deals: number;
+  readonly copier: CopierResultJson | null;
 }
 
 function checkDelays(delays: readonly number[]): void {

@@ -82,7 +82,10 @@ function controlOf(full: boolean): ReplayControl {
 }
 
 function outputOf(run: ReplayResult, tape: IndexedTape, full: boolean): SweepOutput {
-  if (!full) return run.copier === null ? { summary: summaryOf(run) } : { summary: summaryOf(run), copier: copierJson(run.copier) };
+  if (!full) {
+    const summary = summaryOf(run);
+    return run.copier === null ? { summary } : { summary, copier: copierJson(run.copier) };
+  }
   const response = buildResponse(run, tape.tokens);
   const { summary, copier } = response;
   return copier === undefined ? { summary, response } : { summary, copier, response };

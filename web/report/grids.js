@@ -18,9 +18,18 @@ const EMPTY = '#f4f6f7';
 
 /** Figures where less is better (costs, counts of failures, money tied up): a cell shows its lowest run. */
 const LOWER_IS_BETTER = new Set([
-  'bot_fees', 'network_fees', 'slippage_loss', 'top_deal_dominance',
-  'copier.capital_required', 'copier.max_drawdown', 'copier.max_drawdown_percent', 'copier.failed_transactions',
-  'copier.failed_transaction_fees', 'copier.sandwiched_trades', 'copier.sandwich_loss', 'copier.skipped_for_cash',
+  'bot_fees',
+  'network_fees',
+  'slippage_loss',
+  'top_deal_dominance',
+  'copier.capital_required',
+  'copier.max_drawdown',
+  'copier.max_drawdown_percent',
+  'copier.failed_transactions',
+  'copier.failed_transaction_fees',
+  'copier.sandwiched_trades',
+  'copier.sandwich_loss',
+  'copier.skipped_for_cash',
 ]);
 
 /** Figures whose sign is a gain or a loss: drawn red below zero and green above. */
@@ -64,10 +73,13 @@ function quantileScale(values, signed) {
   if (signed && distinct.includes(0)) bands.push({ from: 0, to: 0, colour: '#ffffff' });
   bands.sort((a, b) => a.from - b.from);
   return {
-    colourOf: (v) => (v === null ? { colour: EMPTY, deep: false } : (colours.get(v) ?? { colour: '#ffffff', deep: false })),
+    colourOf: (v) =>
+      v === null ? { colour: EMPTY, deep: false } : (colours.get(v) ?? { colour: '#ffffff', deep: false }),
     bands,
   };
 }
+
+const SWATCH = 'display:inline-block;width:14px;height:14px;vertical-align:middle;border:1px solid #ccc';
 
 /** The scale's bands as swatches with their ranges. */
 function legend(bands) {
@@ -79,7 +91,9 @@ function legend(bands) {
       el(
         'span',
         { 'data-band': `${b.from}|${b.to}` },
-        el('span', { style: `display:inline-block;width:14px;height:14px;vertical-align:middle;border:1px solid #ccc;background:${b.colour}` }),
+        el('span', {
+          style: `${SWATCH};background:${b.colour}`,
+        }),
         ` ${b.from === b.to ? formatNumber(b.from) : `${formatNumber(b.from)} to ${formatNumber(b.to)}`}`,
       ),
     ),
@@ -99,105 +113,148 @@ const COPIER_COLUMNS = [
 export function renderSweep(root, data) {
   const ok = data.runs.filter((r) => r.summary !== null);
   const failed = data.runs.length - ok.length;
-  root.append(el('p', { class: 'muted' }, `${data.runs.length} requests: ${ok.length} answered, ${failed} refused (400).`));
+  root.append(
+    el('p', { class: 'muted' }, `${data.runs.length} requests: ${ok.length} answered, ${failed} refused (400).`),
+  );
   if (ok.length === 0) return;
   // The summary's figures, and the copier's wallet's when a request reports it.
   const withCopier = ok.find((r) => r.copier);
-  const metrics = [...Object.keys(ok[0].summary), ...(withCopier ? Object.keys(withCopier.copier).map((k) => `copier.${k}`) : [])];
+  const copierMetrics = withCopier ? Object.keys(withCopier.copier).map((k) => `copier.${k}`) : [];
+  const metrics = [...Object.keys(ok[0].summary), ...copierMetrics];
   const state = { metric: 'pnl_total', x: data.varying[0], y: data.varying[1] };
   const select = (key, options) =>
-    el('select', { 'data-test': `sweep-${key}`, onchange: (e) => {
-      state[key] = e.target.value;
-      draw();
-    } }, options.map((o) => el('option', { value: o, selected: o === state[key] }, o)));
+    el(
+      'select',
+      {
+        'data-test': `sweep-${key}`,
+        onchange: (e) => {
+          state[key] = e.target.value;
+          draw();
+        },
+      },
+      options.map((o) => el('option', { value: o, selected: o === state[key] }, o)),
+    );
   const grid = el('div', { 'data-test': 'heatmap' });
   root.append(
-    el('div', { class: 'filters' }, el('label', {}, 'figure ', select('metric', metrics)), data.varying.length > 0 ? el('label', {}, 'across ', select('x', data.varying)) : null, data.varying.length > 1 ? el('label', {}, 'down ', select('y', data.varying)) : null),
+    el(
+      'div',
+      { class: 'filters' },
+      el('label', {}, 'figure ', select('metric', metrics)),
+      data.varying.length > 0 ? el('label', {}, 'across ', select('x', data.varying)) : null,
+      data.varying.length > 1 ? el('label', {}, 'down ', select('y', data.varying)) : null,
+    ),
     grid,
   );
-  if (data.varying.length === 0) grid.append(el('p', { class: 'muted' }, 'The requests do not differ: every run has the same settings.'));
-
+  if (data.varying.length === 0) {
+    grid.append(el('p', { class: 'muted' }, 'The requests do not differ: every run has the same settings.'));
+  }
   function draw() {
-    if (data.varying.length === 0) return;
-    const xs = axisValues(ok.map((r) => r.settings[state.x]));
-    const ys = state.y ? axisValues(ok.map((r) => r.settings[state.y])) : [null];
-    // A cell holds the best run of its two settings (others may vary too: their count is shown):
-    // the highest, or the lowest of a figure where less is better.
-    const lower = LOWER_IS_BETTER.has(state.metric);
-    const cells = new Map();
-    for (const run of ok) {
-      const key = JSON.stringify([run.settings[state.x], state.y ? run.settings[state.y] : null]);
-      const v = figureOf(run, state.metric);
-      const cell = cells.get(key) ?? { best: null, runs: 0, index: run.index };
-      cell.runs++;
-      if (v !== null && (cell.best === null || (lower ? v < cell.best : v > cell.best))) Object.assign(cell, { best: v, index: run.index });
-      cells.set(key, cell);
-    }
-    const scale = quantileScale([...cells.values()].map((c) => c.best), isSigned(state.metric));
-    grid.replaceChildren(
-      el(
-        'table',
-        { class: 'heatmap' },
-        el('thead', {}, el('tr', {}, el('th', {}, state.y ? `${state.y} ↓ / ${state.x} →` : `${state.x} →`), xs.map((x) => el('th', { class: 'num' }, String(x))))),
-        el(
-          'tbody',
-          {},
-          ys.map((y) =>
-            el(
-              'tr',
-              {},
-              el('th', {}, y === null ? state.metric : String(y)),
-              xs.map((x) => {
-                const cell = cells.get(JSON.stringify([x, y]));
-                if (!cell) return el('td', {}, '');
-                const where = `${state.x} = ${x}${state.y ? `, ${state.y} = ${y}` : ''}`;
-                const title = `${where}: ${state.metric} ${formatNumber(cell.best, 4)} (request #${cell.index}${cell.runs > 1 ? `, the best of ${cell.runs} runs` : ''})`;
-                const { colour, deep } = scale.colourOf(cell.best);
-                const style = `background:${colour}${deep ? ';color:#fff' : ''}`;
-                return el('td', { style, title, 'data-value': cell.best ?? '' }, formatNumber(cell.best));
-              }),
-            ),
-          ),
-        ),
-      ),
-      legend(scale.bands),
-    );
+    if (data.varying.length > 0) grid.replaceChildren(...heatmap(ok, state));
   }
   draw();
+  root.append(el('h2', {}, 'Every run'), runsTable(data, withCopier !== undefined));
+}
 
-  root.append(
-    el('h2', {}, 'Every run'),
+/**
+ * The heatmap of a figure over two settings, and its legend. A cell holds the best run of its
+ * two settings (others may vary too: their count is shown): the highest, or the lowest of a
+ * figure where less is better.
+ */
+function heatmap(ok, { metric, x: across, y: down }) {
+  const xs = axisValues(ok.map((r) => r.settings[across]));
+  const ys = down ? axisValues(ok.map((r) => r.settings[down])) : [null];
+  const lower = LOWER_IS_BETTER.has(metric);
+  const cells = new Map();
+  for (const run of ok) {
+    const key = JSON.stringify([run.settings[across], down ? run.settings[down] : null]);
+    const v = figureOf(run, metric);
+    const cell = cells.get(key) ?? { best: null, runs: 0, index: run.index };
+    cell.runs++;
+    if (v !== null && (cell.best === null || (lower ? v < cell.best : v > cell.best))) {
+      Object.assign(cell, { best: v, index: run.index });
+    }
+    cells.set(key, cell);
+  }
+  const scale = quantileScale(
+    [...cells.values()].map((c) => c.best),
+    isSigned(metric),
+  );
+  const cellOf = (x, y) => {
+    const cell = cells.get(JSON.stringify([x, y]));
+    if (!cell) return el('td', {}, '');
+    const where = `${across} = ${x}${down ? `, ${down} = ${y}` : ''}`;
+    const runs = cell.runs > 1 ? `, the best of ${cell.runs} runs` : '';
+    const title = `${where}: ${metric} ${formatNumber(cell.best, 4)} (request #${cell.index}${runs})`;
+    const { colour, deep } = scale.colourOf(cell.best);
+    const style = `background:${colour}${deep ? ';color:#fff' : ''}`;
+    return el('td', { style, title, 'data-value': cell.best ?? '' }, formatNumber(cell.best));
+  };
+  const corner = down ? `${down} ↓ / ${across} →` : `${across} →`;
+  const table = el(
+    'table',
+    { class: 'heatmap' },
     el(
-      'table',
-      { 'data-test': 'sweep-runs' },
+      'thead',
+      {},
       el(
-        'thead',
+        'tr',
         {},
+        el('th', {}, corner),
+        xs.map((x) => el('th', { class: 'num' }, String(x))),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      ys.map((y) =>
         el(
           'tr',
           {},
-          el('th', {}, '#'),
-          data.varying.map((p) => el('th', {}, p)),
-          el('th', { class: 'num' }, 'pnl_total'),
-          el('th', { class: 'num' }, 'roi_total'),
-          withCopier ? COPIER_COLUMNS.map(([header]) => el('th', { class: 'num' }, header)) : null,
-          el('th', {}, 'error'),
+          el('th', {}, y === null ? metric : String(y)),
+          xs.map((x) => cellOf(x, y)),
         ),
       ),
+    ),
+  );
+  return [table, legend(scale.bands)];
+}
+
+/** Every run of a sweep: its settings that vary, its PnL and ROI, the copier's figures, or its 400 body. */
+function runsTable(data, withCopier) {
+  const copierCells = (r) =>
+    COPIER_COLUMNS.map(([, key, places]) =>
+      el('td', { class: 'num' }, r.copier ? formatNumber(r.copier[key], places) : ''),
+    );
+  return el(
+    'table',
+    { 'data-test': 'sweep-runs' },
+    el(
+      'thead',
+      {},
       el(
-        'tbody',
+        'tr',
         {},
-        data.runs.slice(0, 1000).map((r) =>
-          el(
-            'tr',
-            {},
-            el('td', {}, String(r.index)),
-            data.varying.map((p) => el('td', {}, String(r.settings[p]))),
-            el('td', { class: 'num' }, r.summary ? formatNumber(r.summary.pnl_total, 2, true) : ''),
-            el('td', { class: 'num' }, r.summary ? formatPercent(r.summary.roi_total, true) : ''),
-            withCopier ? COPIER_COLUMNS.map(([, key, places]) => el('td', { class: 'num' }, r.copier ? formatNumber(r.copier[key], places) : '')) : null,
-            el('td', {}, r.error ? JSON.stringify(r.error) : ''),
-          ),
+        el('th', {}, '#'),
+        data.varying.map((p) => el('th', {}, p)),
+        el('th', { class: 'num' }, 'pnl_total'),
+        el('th', { class: 'num' }, 'roi_total'),
+        withCopier ? COPIER_COLUMNS.map(([header]) => el('th', { class: 'num' }, header)) : null,
+        el('th', {}, 'error'),
+      ),
+    ),
+    el(
+      'tbody',
+      {},
+      data.runs.slice(0, 1000).map((r) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, String(r.index)),
+          data.varying.map((p) => el('td', {}, String(r.settings[p]))),
+          el('td', { class: 'num' }, r.summary ? formatNumber(r.summary.pnl_total, 2, true) : ''),
+          el('td', { class: 'num' }, r.summary ? formatPercent(r.summary.roi_total, true) : ''),
+          withCopier ? copierCells(r) : null,
+          el('td', {}, r.error ? JSON.stringify(r.error) : ''),
         ),
       ),
     ),
@@ -258,7 +315,9 @@ export function renderLatency(root, data) {
         el(
           'tr',
           {},
-          ['delay (s)', 'pnl_total', 'roi_total', 'trades', 'deals', 'PnL kept'].map((h, i) => el('th', { class: i > 0 ? 'num' : '' }, h)),
+          ['delay (s)', 'pnl_total', 'roi_total', 'trades', 'deals', 'PnL kept'].map((h, i) =>
+            el('th', { class: i > 0 ? 'num' : '' }, h),
+          ),
           withCopier ? LATENCY_COPIER_COLUMNS.map(([header]) => el('th', { class: 'num' }, header)) : null,
         ),
       ),
@@ -275,7 +334,11 @@ export function renderLatency(root, data) {
             el('td', { class: 'num' }, String(p.trades)),
             el('td', { class: 'num' }, String(p.deals)),
             el('td', { class: 'num' }, p.pnl_kept === null ? '–' : formatPercent(100 * p.pnl_kept)),
-            withCopier ? LATENCY_COPIER_COLUMNS.map(([, key, places]) => el('td', { class: 'num' }, p.copier ? formatNumber(p.copier[key], places) : '')) : null,
+            withCopier
+              ? LATENCY_COPIER_COLUMNS.map(([, key, places]) =>
+                  el('td', { class: 'num' }, p.copier ? formatNumber(p.copier[key], places) : ''),
+                )
+              : null,
           ),
         ),
       ),
@@ -297,17 +360,42 @@ export function renderRank(root, data) {
   const balance = data.starting_balance ?? null;
   const split = data.out_of_sample ?? null;
   const headers = [
-    '#', 'wallet', 'copy PnL', 'copy ROI', 'deals', 'win %', 'profit factor', 'max DD', 'capital required',
-    ...(balance === null ? [] : ['cash skips']), 'own PnL', 'own ROI', ...(split ? ['after PnL', 'after ROI', 'after deals'] : []),
+    '#',
+    'wallet',
+    'copy PnL',
+    'copy ROI',
+    'deals',
+    'win %',
+    'profit factor',
+    'max DD',
+    'capital required',
+    ...(balance === null ? [] : ['cash skips']),
+    'own PnL',
+    'own ROI',
+    ...(split ? ['after PnL', 'after ROI', 'after deals'] : []),
   ];
   if (balance !== null) {
-    root.append(el('p', { 'data-test': 'rank-balance' }, `Each copier starts with ${formatNumber(balance)} USD: a copied buy it cannot pay for is skipped (cash skips).`));
+    root.append(
+      el(
+        'p',
+        { 'data-test': 'rank-balance' },
+        `Each copier starts with ${formatNumber(balance)} USD: a copied buy it cannot pay for is skipped (cash skips).`,
+      ),
+    );
   }
   root.append(
     el(
       'table',
       { 'data-test': 'rank-table' },
-      el('thead', {}, el('tr', {}, headers.map((h, i) => el('th', { class: i > 1 ? 'num' : '' }, h)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          headers.map((h, i) => el('th', { class: i > 1 ? 'num' : '' }, h)),
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -342,21 +430,36 @@ export function renderRank(root, data) {
   if (split) root.append(outOfSample(split, balance));
 }
 
-/** The out-of-sample verdict of a ranking: the windows, the rank correlation, the top wallets copied together after the split. */
+/**
+ * The out-of-sample verdict of a ranking: the windows, the rank correlation, and the top
+ * wallets copied together after the split.
+ */
 function outOfSample(check, balance) {
-  const { top } = check;
-  const rho = check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : formatNumber(check.spearman, 3);
+  const { top, before, after } = check;
+  const rho =
+    check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : formatNumber(check.spearman, 3);
+  const skips = balance === null ? '' : `, ${top.skipped_for_cash} copies skipped for cash`;
   const together =
     top.pnl_total === null
       ? 'No wallet to copy after the split.'
-      : `Copying the before-split top ${top.wallets.length} together after the split: PnL ${formatNumber(top.pnl_total, 2, true)} USD, ROI ${formatPercent(top.roi_total, true)}, capital required ${formatNumber(top.capital_required)} USD${balance === null ? '' : `, ${top.skipped_for_cash} copies skipped for cash`}.`;
+      : `Copying the before-split top ${top.wallets.length} together after the split: ` +
+        `PnL ${formatNumber(top.pnl_total, 2, true)} USD, ROI ${formatPercent(top.roi_total, true)}, ` +
+        `capital required ${formatNumber(top.capital_required)} USD${skips}.`;
+  const windows = `Ranked on ${before.from_date} → ${before.to_date}, evaluated on ${after.from_date} → ${after.to_date}`;
+  const correlation = `Spearman's rank correlation of ${check.sort_by}, before against after: ${rho}`;
   return el(
     'div',
     { 'data-test': 'rank-out-of-sample' },
     el('h2', {}, 'Out of sample'),
-    el('p', {}, `Ranked on ${check.before.from_date} → ${check.before.to_date}, evaluated on ${check.after.from_date} → ${check.after.to_date}.`),
-    el('p', { 'data-test': 'rank-spearman', 'data-value': check.spearman ?? '' }, `Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets).`),
+    el('p', {}, `${windows}.`),
+    el(
+      'p',
+      { 'data-test': 'rank-spearman', 'data-value': check.spearman ?? '' },
+      `${correlation} (${check.spearman_wallets} wallets).`,
+    ),
     el('p', { 'data-test': 'rank-top', 'data-value': top.pnl_total ?? '' }, together),
-    top.wallets.length > 0 ? el('p', { class: 'muted' }, `The top wallets: ${top.wallets.map(shortAddress).join(', ')}.`) : null,
+    top.wallets.length > 0
+      ? el('p', { class: 'muted' }, `The top wallets: ${top.wallets.map(shortAddress).join(', ')}.`)
+      : null,
   );
 }

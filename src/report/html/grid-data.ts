@@ -74,7 +74,9 @@ export function rankReportHtml(title: string, rows: readonly (RankedWallet | Spl
       skipped_for_cash: r.copier.skipped_for_cash,
       own_pnl: r.own.pnl_total,
       own_roi: r.own.roi_total,
-      ...('after' in r ? { after_pnl: r.after.pnl_total, after_roi: r.after.roi_total, after_deals: r.after_deals } : {}),
+      ...('after' in r
+        ? { after_pnl: r.after.pnl_total, after_roi: r.after.roi_total, after_deals: r.after_deals }
+        : {}),
     })),
     out_of_sample: check === undefined ? null : outOfSampleData(check),
   };
