@@ -16,7 +16,8 @@
  */
 import { Bench } from 'tinybench';
 import { z } from 'zod';
-import { buildAnalyticsIndex, indexTape, listWallets, walletDeals, type AnalyticsIndex } from '../src/index.js';
+import { indexTape } from '../src/index.js';
+import { buildAnalyticsIndex, listWallets, walletDeals, type AnalyticsIndex } from '../src/analytics.js';
 import { indicatorMap } from '../src/analytics/indicators.js';
 import { analyticsTape } from './analytics-tape.js';
 import { count, topLevelOptions, whole } from '../tools/script-args.js';

@@ -1,28 +1,51 @@
 /**
  * copysim: a deterministic copy-trade simulation engine.
  *
- * The public API, curated: the simulator, the request/tape/options/response schemas (zod) and
- * the types inferred from them, and the error hierarchy.
+ * What a library user needs to simulate, sweep and rank: the simulator, the tapes it reads, the
+ * request, options and response (zod schemas, every type inferred from them), the warnings of a
+ * run, and the errors. The rest lives behind subpaths, each loading only its own layer:
+ * - `copysim/import`: real swap data (Dune, Flipside, Helius, Birdeye, Uniswap, PumpSwap, CSV) to tapes;
+ * - `copysim/tape`: tapes between JSON, JSONL and Parquet;
+ * - `copysim/analytics`: the wallet analytics reads (deals, indicators, charts, the wallet list);
+ * - `copysim/server`: the HTTP service (loads Fastify and SQLite).
  */
+
+// The simulator: a tape and a request in, the `POST /wallets/simulator` body out.
 export { simulate, simulateStream, simulateParts, simulateStreamParts, type ReplayControl } from './simulate.js';
-export { readTapeFile } from './io/read-tape.js';
-export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { assembleResponse, type ResponseParts } from './report/response.js';
 export { writeJson, writeResponseParts } from './io/json-stream.js';
-export { indexTape, type IndexedTape } from './engine/tape-index.js';
-export {
-  diagnose,
-  warningsOf,
-  TapeFactsCollector,
-  WarningSchema,
-  WARNINGS_HEADER,
-  type DiagnoseOptions,
-  type RunOutcome,
-  type TapeFacts,
-  type Warning,
-  type WarningCode,
-} from './diagnose/index.js';
 
+// Tapes: read one (JSON, JSONL, Parquet), simulate a large one as a stream, index one for many runs.
+export { readTapeFile } from './io/read-tape.js';
+export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
+export { simulateParquetFileParts } from './io/parquet/simulate.js';
+export { indexTape, type IndexedTape } from './engine/tape-index.js';
+
+// Many requests over one tape, the latency curve, and wallets ranked by the copier's result.
+export {
+  sweep,
+  sweepEach,
+  latencyCurve,
+  DEFAULT_DELAYS,
+  type SweepOptions,
+  type SweepResult,
+  type LatencyCurve,
+  type LatencyPoint,
+} from './sweep/index.js';
+export {
+  rankWallets,
+  outOfSample,
+  RANK_METRICS,
+  type RankedWallet,
+  type RankMetric,
+  type RankOptions,
+  type OutOfSample,
+} from './rank/index.js';
+
+// The warnings of a run: answers probably not meant, and answers built on weak data.
+export { diagnose, WarningSchema, type DiagnoseOptions, type Warning, type WarningCode } from './diagnose/index.js';
+
+// The request (with its `strategy` member), the engine options, the tape and the response.
 export {
   SimulatorRequestSchema,
   NetworkSchema,
@@ -41,6 +64,13 @@ export {
   type TakeProfitLevel,
 } from './model/strategy.js';
 export {
+  EngineOptionsSchema,
+  DEFAULT_ENGINE_OPTIONS,
+  resolveEngineOptions,
+  type EngineOptions,
+  type EngineOptionsInput,
+} from './model/options.js';
+export {
   TapeSchema,
   SwapSchema,
   TokenMetaSchema,
@@ -53,25 +83,24 @@ export {
   type TapeHeader,
 } from './model/tape.js';
 export {
-  EngineOptionsSchema,
-  DEFAULT_ENGINE_OPTIONS,
-  resolveEngineOptions,
-  type EngineOptions,
-  type EngineOptionsInput,
-} from './model/options.js';
-export {
   SimulatorResponseSchema,
   SimulatedDealSchema,
   SimulatedTradeSchema,
   SimulationSummarySchema,
-  ErrorBodySchema,
   SkippedCopySchema,
-  type SkippedCopyJson,
+  LeaderResultSchema,
+  CopierResultSchema,
+  ErrorBodySchema,
   type SimulatorResponse,
   type SimulatedDeal,
   type SimulatedTrade,
   type SimulationSummary,
+  type SkippedCopyJson,
+  type LeaderResultJson,
+  type CopierResultJson,
 } from './model/response.js';
+
+// Errors: an unusable tape or options (InputError), a request that fails validation (RequestError, with its 400 body).
 export {
   CopysimError,
   InputError,
@@ -80,156 +109,3 @@ export {
   type ValidationProblem,
   type InputLocation,
 } from './model/errors.js';
-
-// The layers around the engine, as their indexes list them. The HTTP service is the separate
-// entry point `copysim/server`, so a library import loads no web framework or SQLite.
-export {
-  importUniswap,
-  parsePoolInfo,
-  tradedSide,
-  WETH,
-  importPumpSwap,
-  importCsv,
-  parseColumnMapping,
-  CSV_FIELDS,
-  parsePriceSeries,
-  priceAt,
-  formatImportReport,
-  summarizeTape,
-  formatTapeSummary,
-  roundTrips,
-  topRoundTripWallets,
-  suggestRequest,
-  importUniswapFiles,
-  importPumpSwapFile,
-  importCsvFile,
-  readPriceSeriesFile,
-  writeTapeFile,
-  writeRequestFile,
-  type ImportResult,
-  type UniswapImportOptions,
-  type UniswapPoolSwaps,
-  type UniswapPool,
-  type PoolToken,
-  type PumpSwapImportOptions,
-  type CsvColumns,
-  type CsvField,
-  type CsvImportOptions,
-  type PriceSeries,
-  type ImportReport,
-  type DroppedRows,
-  type TapeSummary,
-  type UniswapFileOptions,
-  type CsvFileOptions,
-  importDune,
-  importFlipside,
-  importHelius,
-  importBirdeye,
-  readExportFile,
-  readExportTable,
-  parseProviderTime,
-  QUOTE_ASSETS,
-  QuoteAssets,
-  parseQuoteAssets,
-  importProviderFile,
-  importProviderFiles,
-  importProviderText,
-  PROVIDERS,
-  type QuoteAsset,
-  type ProviderImportOptions,
-  type Provider,
-  type ProviderFileOptions,
-} from './io/import/index.js';
-export { convertTapeFile, writeTape } from './io/convert-tape.js';
-export { ParquetTapeFile } from './io/parquet/read.js';
-export { ParquetTapeWriter, writeParquetTape } from './io/parquet/write.js';
-export { simulateParquetFileParts } from './io/parquet/simulate.js';
-export {
-  sweep,
-  sweepEach,
-  type SweepOptions,
-  type SweepResult,
-  latencyCurve,
-  DEFAULT_DELAYS,
-  type LatencyCurve,
-  type LatencyPoint,
-} from './sweep/index.js';
-export {
-  buildAnalyticsIndex,
-  analyticsWarnings,
-  AnalyticsIndex,
-  CopySettingsSchema,
-  DEFAULT_COPY_SETTINGS,
-  walletIndicators,
-  walletPnlChart,
-  walletInvestmentChart,
-  walletDeals,
-  listWallets,
-  WALLETS_PER_PAGE,
-  PERIOD_KEYS,
-  CHART_PERIODS,
-  PERIOD_SECONDS,
-  CHART_STEP_SECONDS,
-  PeriodKeySchema,
-  ChartPeriodSchema,
-  INDICATOR_KEYS,
-  IndicatorKeySchema,
-  WalletIndicatorsQuerySchema,
-  WalletPnlChartQuerySchema,
-  WalletInvestmentChartQuerySchema,
-  WalletDealsQuerySchema,
-  ListWalletsBodySchema,
-  WalletIndicatorsResultSchema,
-  WalletPnlChartResultSchema,
-  WalletInvestmentChartResultSchema,
-  WalletDealsResultSchema,
-  ListWalletsResultSchema,
-  IndicatorMapSchema,
-  RangeIndicatorMapSchema,
-  IndicatorValueSchema,
-  WalletDealSchema,
-  WalletDealTradeSchema,
-  WalletListItemSchema,
-  AnalyticsPageSchema,
-  PoolSchema,
-  type AnalyticsWarnings,
-  type WalletSummary,
-  type AnalyticsOptions,
-  type CopySettings,
-  type CopySettingsInput,
-  type PeriodKey,
-  type ChartPeriod,
-  type IndicatorKey,
-  type WalletIndicatorsQuery,
-  type WalletPnlChartQuery,
-  type WalletInvestmentChartQuery,
-  type WalletDealsQuery,
-  type ListWalletsBody,
-  type WalletIndicatorsResult,
-  type WalletPnlChartResult,
-  type WalletInvestmentChartResult,
-  type WalletDealsResult,
-  type ListWalletsResult,
-  type IndicatorMap,
-  type RangeIndicatorMap,
-  type IndicatorValue,
-  type WalletDeal,
-  type WalletDealTrade,
-  type WalletListItem,
-  type AnalyticsPage,
-} from './analytics/index.js';
-export {
-  rankWallets,
-  outOfSample,
-  selectRows,
-  metricOf,
-  spearmanOf,
-  RANK_METRICS,
-  type RankedWallet,
-  type RankMetric,
-  type RankOptions,
-  type OwnResults,
-  type OutOfSample,
-  type SplitRow,
-  type TopTogether,
-} from './rank/index.js';

@@ -82,6 +82,18 @@ describe('the packed library, installed without optional dependencies', () => {
     });
   });
 
+  it('serves the subpaths copysim/import, copysim/tape and copysim/analytics', () => {
+    const script = [
+      "const [i, t, a] = await Promise.all([import('copysim/import'), import('copysim/tape'), import('copysim/analytics')]);",
+      'console.log(typeof i.importDune, typeof t.convertTapeFile, typeof a.buildAnalyticsIndex);',
+    ].join('\n');
+    writeFileSync(join(app, 'subpaths.mjs'), script);
+    const { status, stdout, stderr } = runNode(['subpaths.mjs']);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+    expect(stdout).toBe('function function function\n');
+  });
+
   it('runs copysim simulate on the bundled example', () => {
     const example = join(installed, 'copysim', 'fixtures', 'example');
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
@@ -120,7 +132,7 @@ describe('the packed library, installed without optional dependencies', () => {
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
     const example = join(installed, 'copysim', 'fixtures', 'example');
     const message =
-      'the work queue (--queue, copysim worker) needs bullmq and ioredis, which are not installed (optional dependencies of ' +
+      'the work queue (the --queue option, copysim worker) needs bullmq and ioredis, which are not installed (optional dependencies of ' +
       'copysim, left out of a library install). Install them beside copysim: npm install bullmq@^6.7.0 ioredis@^5.11.1\n';
     const worker = runNode([cli, 'worker', '--queue', 'redis://127.0.0.1:1']);
     expect(worker.status).toBe(1);

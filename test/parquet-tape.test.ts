@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { convertTapeFile, ParquetTapeFile, readTapeFile, writeParquetTape } from '../src/index.js';
+import { readTapeFile } from '../src/index.js';
+import { convertTapeFile, ParquetTapeFile, writeParquetTape } from '../src/tape.js';
 import { cli } from './support/cli.js';
 
 /** A simulator request over 1970-01-01 (the tapes' times), following `wallet`. */

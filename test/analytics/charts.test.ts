@@ -5,16 +5,8 @@
  * and the period scenario of indicators.test.ts for the period charts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  ErrorBodySchema,
-  RequestError,
-  walletIndicators,
-  walletInvestmentChart,
-  WalletInvestmentChartResultSchema,
-  walletPnlChart,
-  WalletPnlChartResultSchema,
-} from '../../src/index.js';
+import { ErrorBodySchema, RequestError } from '../../src/index.js';
+import { buildAnalyticsIndex, walletIndicators, walletInvestmentChart, WalletInvestmentChartResultSchema, walletPnlChart, WalletPnlChartResultSchema } from '../../src/analytics.js';
 import { A, buy, checked, DAY, FLAT, HOUR, M, mainTape, near, sell, solTape, T0, W } from './support.js';
 
 const main = buildAnalyticsIndex(mainTape(), FLAT);

@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WALLET_HELP } from '../../src/cli/wallet-command.js';
 import { WALLETS_HELP } from '../../src/cli/wallets-command.js';
-import {
-  ListWalletsResultSchema,
-  WalletDealsResultSchema,
-  WalletIndicatorsResultSchema,
-  WalletInvestmentChartResultSchema,
-} from '../../src/index.js';
+import { ListWalletsResultSchema, WalletDealsResultSchema, WalletIndicatorsResultSchema, WalletInvestmentChartResultSchema } from '../../src/analytics.js';
 import { cli } from '../support/cli.js';
 import { checked, mainTape, T0, W } from './support.js';
 

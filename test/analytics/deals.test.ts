@@ -10,7 +10,7 @@
  *        unrealized 50 × 3 − 110 = 40
  */
 import { describe, expect, it } from 'vitest';
-import { analyticsWarnings, buildAnalyticsIndex, walletDeals, WalletDealsResultSchema, type WalletDeal } from '../../src/index.js';
+import { analyticsWarnings, buildAnalyticsIndex, walletDeals, WalletDealsResultSchema, type WalletDeal } from '../../src/analytics.js';
 import { computeOwnDeals } from '../../src/analytics/own-deals.js';
 import { pairDeals } from '../../src/analytics/pairing.js';
 import { A, B, buy, checked, FLAT, HOUR, M, mainTape, near, sell, solTape, T0, V, W } from './support.js';

@@ -5,22 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  DEFAULT_COPY_SETTINGS,
-  ListWalletsResultSchema,
-  listWallets,
-  simulate,
-  walletDeals,
-  WalletDealsResultSchema,
-  walletIndicators,
-  WalletIndicatorsResultSchema,
-  walletInvestmentChart,
-  WalletInvestmentChartResultSchema,
-  walletPnlChart,
-  WalletPnlChartResultSchema,
-  type TapeInput,
-} from '../../src/index.js';
+import { simulate, type TapeInput } from '../../src/index.js';
+import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, ListWalletsResultSchema, listWallets, walletDeals, WalletDealsResultSchema, walletIndicators, WalletIndicatorsResultSchema, walletInvestmentChart, WalletInvestmentChartResultSchema, walletPnlChart, WalletPnlChartResultSchema } from '../../src/analytics.js';
 import { PROJECT_ROOT, present } from '../support/paths.js';
 import { checked } from './support.js';
 

@@ -11,7 +11,7 @@
  *   d6    NOW − 400 d   1.6     +6        10 + 16
  */
 import { describe, expect, it } from 'vitest';
-import { buildAnalyticsIndex, walletIndicators, WalletIndicatorsResultSchema, type IndicatorMap } from '../../src/index.js';
+import { buildAnalyticsIndex, walletIndicators, WalletIndicatorsResultSchema, type IndicatorMap } from '../../src/analytics.js';
 import { A, buy, checked, DAY, FLAT, HOUR, M, near, sell, solTape, T0, W } from './support.js';
 
 const NOW = T0 + 500 * DAY;

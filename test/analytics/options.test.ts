@@ -1,14 +1,7 @@
 /** Analytics options: now, copy settings, engine options; eth addresses. */
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  DEFAULT_COPY_SETTINGS,
-  InputError,
-  listWallets,
-  walletDeals,
-  walletIndicators,
-  type IndicatorMap,
-} from '../../src/index.js';
+import { InputError } from '../../src/index.js';
+import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, listWallets, walletDeals, walletIndicators, type IndicatorMap } from '../../src/analytics.js';
 import { A, buy, FLAT, mainTape, near, sell, solTape, T0, W } from './support.js';
 
 describe('analytics options', () => {

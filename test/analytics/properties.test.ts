@@ -5,19 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  DEFAULT_COPY_SETTINGS,
-  simulate,
-  walletDeals,
-  WalletDealsResultSchema,
-  walletIndicators,
-  walletPnlChart,
-  type AnalyticsIndex,
-  type IndicatorMap,
-  type TapeInput,
-  type WalletDeal,
-} from '../../src/index.js';
+import { simulate, type TapeInput } from '../../src/index.js';
+import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, walletDeals, WalletDealsResultSchema, walletIndicators, walletPnlChart, type AnalyticsIndex, type IndicatorMap, type WalletDeal } from '../../src/analytics.js';
 import { tapeArb, walletAddresses } from './arbitraries.js';
 import { checked, near } from './support.js';
 

@@ -1,14 +1,7 @@
 /** Query validation shared by the four wallet reads: the 400 bodies. */
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  ErrorBodySchema,
-  RequestError,
-  walletDeals,
-  walletIndicators,
-  walletInvestmentChart,
-  walletPnlChart,
-} from '../../src/index.js';
+import { ErrorBodySchema, RequestError } from '../../src/index.js';
+import { buildAnalyticsIndex, walletDeals, walletIndicators, walletInvestmentChart, walletPnlChart } from '../../src/analytics.js';
 import { checked, mainTape, T0, W } from './support.js';
 
 const index = buildAnalyticsIndex(mainTape());

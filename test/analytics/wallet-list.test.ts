@@ -3,14 +3,8 @@
  * closed deals in token A of 10 tokens bought @ 1 and sold @ 1 + r/10: realized r each.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  buildAnalyticsIndex,
-  ListWalletsResultSchema,
-  listWallets,
-  RequestError,
-  walletIndicators,
-  type TapeInput,
-} from '../../src/index.js';
+import { RequestError, type TapeInput } from '../../src/index.js';
+import { buildAnalyticsIndex, ListWalletsResultSchema, listWallets, walletIndicators } from '../../src/analytics.js';
 import { A, buy, checked, FLAT, sell, solTape, T0 } from './support.js';
 
 type SwapInput = TapeInput['swaps'][number];

@@ -14,7 +14,7 @@ import { browserMissing, canvasInk, launchBrowser, screenshot, watchProblems } f
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
-import { suggestRequest } from '../../src/index.js';
+import { suggestRequest } from '../../src/import.js';
 
 const missing = browserMissing();
 if (missing !== null) console.warn(`browser tests skipped: ${missing}`);

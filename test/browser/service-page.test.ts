@@ -16,7 +16,7 @@ import { serve, workspace, type ServeProcess, type Workspace } from '../server/s
 import { browserMissing, canvasInk, launchBrowser, screenshot, watchProblems } from '../support/browser.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
-import { suggestRequest } from '../../src/index.js';
+import { suggestRequest } from '../../src/import.js';
 
 const missing = browserMissing();
 if (missing !== null) console.warn(`browser tests skipped: ${missing}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importCsv, parseColumnMapping, parsePriceSeries, parseTape } from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importCsv, parseColumnMapping, parsePriceSeries } from '../../src/import.js';
 
 const columns = parseColumnMapping('wallet=Trader,token=Token,type=Side,time=Time,quantity=Amount,usd_price=Price,usd_liquidity=Liq,transaction_hash=Tx,token_symbol=Sym');
 const header = 'Trader,Token,Side,Time,Amount,Price,Liq,Tx,Sym';

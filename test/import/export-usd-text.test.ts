@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importDune, importFlipside, readExportTable } from '../../src/index.js';
+import { importDune, importFlipside, readExportTable } from '../../src/import.js';
 
 const USDC_ETH = '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48';
 const T = 1_710_064_800;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
-import { parsePriceSeries, priceAt, roundTrips, suggestRequest, topRoundTripWallets, type TapeInput } from '../../src/index.js';
+import type { TapeInput } from '../../src/index.js';
+import { parsePriceSeries, priceAt, roundTrips, suggestRequest, topRoundTripWallets } from '../../src/import.js';
 
 describe('parsePriceSeries', () => {
   it.each([

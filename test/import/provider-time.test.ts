@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProviderTime } from '../../src/index.js';
+import { parseProviderTime } from '../../src/import.js';
 
 // 2024-03-10T10:00:00Z = 1710028800 (the day's midnight) + 10 × 3600 = 1710064800.
 describe('parseProviderTime', () => {

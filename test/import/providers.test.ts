@@ -2,19 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  importBirdeye,
-  importDune,
-  importFlipside,
-  importHelius,
-  importProviderFile,
-  importProviderText,
-  parsePriceSeries,
-  parseQuoteAssets,
-  parseTape,
-  readExportFile,
-  readExportTable,
-} from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importBirdeye, importDune, importFlipside, importHelius, importProviderFile, importProviderText, parsePriceSeries, parseQuoteAssets, readExportFile, readExportTable } from '../../src/import.js';
 
 const T = 1_710_064_800; // 2024-03-10 10:00:00 UTC
 const WSOL = 'So11111111111111111111111111111111111111112';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importPumpSwap, parsePriceSeries, parseTape } from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importPumpSwap, parsePriceSeries } from '../../src/import.js';
 
 // SOL/USD: $100 from t = 0, $200 from t = 3600.
 const solUsd = parsePriceSeries('{"hourly_close": [[0, 100], [3600, 200], [7200, 150]]}', 'sol.json');

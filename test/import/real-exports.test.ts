@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
-import { importProviderFiles, importPumpSwapFile, importDune, importFlipside, readExportTable, parseTape, type Provider } from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importProviderFiles, importPumpSwapFile, importDune, importFlipside, readExportTable, type Provider } from '../../src/import.js';
 import { duneExportOf, flipsideExportOf } from '../../scripts/make-export.js';
 import { present, REAL_DATA_DIR } from '../support/paths.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { importUniswap, parsePoolInfo, parsePriceSeries, parseTape, type UniswapPool } from '../../src/index.js';
+import { parseTape } from '../../src/index.js';
+import { importUniswap, parsePoolInfo, parsePriceSeries, type UniswapPool } from '../../src/import.js';
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 const XDAO = '0x71eeba415a523f5c952cc2f06361d5443545ad28';

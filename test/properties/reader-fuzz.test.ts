@@ -13,22 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  CopysimError,
-  importCsv,
-  importPumpSwap,
-  importUniswap,
-  indexTape,
-  parseColumnMapping,
-  parsePoolInfo,
-  parsePriceSeries,
-  readTapeFile,
-  simulate,
-  simulateJsonlFile,
-  SimulatorResponseSchema,
-  type ImportResult,
-  type UniswapPool,
-} from '../../src/index.js';
+import { CopysimError, indexTape, readTapeFile, simulate, simulateJsonlFile, SimulatorResponseSchema } from '../../src/index.js';
+import { importCsv, importPumpSwap, importUniswap, parseColumnMapping, parsePoolInfo, parsePriceSeries, type ImportResult, type UniswapPool } from '../../src/import.js';
 import { at, buy, FLAT_NATIVE, LEADER_A, LEADER_B, MARKET, request, sell, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
 
 const RUNS = Number(process.env.COPYSIM_FUZZ_RUNS ?? 200);

@@ -6,7 +6,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertTapeFile } from '../../src/index.js';
+import { convertTapeFile } from '../../src/tape.js';
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT } from '../support/paths.js';
 import { KeyStore } from './support/api.js';

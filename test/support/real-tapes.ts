@@ -3,7 +3,8 @@
  * the tests run them under (on top of the request `suggestRequest` makes for a tape).
  */
 import { join } from 'node:path';
-import { importPumpSwapFile, importUniswapFiles, type ImportResult, type SimulatorRequestInput } from '../../src/index.js';
+import type { SimulatorRequestInput } from '../../src/index.js';
+import { importPumpSwapFile, importUniswapFiles, type ImportResult } from '../../src/import.js';
 import { REAL_DATA_DIR } from './paths.js';
 
 /** Each real tape by name, imported when called (the data may be absent: see `present`). */
