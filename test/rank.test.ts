@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError, RequestError, simulate, type RankedWallet, type SimulatorRequestInput, type TapeInput } from '../src/index.js';
+import {
+  InputError,
+  RequestError,
+  simulate,
+  type RankedWallet,
+  type SimulatorRequestInput,
+  type TapeInput,
+} from '../src/index.js';
 import { suggestRequest } from '../src/import.js';
 import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
 import { copierScenarioArb, strategyArb, scenarioArb } from './support/arbitraries.js';

@@ -32,6 +32,9 @@ const LOWER_IS_BETTER = new Set([
   'copier.skipped_for_cash',
 ]);
 
+/** Figures that count: written without decimals. */
+const COUNTS = new Set(['copier.failed_transactions', 'copier.sandwiched_trades', 'copier.skipped_for_cash']);
+
 /** Figures whose sign is a gain or a loss: drawn red below zero and green above. */
 const isSigned = (metric) => /pnl|roi/.test(metric);
 
@@ -50,7 +53,7 @@ const shade = (rgb, t) => `rgb(${rgb.map((c) => Math.round(255 - (255 - c) * t))
  * as many values each; a band's colour deepens with its distance from zero (or with its value).
  * Gives each value's colour and the bands, for the legend.
  */
-function quantileScale(values, signed) {
+function quantileScale(values, signed, places) {
   const distinct = [...new Set(values.filter((v) => v !== null && Number.isFinite(v)))].sort((a, b) => a - b);
   const sides = signed
     ? [
@@ -67,10 +70,10 @@ function quantileScale(values, signed) {
       const t = 0.2 + (0.8 * (k + 1)) / count;
       const colour = shade(rgb, t);
       for (const v of members) colours.set(v, { colour, deep: t > 0.7 });
-      bands.push({ from: Math.min(...members), to: Math.max(...members), colour });
+      bands.push({ from: Math.min(...members), to: Math.max(...members), colour, places });
     }
   }
-  if (signed && distinct.includes(0)) bands.push({ from: 0, to: 0, colour: '#ffffff' });
+  if (signed && distinct.includes(0)) bands.push({ from: 0, to: 0, colour: '#ffffff', places });
   bands.sort((a, b) => a.from - b.from);
   return {
     colourOf: (v) =>
@@ -80,6 +83,11 @@ function quantileScale(values, signed) {
 }
 
 const SWATCH = 'display:inline-block;width:14px;height:14px;vertical-align:middle;border:1px solid #ccc';
+
+/** A band's values: `4`, or `1.50 to 2.75`. */
+function rangeText({ from, to, places }) {
+  return from === to ? formatNumber(from, places) : `${formatNumber(from, places)} to ${formatNumber(to, places)}`;
+}
 
 /** The scale's bands as swatches with their ranges. */
 function legend(bands) {
@@ -91,10 +99,8 @@ function legend(bands) {
       el(
         'span',
         { 'data-band': `${b.from}|${b.to}` },
-        el('span', {
-          style: `${SWATCH};background:${b.colour}`,
-        }),
-        ` ${b.from === b.to ? formatNumber(b.from) : `${formatNumber(b.from)} to ${formatNumber(b.to)}`}`,
+        el('span', { style: `${SWATCH};background:${b.colour}` }),
+        ` ${rangeText(b)}`,
       ),
     ),
   );
@@ -175,9 +181,11 @@ function heatmap(ok, { metric, x: across, y: down }) {
     }
     cells.set(key, cell);
   }
+  const places = COUNTS.has(metric) ? 0 : 2;
   const scale = quantileScale(
     [...cells.values()].map((c) => c.best),
     isSigned(metric),
+    places,
   );
   const cellOf = (x, y) => {
     const cell = cells.get(JSON.stringify([x, y]));
@@ -187,7 +195,7 @@ function heatmap(ok, { metric, x: across, y: down }) {
     const title = `${where}: ${metric} ${formatNumber(cell.best, 4)} (request #${cell.index}${runs})`;
     const { colour, deep } = scale.colourOf(cell.best);
     const style = `background:${colour}${deep ? ';color:#fff' : ''}`;
-    return el('td', { style, title, 'data-value': cell.best ?? '' }, formatNumber(cell.best));
+    return el('td', { style, title, 'data-value': cell.best ?? '' }, formatNumber(cell.best, places));
   };
   const corner = down ? `${down} ↓ / ${across} →` : `${across} →`;
   const table = el(
@@ -427,7 +435,24 @@ export function renderRank(root, data) {
       ),
     ),
   );
-  if (split) root.append(outOfSample(split, balance));
+  if (split) renderOutOfSample(root, data.rows, split, balance);
+}
+
+/**
+ * The out-of-sample verdict, and the correlation as a picture: each wallet's copier before the
+ * split against after it.
+ */
+function renderOutOfSample(root, rows, split, balance) {
+  root.append(outOfSample(split, balance));
+  const byBefore = [...rows].sort((a, b) => a.copy_roi - b.copy_roi);
+  plainChart(root, {
+    title: "Each wallet's copier ROI before the split (→) against after it (↑), %",
+    xLabel: 'ROI before the split %',
+    yLabel: 'ROI after the split %',
+    xs: byBefore.map((r) => r.copy_roi),
+    series: [{ label: 'wallets', values: byBefore.map((r) => r.after_roi), colour: '#2f6fde' }],
+    points: true,
+  });
 }
 
 /**
@@ -445,7 +470,8 @@ function outOfSample(check, balance) {
       : `Copying the before-split top ${top.wallets.length} together after the split: ` +
         `PnL ${formatNumber(top.pnl_total, 2, true)} USD, ROI ${formatPercent(top.roi_total, true)}, ` +
         `capital required ${formatNumber(top.capital_required)} USD${skips}.`;
-  const windows = `Ranked on ${before.from_date} → ${before.to_date}, evaluated on ${after.from_date} → ${after.to_date}`;
+  const windows =
+    `Ranked on ${before.from_date} → ${before.to_date}, ` + `evaluated on ${after.from_date} → ${after.to_date}`;
   const correlation = `Spearman's rank correlation of ${check.sort_by}, before against after: ${rho}`;
   return el(
     'div',
