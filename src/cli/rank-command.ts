@@ -44,7 +44,8 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
   --top N           at most N rows (with --split, also the wallets copied together after it; default 10 there)
   --format F        table (default), csv, or jsonl (one object a line: wallet, summary and the figures)
   --html FILE       also write the ranking as an HTML page: the table, and a scatter of each
-                    wallet's own ROI against its copier's
+                    wallet's own ROI against its copier's; with --split, the after-split columns,
+                    the correlation, the top wallets' result, and a scatter of before against after
   --split DAY       rank on the window before DAY, then evaluate the same wallets from DAY to to_date:
                     each row gains the after-split summary, and the output ends with Spearman's rank
                     correlation of the sort metric before and after (wallets with --min-deals deals in

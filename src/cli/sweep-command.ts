@@ -29,8 +29,10 @@ requests still run.
                     "index" counts the requests from 0
   --workers N       worker threads (default: the available cores; 0: this thread only)
   --full DIR        also write each whole 200 body to DIR/<index>.json (index zero-padded)
-  --html FILE       also write an HTML page of the sweep: a heatmap of a summary figure over
-                    two of the settings that vary (chosen on the page), and every run
+  --html FILE       also write an HTML page of the sweep: a heatmap of a summary figure (or a
+                    copier figure, copier.…) over two of the settings that vary, strategy
+                    members included (chosen on the page), coloured by rank so that close
+                    values differ, and every run
   --options FILE    engine options as JSON, the same for every request
   --queue URL       run the requests on queue workers instead (copysim worker, on any number
                     of machines) through Redis at URL (redis://HOST:PORT, unix:///PATH): the same
