@@ -234,22 +234,24 @@ export class Deal {
   }
 
   /**
-   * Records a sell of `fill.quantity` tokens out of leader `leader`'s lot and gives its cost
-   * basis, `cost_L × x / lot_L` (the whole cost when the lot empties). `whole` says that the
-   * sell takes the whole lot (`fill.quantity` is the lot itself).
+   * Records a sell of `fill.quantity` tokens out of leader `leader`'s lot, the share `fraction` of
+   * it (null: the whole lot), and gives its cost basis `cost_L × x / lot_L`: with `x = f × lot_L`
+   * that is `f × cost_L`, one product instead of a product and a division (equal but for the
+   * 40th digit); the whole cost when the lot empties.
    */
-  addLotSell(leader: number, whole: boolean, time: number, fill: Fill, networkFee: Decimal): Decimal {
+  addLotSell(leader: number, fraction: Decimal | null, time: number, fill: Fill, networkFee: Decimal): Decimal {
     const x = fill.quantity;
+    const whole = fraction === null;
     let basis: Decimal;
     if (leader === this.firstLeader) {
-      basis = whole ? this.firstCost : this.firstCost.times(x).div(this.firstLot);
+      basis = whole ? this.firstCost : this.firstCost.times(fraction);
       this.firstLot = whole ? ZERO : this.firstLot.minus(x);
       this.firstCost = whole ? ZERO : this.firstCost.minus(basis);
     } else {
       const slot = this.otherLeaders!.indexOf(leader);
       const lots = this.otherLots!;
       const costs = this.otherCosts!;
-      basis = whole ? costs[slot]! : costs[slot]!.times(x).div(lots[slot]!);
+      basis = whole ? costs[slot]! : costs[slot]!.times(fraction);
       lots[slot] = whole ? ZERO : lots[slot]!.minus(x);
       costs[slot] = whole ? ZERO : costs[slot]!.minus(basis);
     }

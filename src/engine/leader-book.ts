@@ -35,7 +35,10 @@ export class LeaderBook {
   /** The part `x` of a sell of `quantity` tokens taken from `leader`'s lot, with its cost basis. */
   lotSold(leader: number, x: Decimal, basis: Decimal, usdAmount: Decimal, quantity: Decimal, fees: Decimal): void {
     const share = this.shares[leader]!;
-    const part = usdAmount.times(x).div(quantity).minus(basis).minus(fees.times(x).div(quantity));
+    // A sell from one lot (x = Q) brings it all; else the part x / Q of the amount and the fees.
+    const part = x.eq(quantity)
+      ? usdAmount.minus(basis).minus(fees)
+      : usdAmount.times(x).div(quantity).minus(basis).minus(fees.times(x).div(quantity));
     share.pnlRealized = share.pnlRealized.plus(part);
   }
 

@@ -498,7 +498,7 @@ export class Replay {
       this.bookWholeSell(deal, 'sell', time, fill, liquidity, networkFee);
       return;
     }
-    const cost = deal.addLotSell(leader, fraction === null, time, fill, networkFee);
+    const cost = deal.addLotSell(leader, fraction, time, fill, networkFee);
     this.trades?.record(deal, 'sell', fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
     this.afterSell(deal, fill, networkFee);
@@ -534,38 +534,44 @@ export class Replay {
     const tolerance = wallet.tolerance;
     if (tolerance === null) return fill;
     const quoted = quote ?? this.prices.swapPrice(swap, i);
-    const x = buy ? fill.execution! : fill.usdAmount.div(fill.quantity);
     const worst = quoted.times(buy ? tolerance.up : tolerance.down);
-    if (buy ? x.gt(worst) : x.lt(worst)) return fail('slippage_exceeded');
+    // A buy's price x against w; a sell's x = usd_amount / Q against w as usd_amount against Q × w.
+    const worstValue = buy ? null : fill.quantity.times(worst);
+    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!)) return fail('slippage_exceeded');
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
-    return this.sandwich(wallet, buy, fill, price, x, worst);
+    return buy ? this.sandwichBuy(wallet, fill, price, worst) : this.sandwichSell(wallet, fill, price, worst, worstValue!);
   }
 
   /**
-   * A landed copy sandwiched to the worst price `w` its tolerance allows (copier's wallet 5),
-   * instead of its fill at `x`; `p` is the reference price. Its loss goes to the ledger.
+   * A landed buy sandwiched to the worst price `w` its tolerance allows (copier's wallet 5),
+   * instead of its fill at `x`; `p` is the reference price. Its loss, `(A / x − A / w) × p`, goes
+   * to the ledger.
    */
-  private sandwich(wallet: CopierWallet, buy: boolean, fill: Fill, p: Decimal, x: Decimal, w: Decimal): Fill {
+  private sandwichBuy(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal): Fill {
     const printed = this.trades !== null;
-    if (buy) {
-      const amount = fill.usdAmount;
-      const quantity = amount.div(w);
-      wallet.ledger.sandwiched(amount.div(x).minus(quantity).times(p));
-      return {
-        usdAmount: amount,
-        quantity,
-        price: printed ? toJsonNumber(w) : 0,
-        slippage: printed ? toJsonNumber(HUNDRED.times(w.minus(p)).div(p)) : 0,
-        atReference: quantity.times(p),
-        execution: w,
-      };
-    }
-    const quantity = fill.quantity;
-    const usdAmount = quantity.times(w);
-    wallet.ledger.sandwiched(quantity.times(x.minus(w)));
+    const amount = fill.usdAmount;
+    const quantity = amount.div(w);
+    wallet.ledger.sandwiched(fill.quantity.minus(quantity).times(p));
     return {
-      usdAmount,
+      usdAmount: amount,
       quantity,
+      price: printed ? toJsonNumber(w) : 0,
+      slippage: printed ? toJsonNumber(HUNDRED.times(w.minus(p)).div(p)) : 0,
+      atReference: quantity.times(p),
+      execution: w,
+    };
+  }
+
+  /**
+   * A landed sell of `Q` tokens sandwiched to the worst price `w`: it gets `Q × w` (`worstValue`)
+   * instead of its fill's `usd_amount = Q × x`; its loss `Q × (x − w)` is the difference.
+   */
+  private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal, worstValue: Decimal): Fill {
+    const printed = this.trades !== null;
+    wallet.ledger.sandwiched(fill.usdAmount.minus(worstValue));
+    return {
+      usdAmount: worstValue,
+      quantity: fill.quantity,
       price: printed ? toJsonNumber(w) : 0,
       slippage: printed ? toJsonNumber(HUNDRED.times(p.minus(w)).div(p)) : 0,
       atReference: fill.atReference,

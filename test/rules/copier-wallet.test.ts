@@ -5,7 +5,8 @@
  * a failed attempt pays the same 1 USD, as the bribe is 0).
  */
 import { describe, expect, it } from 'vitest';
-import { Draws, mix } from '../../src/engine/draws.js';
+import fc from 'fast-check';
+import { Draws, mix, percentOf } from '../../src/engine/draws.js';
 import { at, buy, LEADER_A, LEADER_B, MARKET, near, run, sell, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
 
 const strategy = (members: Record<string, unknown>) => ({ strategy: { report_skipped: true, ...members } });
@@ -15,13 +16,40 @@ describe('the draws (copier-wallet.md 6)', () => {
     expect(mix(0n)).toBe(0xe220a8397b1dcdafn);
   });
 
-  it('compares draw < f / 100 exactly: 100 × mix < f × 2^64', () => {
+  it('compares draw < f / 100 exactly: 100 × mix < f × 2^64, as BigInt arithmetic says', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 1 }),
+        fc.oneof(fc.constantFrom(0, 5, 29.6, 50, 99.99, 100, 1e-7), fc.double({ min: 0, max: 100, noNaN: true })),
+        (seed, i, k, c, f) => {
+          const draws = new Draws(seed);
+          const raw = mix(mix(BigInt(seed)) ^ BigInt(16 * i + 2 * k + c));
+          expect(draws.raw(i, k, c)).toBe(raw);
+          // f as the decimal it prints as: numerator / 10^scale
+          const [mantissa, exponent = '0'] = String(f).split('e') as [string, string?];
+          const [whole, fraction = ''] = mantissa.split('.') as [string, string?];
+          let numerator = BigInt(whole + fraction);
+          let scale = BigInt(fraction.length) - BigInt(exponent);
+          if (scale < 0n) [numerator, scale] = [numerator * 10n ** -scale, 0n];
+          expect(draws.below(i, k, c, percentOf(f))).toBe(100n * raw * 10n ** scale < numerator << 64n);
+        },
+      ),
+      { numRuns: 2000, seed: 6 },
+    );
+  });
+
+  it('draws 2^64 × draw exactly at the threshold: below a percent just above it, not just below', () => {
     const draws = new Draws(7);
     const raw = draws.raw(3, 1, 0);
-    // the draw as a fraction of 2^64, and the percent just above and just below it
-    const percent = Number((raw * 100n * 10n ** 6n) >> 64n) / 1e6;
-    expect(draws.below(3, 1, 0, { numerator: BigInt(Math.round(percent * 1e6)) + 1n, power: 10n ** 6n })).toBe(true);
-    expect(draws.below(3, 1, 0, { numerator: BigInt(Math.round(percent * 1e6)) - 1n, power: 10n ** 6n })).toBe(false);
+    // raw / 2^64 as a percent with 12 decimals, rounded down and up
+    const micro = (raw * 100n * 10n ** 12n) >> 64n;
+    const down = Number(micro) / 1e12;
+    const up = Number(micro + 1n) / 1e12;
+    expect(draws.below(3, 1, 0, percentOf(up))).toBe(true);
+    expect(draws.below(3, 1, 0, percentOf(down))).toBe(false);
   });
 });
 
