@@ -11,6 +11,9 @@ import { SIMULATE_HELP } from '../src/cli/simulate-command.js';
 import * as analyticsLayer from '../src/analytics/index.js';
 import * as rankLayer from '../src/rank/index.js';
 import * as library from '../src/index.js';
+import * as importEntry from '../src/import.js';
+import * as analyticsEntry from '../src/analytics.js';
+import * as tapeEntry from '../src/tape.js';
 import * as importLayer from '../src/io/import/index.js';
 import * as sweepLayer from '../src/sweep/index.js';
 import { simulate, SimulatorResponseSchema } from '../src/index.js';
@@ -140,11 +143,16 @@ describe('the public API', () => {
     expect(library.ErrorBodySchema).toBe(ErrorBodySchema);
   });
 
-  it('names every export of the import, sweep, analytics and rank layers, and no internal type such as Decimal40', () => {
-    for (const layer of [importLayer, sweepLayer, analyticsLayer, rankLayer]) {
-      for (const [name, value] of Object.entries(layer)) expect(library, name).toHaveProperty(name, value);
+  it('serves each layer from its entry: sweep and rank from copysim, importers, tapes and analytics from subpaths', () => {
+    for (const name of ['sweep', 'sweepEach', 'latencyCurve', 'rankWallets', 'outOfSample'] as const) {
+      expect(library, name).toHaveProperty(name, { ...sweepLayer, ...rankLayer }[name]);
     }
-    expect(library).not.toHaveProperty('Decimal40');
+    for (const [entry, layer] of [[importEntry, importLayer], [analyticsEntry, analyticsLayer]] as const) {
+      for (const [name, value] of Object.entries(layer)) expect(entry, name).toHaveProperty(name, value);
+    }
+    expect(tapeEntry.convertTapeFile).toBeTypeOf('function');
+    // the main entry stays curated: no importer, no analytics read, no internal type such as Decimal40
+    for (const name of ['importDune', 'buildAnalyticsIndex', 'WETH', 'PERIOD_SECONDS', 'Decimal40']) expect(library).not.toHaveProperty(name);
   });
 });
 
