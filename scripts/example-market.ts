@@ -145,3 +145,36 @@ export function buyChance(life: TokenLife, t: number): number {
   if (phase.kind === 'dump') return 0.3;
   return 0.45;
 }
+
+/**
+ * The crowd's answer to a leader's swap: copy bots and followers pile in within seconds, moving
+ * the price by up to `size` (0.12: 12 % up; −0.1: 10 % down), then the move fades over minutes.
+ * This is what a late copy pays: memecoin prices move in the seconds after a known wallet trades.
+ */
+export interface Reaction {
+  readonly time: number;
+  readonly size: number;
+}
+
+/** Seconds to half of a reaction's move: most of it lands within the first ten seconds. */
+export const REACTION_HALF_SECONDS = 6;
+/** Seconds for a reaction's move to fade by half. */
+export const REACTION_FADE_SECONDS = 1200;
+
+/**
+ * A reaction's share of the price at time `t`: 0 up to its swap, then `size × d / (d + 6)`
+ * faded by `1200 / (1200 + d)`, `d` the seconds since (rational, so every machine rounds alike):
+ * 14 % of the move after 1 s, 45 % after 5 s, 83 % after 30 s, 87 % after two minutes.
+ */
+export function reactionAt(reaction: Reaction, t: number): number {
+  if (t <= reaction.time) return 0;
+  const d = t - reaction.time;
+  return ((reaction.size * d) / (d + REACTION_HALF_SECONDS)) * (REACTION_FADE_SECONDS / (REACTION_FADE_SECONDS + d));
+}
+
+/** The price factor of all the reactions to a token's leader swaps at time `t`. */
+export function reactionFactor(reactions: readonly Reaction[], t: number): number {
+  let factor = 1;
+  for (const r of reactions) if (r.time < t && t - r.time < 48 * HOUR) factor *= 1 + reactionAt(r, t);
+  return factor;
+}

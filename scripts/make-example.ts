@@ -14,8 +14,8 @@ import type { Network, SimulatorRequestInput } from '../src/model/request.js';
 import type { Swap, TokenMeta } from '../src/model/tape.js';
 import { UsageError } from '../src/cli/usage.js';
 import {
-  buyChance, ETH_ADDRESSES, liquidityAt, multipleAt, Random, SOL_ADDRESSES, swapsPerHour,
-  type AddressBook, type TokenLife,
+  buyChance, ETH_ADDRESSES, liquidityAt, multipleAt, Random, reactionFactor, SOL_ADDRESSES, swapsPerHour,
+  type AddressBook, type Reaction, type TokenLife,
 } from './example-market.js';
 import { printedHelp, runScript } from '../tools/script-args.js';
 
@@ -37,6 +37,9 @@ interface Profile {
   readonly leaderUsd: number;
   /** Market activity relative to the Solana tape (gas makes Ethereum swaps rarer). */
   readonly activity: number;
+  /** How far the crowd moves the price after a leader's buy, and down after its sell (see `Reaction`). */
+  readonly buyReaction: readonly [number, number];
+  readonly sellReaction: readonly [number, number];
   readonly styles: readonly LeaderStyle[];
   readonly addresses: AddressBook;
   readonly request: (leaders: string[], fromDate: string, toDate: string) => SimulatorRequestInput;
@@ -62,6 +65,8 @@ const SOL: Profile = {
   marketUsd: 8,
   leaderUsd: 120,
   activity: 1,
+  buyReaction: [0.06, 0.3],
+  sellReaction: [0.05, 0.2],
   styles: ['early', 'late', 'holder', 'flipper'],
   addresses: SOL_ADDRESSES,
   request: (wallets, from_date, to_date) => ({
@@ -69,6 +74,12 @@ const SOL: Profile = {
     buy_percentage: 50, max_buy_amount: 300, max_position_amount: 800,
     priority_fee: 0.0005, bribe: 0.0001, max_dupe_buy_times: 2,
     close_all: false, inactivity_time_fix: { hours: 12 }, include_bot_fees: false,
+    // A bot of the copier's wallet (model 3.0): a bankroll, two seconds late, a slippage
+    // tolerance, dropped and sandwiched transactions, and who made the money.
+    strategy: {
+      copy_delay_seconds: 2, starting_balance_usd: 500, slippage_tolerance_percent: 15,
+      failed_transaction_percent: 5, retries: 1, sandwich_percent: 20, report_skipped: true, report_leaders: true,
+    },
   }),
 };
 
@@ -88,6 +99,8 @@ const ETH: Profile = {
   marketUsd: 40,
   leaderUsd: 600,
   activity: 0.6,
+  buyReaction: [0.03, 0.15],
+  sellReaction: [0.03, 0.12],
   styles: ['early', 'late', 'holder'],
   addresses: ETH_ADDRESSES,
   request: (wallets, from_date, to_date) => ({
@@ -190,9 +203,35 @@ export function makeExample(network: Network): Example {
     };
   });
 
+  // The leaders' plans first: the crowd reacts to their swaps within seconds (a reaction each),
+  // and every price of the token, the market's and the leaders' own, carries those reactions.
+  // Leaders trade only tokens whose pools report their liquidity.
+  const tradable = lives.filter((life) => life.launchLiquidity !== null);
+  const leaders = p.styles.map(() => p.addresses.wallet(rng));
+  const reactions = new Map<TokenLife, Reaction[]>(lives.map((life) => [life, []]));
+  const plans: { leader: string; life: TokenLife; intents: Intent[] }[] = [];
+  p.styles.forEach((style, k) => {
+    const picked = rng.sample(tradable, rng.int(5, 7));
+    // The early leader holds the token launched before the window and buys the next-to-last
+    // one; the holder buys the last one.
+    const musts = style === 'early' ? [lives[0]!, lives.at(-2)!] : style === 'holder' ? [lives.at(-1)!] : [];
+    for (const life of musts) if (!picked.includes(life)) picked.push(life);
+    for (const life of picked) {
+      const usd = (): number => p.leaderUsd * (1 + 4 * rng.next());
+      const intents = leaderPlan(style, life, rng, usd).filter((intent) => intent.time < end);
+      for (const intent of intents) {
+        const size = intent.type === 'buy' ? rng.between(...p.buyReaction) : -rng.between(...p.sellReaction);
+        reactions.get(life)!.push({ time: intent.time, size });
+      }
+      plans.push({ leader: leaders[k]!, life, intents });
+    }
+  });
+  const priceAt = (life: TokenLife, t: number): number =>
+    life.launchPrice * multipleAt(life, t) * reactionFactor(reactions.get(life)!, t);
+
   const swaps: Swap[] = [];
   const addSwap = (wallet: string, life: TokenLife, type: 'buy' | 'sell', time: number, quantity: string): void => {
-    const price = sig(life.launchPrice * multipleAt(life, time) * rng.between(0.97, 1.03), 6);
+    const price = sig(priceAt(life, time) * rng.between(0.985, 1.015), 6);
     const liquidity = liquidityAt(life, time);
     const swap: Swap = { wallet, token: life.address, type, time, quantity, usd_price: price };
     if (rng.chance(0.85)) swap.usd_amount = new Decimal(quantity).times(price).toDecimalPlaces(2).toNumber() || 0.01;
@@ -200,40 +239,46 @@ export function makeExample(network: Network): Example {
     swap.transaction_hash = p.addresses.txHash(rng);
     swaps.push(swap);
   };
+  const marketSwap = (wallet: string, life: TokenLife, type: 'buy' | 'sell', t: number, usd: number): void =>
+    addSwap(wallet, life, type, t, sig(usd / priceAt(life, t), 7));
 
   // Market data: many wallets trading every token from its launch to the end of the tape.
   const crowd = Array.from({ length: 60 }, () => p.addresses.wallet(rng));
   for (const life of lives) {
     for (let t = life.launch + rng.int(30, 300); t < end; ) {
-      const usd = p.marketUsd * (1 + 120 * rng.next() ** 3);
-      const price = life.launchPrice * multipleAt(life, t);
-      addSwap(rng.pick(crowd), life, rng.chance(buyChance(life, t)) ? 'buy' : 'sell', t, sig(usd / price, 7));
+      // Drawn in this order: the wallet, the side, the size.
+      const wallet = rng.pick(crowd);
+      const side = rng.chance(buyChance(life, t)) ? 'buy' : 'sell';
+      marketSwap(wallet, life, side, t, p.marketUsd * (1 + 120 * rng.next() ** 3));
       t += Math.max(1, Math.round((HOUR / (swapsPerHour(life, t) * p.activity)) * rng.between(0.2, 1.8)));
     }
   }
 
-  // The leaders: each trades five to seven tokens in its own style.
-  const leaders = p.styles.map(() => p.addresses.wallet(rng));
-  p.styles.forEach((style, k) => {
-    const picked = rng.sample(lives, rng.int(5, 7));
-    // The early leader holds the token launched before the window and buys the next-to-last
-    // one; the holder buys the last one.
-    const musts = style === 'early' ? [lives[0]!, lives.at(-2)!] : style === 'holder' ? [lives.at(-1)!] : [];
-    for (const life of musts) if (!picked.includes(life)) picked.push(life);
-    for (const life of picked) {
-      let held = new Decimal(0);
-      const usd = (): number => p.leaderUsd * (1 + 4 * rng.next());
-      for (const intent of leaderPlan(style, life, rng, usd)) {
-        if (intent.time >= end) break;
-        const price = life.launchPrice * multipleAt(life, intent.time);
-        const quantity =
-          intent.type === 'buy' ? sig(intent.usd / price, 7) : intent.fraction === 1 ? held.toFixed() : held.times(intent.fraction).toSignificantDigits(7).toFixed();
-        if (new Decimal(quantity).lte(0)) continue;
-        held = intent.type === 'buy' ? held.plus(quantity) : held.minus(quantity);
-        addSwap(leaders[k]!, life, intent.type, intent.time, quantity);
+  // The leaders' swaps, each followed by the crowd's burst: a swap every few seconds, most of
+  // them on the leader's side, for the half minute in which the price moves.
+  for (const { leader, life, intents } of plans) {
+    let held = new Decimal(0);
+    for (const intent of intents) {
+      const price = priceAt(life, intent.time);
+      const quantity =
+        intent.type === 'buy'
+          ? sig(intent.usd / price, 7)
+          : intent.fraction === 1
+            ? held.toFixed()
+            : held.times(intent.fraction).toSignificantDigits(7).toFixed();
+      if (new Decimal(quantity).lte(0)) continue;
+      held = intent.type === 'buy' ? held.plus(quantity) : held.minus(quantity);
+      addSwap(leader, life, intent.type, intent.time, quantity);
+      const other = intent.type === 'buy' ? 'sell' : 'buy';
+      for (let k = rng.int(5, 12), t = intent.time; k > 0; k--) {
+        t += rng.int(1, 5);
+        if (t >= end) break;
+        const wallet = rng.pick(crowd);
+        const side = rng.chance(0.85) ? intent.type : other;
+        marketSwap(wallet, life, side, t, p.marketUsd * (1 + 30 * rng.next() ** 2));
       }
     }
-  });
+  }
 
   // Swaps in time order (a stable sort keeps generation order on equal times).
   swaps.sort((a, b) => a.time - b.time);

@@ -59,6 +59,31 @@ describe('latencyCurve', () => {
     expect(curve.points[0]!.pnl_total).toBe(direct.summary.pnl_total);
   });
 
+  it("with the copier's wallet: each point's copier is simulate's; a late copy fails (hand-computed)", () => {
+    // Tolerance 10 %: a copy quoted at the leader's 1.00 fills at most at 1.10. Delay 1: at 1.00,
+    // lands (198). Delay 5: at the 1.5 of 101 s > 1.10: fails, 1 USD fee (0.01 native × 100), no
+    // deal; the sell finds none (PnL 0). Delay 10: at the 2 of 105 s: fails alike.
+    const tight = request({ strategy: { slippage_tolerance_percent: 10 } });
+    const curve = latencyCurve(tape(swaps), tight, { delays: [1, 5, 10], options: FLAT_OPTIONS });
+    expect(curve.points.map((p) => p.pnl_total)).toEqual([198, 0, 0]);
+    expect(curve.points.map((p) => p.copier!.failed_transactions)).toEqual([0, 1, 1]);
+    expect(curve.points.map((p) => p.copier!.failed_transaction_fees)).toEqual([0, 1, 1]);
+    expect(curve.half_pnl_gone_at).toBe(5);
+    for (const point of curve.points) {
+      const direct = simulate(
+        tape(swaps),
+        request({ strategy: { slippage_tolerance_percent: 10, copy_delay_seconds: point.delay_seconds } }),
+        FLAT_OPTIONS,
+      );
+      expect(point.copier).toEqual(direct.copier);
+      expect(point.pnl_total).toBe(direct.summary.pnl_total);
+    }
+    // Without a member of the copier's wallet, a point has no copier.
+    expect(
+      Object.keys(latencyCurve(tape(swaps), request(), { delays: [0], options: FLAT_OPTIONS }).points[0]!),
+    ).not.toContain('copier');
+  });
+
   it('refuses a bad request with its 400 body and bad delays with a message', () => {
     expect(() => latencyCurve(tape(swaps), request({ buy_percentage: 0 }))).toThrow(RequestError);
     expect(() => latencyCurve(tape(swaps), request(), { delays: [] })).toThrow(new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' }));
@@ -90,6 +115,52 @@ describe('copysim latency', () => {
     const direct = simulate(JSON.parse(readFileSync(join(EXAMPLE, 'tape-eth.json'), 'utf8')), { ...req, strategy: { copy_delay_seconds: 60 } });
     expect(points[1]!.pnl_total).toBe(direct.summary.pnl_total);
     expect(points[1]!.trades).toBe(direct.deals.reduce((n, d) => n + d.trades_number, 0));
+  });
+
+  it("with the copier's wallet, the table shows the failures, sandwiches and cash skips of each delay", async () => {
+    const tapeFile = join(scratch, 'tape.json');
+    writeFileSync(tapeFile, JSON.stringify(tape(swaps)));
+    const requestFile = join(scratch, 'tight.json');
+    writeFileSync(requestFile, JSON.stringify(request({ strategy: { slippage_tolerance_percent: 10 } })));
+    const optionsFile = join(scratch, 'options.json');
+    writeFileSync(optionsFile, JSON.stringify(FLAT_OPTIONS));
+    const { code, out } = await cli(
+      'latency',
+      '--tape',
+      tapeFile,
+      '--request',
+      requestFile,
+      '--options',
+      optionsFile,
+      '--delays',
+      '1,5',
+    );
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    const columns = ['delay (s)', 'pnl_total', 'roi_total %', 'trades', 'deals', 'PnL kept'];
+    const copierColumns = ['failed', 'failed fees', 'sandwiched', 'sandwich loss', 'cash skips'];
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual([...columns, ...copierColumns]);
+    // delay 5: one failed attempt of 1 USD, no sandwich, no cash skip
+    expect(
+      lines[3]!
+        .trim()
+        .split(/\s{2,}/)
+        .slice(-5),
+    ).toEqual(['1', '1.00', '0', '0.00', '0']);
+    const json = await cli(
+      'latency',
+      '--tape',
+      tapeFile,
+      '--request',
+      requestFile,
+      '--options',
+      optionsFile,
+      '--delays',
+      '1,5',
+      '--json',
+    );
+    const points = JSON.parse(json.out) as { copier: { failed_transactions: number } }[];
+    expect(points.map((p) => p.copier.failed_transactions)).toEqual([0, 1]);
   });
 
   it('names a bad --delays list, and prints a bad request\'s 400 body with exit 2', async () => {

@@ -26,7 +26,7 @@ describe('the restarted command', () => {
 
     const ok = run(['simulate', '--tape', 'fixtures/example/tape-sol.json', '--request', 'fixtures/example/request-sol.json']);
     expect(ok.status).toBe(0);
-    expect(JSON.parse(ok.stdout).summary.pnl_total).toBeCloseTo(5295.946074797503, 9);
+    expect(JSON.parse(ok.stdout).summary.pnl_total).toBeCloseTo(5446.038195624699, 9);
 
     const missing = run(['simulate', '--tape', 'no-such-tape.json', '--request', 'fixtures/example/request-sol.json']);
     expect(missing.status).toBe(1);

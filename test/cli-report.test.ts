@@ -45,11 +45,16 @@ describe('copysim simulate --report', () => {
   });
 
   it('has no skip section without report_skipped, and no strategy line without a strategy', async () => {
-    const report = await cli('simulate', '--tape', TAPE, '--request', join(EXAMPLE, 'request-sol.json'), '--report');
+    const request = JSON.parse(readFileSync(join(EXAMPLE, 'request-sol.json'), 'utf8')) as object;
+    const plain = join(scratch, 'request-plain.json');
+    writeFileSync(plain, JSON.stringify({ ...request, strategy: null }));
+    const report = await cli('simulate', '--tape', TAPE, '--request', plain, '--report');
     expect(report.code).toBe(0);
     expect(report.out).toMatch(/^copysim simulation of tape-sol.json\nInputs: sol · /);
     expect(report.out).not.toContain('not copied');
     expect(report.out).not.toContain('strategy:');
+    expect(report.out).not.toContain("Copier's wallet");
+    expect(report.out).not.toContain('Leaders by PnL');
   });
 
   it('refuses --pretty with --report', async () => {

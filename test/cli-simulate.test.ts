@@ -11,6 +11,9 @@ import { SIMULATE_HELP } from '../src/cli/simulate-command.js';
 import * as analyticsLayer from '../src/analytics/index.js';
 import * as rankLayer from '../src/rank/index.js';
 import * as library from '../src/index.js';
+import * as importEntry from '../src/import.js';
+import * as analyticsEntry from '../src/analytics.js';
+import * as tapeEntry from '../src/tape.js';
 import * as importLayer from '../src/io/import/index.js';
 import * as sweepLayer from '../src/sweep/index.js';
 import { simulate, SimulatorResponseSchema } from '../src/index.js';
@@ -66,17 +69,37 @@ describe('copysim simulate: exit 0', () => {
   });
 });
 
-describe('copysim simulate: exit 2, the 400 body on standard output', () => {
+describe('copysim simulate: exit 2, the 400 body on standard output and a line on standard error', () => {
   it.each([
-    { name: 'buy_percentage 0', body: request({ buy_percentage: 0 }), code: 'validation_error' },
-    { name: 'from_date after to_date', body: request({ from_date: '2024-03-11' }), code: 'invalid_date_range' },
+    {
+      name: 'buy_percentage 0',
+      body: request({ buy_percentage: 0 }),
+      code: 'validation_error',
+      says: 'buy_percentage: ',
+    },
+    {
+      name: 'from_date after to_date',
+      body: request({ from_date: '2024-03-11' }),
+      code: 'invalid_date_range',
+      says: 'from_date',
+    },
     // a request file that is no JSON is treated as a body that fails validation
-    { name: 'a request that is not JSON', body: '{"wallets": [', code: 'validation_error' },
-  ])('$name → $code', async ({ body, code }) => {
-    const result = await cli('simulate', '--tape', goodTape, '--request', file('bad-request.json', body));
+    {
+      name: 'a request that is not JSON',
+      body: '{"wallets": [',
+      code: 'validation_error',
+      says: '(request): the request is not valid JSON',
+    },
+  ])('$name → $code', async ({ body, code, says }) => {
+    const path = file('bad-request.json', body);
+    const result = await cli('simulate', '--tape', goodTape, '--request', path);
     expect(result.code).toBe(2);
-    expect(result.err).toBe('');
     expect(JSON.parse(result.out)).toMatchObject({ code });
+    // One line, so that `simulate … > out.json` does not fail in silence.
+    const line = expect.stringContaining(`copysim simulate: the request ${path} is refused (${code}): `);
+    expect(result.err.split('\n')).toEqual([line, '']);
+    expect(result.err).toContain(says);
+    expect(result.err).toContain('the 400 body is on standard output');
   });
 
   it('names the offending field', async () => {
@@ -120,11 +143,16 @@ describe('the public API', () => {
     expect(library.ErrorBodySchema).toBe(ErrorBodySchema);
   });
 
-  it('names every export of the import, sweep, analytics and rank layers, and no internal type such as Decimal40', () => {
-    for (const layer of [importLayer, sweepLayer, analyticsLayer, rankLayer]) {
-      for (const [name, value] of Object.entries(layer)) expect(library, name).toHaveProperty(name, value);
+  it('serves each layer from its entry: sweep and rank from copysim, importers, tapes and analytics from subpaths', () => {
+    for (const name of ['sweep', 'sweepEach', 'latencyCurve', 'rankWallets', 'outOfSample'] as const) {
+      expect(library, name).toHaveProperty(name, { ...sweepLayer, ...rankLayer }[name]);
     }
-    expect(library).not.toHaveProperty('Decimal40');
+    for (const [entry, layer] of [[importEntry, importLayer], [analyticsEntry, analyticsLayer]] as const) {
+      for (const [name, value] of Object.entries(layer)) expect(entry, name).toHaveProperty(name, value);
+    }
+    expect(tapeEntry.convertTapeFile).toBeTypeOf('function');
+    // the main entry stays curated: no importer, no analytics read, no internal type such as Decimal40
+    for (const name of ['importDune', 'buildAnalyticsIndex', 'WETH', 'PERIOD_SECONDS', 'Decimal40']) expect(library).not.toHaveProperty(name);
   });
 });
 

@@ -13,10 +13,12 @@ import { InputError, RequestError } from '../src/model/errors.js';
 import { cli } from './support/cli.js';
 import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
 
+// The pool's liquidity known, so the follower's trades slip by their size (no unknown_liquidity).
+const pool = { usd_liquidity: 50_000 };
 const swaps = [
-  buy(MARKET, TOKEN_X, at(50), 5, 1),
-  buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
-  sell(LEADER_A, TOKEN_X, at(200), 500, 2),
+  buy(MARKET, TOKEN_X, at(50), 5, 1, pool),
+  buy(LEADER_A, TOKEN_X, at(100), 1000, 1, pool),
+  sell(LEADER_A, TOKEN_X, at(200), 500, 2, pool),
 ];
 const codes = (warnings: Warning[]): string[] => warnings.map((w) => w.code);
 
@@ -51,7 +53,7 @@ describe('diagnose', () => {
 
   it('on eth, letter case does not count: no warning', () => {
     const eth = `0x${'ab'.repeat(20)}`;
-    const ethSwaps = [buy(eth, TOKEN_X, at(100), 1000, 1), sell(eth, TOKEN_X, at(200), 500, 2)];
+    const ethSwaps = [buy(eth, TOKEN_X, at(100), 1000, 1, pool), sell(eth, TOKEN_X, at(200), 500, 2, pool)];
     expect(diagnose(tape(ethSwaps, { network: 'eth' }), request({ network: 'eth', wallets: [eth.toUpperCase().replace('0X', '0x')] }))).toEqual([]);
   });
 
@@ -170,6 +172,14 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
       'copysim simulate: warning: no follower trade: the 1 swap of the followed wallets in the window was not copied: 1 no_open_deal ' +
         '(a sell of a token the follower has no open deal in: bought before the window, or already sold)\n',
     );
+    // Trades streamed into pools of unknown liquidity: warned as from a JSON tape (the price
+    // check needs the tape in memory, and is not made).
+    const copied = [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 400, 2)];
+    const traded = file('traded.jsonl', [header, ...copied.map((s) => JSON.stringify(s))].join('\n'));
+    const blind = await cli('simulate', '--tape', traded, '--request', file('r3.json', request()));
+    expect(blind.err).toMatch(
+      /^copysim simulate: warning: 2 of the 2 follower trades went into pools of unknown liquidity .* largest 1000 USD/,
+    );
     const outside = await cli('simulate', '--tape', path, '--request', file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })));
     expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
   });
@@ -206,5 +216,74 @@ describe('copysim latency: the same warnings on standard error', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/^delay \(s\)/);
     expect(err).toBe(`copysim latency: warning: wallets[1] "${typo}" has no swap in the tape: check the address\n`);
+  });
+});
+
+describe("warnings about the follower's own trades", () => {
+  // The market trades TOKEN_X at 1 USD every 10 s from at(0) to at(400); a dust sell at 0.01 USD
+  // at at(103) is a junk print. The leader buys at at(100) and sells at at(300); copied 5 s late,
+  // the buy fires at at(105), where the known price is the junk print's.
+  // No liquidity and the flat options: a fill is at the known price exactly.
+  const market = Array.from({ length: 41 }, (_, k) => buy(MARKET, TOKEN_X, at(10 * k), 5, 1));
+  const JUNK = 'Junk1111111111111111111111111111111111111111';
+  const junk = sell(JUNK, TOKEN_X, at(103), 0.01, 0.01, { usd_amount: 0.0001 });
+  const leader = [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(300), 1000, 1)];
+  const junkTape = tape([...market, ...leader, junk]);
+  const junkIndex = market.length + leader.length; // its place in the tape's swaps
+  const late = request({ strategy: { copy_delay_seconds: 5 } });
+
+  it('a fill at a junk print: named with its swap, and gone once min_price_swap_usd ignores the print', () => {
+    const response = simulate(junkTape, late, FLAT_OPTIONS);
+    expect(response.deals[0]!.trades[0]!.usd_price).toBe(0.01);
+    const warnings = diagnose(junkTape, late, { response, options: FLAT_OPTIONS });
+    // The buy's neighbours: the 10 swaps at or before at(105) (market at 40 … 100, the leader's
+    // buy, the print) and the 10 after (market at 110 … 200): 19 at 1 USD and the print, so the
+    // median is 1 and the fill 1 / 0.01 = 100 times below it. The sell at at(305) fills at 1.
+    expect(warnings).toEqual([
+      {
+        code: 'price_far_from_market',
+        message:
+          '1 follower trade was filled at a price 10× or more away from the median ' +
+          "of the token's 10 swaps before and after: " +
+          `deals[0] (${TOKEN_X}) buy at 2024-03-10T00:01:45Z filled at 0.01 USD, ` +
+          '100× below the median 1 of 20 swaps; ' +
+          `priced from swaps[${junkIndex}] (sell by ${JUNK} at 2024-03-10T00:01:43Z, 0.0001 USD at 0.01). ` +
+          'A junk print (a dust swap at a broken price) decides such a result: check those swaps, ' +
+          'or set the engine option min_price_swap_usd so that swaps that small set no price',
+        swaps: [junkIndex],
+      },
+    ]);
+    expect(WarningSchema.safeParse(warnings[0]).success).toBe(true);
+    const ignored = { ...FLAT_OPTIONS, min_price_swap_usd: 0.01 };
+    expect(simulate(junkTape, late, ignored).deals[0]!.trades[0]!.usd_price).toBe(1);
+    expect(diagnose(junkTape, late, { options: ignored })).toEqual([]);
+  });
+
+  it('a fill 9.99 times from the median is not far; 10 times is', () => {
+    const near = (price: number) => tape([...market, ...leader, { ...junk, usd_price: price }]);
+    expect(codes(diagnose(near(1 / 9.99), late, { options: FLAT_OPTIONS }))).toEqual([]);
+    expect(codes(diagnose(near(0.1), late, { options: FLAT_OPTIONS }))).toEqual(['price_far_from_market']);
+    expect(codes(diagnose(near(10), late, { options: FLAT_OPTIONS }))).toEqual(['price_far_from_market']);
+  });
+
+  it('trades into pools of unknown liquidity, when no engine option says how they slip', () => {
+    const blind = [
+      buy(MARKET, TOKEN_X, at(50), 5, 1),
+      buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+      sell(LEADER_A, TOKEN_X, at(200), 500, 2),
+    ];
+    // The copy buys 1000 USD and sells half its tokens; neither pool's liquidity is known.
+    expect(diagnose(tape(blind), request())).toEqual([
+      {
+        code: 'unknown_liquidity',
+        message:
+          '2 of the 2 follower trades went into pools of unknown liquidity (the tape gives no usd_liquidity), ' +
+          'the largest 1000 USD: each slipped the default flat 1 %, whatever its size. ' +
+          'Set the engine option assumed_liquidity_usd so that a larger trade ' +
+          'slips more, or unknown_liquidity_slippage_percent to say which flat percent is meant',
+      },
+    ]);
+    expect(diagnose(tape(blind), request(), { options: { assumed_liquidity_usd: 100_000 } })).toEqual([]);
+    expect(diagnose(tape(blind), request(), { options: { unknown_liquidity_slippage_percent: 1 } })).toEqual([]);
   });
 });

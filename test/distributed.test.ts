@@ -40,6 +40,15 @@ const generator = new TapeGenerator({ swaps: 6_000, leaders: 8, tokens: 25, mark
 const tapeText = JSON.stringify({ ...generator.header, swaps: [...generator.swaps()] });
 const base = generator.request();
 const lines = requestVariants(base, 30, 3).map((r) => JSON.stringify(r));
+// Two with the copier's wallet (model 3.0): their lines carry "copier".
+const wallets = [
+  { starting_balance_usd: 400, max_open_deals: 3 },
+  { slippage_tolerance_percent: 2, failed_transaction_percent: 10, retries: 1, sandwich_percent: 50, random_seed: 3 },
+];
+wallets.forEach((wallet, k) => {
+  const request = JSON.parse(lines[2 + 3 * k]!) as { strategy?: object | null };
+  lines[2 + 3 * k] = JSON.stringify({ ...request, strategy: { ...request.strategy, ...wallet } });
+});
 lines.splice(4, 0, JSON.stringify({ ...base, buy_percentage: 0 }));
 lines.splice(9, 0, JSON.stringify({ ...base, from_date: '2024-03-09', to_date: '2024-03-01' }));
 lines.splice(12, 0, '{"wallets": [');
@@ -142,6 +151,7 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     expect(local.err).toBe('');
     expect(local.code).toBe(0);
     expect(local.out.split('\n').filter(Boolean)).toHaveLength(33);
+    expect(local.out.split('\n').filter((l) => l.includes('"copier":'))).toHaveLength(2);
   }, 60_000);
 
   beforeEach(async () => {
@@ -185,6 +195,8 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
       ['--format', 'jsonl'],
       ['--format', 'csv', '--sort-by', 'roi_total', '--min-deals', '1'],
       ['--split', '2024-03-02', '--top', '3', '--format', 'jsonl'],
+      // every copier starting with 500 USD: the balance travels with the request to the workers
+      ['--balance', '500', '--split', '2024-03-02', '--top', '3', '--format', 'jsonl'],
     ];
     for (const extra of cases) {
       const args = ['rank', '--tape', tape, '--request', rankRequestFile, ...extra];

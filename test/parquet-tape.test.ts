@@ -172,7 +172,8 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
 describe('a Parquet tape works everywhere a tape is read', () => {
   const example = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'example');
   /** The first leader of the example's sol request. */
-  const LEADER = '8jbYkPiGenVmXvfiKdtTqaZUMbLx8qEiwQBCG2ZB67Hn';
+  const solRequest = JSON.parse(readFileSync(join(example, 'request-sol.json'), 'utf8')) as { wallets: string[] };
+  const LEADER = solRequest.wallets[0]!;
   it.each<[string, (tape: string) => string[]]>([
     ['latency', (t: string) => ['latency', '--tape', t, '--request', join(example, 'request-sol.json'), '--json']],
     ['rank', (t: string) => ['rank', '--tape', t, '--request', join(example, 'request-sol.json'), '--format', 'jsonl']],

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../src/model/errors.js';
+import { InputError, RequestError } from '../src/model/errors.js';
 import type { SimulatorRequestInput } from '../src/model/request.js';
+import type { TapeInput } from '../src/model/tape.js';
 import { simulate } from '../src/simulate.js';
 import { indexTape } from '../src/engine/tape-index.js';
 import { sweep, type SweepResult } from '../src/sweep/index.js';
@@ -17,7 +18,19 @@ import { FOLLOWERS_A_WALK, runBatch, runOne } from '../src/sweep/run-one.js';
 import { resolveEngineOptions } from '../src/model/options.js';
 import { parseSimulatorRequest } from '../src/model/request.js';
 import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
-import { scenarioArb, strategyArb } from './support/arbitraries.js';
+import { copierArb, copierScenarioArb, scenarioArb, strategyArb } from './support/arbitraries.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  MARKET,
+  near,
+  request,
+  sell,
+  tape as scenarioTape,
+  TOKEN_X,
+  LEADER_A,
+} from './support/scenario.js';
 import { progressBar } from '../src/cli/progress.js';
 import { cli } from './support/cli.js';
 
@@ -203,6 +216,128 @@ describe('copysim sweep', () => {
     expect(run.code).toBe(1);
     expect(run.err).toMatch(message);
     expect(existsSync(join(dir, 'missing.json'))).toBe(false);
+  });
+});
+
+/** What a sweep gives a request by simulate: its summary, and its copier when it reports one; or its 400 body. */
+function simulated(t: TapeInput, request: unknown, index: number, options = {}): SweepResult {
+  try {
+    const { summary, copier } = simulate(t, request, options);
+    return copier === undefined ? { index, summary } : { index, summary, copier };
+  } catch (e) {
+    if (e instanceof RequestError) return { index, error: e.body };
+    throw e;
+  }
+}
+
+describe("the copier's wallet (model 3.0) in a sweep", () => {
+  // The leader buys 100 tokens at 1.00 at 100 s; the market trades X at 1.05 at 103 s and at 1.20
+  // at 110 s; the leader sells all at 2.00 at 1,000 s. No slippage, 1 USD network fee a landed
+  // trade, and a failed attempt pays (base_fee_native + priority_fee) × 100 = 1 USD as well.
+  const swaps = [
+    buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+    buy(MARKET, TOKEN_X, at(103), 1, 1.05),
+    buy(MARKET, TOKEN_X, at(110), 1, 1.2),
+    sell(LEADER_A, TOKEN_X, at(1000), 100, 2),
+  ];
+  const grid = [10, 30].flatMap((tolerance) =>
+    [0, 5, 15].map((delay) =>
+      request({ strategy: { slippage_tolerance_percent: tolerance, copy_delay_seconds: delay } }),
+    ),
+  );
+
+  it('a tolerance × delay grid, hand-computed: later copies fill worse, and past the tolerance fail', async () => {
+    const results = await sweep(scenarioTape(swaps), grid, { workers: 0, engineOptions: FLAT_OPTIONS });
+    const pnl = results.map((r) => ('summary' in r ? r.summary.pnl_total : NaN));
+    // delay 0: 100 tokens at 1.00, sold at 2.00: 200 − 100 − 2 fees = 98
+    // delay 5: the copy lands at 105 s at the 1.05 of 103 s (≤ 1.00 × 1.10): 100 / 1.05 tokens,
+    //   sold at 1,005 s at 2.00: 190.476… − 100 − 2 = 88.476…
+    // delay 15, tolerance 10 %: the fill 1.20 > 1.10 fails (1 USD), no deal: PnL 0, the sell is no_open_deal
+    // delay 15, tolerance 30 %: 1.20 ≤ 1.30 lands: 83.33… tokens, sold for 166.66…: 64.66…
+    [98, 200 / 1.05 - 102, 0, 98, 200 / 1.05 - 102, 200 / 1.2 - 102].forEach((v, i) => near(pnl[i], v, `request ${i}`));
+    const copier = results.map((r) => ('copier' in r ? r.copier! : null));
+    expect(copier.map((c) => c?.failed_transactions)).toEqual([0, 0, 1, 0, 0, 0]);
+    expect(copier.map((c) => c?.failed_transaction_fees)).toEqual([0, 0, 1, 0, 0, 0]);
+    // the most money in use: a buy of 100 and its 1 USD fee; the failed attempt's 1 USD alone
+    expect(copier.map((c) => c?.capital_required)).toEqual([101, 101, 1, 101, 101, 101]);
+    expect(copier[0]!.starting_balance).toBeNull();
+  });
+
+  it('gives each request its summary and copier exactly as simulate does, on generated scenarios', async () => {
+    // Each scenario's request with other copier's wallets, and once without any of its members.
+    const arb = fc.tuple(copierScenarioArb(40), fc.array(copierArb, { maxLength: 3 }));
+    await fc.assert(
+      fc.asyncProperty(arb, async ([s, wallets]) => {
+        const plain = { ...s.request, strategy: null };
+        const reqs = [
+          s.request,
+          plain,
+          ...wallets.map((w) => ({ ...s.request, strategy: { ...s.request.strategy, ...w } })),
+        ];
+        let want: SweepResult[];
+        try {
+          want = reqs.map((r, index) => simulated(s.tape, r, index, s.options));
+        } catch (e) {
+          if (e instanceof InputError) return; // a tape the engine cannot use: refused alike by both
+          throw e;
+        }
+        const got = await sweep(s.tape, reqs, { workers: 0, engineOptions: s.options });
+        expect(got).toEqual(want);
+        expect(Object.keys(got[1]!)).toEqual(['index', 'summary']);
+      }),
+      { numRuns: 80, seed: 41 },
+    );
+  });
+
+  it.skipIf(sweepWorkerUrl() === null)('gives the same on worker threads', async () => {
+    const base = requests[0] as object;
+    const reqs = [
+      { ...base, strategy: { starting_balance_usd: 500, max_open_deals: 2 } },
+      {
+        ...base,
+        strategy: {
+          slippage_tolerance_percent: 2,
+          sandwich_percent: 50,
+          failed_transaction_percent: 10,
+          retries: 1,
+          random_seed: 7,
+        },
+      },
+      { ...base, strategy: { copy_delay_seconds: 5, report_wallet: true, report_leaders: true } },
+      base,
+    ];
+    expect(await sweep(tape, reqs, { workers: 2 })).toEqual(reqs.map((r, i) => simulated(tape, r, i)));
+  });
+
+  it('copysim sweep: a line carries "copier" after the summary; a line without its members is as before', async () => {
+    const t = join(dir, 'grid-tape.json');
+    writeFileSync(t, JSON.stringify(scenarioTape(swaps)));
+    const options = join(dir, 'flat-options.json');
+    writeFileSync(options, JSON.stringify(FLAT_OPTIONS));
+    const file = join(dir, 'grid.jsonl');
+    const reqs = [grid[2]!, request()];
+    writeFileSync(file, reqs.map((r) => JSON.stringify(r)).join('\n'));
+    const full = join(dir, 'grid-full');
+    const run = await cli(
+      'sweep',
+      '--tape',
+      t,
+      '--requests',
+      file,
+      '--options',
+      options,
+      '--workers',
+      '0',
+      '--full',
+      full,
+    );
+    expect(run.code, run.err).toBe(0);
+    const [withCopier, plain] = reqs.map((r) => simulate(scenarioTape(swaps), r, FLAT_OPTIONS));
+    expect(run.out).toBe(
+      `${JSON.stringify({ index: 0, summary: withCopier!.summary, copier: withCopier!.copier })}\n` +
+        `${JSON.stringify({ index: 1, summary: plain!.summary })}\n`,
+    );
+    expect(JSON.parse(readFileSync(join(full, '0.json'), 'utf8'))).toEqual(withCopier);
   });
 });
 

@@ -6,7 +6,8 @@ import { InputError } from '../model/errors.js';
 import { parseSimulatorRequest, type Network } from '../model/request.js';
 import { formatTextReport } from '../report/text-report.js';
 import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
-import { simulate } from '../simulate.js';
+import { simulateParts } from '../simulate.js';
+import { assembleResponse } from '../report/response.js';
 import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
@@ -62,13 +63,15 @@ export function exampleCommand(args: string[], io: CliIo): number {
       throw new InputError(`${requestFile}: the bundled request is invalid: ${JSON.stringify(parsed.error)}`, { source: requestFile });
     }
     const tape = readTapeFile(join(dir, `tape-${net}.json`));
-    const response = simulate(tape, parsed.data, options);
+    const parts = simulateParts(tape, parsed.data, options);
+    const response = assembleResponse(parts);
+    const copierPoints = parts.copierPoints;
     const outFile = join(outDir, `example-${net}.json`);
     writeResponse(outFile, formatJson(response, true));
     const htmlFile = join(outDir, `example-${net}.html`);
     const title = `copysim example: ${net} (fixtures/example/tape-${net}.json)`;
-    writeHtmlFile(htmlFile, simulationReportHtml({ title, response, request: parsed.data, tape }));
-    io.out(formatTextReport(response, parsed.data, { title: `== ${title} ==` }));
+    writeHtmlFile(htmlFile, simulationReportHtml({ title, response, request: parsed.data, tape, copierPoints }));
+    io.out(formatTextReport(response, parsed.data, { title: `== ${title} ==`, copierPoints }));
     io.out(`\nfull response written to ${outFile}\nHTML report written to ${htmlFile}: open it in a browser\n\n`);
   }
   return EXIT_OK;

@@ -3,6 +3,7 @@ import { diagnose } from '../diagnose/diagnose.js';
 import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { RequestError } from '../model/errors.js';
+import type { CopierResultJson } from '../model/response.js';
 import { DEFAULT_DELAYS, latencyCurve, type LatencyCurve } from '../sweep/latency.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
@@ -14,7 +15,10 @@ export const LATENCY_HELP = `copysim latency --tape TAPE --request REQUEST [--de
 Runs the request at each copy delay (strategy.copy_delay_seconds) over one indexed tape and
 prints how much of the zero-delay PnL a copier keeps as its bot lands later: delay, pnl_total,
 roi_total, follower trades, deals and the share of the zero-delay PnL kept, and the first delay
-at which half of it is gone. The request's own strategy is kept; only the delay varies.
+at which half of it is gone. The request's own strategy is kept; only the delay varies. When it
+reports the copier's wallet (any of its strategy members set, model 3.0), each delay also shows
+the failed transactions and their fees, the sandwiched trades and their loss, and the copies
+skipped for cash (--json: each point's "copier").
 
   --tape FILE      the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --request FILE   the simulator request (interface 4.1), with or without a strategy
@@ -35,14 +39,32 @@ function parseDelays(text: string | undefined): readonly number[] {
   });
 }
 
+/** The copier's columns: failed attempts and their fees, sandwiches and their loss, copies skipped for cash. */
+const COPIER_HEADERS = ['failed', 'failed fees', 'sandwiched', 'sandwich loss', 'cash skips'];
+
+/** A point's copier figures, as {@link COPIER_HEADERS} name them. */
+function copierCells(copier: CopierResultJson): string[] {
+  return [
+    String(copier.failed_transactions),
+    money(copier.failed_transaction_fees),
+    String(copier.sandwiched_trades),
+    money(copier.sandwich_loss),
+    String(copier.skipped_for_cash),
+  ];
+}
+
 function money(value: number): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
-/** The curve as a table a person reads. */
+/**
+ * The curve as a table a person reads; with the copier's wallet, what the delay costs in failed
+ * transactions, sandwiches and copies skipped for cash too.
+ */
 export function formatLatencyTable(curve: LatencyCurve): string {
+  const wallet = curve.points.some((p) => p.copier !== undefined);
   const rows = [
-    ['delay (s)', 'pnl_total', 'roi_total %', 'trades', 'deals', 'PnL kept'],
+    ['delay (s)', 'pnl_total', 'roi_total %', 'trades', 'deals', 'PnL kept', ...(wallet ? COPIER_HEADERS : [])],
     ...curve.points.map((p) => [
       String(p.delay_seconds),
       money(p.pnl_total),
@@ -50,6 +72,7 @@ export function formatLatencyTable(curve: LatencyCurve): string {
       String(p.trades),
       String(p.deals),
       p.pnl_kept === null ? '-' : `${(100 * p.pnl_kept).toFixed(1)} %`,
+      ...(p.copier === undefined ? [] : copierCells(p.copier)),
     ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

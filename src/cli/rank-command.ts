@@ -18,24 +18,34 @@ import { writeHtmlFile } from '../report/html/index.js';
 const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
-export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--sort-by METRIC] [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
+export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC]
+    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
 copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
 request's window (or those of --wallets) is followed with the request's settings, its "wallets"
-replaced by that one wallet. A row: the wallet; the copier's summary (the simulator's); its
-deals, closed deals, winrate, profit factor and max drawdown; the wallet's own results over the
-window (own_pnl_total, own_roi_total, own_winrate, own_deals).
+replaced by that one wallet and its strategy's "report_wallet" set (which changes no deal). A
+row: the wallet; the copier's summary (the simulator's); its deals, closed deals, winrate,
+profit factor and max drawdown (of closed deals' PnL); capital_required, the most money the
+copier had in use at once, fees included (what copying that wallet alone needs); the copies
+skipped for cash (with a balance); the wallet's own results over the window (own_pnl_total,
+own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole "copier" member.
 
   --tape FILE       the tape: JSON, JSONL (.jsonl) or Parquet (.parquet)
   --request FILE    the simulator request (interface 4.1), strategy included
   --wallets FILE    rank only these wallets: one address a line (blank lines skipped)
+  --balance USD     every copier starts with USD (strategy.starting_balance_usd, over the
+                    request's own): a copied buy whose amount and fees exceed its cash left is
+                    skipped (insufficient_balance) and the row shows what copying with that money
+                    made: "which wallets can I afford to copy with 1,000 USD". A wallet whose
+                    capital_required is at most USD is copied as with unlimited money
   --sort-by METRIC  largest first, ties by address (default pnl_total): ${RANK_METRICS.join(', ')}
   --min-deals N     leave out wallets whose copier made fewer than N deals
   --top N           at most N rows (with --split, also the wallets copied together after it; default 10 there)
   --format F        table (default), csv, or jsonl (one object a line: wallet, summary and the figures)
   --html FILE       also write the ranking as an HTML page: the table, and a scatter of each
-                    wallet's own ROI against its copier's
+                    wallet's own ROI against its copier's; with --split, the after-split columns,
+                    the correlation, the top wallets' result, and a scatter of before against after
   --split DAY       rank on the window before DAY, then evaluate the same wallets from DAY to to_date:
                     each row gains the after-split summary, and the output ends with Spearman's rank
                     correlation of the sort metric before and after (wallets with --min-deals deals in
@@ -52,6 +62,16 @@ function whole(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number ≥ 0, not "${text}"`);
   return Number(text);
+}
+
+/** An amount of USD above 0, as `--balance` takes it. */
+function usd(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(n > 0 && Number.isFinite(n))) {
+    throw new UsageError(`${flag} takes an amount of USD above 0, such as 1000, not "${text}"`);
+  }
+  return n;
 }
 
 function readWallets(path: string): string[] {
@@ -74,6 +94,7 @@ const RANK_FLAGS = {
   queue: { type: 'string' },
   chunk: { type: 'string' },
   html: { type: 'string' },
+  balance: { type: 'string' },
 } as const;
 
 export async function rankCommand(args: string[], io: CliIo): Promise<number> {
@@ -89,6 +110,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const chunk = whole('--chunk', values.chunk);
   if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
   if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
+  const balance = usd('--balance', values.balance);
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
@@ -103,6 +125,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     ...(minDeals !== undefined ? { minDeals } : {}),
     ...(top !== undefined ? { top } : {}),
     ...(wallets !== undefined ? { wallets } : {}),
+    ...(balance !== undefined ? { balance } : {}),
   };
   // Here, every wallet in one walk of the tape; with --queue, a walk a chunk on the workers.
   const runner: CopyRunner =
@@ -124,7 +147,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
       const title = `copysim rank: ${values.request}, before ${values.split}`;
-      if (html !== undefined) writeHtmlFile(html, rankReportHtml(title, check.rows));
+      if (html !== undefined) writeHtmlFile(html, rankReportHtml(title, check.rows, check));
       printOutOfSample(io, check, format, sortBy);
     }
   } catch (e) {
@@ -182,9 +205,16 @@ export function formatRankCsv(rows: readonly (RankedWallet | SplitRow)[]): strin
 export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sortBy: RankMetric): string {
   if (rows.length === 0) return 'No wallet to rank: none has a swap in the window (or passes --min-deals).\n';
   const split = 'after' in rows[0]!;
-  const money = (v: number): string => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const balance = rows[0]!.copier.starting_balance;
+  const money = (v: number): string =>
+    v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const table = [
-    ['#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'own PnL', 'own ROI %', ...(split ? ['after PnL', 'after ROI %'] : [])],
+    [
+      ...['#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'capital'],
+      ...(balance === null ? [] : ['cash skips']),
+      ...['own PnL', 'own ROI %'],
+      ...(split ? ['after PnL', 'after ROI %'] : []),
+    ],
     ...rows.map((r, i) => [
       String(i + 1),
       shortAddress(r.wallet),
@@ -194,15 +224,22 @@ export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sort
       r.winrate.toFixed(0),
       r.profit_factor === null ? '-' : r.profit_factor.toFixed(2),
       money(r.max_drawdown),
+      money(r.copier.capital_required),
+      ...(balance === null ? [] : [String(r.copier.skipped_for_cash)]),
       money(r.own.pnl_total),
       r.own.roi_total.toFixed(1),
       ...('after' in r ? [money(r.after.pnl_total), r.after.roi_total.toFixed(1)] : []),
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  const lines = table.map((row) => row.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  const lines = table.map((row) =>
+    row.map((cell, c) => (c === 1 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
-  return `Wallets ranked by the copier's ${sortBy} (PF: profit factor; max DD: max drawdown, USD)\n${lines.join('\n')}\n`;
+  const skips =
+    balance === null ? '' : `; cash skips: copies skipped for cash, each copier starting with ${money(balance)} USD`;
+  const legend = `PF: profit factor; max DD: max drawdown, USD; capital: capital_required, USD${skips}`;
+  return `Wallets ranked by the copier's ${sortBy} (${legend})\n${lines.join('\n')}\n`;
 }
 
 /** The out-of-sample verdict in a few lines. */
@@ -215,7 +252,16 @@ export function formatOutOfSample(check: OutOfSample): string {
     `  Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets)`,
     top === null
       ? '  No wallet to copy after the split.'
-      : `  Copying the before-split top ${check.top.wallets.length} together after the split: PnL ${top.pnl_total.toFixed(2)} USD, ROI ${top.roi_total.toFixed(2)} %`,
+      : `  Copying the before-split top ${check.top.wallets.length} together after the split: ` +
+        `PnL ${top.pnl_total.toFixed(2)} USD, ROI ${top.roi_total.toFixed(2)} %${togetherCopier(check)}`,
     '',
   ].join('\n');
+}
+
+/** The capital copying the top wallets together needs, and with a balance the copies it skipped for cash. */
+function togetherCopier(check: OutOfSample): string {
+  const copier = check.top.copier;
+  if (copier === null) return '';
+  const capital = `, capital required ${copier.capital_required.toFixed(2)} USD`;
+  return copier.starting_balance === null ? capital : `${capital}, ${copier.skipped_for_cash} copies skipped for cash`;
 }

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { diagnose, outcomeOf, TapeFactsCollector, warningsOf, withSkipLog, type Warning } from '../diagnose/index.js';
+import {
+  dealsOf, diagnose, outcomeOf, TapeFactsCollector, tradeWarnings, warningsOf, withSkipLog, type Warning,
+} from '../diagnose/index.js';
 import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { isParquetPath } from '../io/parquet/format.js';
@@ -10,6 +12,7 @@ import { writeResponseParts } from '../io/json-stream.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
 import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
+import type { ErrorBody } from '../model/errors.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
@@ -44,8 +47,8 @@ or none in the window, a window beside the tape's days, an empty tape, no follow
 all (with the reasons). See docs/errors.md.
 
 Exit codes: 0 the response on standard output; 2 the request fails validation (the 400 body
-{"code","detail"} on standard output); 1 the tape or options cannot be used, or --strict and
-a warning (a message on standard error).`;
+{"code","detail"} on standard output, and one line on standard error); 1 the tape or options
+cannot be used, or --strict and a warning (a message on standard error).`;
 
 /** The command line of `copysim simulate`. */
 interface SimulateFlags {
@@ -98,16 +101,31 @@ function readInputs(flags: SimulateFlags, io: CliIo): SimulateInputs | undefined
     request = JSON.parse(requestText);
   } catch (e) {
     const message = `the request is not valid JSON: ${(e as Error).message}`;
-    io.out(formatJson({ code: 'validation_error', detail: [{ path: '', message }] }, flags.pretty));
+    refused(flags, { code: 'validation_error', detail: [{ path: '', message }] }, io);
     return undefined;
   }
   const parsed = parseSimulatorRequest(request);
   if (!parsed.success) {
-    io.out(formatJson(parsed.error, flags.pretty));
+    refused(flags, parsed.error, io);
     return undefined;
   }
   const options = flags.options === undefined ? {} : (readJson(flags.options, 'options') as object);
   return { request, parsed: parsed.data, options };
+}
+
+/**
+ * A refused request: its 400 body on standard output (where the response would go), and one line
+ * on standard error, so that `simulate … > out.json` does not fail in silence.
+ */
+function refused(flags: SimulateFlags, body: ErrorBody, io: CliIo): void {
+  io.out(formatJson(body, flags.pretty));
+  const problems =
+    typeof body.detail === 'string' ? [body.detail] : body.detail.map((d) => `${d.path || '(request)'}: ${d.message}`);
+  const more = problems.length <= 1 ? '' : ` (and ${problems.length - 1} more)`;
+  io.err(
+    `copysim simulate: the request ${flags.request} is refused (${body.code}): ${problems[0] ?? ''}${more}; ` +
+      'the 400 body is on standard output\n',
+  );
 }
 
 /** A finished run: the response in parts, its warnings, and the tape when it was held in memory. */
@@ -136,7 +154,9 @@ function runStreamed(tape: string, inputs: SimulateInputs, bar: Progress): Simul
   const parts = stream(request, (swap, leader) => facts.add(swap, leader));
   // Only a run without a trade needs the skip log's reasons: then the file is read again.
   const outcome = () => outcomeOf(parts.dealCount > 0 || parts.skipped !== null ? parts : stream(withSkipLog(parsed)));
-  return { parts, warnings: warningsOf(facts.facts(), parsed, outcome), tapeInMemory: null };
+  // Without the tape in memory the trades' prices are not checked against the market's.
+  const tradeChecks = tradeWarnings(dealsOf(parts), null, options);
+  return { parts, warnings: [...warningsOf(facts.facts(), parsed, outcome), ...tradeChecks], tapeInMemory: null };
 }
 
 /** Runs the simulation over the tape file, streamed or read whole, with a progress bar. */
@@ -161,11 +181,13 @@ function writeOutputs(flags: SimulateFlags, request: SimulatorRequest, run: Simu
   const title = `copysim simulation of ${basename(flags.tape)}`;
   // The whole response as objects, made once, only for the outputs that need it.
   const response = flags.html !== undefined || flags.report || flags.pretty ? assembleResponse(run.parts) : null;
+  const copierPoints = run.parts.copierPoints;
   if (flags.html !== undefined) {
-    writeHtmlFile(flags.html, simulationReportHtml({ title, response: response!, request, tape: run.tapeInMemory }));
+    const inputs = { title, response: response!, request, tape: run.tapeInMemory, copierPoints };
+    writeHtmlFile(flags.html, simulationReportHtml(inputs));
   }
   if (flags.report) {
-    io.out(formatTextReport(response!, request, { title }));
+    io.out(formatTextReport(response!, request, { title, copierPoints }));
   } else if (flags.pretty) {
     io.out(formatJson(response!, true));
   } else {

@@ -19,16 +19,20 @@ copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [-
 
 Runs many simulator requests over one tape: the tape is read and indexed once, the requests
 are spread over worker threads. Prints one JSON line per request, in input order:
-{"index", "summary"}, or {"index", "error"} with the 400 body for a request that fails
-validation or asks for another network than the tape's; the other requests still run.
+{"index", "summary"}, with "copier" after the summary when the request reports the copier's
+wallet (any of its strategy members set, model 3.0), or {"index", "error"} with the 400 body for
+a request that fails validation or asks for another network than the tape's; the other
+requests still run.
 
   --tape FILE       the tape: JSON, JSONL (.jsonl) or Parquet (.parquet), held in memory
   --requests FILE   one request body (interface 4.1) a line; blank lines are skipped and
                     "index" counts the requests from 0
   --workers N       worker threads (default: the available cores; 0: this thread only)
   --full DIR        also write each whole 200 body to DIR/<index>.json (index zero-padded)
-  --html FILE       also write an HTML page of the sweep: a heatmap of a summary figure over
-                    two of the settings that vary (chosen on the page), and every run
+  --html FILE       also write an HTML page of the sweep: a heatmap of a summary figure (or a
+                    copier figure, copier.…) over two of the settings that vary, strategy
+                    members included (chosen on the page), coloured by rank so that close
+                    values differ, and every run
   --options FILE    engine options as JSON, the same for every request
   --queue URL       run the requests on queue workers instead (copysim worker, on any number
                     of machines) through Redis at URL (redis://HOST:PORT, unix:///PATH): the same
@@ -77,6 +81,11 @@ function parseWhole(flag: string, text: string | undefined, least: number): numb
   return n;
 }
 
+/** A request's line: its index and summary, and its `copier` when the request reports it. */
+function summaryLine({ index, summary, copier }: Extract<SweepResult, { summary: unknown }>): SweepResult {
+  return copier === undefined ? { index, summary } : { index, summary, copier };
+}
+
 export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -108,14 +117,14 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   const bar = progressBar(io, 'sweep', 'requests');
   const answered: SweepResult[] = [];
   const write = (result: SweepResult): void => {
-    if (values.html !== undefined) answered.push('summary' in result ? { index: result.index, summary: result.summary } : result);
+    if (values.html !== undefined) answered.push('summary' in result ? summaryLine(result) : result);
     const error = notJson.get(result.index);
     if (error !== undefined) {
       io.out(formatJson({ index: result.index, error }, false));
     } else if ('error' in result) {
       io.out(formatJson({ index: result.index, error: result.error }, false));
     } else {
-      io.out(formatJson({ index: result.index, summary: result.summary }, false));
+      io.out(formatJson(summaryLine(result), false));
       if (fullDir !== undefined) writeResponseFile(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), result.response);
     }
   };

@@ -9,6 +9,7 @@ import { utcIso } from '../model/utc-time.js';
 import type { ResponseParts } from '../report/response.js';
 import { checkNetwork, simulateParts } from '../simulate.js';
 import { tapeFacts, type LeaderFacts, type TapeFacts } from './tape-facts.js';
+import { tradeWarnings, type DealSource } from './trade-checks.js';
 import type { Warning } from './warning.js';
 
 /** What a run gave, as far as the warnings need it. */
@@ -29,11 +30,14 @@ export interface DiagnoseOptions {
 /**
  * The warnings of a simulation: answers that are computed correctly but are probably not what
  * the caller meant. A followed wallet with no swap in the tape (a typo), none in the window, a
- * window that does not overlap the tape, an empty tape, and no follower trade at all (with the
- * reasons the skip log gives). An empty list when nothing looks wrong.
+ * window that does not overlap the tape, an empty tape, no follower trade at all (with the
+ * reasons the skip log gives), follower trades filled far from the token's market (a junk print)
+ * and trades into pools of unknown liquidity priced with the flat slippage. An empty list when
+ * nothing looks wrong.
  *
- * Cheap: one pass over the tape's interned wallet ids. A replay runs only when the follower's
- * trades are needed and no `response` is given, or the response has no trade and no skip log.
+ * One pass over the tape's interned wallet ids, and one over the swaps of the tokens the
+ * follower traded. A replay runs when no `response` is given, and again when the response has no
+ * trade and no skip log.
  * Throws as {@link simulate} does for a request that fails validation or asks for another network.
  *
  * @example
@@ -51,11 +55,20 @@ export function diagnose(
   checkNetwork(indexed.network, parsed.data.network);
   const window = requestWindow(parsed.data);
   const facts = tapeFacts(indexed, parsed.data, window);
-  return warningsOf(facts, parsed.data, () => {
-    const given = options.response === undefined ? null : outcomeOf(options.response);
-    if (given !== null && (given.deals > 0 || given.skipped !== null)) return given;
-    return outcomeOf(simulateParts(indexed, withSkipLog(parsed.data), options.options ?? {}));
+  const engineOptions = options.options ?? {};
+  const response = options.response ?? simulateParts(indexed, parsed.data, engineOptions);
+  const warnings = warningsOf(facts, parsed.data, () => {
+    const given = outcomeOf(response);
+    if (given.deals > 0 || given.skipped !== null) return given;
+    return outcomeOf(simulateParts(indexed, withSkipLog(parsed.data), engineOptions));
   });
+  return [...warnings, ...tradeWarnings(dealsOf(response), indexed, engineOptions)];
+}
+
+/** The deals of a response, whole or in parts. */
+export function dealsOf(response: SimulatorResponse | ResponseParts): DealSource {
+  if ('dealCount' in response) return { count: response.dealCount, deal: (i) => response.deal(i) };
+  return { count: response.deals.length, deal: (i) => response.deals[i]! };
 }
 
 /** Deals and skip log of a response, whole or in parts. */

@@ -1,102 +1,46 @@
-import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { ZERO, type Decimal } from '../numeric/decimal.js';
+import type { ChartSums } from './chart-sums.js';
+import type { CopierCash } from './copier-cash.js';
+import { DealTotals } from './deal.js';
+import type { Fill } from './execution.js';
 
 /**
- * The follower's own running state beside its deals (copier-wallet.md 2 and 7): its cash, the
- * money it has had in use at most, the equity curve's drawdown, and what belongs to no deal (the
- * fees of failed attempts, the sandwiches' losses, the copies skipped for cash). Deals keep their
- * own accounting; every trade and every failed attempt also passes through here.
- *
- * With a starting balance `B`, `cash` starts at `B` and a buy that would leave less than the
- * reserve is refused; without one, `cash` starts at 0 and nothing is refused.
+ * The follower's own running state beside its deals: what every trade adds to, and what a cost
+ * that belongs to no deal (a failed transaction's fee) adds to as well. `Deal` stays pure
+ * per-position accounting; the summary reads {@link totals}, the PnL chart {@link chart}, and the
+ * `copier` member {@link cash}.
  */
 export class FollowerLedger {
-  /** `starting_balance_usd`, or null: unlimited. */
-  readonly startingBalance: Decimal | null;
-  private readonly reserve: Decimal;
-  cash: Decimal;
-  /** `max(B − cash)` over the run, with `B` read as 0 when null. */
-  private mostInUse: Decimal = ZERO;
-  /** The highest equity so far, and the largest fall from it in USD and in percent. */
-  private peak: Decimal;
-  maxDrawdown: Decimal = ZERO;
-  private maxDrawdownPercent: Decimal = ZERO;
-  failedTransactions = 0;
-  failedTransactionFees: Decimal = ZERO;
-  sandwichedTrades = 0;
-  sandwichLoss: Decimal = ZERO;
-  skippedForCash = 0;
-  /**
-   * The cash and equity after each change of cash, with its time, when kept (the reports draw
-   * them): three doubles a point, as the response prints money.
-   */
-  readonly points: number[] | null;
-
-  constructor(startingBalance: number | null, reserve: number, keepPoints = false) {
-    this.points = keepPoints ? [] : null;
-    this.startingBalance = startingBalance === null ? null : new Decimal(startingBalance);
-    this.reserve = new Decimal(reserve);
-    this.cash = this.startingBalance ?? ZERO;
-    this.peak = this.cash;
-  }
+  /** The settled deals' fee, slippage and volume sums (the summary's). */
+  readonly totals = new DealTotals();
 
   /**
-   * Whether a buy of `amount` with these fees may be made: `amount + fees ≤ cash − reserve`
-   * (copier-wallet.md 2); always true without a starting balance.
+   * `chart`: the PnL chart's running sums, null when the chart is not kept; `cash`: the copier's
+   * cash and equity, null when the request sets none of the copier's wallet.
    */
-  affords(amount: Decimal, networkFee: Decimal, botFee: Decimal): boolean {
-    if (this.startingBalance === null) return true;
-    return amount.plus(networkFee).plus(botFee).lte(this.cash.minus(this.reserve));
+  constructor(
+    readonly chart: ChartSums | null,
+    readonly cash: CopierCash | null,
+    /** `bot_fee_percent / 100`, or null when bot fees are not included. */
+    private readonly botFeeRate: Decimal | null,
+  ) {}
+
+  /**
+   * A trade: its amount and network fee, and a sell's cost basis (null for a buy). The chart's
+   * sums and the cash move; the deal has booked it already.
+   */
+  traded(fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
+    this.chart?.addTrade(fill.usdAmount, cost, networkFee);
+    const cash = this.cash;
+    if (cash === null) return;
+    const botFee = this.botFeeRate === null ? ZERO : fill.usdAmount.times(this.botFeeRate);
+    if (cost === null) cash.bought(fill.usdAmount, networkFee, botFee);
+    else cash.sold(fill.usdAmount, networkFee, botFee);
   }
 
-  /** A landed buy: `cash −= usd_amount + fees`. */
-  bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.minus(usdAmount.plus(networkFee).plus(botFee));
-  }
-
-  /** A landed sell of any kind: `cash += usd_amount − fees`. */
-  sold(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.plus(usdAmount.minus(networkFee).minus(botFee));
-  }
-
-  /** A failed attempt: it pays its fee and nothing else. */
+  /** A failed attempt, which belongs to no deal: only its fee, and only the cash sees it. */
   failed(fee: Decimal): void {
-    this.cash = this.cash.minus(fee);
-    this.failedTransactions++;
-    this.failedTransactionFees = this.failedTransactionFees.plus(fee);
-  }
-
-  /** A landed copy that was sandwiched, and what it lost to it. */
-  sandwiched(loss: Decimal): void {
-    this.sandwichedTrades++;
-    this.sandwichLoss = this.sandwichLoss.plus(loss);
-  }
-
-  /**
-   * After a change of `cash`: the money in use, and the equity `cash + held` (`held`: the open
-   * deals valued at the known prices of the moment) against its peak so far.
-   */
-  changed(held: Decimal, time: number): void {
-    const inUse = (this.startingBalance ?? ZERO).minus(this.cash);
-    if (inUse.gt(this.mostInUse)) this.mostInUse = inUse;
-    const equity = this.cash.plus(held);
-    this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
-    if (equity.gt(this.peak)) this.peak = equity;
-    const fall = this.peak.minus(equity);
-    if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;
-    // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
-    if (this.startingBalance !== null && fall.gt(ZERO) && this.peak.gt(ZERO)) {
-      const hundredFall = HUNDRED.times(fall);
-      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) this.maxDrawdownPercent = hundredFall.div(this.peak);
-    }
-  }
-
-  /** `capital_required`: the most money in use at once, fees included (0 at least). */
-  get capitalRequired(): Decimal {
-    return this.mostInUse;
-  }
-
-  /** `max_drawdown_percent`, null without a starting balance. */
-  get drawdownPercent(): Decimal | null {
-    return this.startingBalance === null ? null : this.maxDrawdownPercent;
+    this.cash?.failed(fee);
   }
 }
+

@@ -5,6 +5,7 @@ import type { SkippedCopyJson, SpecialTag, TradeType } from '../model/response.j
 import { NO_STRATEGY, reportsCopier, type Strategy } from '../model/strategy.js';
 import { BuySizer } from './buy-sizer.js';
 import { Draws, percentOf, type Percent } from './draws.js';
+import { CopierCash } from './copier-cash.js';
 import { FollowerLedger } from './follower-ledger.js';
 import { HeldValue } from './held-value.js';
 import { LeaderBook } from './leader-book.js';
@@ -13,7 +14,7 @@ import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
 import { ExitRules } from './exits/index.js';
 import { EXIT_KINDS } from '../model/exits.js';
-import { Deal, DealTotals } from './deal.js';
+import { Deal, type DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
@@ -52,7 +53,7 @@ export interface ReplayResult {
 
 /** The copier's wallet at the end of a replay (copier-wallet.md 7), in exact decimals. */
 export interface CopierResult {
-  readonly ledger: FollowerLedger;
+  readonly ledger: CopierCash;
   /** `ending_cash + Σ open deals qty × known price at window_end`, null without a starting balance. */
   readonly endingEquity: Decimal | null;
 }
@@ -244,9 +245,8 @@ export class Replay {
   private readonly unrealized: UnrealizedBook | null;
   private readonly request: SimulatorRequest;
   private readonly sizer: BuySizer;
-  /** The chart's realized PnL, fee and bot fee sums (null without the chart). */
-  private readonly sums: ChartSums | null;
-  private readonly totals = new DealTotals();
+  /** The follower's running state beside its deals: the summary's totals, the chart's sums, the copier's cash. */
+  private readonly ledger: FollowerLedger;
   private readonly onHolding: ((tokenId: number, held: boolean) => void) | null;
   /** The copier's wallet (model 3.0); null when the request sets none of its members. */
   private readonly wallet: CopierWallet | null;
@@ -281,7 +281,7 @@ export class Replay {
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
-    this.sums = chart ? new ChartSums(this.exec.botFeeRate) : null;
+    this.ledger = new FollowerLedger(chart ? new ChartSums(this.exec.botFeeRate) : null, this.wallet?.cash ?? null, this.exec.botFeeRate);
   }
 
   /**
@@ -330,14 +330,13 @@ export class Replay {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
-      this.wallet?.held.touch(deal);
       if (this.exits !== null && counted) this.checkExits(this.exits, deal, time);
     }
   }
 
   /** True when a price of a token it holds matters between its own trades (the chart, price exits). */
   get watchesPrices(): boolean {
-    return this.unrealized !== null || this.exits !== null || this.wallet !== null;
+    return this.unrealized !== null || this.exits !== null;
   }
 
   /**
@@ -394,7 +393,7 @@ export class Replay {
     let held = ZERO;
     for (const deal of this.deals) {
       if (!deal.open) continue;
-      deal.settle(this.totals);
+      deal.settle(this.ledger.totals);
       const price = this.prices.priceOf(deal.tokenId);
       atEnd.set(deal.tokenId, price);
       if (this.wallet !== null) held = held.plus(deal.qty.times(price));
@@ -402,21 +401,21 @@ export class Replay {
         for (const leader of deal.lotLeaders()) this.leaders.held(leader, deal.lot(leader), deal.lotCost(leader), price);
       }
     }
-    const ledger = this.wallet?.ledger;
+    const cash = this.ledger.cash;
     return {
       window: this.window,
       deals: this.deals,
       trades: this.trades ?? new TradeLog(),
       points: this.points,
       priceAtEnd: (t) => atEnd.get(t) ?? this.prices.priceOf(t),
-      totals: this.totals,
+      totals: this.ledger.totals,
       skipped: this.skipped?.entries ?? null,
       leaders: this.leaders,
       wallets: this.request.wallets,
       copier:
-        ledger === undefined || !this.wallet!.reported
+        cash === null || !this.wallet!.reported
           ? null
-          : { ledger, endingEquity: ledger.startingBalance === null ? null : ledger.cash.plus(held) },
+          : { ledger: cash, endingEquity: cash.startingBalance === null ? null : cash.cash.plus(held) },
     };
   }
 
@@ -448,8 +447,8 @@ export class Replay {
     if (wallet === null) {
       fill = this.exec.buy(amount, price, liquidity);
     } else {
-      if (!wallet.ledger.affords(amount, networkFee, this.botFeeOf(amount))) {
-        wallet.ledger.skippedForCash++;
+      if (!wallet.cash.affords(amount, networkFee, this.botFeeOf(amount))) {
+        wallet.cash.skippedForCash++;
         return this.skip(swap, leader, true, time, 'insufficient_balance');
       }
       const landed = this.attempt(wallet, swap, i, event, leader, tokenId, true, ZERO, time, price, liquidity, attempt, quote, amount);
@@ -471,7 +470,7 @@ export class Replay {
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
-
+      wallet?.held.opened(target);
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);
@@ -532,7 +531,7 @@ export class Replay {
   ): Fill | null {
     const fail = (reason: 'failed_transaction' | 'slippage_exceeded'): null => {
       const fee = this.exec.failedFee(time);
-      wallet.ledger.failed(fee);
+      this.ledger.failed(fee);
       this.leaders?.failed(leader, fee);
       this.cashChanged(time);
       if (attempt < wallet.retries) {
@@ -566,7 +565,7 @@ export class Replay {
     const printed = this.trades !== null;
     const amount = fill.usdAmount;
     const quantity = amount.div(w);
-    wallet.ledger.sandwiched(fill.quantity.minus(quantity).times(p));
+    wallet.cash.sandwiched(fill.quantity.minus(quantity).times(p));
     return {
       usdAmount: amount,
       quantity,
@@ -583,7 +582,7 @@ export class Replay {
    */
   private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal, worstValue: Decimal): Fill {
     const printed = this.trades !== null;
-    wallet.ledger.sandwiched(fill.usdAmount.minus(worstValue));
+    wallet.cash.sandwiched(fill.usdAmount.minus(worstValue));
     return {
       usdAmount: worstValue,
       quantity: fill.quantity,
@@ -689,28 +688,22 @@ export class Replay {
       this.onHolding?.(deal.tokenId, false);
     }
     this.nextDue = this.scheduler.nextDue;
-    if (this.wallet !== null) {
-      if (deal.open) this.wallet.held.touch(deal);
-      const botFee = this.botFeeOf(fill.usdAmount);
-      if (cost === null) this.wallet.ledger.bought(fill.usdAmount, networkFee, botFee);
-      else this.wallet.ledger.sold(fill.usdAmount, networkFee, botFee);
-      this.cashChanged(deal.lastOperationTime);
-    }
-    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.sums!, fill, networkFee, cost);
-    if (!deal.open) deal.settle(this.totals);
+    this.ledger.traded(fill, networkFee, cost);
+    if (this.wallet !== null) this.cashChanged(deal.lastOperationTime);
+    if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
+    if (!deal.open) deal.settle(this.ledger.totals);
   }
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
   private cashChanged(time: number): void {
-    this.wallet!.ledger.changed(this.wallet!.held.read(this.prices), time);
+    this.wallet!.cash.changed(this.wallet!.held.read(this.prices), time);
   }
 
   /**
-   * One point of the PnL and fee chart: the running totals after a trade, whose realized PnL is
-   * its gain (`usd_amount − cost` of a sell, 0 of a buy) less its fees (model 4).
+   * One point of the PnL and fee chart after a trade of `deal`: the ledger's chart sums (which
+   * the trade has moved) and the open deals' unrealized PnL (model 6).
    */
-  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, sums: ChartSums, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
-    sums.addTrade(fill.usdAmount, cost, networkFee);
+  private addChartPoint(deal: Deal, unrealized: UnrealizedBook, sums: ChartSums): void {
     if (deal.open) unrealized.traded(deal);
     else unrealized.close(deal);
     sums.read();
@@ -725,7 +718,7 @@ export class Replay {
  * runs and the response is model 2.0's byte for byte.
  */
 class CopierWallet {
-  readonly ledger: FollowerLedger;
+  readonly cash: CopierCash;
   readonly draws: Draws;
   /** The open deals' value, for the equity after each change of cash. */
   readonly held = new HeldValue();
@@ -748,7 +741,7 @@ class CopierWallet {
 
   private constructor(strategy: Strategy, reported: boolean, keepPoints: boolean) {
     this.reported = reported;
-    this.ledger = new FollowerLedger(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
+    this.cash = new CopierCash(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
     this.draws = new Draws(strategy.random_seed ?? 0);
     this.maxOpenDeals = strategy.max_open_deals ?? null;
     this.retries = strategy.retries ?? 0;

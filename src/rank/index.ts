@@ -10,4 +10,4 @@ export {
   type RankOptions,
   type OwnResults,
 } from './rank.js';
-export { spearmanOf, type OutOfSample, type SplitRow } from './out-of-sample.js';
+export { spearmanOf, type OutOfSample, type SplitRow, type TopTogether } from './out-of-sample.js';

@@ -1,7 +1,7 @@
 import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import { utcDayStart, type SimulatorRequest } from '../model/request.js';
-import type { SimulationSummary } from '../model/response.js';
+import type { CopierResultJson, SimulationSummary } from '../model/response.js';
 import { prepare } from '../simulate.js';
 import { metricOf, selectRows, type RankedWallet, type RankMetric, type RankOptions } from './rank.js';
 
@@ -27,8 +27,18 @@ export interface OutOfSample {
   readonly spearman: number | null;
   /** Wallets the correlation is made over. */
   readonly spearman_wallets: number;
-  /** The before-split top wallets copied together after the split: one simulation of them all. */
-  readonly top: { readonly wallets: readonly string[]; readonly summary: SimulationSummary | null };
+  /**
+   * The before-split top wallets copied together after the split: one simulation of them all,
+   * its summary and its copier's wallet (one balance shared by them all, with `balance`).
+   */
+  readonly top: TopTogether;
+}
+
+/** What copying some wallets together made: null figures when there is no wallet to copy. */
+export interface TopTogether {
+  readonly wallets: readonly string[];
+  readonly summary: SimulationSummary | null;
+  readonly copier: CopierResultJson | null;
 }
 
 /** The two windows of an out-of-sample check: the request before the split and after it. */
@@ -64,7 +74,7 @@ export function judgeOutOfSample(
   ranked: readonly RankedWallet[],
   evaluated: readonly RankedWallet[],
   options: RankOptions,
-  copyTogether: (wallets: string[]) => SimulationSummary,
+  copyTogether: (wallets: string[]) => { summary: SimulationSummary; copier: CopierResultJson },
 ): OutOfSample {
   const { before, after } = plan;
   const afterOf = new Map(evaluated.map((r) => [r.wallet, r]));
@@ -85,7 +95,10 @@ export function judgeOutOfSample(
     sort_by: metric,
     spearman,
     spearman_wallets: both.length,
-    top: { wallets: topWallets, summary: topWallets.length === 0 ? null : copyTogether(topWallets) },
+    top:
+      topWallets.length === 0
+        ? { wallets: topWallets, summary: null, copier: null }
+        : { wallets: topWallets, ...copyTogether(topWallets) },
   };
 }
 

@@ -11,6 +11,7 @@ import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest, SimulatorRequestInput } from '../model/request.js';
 import type { Tape, TapeInput } from '../model/tape.js';
+import { copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { checkNetwork, prepare } from '../simulate.js';
 import { judgeOutOfSample, splitPlan, type OutOfSample } from './out-of-sample.js';
@@ -18,6 +19,7 @@ import {
   candidateWallets,
   copyWallets,
   rankContext,
+  rankRequest,
   selectRows,
   type Candidate,
   type RankContext,
@@ -47,7 +49,9 @@ export const copyHere: CopyRunner = async (context, candidates, _settings, onPro
  * Ranks wallets by what copying each alone would have made: every wallet with a swap in the
  * request's window (or the given ones) is followed with the request's settings (its `wallets`
  * replaced by that one wallet), and the rows are sorted by a metric of the copier's result.
- * Each row's summary is exactly `simulate`'s for that wallet alone.
+ * The copier's wallet is reported (`report_wallet`: each row's `copier`, its
+ * `capital_required`), and with `balance` every copier starts with that much money. Each row's
+ * summary and copier are exactly `simulate`'s for that wallet alone with those two members.
  *
  * Every candidate is a follower of one replay over a single walk of the tape
  * (`replayFollowers`): the work all followers share (prices, holdings, the swaps' decimals) is
@@ -122,7 +126,7 @@ function* rankSteps(
   options: RankOptions,
 ): Steps<RankedWallet[]> {
   const engineOptions = options.engineOptions ?? {};
-  const { parsed, engineOptions: resolved } = prepare(request, engineOptions);
+  const { parsed, engineOptions: resolved } = prepare(rankRequest(request, options.balance), engineOptions);
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
   const settings = { request: parsed, engineOptions };
@@ -137,7 +141,7 @@ function* outOfSampleSteps(
   options: RankOptions,
 ): Steps<OutOfSample> {
   const engineOptions = options.engineOptions ?? {};
-  const plan = splitPlan(request, split, engineOptions);
+  const plan = splitPlan(rankRequest(request, options.balance), split, engineOptions);
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, plan.before.network);
   // Progress over both windows: the first half, then the second.
@@ -149,9 +153,10 @@ function* outOfSampleSteps(
   const wallets = ranked.map((r) => r.wallet);
   const after = { request: plan.after, engineOptions };
   const evaluated = yield copyOrder(indexed, after, plan.engineOptions, wallets, secondHalf);
-  return judgeOutOfSample(plan, ranked, evaluated, options, (top) =>
-    summaryOf(replay(indexed, { ...plan.after, wallets: top }, plan.engineOptions, { chart: false, trades: false })),
-  );
+  return judgeOutOfSample(plan, ranked, evaluated, options, (top) => {
+    const run = replay(indexed, { ...plan.after, wallets: top }, plan.engineOptions, { chart: false, trades: false });
+    return { summary: summaryOf(run), copier: copierJson(run.copier!) };
+  });
 }
 
 /** The candidates of one window, in address order, and what their copier is told. */

@@ -7,10 +7,10 @@ import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import { requestWindow, type SimulatorRequest } from '../model/request.js';
-import { SimulationSummarySchema, type SimulationSummary } from '../model/response.js';
+import { SimulationSummarySchema, type CopierResultJson, type SimulationSummary } from '../model/response.js';
 import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
-import { summaryJson } from '../report/response.js';
+import { copierJson, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
@@ -36,6 +36,11 @@ export interface RankedWallet {
   /** Deepest fall, in USD, of the cumulative `pnl_total` of closed deals in closing order, from 0. */
   readonly max_drawdown: number;
   readonly own: OwnResults;
+  /**
+   * The copier's wallet (copier-wallet.md 7): `capital_required`, the most money in use at once,
+   * fees included; with a starting balance, its ending equity and the copies skipped for cash.
+   */
+  readonly copier: CopierResultJson;
 }
 
 /** What a row can be sorted by: the copier's summary fields and the row's own figures (the CSV's columns). */
@@ -46,6 +51,8 @@ export const RANK_METRICS = [
   'winrate',
   'profit_factor',
   'max_drawdown',
+  'capital_required',
+  'skipped_for_cash',
   'own_pnl_total',
   'own_roi_total',
   'own_winrate',
@@ -62,6 +69,9 @@ export function metricOf(row: RankedWallet, metric: RankMetric): number | null {
     case 'profit_factor':
     case 'max_drawdown':
       return row[metric];
+    case 'capital_required':
+    case 'skipped_for_cash':
+      return row.copier[metric];
     case 'own_pnl_total':
       return row.own.pnl_total;
     case 'own_roi_total':
@@ -86,6 +96,12 @@ export interface RankOptions {
   /** At most this many rows. */
   readonly top?: number;
   readonly engineOptions?: EngineOptionsInput;
+  /**
+   * USD every copier starts with (`strategy.starting_balance_usd`, over the request's own): a
+   * copied buy it cannot pay for is skipped (`insufficient_balance`), so the ranking is that of
+   * copiers with this much money. Default: the request's (unlimited without one).
+   */
+  readonly balance?: number;
   /** Called now and then with the wallets done and the total; never changes the result. */
   readonly onProgress?: (done: number, total: number) => void;
 }
@@ -105,6 +121,24 @@ export function selectRows(rows: readonly RankedWallet[], options: Pick<RankOpti
     return a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0;
   });
   return options.top === undefined ? kept : kept.slice(0, options.top);
+}
+
+/**
+ * The request every wallet is copied with: the request as given, with the copier's wallet
+ * reported (`report_wallet`, for `capital_required`; it changes no deal) and, with a
+ * `balance`, every copier starting with it. A request whose strategy is not an object is left
+ * as it is, for its validation to name.
+ */
+export function rankRequest(request: unknown, balance: number | undefined): unknown {
+  if (balance !== undefined && !(Number.isFinite(balance) && balance > 0)) {
+    throw new InputError(`balance ${balance} must be a number of USD above 0`, { source: 'balance' });
+  }
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) return request;
+  const { strategy } = request as { strategy?: unknown };
+  const given = strategy !== undefined && strategy !== null;
+  if (given && (typeof strategy !== 'object' || Array.isArray(strategy))) return request;
+  const wallet = { report_wallet: true, ...(balance === undefined ? {} : { starting_balance_usd: balance }) };
+  return { ...request, strategy: { ...(strategy ?? {}), ...wallet } };
 }
 
 /** What ranking over one window needs, made once: the tape, the settings, the wallets' swaps. */
@@ -208,5 +242,6 @@ function rankedRow(run: ReplayResult, buckets: SwapBuckets, walletId: number, ad
       winrate: toJsonNumber(own.value('winrate')),
       deals: own.deals,
     },
+    copier: copierJson(run.copier!),
   };
 }

@@ -83,6 +83,11 @@ export interface ResponseParts {
   readonly skipped: readonly SkippedCopyJson[] | null;
   /** `leaders` and `copier` (model 3.0), after `skipped_copies`, each when the request asks for it. */
   readonly tail: Pick<SimulatorResponse, 'leaders' | 'copier'>;
+  /**
+   * Not in the JSON: the copier's (time, cash, equity) after each change of cash, three numbers a
+   * point, for the reports' equity chart; null without `copier` or when the chart was not kept.
+   */
+  readonly copierPoints: readonly number[] | null;
 }
 
 /** The `leaders` member: each followed wallet's share, in the request's order (copier-wallet.md 7). */
@@ -146,6 +151,7 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
     skipped: run.skipped,
     tail: tailOf(run, run.wallets),
+    copierPoints: run.copier?.ledger.points ?? null,
   };
 }
 

@@ -1,8 +1,13 @@
 import { Decimal, DecimalJs40 } from '../numeric/decimal.js';
-import type { SimulatorRequest } from '../model/request.js';
-import { SkippedCopySchema, type SimulatedDeal, type SimulatorResponse, type SkippedCopyJson, type SpecialTag } from '../model/response.js';
+import { requestWindow, type SimulatorRequest } from '../model/request.js';
+import {
+  SkippedCopySchema, type CopierResultJson, type LeaderResultJson, type SimulatedDeal, type SimulatorResponse,
+  type SkippedCopyJson, type SpecialTag,
+} from '../model/response.js';
 import type { Strategy } from '../model/strategy.js';
 import { utcIso } from '../model/utc-time.js';
+import { strategyPhrases } from '../../web/report/strategy-text.js';
+import { riskFigures, type RiskFigures } from '../../web/report/simulation-data.js';
 
 /** Options of {@link formatTextReport}. */
 export interface TextReportOptions {
@@ -10,6 +15,11 @@ export interface TextReportOptions {
   readonly title?: string;
   /** How many of the best deals to list; default 5. */
   readonly topDeals?: number;
+  /**
+   * The run's cash and equity after each change of cash (`ResponseParts.copierPoints`): with
+   * them, the copier's section shows its equity over time.
+   */
+  readonly copierPoints?: readonly number[] | null;
 }
 
 type Tag = Exclude<SpecialTag, null>;
@@ -38,6 +48,8 @@ export function formatTextReport(response: SimulatorResponse, request: Simulator
     '',
     'Summary',
     ...summaryLines(response),
+    ...copierLines(response, request, options.copierPoints ?? null),
+    ...leaderLines(response.leaders),
     '',
     ...topDealLines(response.deals, options.topDeals ?? 5),
     '',
@@ -70,18 +82,7 @@ export function inputsLine(request: SimulatorRequest): string {
 
 /** The strategy's settings that differ from its defaults, in a few words each. */
 function strategyLine(strategy: Strategy): string {
-  const parts: string[] = [];
-  if (strategy.copy_delay_seconds > 0) parts.push(`copies ${strategy.copy_delay_seconds} s late`);
-  if (strategy.fixed_buy_amount !== null) parts.push(`buys ${strategy.fixed_buy_amount} USD`);
-  if (strategy.min_leader_buy_usd > 0) parts.push(`leader buys of ${strategy.min_leader_buy_usd} USD or more`);
-  if (strategy.min_liquidity_usd !== null) parts.push(`liquidity of ${strategy.min_liquidity_usd} USD or more`);
-  if (strategy.max_token_age_hours !== null) parts.push(`tokens at most ${strategy.max_token_age_hours} h old`);
-  if (strategy.take_profit.length > 0) {
-    parts.push(`take profit ${strategy.take_profit.map((l) => `${l.sell_percent} % at +${l.roi} %`).join(', ')}`);
-  }
-  if (strategy.stop_loss_percent !== null) parts.push(`stop loss at -${strategy.stop_loss_percent} %`);
-  if (strategy.trailing_stop_percent !== null) parts.push(`trailing stop ${strategy.trailing_stop_percent} %`);
-  if (strategy.max_hold_hours !== null) parts.push(`held at most ${strategy.max_hold_hours} h`);
+  const parts = strategyPhrases(strategy);
   return parts.length === 0 ? 'defaults' : parts.join(', ');
 }
 
@@ -124,9 +125,115 @@ function summaryLines(response: SimulatorResponse): string[] {
     ['R² (closed)', `${fixed(s.linearity_r2_closed_deals, 4)} (1 = PnL grew in a straight line, deal after deal)`],
     ['Top deal', `${percent(s.top_deal_dominance)} of the positive PnL`],
     ['Deals', `${deals.length}: ${closed} closed, ${deals.length - closed} open · ${won} won, ${lost} lost`],
+    ['Risk', riskText(riskFigures(response))],
   ];
+  return labelled(rows);
+}
+
+function labelled(rows: readonly (readonly [string, string])[]): string[] {
   return rows.map(([label, text]) => `  ${label.padEnd(12)} ${text}`);
 }
+
+/** Max drawdown, win rate and profit factor in one line. */
+function riskText(risk: RiskFigures): string {
+  const of = risk.drawdown_of === 'equity' ? 'equity' : 'pnl_total';
+  const percentText = risk.max_drawdown_percent === null ? '' : ` (${percent(risk.max_drawdown_percent)})`;
+  const winRate = risk.win_rate === null ? 'no closed deal' : `${percent(risk.win_rate)} of closed deals`;
+  const factor =
+    risk.profit_factor === null ? (risk.won > 0 ? 'no closed deal lost' : '-') : fixed(risk.profit_factor, 2);
+  const drawdown = `max drawdown ${usd(risk.max_drawdown)}${percentText} of ${of}`;
+  return `${drawdown} · win rate ${winRate} · profit factor ${factor}`;
+}
+
+/** The copier's wallet (model 3.0): its cash, the money it needed, its costs, and its equity over time. */
+function copierLines(
+  response: SimulatorResponse,
+  request: SimulatorRequest,
+  points: readonly number[] | null,
+): string[] {
+  const copier = response.copier;
+  if (copier === undefined) return [];
+  const balance = copier.starting_balance;
+  const drawdownPercent = copier.max_drawdown_percent === null ? '' : ` (${percent(copier.max_drawdown_percent)})`;
+  const rows: [string, string][] = [
+    balance === null
+      ? ['Balance', 'unlimited (no starting_balance_usd): nothing refused for cash, cash counted from 0']
+      : [
+          'Balance',
+          `${usd(balance)} → ending cash ${amount(copier.ending_cash ?? 0)} · ` +
+            `ending equity ${usd(copier.ending_equity ?? 0)} (${percent(copier.roi_on_balance ?? 0, true)})`,
+        ],
+    ['Capital', `${usd(copier.capital_required)} in use at most, fees included`],
+    ['Drawdown', `${usd(copier.max_drawdown)}${drawdownPercent} of equity below its peak, at most`],
+    ['Failed', `${count(copier.failed_transactions, 'transaction')} · ${usd(copier.failed_transaction_fees)} in fees`],
+    ['Sandwiched', `${count(copier.sandwiched_trades, 'trade')} · ${usd(copier.sandwich_loss)} lost`],
+    ['For cash', `${count(copier.skipped_for_cash, 'copy', 'copies')} skipped (insufficient_balance)`],
+  ];
+  // Without a balance, the equity at the end is `pnl_total − failed_transaction_fees` (copier-wallet.md 7).
+  const endEquity = copier.ending_equity ?? response.summary.pnl_total - copier.failed_transaction_fees;
+  return ['', "Copier's wallet", ...labelled(rows), ...equityLines(copier, endEquity, request, points)];
+}
+
+/**
+ * The cash and equity at seven times spread over the window, its start and end included: the
+ * value after the last change of cash at or before each, and the response's ending figures at
+ * `window_end`.
+ */
+function equityLines(
+  copier: CopierResultJson,
+  endEquity: number,
+  request: SimulatorRequest,
+  points: readonly number[] | null,
+): string[] {
+  if (points === null) return [];
+  const { start, end } = requestWindow(request);
+  const balance = copier.starting_balance ?? 0;
+  const rows = [['time (UTC)', 'cash USD', 'equity USD']];
+  const steps = 6;
+  let at = 0;
+  let cash = balance;
+  let equity = balance;
+  for (let k = 0; k <= steps; k++) {
+    const time = k === steps ? end : start + Math.floor(((end - start) * k) / steps);
+    while (at + 2 < points.length && points[at]! <= time) {
+      cash = points[at + 1]!;
+      equity = points[at + 2]!;
+      at += 3;
+    }
+    if (k === steps) {
+      cash = copier.ending_cash ?? cash;
+      equity = endEquity;
+    }
+    rows.push([utcIso(time), amount(cash), amount(equity)]);
+  }
+  const note = copier.starting_balance === null ? ' (no balance: cash counted from 0)' : '';
+  return [`  Cash and equity over time${note}`, ...alignColumns(rows, new Set([1, 2])).map((l) => `  ${l}`)];
+}
+
+/** Each followed wallet's share of the result (`report_leaders`), best PnL first. */
+function leaderLines(leaders: readonly LeaderResultJson[] | undefined): string[] {
+  if (leaders === undefined) return [];
+  const ranked = leaders
+    .map((leader, index) => ({ leader, index }))
+    .sort((a, b) => b.leader.pnl_total - a.leader.pnl_total || a.index - b.index);
+  const table = [
+    ['#', 'wallet', 'buys', 'sells', 'skipped', 'invested USD', 'PnL USD', 'ROI', 'failed fees USD'],
+    ...ranked.map(({ leader: l, index }) => [
+      String(index),
+      shortAddress(l.wallet),
+      String(l.copied_buys),
+      String(l.copied_sells),
+      String(l.skipped),
+      amount(l.investment),
+      amount(l.pnl_total, true),
+      percent(l.roi_total, true),
+      fixed(l.failed_transaction_fees, 4),
+    ]),
+  ];
+  return ['', 'Leaders by PnL (# = index in wallets)', ...alignColumns(table, new Set([0, 2, 3, 4, 5, 6, 7, 8]))];
+}
+
+const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 function topDealLines(deals: readonly SimulatedDeal[], count: number): string[] {
   // Best PnL first; equal PnL keeps deal order (the sort is stable).

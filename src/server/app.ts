@@ -61,7 +61,7 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   // then served by analyticsRoutes (see there), any other operation by a plugin of its own,
   // registered here, that takes paidAccessOf(app) (as simulatorRoute). A free route goes in
   // freeRoutes, in the 405 table of plugins/errors.ts and in the OpenAPI document (openapi.ts).
-  app.register(freeRoutes);
+  app.register(freeRoutes, { analyticsIndexes });
   app.register(simulatorRoute, { simulator, analyticsIndexes });
   app.register(analyticsRoutes, { analyticsIndexes });
   app.register(webPagePlugin);

@@ -69,7 +69,9 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
       'X-Credits-Remaining': { description: 'credits left on the key', schema: { type: 'integer' } },
       [WARNINGS_HEADER]: {
         description:
-          'Present when the answer is probably not what was meant (a followed wallet with no swap in the tape, none in the window, a window beside the tape, no follower trade): a JSON array of warnings, in ASCII',
+          'Present when the answer is probably not what was meant (a followed wallet with no swap in the tape, ' +
+          'none in the window, a window beside the tape, no follower trade, a follower trade filled far from the ' +
+          'market, trades into pools of unknown liquidity): a JSON array of warnings, in ASCII',
         content: { 'application/json': { schema: { type: 'array', items: ref('Warning') } } },
       },
     };
@@ -125,10 +127,36 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[]): Open
       '/health': {
         get: {
           operationId: 'health',
-          summary: 'Is the service up: free, no key needed',
+          summary: 'Is the service up, and which days its tapes span: free, no key needed',
           security: [],
           'x-credits-cost': 0,
-          responses: { '200': { description: 'Up', ...jsonContent({ type: 'object', properties: { status: { const: 'ok' } }, required: ['status'] }) } },
+          responses: {
+            '200': {
+              description: 'Up',
+              ...jsonContent({
+                type: 'object',
+                properties: {
+                  status: { const: 'ok' },
+                  tapes: {
+                    description:
+                      "Each served network's tape: its swaps and the first and last swap's UTC day " +
+                      '(null for an empty tape)',
+                    type: 'object',
+                    additionalProperties: {
+                      type: 'object',
+                      properties: {
+                        swaps: { type: 'integer', minimum: 0 },
+                        first_day: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+                        last_day: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+                      },
+                      required: ['swaps', 'first_day', 'last_day'],
+                    },
+                  },
+                },
+                required: ['status', 'tapes'],
+              }),
+            },
+          },
         },
       },
     },

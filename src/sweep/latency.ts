@@ -5,7 +5,8 @@ import type { EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest, SimulatorRequestInput } from '../model/request.js';
 import { checkNetwork, prepare } from '../simulate.js';
 import { summaryOf } from '../report/run-summary.js';
-import type { SimulationSummary } from '../model/response.js';
+import type { CopierResultJson, SimulationSummary } from '../model/response.js';
+import { copierJson } from '../report/response.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 
@@ -22,6 +23,8 @@ export interface LatencyPoint {
   readonly deals: number;
   /** `pnl_total / pnl_total at delay 0`; null when the zero-delay PnL is not positive (nothing to keep). */
   readonly pnl_kept: number | null;
+  /** The copier's wallet at this delay, when the request reports it (model 3.0: any of its members set). */
+  readonly copier?: CopierResultJson;
 }
 
 /** The latency curve of a request over one tape. */
@@ -39,7 +42,8 @@ export interface LatencyCurve {
 /**
  * Runs a request at each copy delay over one indexed tape (strategy extensions 2): what the
  * copier keeps of the leaders' edge as its bot lands later. The request's own strategy is kept
- * and only `copy_delay_seconds` varies; each point is a summary-only replay.
+ * and only `copy_delay_seconds` varies; each point is a summary-only replay, with the copier's
+ * wallet when the request reports it (a later copy fails its tolerance more often).
  *
  * @example
  * const curve = latencyCurve(tape, request, { delays: [0, 5, 30] });
@@ -54,22 +58,24 @@ export function latencyCurve(
   const { parsed, engineOptions } = prepare(request, options);
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
-  const runs = new Map<number, { summary: SimulationSummary; trades: number; deals: number }>();
+  const runs = new Map<number, DelayRun>();
   const at = (delay: number) => {
     let result = runs.get(delay);
     if (result === undefined) {
       const strategy = { ...(parsed.strategy ?? NO_STRATEGY), copy_delay_seconds: delay };
       const run = replay(indexed, { ...parsed, strategy }, engineOptions, { chart: false, trades: false });
       const summary = summaryOf(run);
-      result = { summary, trades: run.deals.reduce((n, deal) => n + deal.tradeCount, 0), deals: run.deals.length };
+      const trades = run.deals.reduce((n, deal) => n + deal.tradeCount, 0);
+      const copier = run.copier === null ? null : copierJson(run.copier);
+      result = { summary, trades, deals: run.deals.length, copier };
       runs.set(delay, result);
     }
     return result;
   };
   const zero = at(0).summary.pnl_total;
   const points = delays.map((delay): LatencyPoint => {
-    const { summary, trades, deals } = at(delay);
-    return {
+    const { summary, trades, deals, copier } = at(delay);
+    const point: LatencyPoint = {
       delay_seconds: delay,
       pnl_total: summary.pnl_total,
       roi_total: summary.roi_total,
@@ -77,9 +83,18 @@ export function latencyCurve(
       deals,
       pnl_kept: zero > 0 ? summary.pnl_total / zero : null,
     };
+    return copier === null ? point : { ...point, copier };
   });
   const gone = zero > 0 ? points.find((p) => p.pnl_kept! <= 0.5) : undefined;
   return { points, zero_delay_pnl: zero, half_pnl_gone_at: gone?.delay_seconds ?? null };
+}
+
+/** What a point keeps of its replay. */
+interface DelayRun {
+  readonly summary: SimulationSummary;
+  readonly trades: number;
+  readonly deals: number;
+  readonly copier: CopierResultJson | null;
 }
 
 function checkDelays(delays: readonly number[]): void {

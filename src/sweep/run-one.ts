@@ -1,15 +1,19 @@
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
-import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
+import type { CopierResultJson, SimulationSummary, SimulatorResponse } from '../model/response.js';
 import { replayFollowers } from '../engine/followers.js';
 import { replay, type ReplayControl, type ReplayResult } from '../engine/replay.js';
 import type { IndexedTape } from '../engine/tape-index.js';
-import { buildResponse } from '../report/response.js';
+import { buildResponse, copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 
-/** What one setting of a sweep gives: its summary, and the whole response when asked for. */
+/**
+ * What one setting of a sweep gives: its summary, the copier's wallet when the request reports
+ * it (copier-wallet.md 7: any of its members set), and the whole response when asked for.
+ */
 export interface SweepOutput {
   readonly summary: SimulationSummary;
+  readonly copier?: CopierResultJson;
   readonly response?: SimulatorResponse;
 }
 
@@ -78,7 +82,11 @@ function controlOf(full: boolean): ReplayControl {
 }
 
 function outputOf(run: ReplayResult, tape: IndexedTape, full: boolean): SweepOutput {
-  if (!full) return { summary: summaryOf(run) };
+  if (!full) {
+    const summary = summaryOf(run);
+    return run.copier === null ? { summary } : { summary, copier: copierJson(run.copier) };
+  }
   const response = buildResponse(run, tape.tokens);
-  return { summary: response.summary, response };
+  const { summary, copier } = response;
+  return copier === undefined ? { summary, response } : { summary, copier, response };
 }

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { InputError, type ErrorBody } from '../model/errors.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
-import type { SimulationSummary, SimulatorResponse } from '../model/response.js';
+import type { CopierResultJson, SimulationSummary, SimulatorResponse } from '../model/response.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { batchSize, runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
@@ -30,9 +30,17 @@ export interface SweepOptions {
   readonly afterWalk?: () => void;
 }
 
-/** The result of one request: its summary (and response with `full`), or its 400 body. */
+/**
+ * The result of one request: its summary, its `copier` when the request reports the copier's
+ * wallet (model 3.0), its response with `full`; or its 400 body.
+ */
 export type SweepResult =
-  | { readonly index: number; readonly summary: SimulationSummary; readonly response?: SimulatorResponse }
+  | {
+      readonly index: number;
+      readonly summary: SimulationSummary;
+      readonly copier?: CopierResultJson;
+      readonly response?: SimulatorResponse;
+    }
   | { readonly index: number; readonly error: ErrorBody };
 
 /**

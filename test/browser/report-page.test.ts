@@ -10,13 +10,20 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexTape, parseSimulatorRequest, simulate, type SimulatorRequest, type SimulatorResponse } from '../../src/index.js';
+import {
+  assembleResponse, indexTape, parseSimulatorRequest, simulate,
+  type SimulatorRequest, type SimulatorResponse,
+} from '../../src/index.js';
 import { suggestRequest } from '../../src/import.js';
+import { simulateParts } from '../../src/simulate.js';
+import { strategyPhrases } from '../../web/report/strategy-text.js';
 import type { IndexedTape } from '../../src/engine/tape-index.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { readJson } from '../../src/io/files.js';
 import { simulationReportHtml, writeHtmlFile } from '../../src/report/html/index.js';
-import { browserMissing, canvasInk, launchBrowser, screenshot, watchProblems } from '../support/browser.js';
+import {
+  browserMissing, canvasInk, launchBrowser, rightEdgeInk, screenshot, watchProblems,
+} from '../support/browser.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
 
@@ -40,13 +47,17 @@ interface Run {
   readonly tape: IndexedTape;
   readonly request: SimulatorRequest;
   readonly response: SimulatorResponse;
+  /** The copier's cash and equity points, when the run's are at hand. */
+  readonly copierPoints?: readonly number[] | null;
 }
 
+/** The bundled sol example: its request runs the copier's wallet and reports its leaders. */
 function exampleRun(): Run {
   const tape = readTapeFile(join(PROJECT_ROOT, 'fixtures/example/tape-sol.json'));
   const parsed = parseSimulatorRequest(readJson(join(PROJECT_ROOT, 'fixtures/example/request-sol.json'), 'request'));
   if (!parsed.success) throw new Error('the bundled request is invalid');
-  return { tape, request: parsed.data, response: simulate(tape, parsed.data) };
+  const parts = simulateParts(tape, parsed.data);
+  return { tape, request: parsed.data, response: assembleResponse(parts), copierPoints: parts.copierPoints };
 }
 
 function pumpSwapRun(): Run {
@@ -87,10 +98,12 @@ function reportChecks(name: string, run: () => Run): void {
     }, 60_000);
     afterAll(() => page?.close());
 
+    /** PnL and fees, drawdown, the deals' scatter; before them the copier's cash and equity, and its drawdown. */
+    const charts = (): number => 3 + (data.response.copier !== undefined && data.copierPoints ? 2 : 0);
+
     it('opens with no console error, no failed request, and every chart drawn', async () => {
       const ink = await canvasInk(page);
-      // PnL and fees, drawdown, the deals' scatter.
-      expect(ink.length).toBe(3);
+      expect(ink.length).toBe(charts());
       for (const [i, n] of ink.entries()) expect(n, `canvas ${i} has drawn pixels`).toBeGreaterThan(200);
       const summary = await page.$eval('[data-test="summary"]', (e) => e.textContent ?? '');
       expect(summary).toContain(`${data.response.deals.length}`);
@@ -147,13 +160,67 @@ function reportChecks(name: string, run: () => Run): void {
       expect(trades).toEqual(deal.trades.map((t) => t.type));
       expect(await page.$eval('[data-test="deal-title"]', (e) => e.textContent)).toContain(`Deal #${first}`);
       const ink = await canvasInk(page);
-      expect(ink.length).toBe(4);
-      expect(ink[3], 'the price chart has drawn pixels').toBeGreaterThan(200);
+      expect(ink.length).toBe(charts() + 1);
+      expect(ink[charts()], 'the price chart has drawn pixels').toBeGreaterThan(200);
       await screenshot(page, `report-${name.replace(/\W+/g, '-')}-deal`);
       expect(problems).toEqual([]);
     });
+
+    it('cuts no time axis label at the right edge of any chart, the deal chart included', async () => {
+      const edges = await rightEdgeInk(page);
+      expect(edges.length).toBe(charts() + 1);
+      edges.forEach((ink, i) => expect(ink, `canvas ${i}: ink at its right edge, under the axis`).toBe(0));
+    });
+
+    it('shows the strategy in words, not as JSON, and the risk figures', async () => {
+      const settings = await page.$eval('.settings', (e) => e.textContent ?? '');
+      expect(settings).not.toContain('{');
+      const phrases = await page.$$eval('[data-test="strategy"] li', (items) => items.map((li) => li.textContent));
+      expect(phrases).toEqual(data.request.strategy === null ? [] : strategyPhrases(data.request.strategy));
+      const summary = await page.$eval('[data-test="summary"]', (e) => e.textContent ?? '');
+      for (const label of ['Max drawdown', 'Win rate', 'Profit factor']) expect(summary).toContain(label);
+    });
+
+    it("shows the copier's wallet and each leader's share when the response has them", async () => {
+      const { copier, leaders } = data.response;
+      expect(await page.$('[data-test="copier"]') !== null).toBe(copier !== undefined);
+      expect(await page.$('[data-test="leaders"]') !== null).toBe(leaders !== undefined);
+      if (copier !== undefined) {
+        const cards = await page.$eval('[data-test="copier"]', (e) => e.textContent ?? '');
+        const usd = (v: number): string =>
+          v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+        expect(cards).toContain(`Capital required${usd(copier.capital_required)} USD`);
+        const fees = usd(copier.failed_transaction_fees);
+        expect(cards).toContain(`Failed transactions${copier.failed_transactions}${fees} USD in fees`);
+        const loss = usd(copier.sandwich_loss);
+        expect(cards).toContain(`Sandwiched trades${copier.sandwiched_trades}${loss} USD lost to sandwiches`);
+        if (copier.ending_equity !== null) expect(cards).toContain(`Ending equity${usd(copier.ending_equity)} USD`);
+        // The window at the copier's section: docs/report-copier.png is this picture of the example.
+        await page.$eval('[data-test="copier"]', (e) => e.closest('section')!.scrollIntoView());
+        await screenshot(page, `report-${name.replace(/\W+/g, '-')}-copier`, false);
+      }
+      if (leaders !== undefined) {
+        const rows = await page.$$eval('[data-test="leaders"] tbody tr', (r) =>
+          r.map((tr) => tr.getAttribute('data-wallet')),
+        );
+        expect([...rows].sort()).toEqual(leaders.map((l) => l.wallet).sort());
+      }
+    });
   });
 }
+
+describe.skipIf(missing !== null)('the report of a saved response, without its run', () => {
+  it("draws the copier's cards and says what its cash and equity chart needs", async () => {
+    const { tape, request, response } = exampleRun();
+    const { page, problems } = await openReport('saved sol example', { tape, request, response, copierPoints: null });
+    expect(await page.$('[data-test="copier"]')).not.toBeNull();
+    const missingChart = await page.$eval('[data-test="wallet-chart-missing"]', (e) => e.textContent);
+    expect(missingChart).toContain('--tape and --request');
+    expect((await canvasInk(page)).length).toBe(3);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
 
 reportChecks('the bundled sol example', exampleRun);
 if (present(REAL_DATA_DIR)) reportChecks('the real PumpSwap capture', pumpSwapRun);

@@ -103,9 +103,12 @@ describe('framework errors in {code, detail}', () => {
     expect(unknown.json).toEqual({ code: 'not_found', detail: 'no route GET /v1/wallet; the routes are listed at /v1/openapi.json' });
   });
 
-  it('GET /health needs no key and costs nothing', async () => {
+  it('GET /health needs no key and costs nothing, and names the days each served tape spans', async () => {
     const answer = await call(server.url, 'GET', '/health');
-    expect([answer.status, answer.json]).toEqual([200, { status: 'ok' }]);
+    // The sol tape's 3 swaps and the eth tape's 1 are all on 2024-03-10.
+    const day = { first_day: '2024-03-10', last_day: '2024-03-10' };
+    const tapes = { eth: { swaps: 1, ...day }, sol: { swaps: 3, ...day } };
+    expect([answer.status, answer.json]).toEqual([200, { status: 'ok', tapes }]);
   });
 });
 

@@ -15,9 +15,10 @@ import { call } from './support/http.js';
 import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
-const SOL_LEADER = '8jbYkPiGenVmXvfiKdtTqaZUMbLx8qEiwQBCG2ZB67Hn';
-const ETH_LEADER = '0x8b730cfc8cf82f1c79553c95dbd7092b7508900e';
 const requestOf = (network: string): unknown => JSON.parse(readFileSync(join(EXAMPLE, `request-${network}.json`), 'utf8'));
+/** The first leader of each example request. */
+const SOL_LEADER = (requestOf('sol') as { wallets: string[] }).wallets[0]!;
+const ETH_LEADER = (requestOf('eth') as { wallets: string[] }).wallets[0]!;
 
 /** A running service on one form of the example tapes, with a key of its own. */
 interface Served {
@@ -71,7 +72,7 @@ const ROUTES: ReadonlyArray<{ name: string; method: string; path: string; body?:
 
 describe('the service on Parquet tapes', () => {
   it('loads the *.parquet files of the data folder as its tapes', () => {
-    expect(parquet.server.output()).toMatch(/sol tape \S+tape-sol\.parquet \(1872 swaps\)/);
+    expect(parquet.server.output()).toMatch(/sol tape \S+tape-sol\.parquet \(2574 swaps\)/);
     expect(parquet.server.output()).toMatch(/eth tape \S+tape-eth\.parquet \(\d+ swaps\)/);
   });
 

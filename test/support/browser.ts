@@ -53,6 +53,28 @@ export async function canvasInk(page: Page): Promise<number[]> {
   );
 }
 
+/**
+ * For every canvas of the page, the drawn pixels in its last `columns` columns over its bottom
+ * `rows` rows, where the time axis writes its labels: a label cut off by the canvas's right edge
+ * leaves ink there.
+ */
+export async function rightEdgeInk(page: Page, columns = 3, rows = 50): Promise<number[]> {
+  return page.$$eval(
+    'canvas',
+    (canvases, [columns, rows]) =>
+      canvases.map((canvas) => {
+        const context = canvas.getContext('2d')!;
+        const { data } = context.getImageData(canvas.width - columns!, canvas.height - rows!, columns!, rows!);
+        let ink = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i + 3]! > 0 && (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200)) ink++;
+        }
+        return ink;
+      }),
+    [columns, rows],
+  );
+}
+
 /** Saves the whole page (or, with `fullPage` false, what the window shows) as SCREENSHOT_DIR/NAME.png. */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });

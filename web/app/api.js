@@ -54,6 +54,13 @@ export async function openApiDocument() {
   return response.json();
 }
 
+/** The days each served tape spans, by network (`GET /health`, free); empty when not told. */
+export async function servedTapes() {
+  const response = await fetch('/health');
+  if (!response.ok) return {};
+  return (await response.json()).tapes ?? {};
+}
+
 /** An error body of the API in one readable line per problem. */
 export function problemText(status, body) {
   if (Array.isArray(body?.detail)) return body.detail.map((d) => `${d.path || '(request)'}: ${d.message}`).join('\n');

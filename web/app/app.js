@@ -4,7 +4,7 @@
 import { el, formatNumber, formatPercent, shortAddress } from '../report/format.js';
 import { renderReport } from '../report/report.js';
 import { simulationData } from '../report/simulation-data.js';
-import { Api, openApiDocument, problemText } from './api.js';
+import { Api, openApiDocument, problemText, servedTapes } from './api.js';
 import { settingsForm } from './settings-form.js';
 import { showWallet } from './wallet-page.js';
 
@@ -34,13 +34,45 @@ root.replaceChildren(
 );
 
 let form = null;
-openApiDocument().then(
-  (doc) => {
+// The days each served tape spans (GET /health, free): the form's dates start as a tape's.
+let tapes = {};
+let filledDates = { from: '', to: '' };
+
+/** Fills in the dates of the network's tape, where the user has not typed others. */
+function fillDates(network) {
+  const tape = tapes[network];
+  if (!form || !tape?.first_day) return;
+  form.fillDates(tape.first_day, tape.last_day, filledDates);
+  filledDates = { from: tape.first_day, to: tape.last_day };
+}
+
+networkSelect.addEventListener('change', () => {
+  form?.setNetwork(networkSelect.value);
+  fillDates(networkSelect.value);
+});
+
+Promise.all([openApiDocument(), servedTapes()]).then(
+  ([doc, served]) => {
+    tapes = served;
     const schema = doc.paths['/v1/wallets/simulator'].post.requestBody.content['application/json'].schema;
-    form = settingsForm(schema, { buy_percentage: 50, max_buy_amount: 300, max_position_amount: 800, priority_fee: 0.0005, bribe: 0.0001, max_dupe_buy_times: 2 });
+    const initial = {
+      buy_percentage: 50,
+      max_buy_amount: 300,
+      max_position_amount: 800,
+      priority_fee: 0.0005,
+      bribe: 0.0001,
+      max_dupe_buy_times: 2,
+    };
+    form = settingsForm(schema, initial, networkSelect.value);
+    fillDates(networkSelect.value);
     settingsSection.replaceChildren(
       el('h2', {}, 'Settings'),
-      el('p', { class: 'muted' }, 'Fields marked * are required; an empty field takes the service’s default. The wallets are the ones ticked in the list.'),
+      el(
+        'p',
+        { class: 'muted' },
+        'Fields marked * are required; an empty field takes the service’s default. ' +
+          'The dates start as the served tape’s first and last day. The wallets are the ones ticked in the list.',
+      ),
       form.element,
       el('p', {}, el('button', { 'data-test': 'run', onclick: guarded(run) }, 'Run the simulation (10 credits)')),
     );

@@ -1,11 +1,50 @@
 // The simulator's settings as a form made from the request's JSON Schema (the service's
 // OpenAPI document): one field per member, with the schema's limits as the inputs' limits and
-// hints, nullable objects (the time-fix, the strategy) as sections switched on and off. The
-// service's own messages are shown under the fields they name.
+// hints, each member's unit (USD, %, s, h, and the network's coin for the fees), nullable
+// objects (the time-fix, the strategy) as sections switched on and off. The service's own
+// messages are shown under the fields they name.
 import { el } from '../report/format.js';
 
 /** The members the page fills itself: the wallets picked from the list, the network of the list. */
 const FROM_THE_LIST = new Set(['wallets', 'network']);
+
+/** The network's own coin, in which the fees a trade are given. */
+const NATIVE = 'native';
+
+/**
+ * Each member's unit, shown after its input (`native`: the network's coin, SOL or ETH), and what
+ * an empty field or its default means where the schema cannot say (the copier's wallet, model 3.0,
+ * takes its defaults in the engine).
+ */
+const MEMBERS = {
+  buy_percentage: { unit: '%', note: "of the leader's buy" },
+  max_buy_amount: { unit: 'USD', note: 'a buy at most' },
+  max_position_amount: { unit: 'USD', note: 'a deal at most' },
+  priority_fee: { unit: NATIVE, note: 'a trade' },
+  bribe: { unit: NATIVE, note: 'a trade' },
+  max_dupe_buy_times: { note: 'extra buys into an open deal' },
+  hours: { unit: 'h', note: 'without a trade, then sold' },
+  copy_delay_seconds: { unit: 's' },
+  fixed_buy_amount: { unit: 'USD' },
+  min_leader_buy_usd: { unit: 'USD' },
+  min_liquidity_usd: { unit: 'USD' },
+  max_token_age_hours: { unit: 'h' },
+  stop_loss_percent: { unit: '%' },
+  trailing_stop_percent: { unit: '%' },
+  max_hold_hours: { unit: 'h' },
+  report_skipped: { note: 'list the leader swaps not copied' },
+  starting_balance_usd: { unit: 'USD', note: 'empty: unlimited' },
+  reserve_usd: { unit: 'USD', note: 'default 0; needs a starting balance' },
+  max_open_deals: { note: 'empty: no limit' },
+  slippage_tolerance_percent: { unit: '%', note: 'empty: no limit, nothing fails for its price' },
+  failed_transaction_percent: { unit: '%', note: 'of attempts dropped; default 0' },
+  retries: { note: 'default 0' },
+  retry_delay_seconds: { unit: 's', note: 'default 2' },
+  sandwich_percent: { unit: '%', note: 'of landed copies; default 0; needs a tolerance' },
+  random_seed: { note: 'default 0' },
+  report_wallet: { note: "add the copier's wallet to the answer" },
+  report_leaders: { note: "add each leader's share of the result" },
+};
 
 /** The schema's object form of a member, and whether null is allowed (`anyOf [X, null]`). */
 function unwrap(schema) {
@@ -29,9 +68,20 @@ function limits(schema) {
  * Builds the form. `read()` gives the request body (empty fields left out, so the service
  * applies its defaults); `showProblems(detail)` puts each `{path, message}` under its field.
  */
-export function settingsForm(requestSchema, initial = {}) {
+export function settingsForm(requestSchema, initial = {}, network = 'sol') {
   const problemSlots = new Map();
+  const nativeUnits = [];
+  const inputs = new Map();
   const form = el('form', { class: 'settings-form', 'data-test': 'settings-form', onsubmit: (e) => e.preventDefault() });
+
+  /** The unit after an input, and the note in the hint. */
+  function unitOf(name) {
+    const unit = MEMBERS[name]?.unit;
+    if (unit === undefined) return null;
+    const span = el('span', { class: 'unit', 'data-unit': name }, unit === NATIVE ? network.toUpperCase() : unit);
+    if (unit === NATIVE) nativeUnits.push(span);
+    return span;
+  }
 
   function field(container, path, name, member, required) {
     const { schema, nullable } = unwrap(member);
@@ -54,6 +104,7 @@ export function settingsForm(requestSchema, initial = {}) {
     let hint = '';
     if (schema.type === 'boolean') {
       input = el('input', { type: 'checkbox', id, 'data-path': path, checked: value ?? schema.default ?? false });
+      hint = MEMBERS[name]?.note ?? '';
       read = () => input.checked;
     } else if (schema.enum) {
       input = el('select', { id, 'data-path': path }, schema.enum.map((v) => el('option', { value: v, selected: v === (value ?? schema.default) }, v)));
@@ -62,7 +113,8 @@ export function settingsForm(requestSchema, initial = {}) {
       const min = schema.minimum ?? schema.exclusiveMinimum;
       const max = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER ? schema.maximum : schema.exclusiveMaximum;
       input = el('input', { type: 'number', id, 'data-path': path, step: schema.type === 'integer' ? 1 : 'any', min, max, value: value ?? (schema.default ?? '') });
-      hint = limits(schema) + (nullable ? '; empty: none' : '');
+      const note = MEMBERS[name]?.note;
+      hint = limits(schema) + (note ? `; ${note}` : nullable ? '; empty: none' : '');
       read = () => (input.value === '' ? (nullable ? null : undefined) : Number(input.value));
     } else if (schema.type === 'array') {
       input = el('input', { type: 'text', id, 'data-path': path, value: value === undefined ? '' : JSON.stringify(value), placeholder: JSON.stringify(schema.default ?? []) });
@@ -79,7 +131,10 @@ export function settingsForm(requestSchema, initial = {}) {
       input = el('input', { type: 'text', id, 'data-path': path, value: value ?? '', pattern: schema.pattern, placeholder: schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$' ? 'YYYY-MM-DD' : '' });
       read = () => (input.value === '' ? undefined : input.value);
     }
-    container.append(el('label', { for: id }, name, required ? ' *' : ''), el('div', { class: 'field' }, input, hint ? el('span', { class: 'hint' }, hint) : null, problem));
+    inputs.set(path, input);
+    const hintSpan = hint ? el('span', { class: 'hint' }, hint) : null;
+    const label = el('label', { for: id }, name, required ? ' *' : '');
+    container.append(label, el('div', { class: 'field' }, input, unitOf(name), hintSpan, problem));
     return { key: name, read };
   }
 
@@ -89,6 +144,18 @@ export function settingsForm(requestSchema, initial = {}) {
   return {
     element: form,
     read: () => Object.fromEntries(members.map((m) => [m.key, m.read()]).filter(([, v]) => v !== undefined)),
+    /** The network the request is for: the fees' unit follows it. */
+    setNetwork(next) {
+      network = next;
+      for (const span of nativeUnits) span.textContent = next.toUpperCase();
+    },
+    /** Fills in the dates, unless the user has typed others than those filled in before. */
+    fillDates(from, to, before = { from: '', to: '' }) {
+      for (const [path, date, old] of [['from_date', from, before.from], ['to_date', to, before.to]]) {
+        const input = inputs.get(path);
+        if (input && date && (input.value === '' || input.value === old)) input.value = date;
+      }
+    },
     showProblems(detail) {
       for (const slot of problemSlots.values()) slot.textContent = '';
       const unplaced = [];

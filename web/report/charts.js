@@ -8,18 +8,22 @@ export function chartWidth(container) {
   return Math.max(480, Math.floor(container.getBoundingClientRect().width || 960) - 8);
 }
 
-const timeAxis = { values: (_u, ticks) => ticks.map((t) => formatTime(t).slice(0, 16)), space: 110 };
+// A label is "2024-03-10 05:53", about 115 px wide: ticks at least 140 px apart so that labels
+// never touch, and room on the right for half a label, so that the last one is not cut off.
+const timeAxis = { values: (_u, ticks) => ticks.map((t) => formatTime(t).slice(0, 16)), space: 140 };
+const RIGHT_PADDING = 64;
 const timeSeries = { label: 'time (UTC)', value: (_u, v) => (v === null ? '–' : formatTime(v)) };
 
 /** A uPlot chart of plain numbers on x (no date axis) in a new box appended to `container`. */
 export function plot(container, options, data) {
   const box = el('div', { class: 'chart' });
   container.append(box);
-  return new uPlot({ scales: { x: { time: false } }, ...options }, data, box);
+  const padding = [null, RIGHT_PADDING, null, null];
+  return new uPlot({ scales: { x: { time: false } }, padding, ...options }, data, box);
 }
 
 /**
- * A line chart over time: `series` are `{ label, values, colour, fill? }` over the x `times`
+ * A line chart over time: `series` are `{ label, values, colour, fill?, stepped? }` over the x `times`
  * (seconds). Thinned to two points per pixel column. Returns the uPlot instance.
  */
 export function timeLineChart(container, { title, times, series, height = 260, sync }) {
@@ -40,6 +44,8 @@ export function timeLineChart(container, { title, times, series, height = 260, s
           stroke: s.colour,
           fill: s.fill,
           width: 1.5,
+          // A level that holds until its next change (cash) is drawn as steps.
+          paths: s.stepped ? uPlot.paths.stepped({ align: 1 }) : undefined,
           value: (_u, v) => (v === null ? '–' : formatNumber(v, 2)),
         })),
       ],
@@ -87,9 +93,12 @@ export function timeScatterChart(container, { title, groups, height = 260, yLabe
   );
 }
 
-/** `drawdown_i = pnl_i − max(0, pnl_0 … pnl_i)`: how far below its best the curve is (≤ 0). */
-export function drawdown(values) {
-  let best = 0; // before the first trade the PnL is 0
+/**
+ * `drawdown_i = v_i − max(start, v_0 … v_i)`: how far below its best the curve is (≤ 0). `start`
+ * is its value before the first point: 0 for a PnL, the starting balance for an equity.
+ */
+export function drawdown(values, start = 0) {
+  let best = start;
   return values.map((v) => {
     best = Math.max(best, v);
     return v - best;

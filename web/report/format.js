@@ -45,14 +45,18 @@ export function shortAddress(address) {
   return address.length <= head + 5 ? address : `${address.slice(0, head)}…${address.slice(-4)}`;
 }
 
-/** Colours of the special tags (how a deal closed), and of a deal closed by a leader's sell. */
+/**
+ * Colours of the special tags (how a deal closed), and of a deal closed by a leader's sell: hues
+ * of D3's category palette chosen so that every two are far apart (test/web/tag-colours.test.ts
+ * holds them to a CIEDE2000 distance), and no two exits read as one.
+ */
 export const TAG_COLOURS = {
-  none: '#2f6fde',
-  close_all: '#8e44ad',
-  sell_timefix: '#e67e22',
-  sell_timefix_final: '#c0392b',
-  take_profit: '#27ae60',
-  stop_loss: '#d35400',
-  trailing_stop: '#16a085',
-  max_hold: '#7f8c8d',
+  none: '#1f77b4',
+  close_all: '#9467bd',
+  sell_timefix: '#ff7f0e',
+  sell_timefix_final: '#d62728',
+  take_profit: '#2ca02c',
+  stop_loss: '#bcbd22',
+  trailing_stop: '#17becf',
+  max_hold: '#7f7f7f',
 };

@@ -5,6 +5,8 @@ import { drawdown, timeLineChart, timeScatterChart } from './charts.js';
 import { dealReader, dealsTable } from './deals-table.js';
 import { showDeal } from './deal-panel.js';
 import { renderLatency, renderRank, renderSweep } from './grids.js';
+import { strategyPhrases } from './strategy-text.js';
+import { card, copierPanel, leadersTable } from './copier-panel.js';
 
 export function renderReport(root, data) {
   root.replaceChildren(el('h1', {}, data.title));
@@ -19,10 +21,6 @@ function section(root, title, ...children) {
   const box = el('section', {}, el('h2', {}, title), ...children);
   root.append(box);
   return box;
-}
-
-function card(label, value, note) {
-  return el('div', { class: 'card' }, el('div', { class: 'label' }, label), el('div', { class: 'value' }, value), note ? el('div', { class: 'note' }, note) : null);
 }
 
 function renderSimulation(root, data) {
@@ -44,23 +42,32 @@ function renderSimulation(root, data) {
       card('R² of closed deals', formatNumber(s.linearity_r2_closed_deals, 4), '1 = PnL grew in a straight line'),
       card('Top deal', formatPercent(s.top_deal_dominance), 'of the positive PnL'),
       card('Deals', String(data.deals.length), `${closed} closed · ${data.deals.length - closed} open`),
+      ...riskCards(data.risk),
     ),
     settings(data.request),
   );
 
-  const chart = data.chart;
+  if (data.copier) copierPanel(section(root, "The copier's wallet"), data);
+  if (data.leaders) section(root, 'Leaders: who made the money', leadersTable(data));
+
+  const chart = withEnd(data.chart, data.chart_end);
   const curves = section(root, 'PnL and fees over time');
   if (chart.timestamps.length === 0) curves.append(el('p', { class: 'muted' }, 'No trade was copied: nothing to draw.'));
   else {
+    // fee_sum holds the network and the bot fees; bot_fee is the bot's part of it.
+    const series = [
+      { label: 'pnl_total', values: chart.pnl_total, colour: '#2f6fde' },
+      { label: 'pnl_realized', values: chart.pnl_realized, colour: '#27ae60' },
+      { label: 'fees (network + bot)', values: chart.fee_sum, colour: '#e67e22' },
+    ];
+    if (chart.bot_fee.some((f) => f !== 0)) {
+      series.push({ label: 'of which bot fees', values: chart.bot_fee, colour: '#b07aa1' });
+    }
     timeLineChart(curves, {
-      title: 'Cumulative PnL and fees (USD)',
+      title: `Cumulative PnL and fees (USD)${data.chart_end ? ', to the end of the window' : ''}`,
       times: chart.timestamps,
       sync: 'pnl',
-      series: [
-        { label: 'pnl_total', values: chart.pnl_total, colour: '#2f6fde' },
-        { label: 'pnl_realized', values: chart.pnl_realized, colour: '#27ae60' },
-        { label: 'fees', values: chart.fee_sum.map((f, i) => f + chart.bot_fee[i]), colour: '#e67e22' },
-      ],
+      series,
     });
     timeLineChart(curves, {
       title: 'Drawdown of pnl_total (USD below its best so far)',
@@ -120,6 +127,33 @@ function settings(request) {
     ['inactivity time-fix', request.inactivity_time_fix ? `after ${request.inactivity_time_fix.hours} h` : 'off'],
     ['bot fees', request.include_bot_fees ? 'on' : 'off'],
   ];
-  if (request.strategy) rows.push(['strategy', JSON.stringify(request.strategy)]);
+  if (request.strategy) {
+    const phrases = strategyPhrases(request.strategy);
+    const list = el('ul', { class: 'phrases', 'data-test': 'strategy' }, phrases.map((p) => el('li', {}, p)));
+    rows.push(['strategy', phrases.length === 0 ? 'the defaults: copies at once, no exits of its own' : list]);
+  }
   return el('details', { class: 'settings', open: true }, el('summary', {}, 'Settings'), el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+}
+
+/** The chart's series with its point at window_end added, when there is one. */
+function withEnd(chart, end) {
+  if (!end) return chart;
+  const last = (name) => end[name === 'timestamps' ? 'time' : name];
+  return Object.fromEntries(Object.entries(chart).map(([name, values]) => [name, [...values, last(name)]]));
+}
+
+/** Max drawdown, win rate and profit factor. */
+function riskCards(risk) {
+  const equity = risk.drawdown_of === 'equity';
+  const fall = equity ? "the equity's largest fall from its peak" : "pnl_total's largest fall from its best";
+  const percent = risk.max_drawdown_percent === null ? '' : ` (${formatPercent(risk.max_drawdown_percent)})`;
+  const closed = `${risk.won} won · ${risk.lost} lost of ${risk.closed_deals} closed deals`;
+  const factorNote =
+    risk.profit_factor === null && risk.won > 0 ? 'no closed deal lost' : 'gains of closed deals ÷ their losses';
+  const factor = risk.profit_factor === null ? (risk.won > 0 ? '∞' : '–') : formatNumber(risk.profit_factor, 2);
+  return [
+    card('Max drawdown', formatUsd(risk.max_drawdown), `${fall}${percent}`),
+    card('Win rate', risk.win_rate === null ? '–' : formatPercent(risk.win_rate), closed),
+    card('Profit factor', factor, factorNote),
+  ];
 }

@@ -11,7 +11,10 @@ import { InputError } from '../../model/errors.js';
  */
 
 /** The report's modules in dependency order: each imports only from those before it. */
-export const REPORT_MODULES = ['format.js', 'thin.js', 'parts.js', 'charts.js', 'deals-table.js', 'deal-panel.js', 'grids.js', 'report.js'] as const;
+export const REPORT_MODULES = [
+  'format.js', 'thin.js', 'parts.js', 'charts.js', 'strategy-text.js', 'copier-panel.js', 'deals-table.js',
+  'deal-panel.js', 'grids.js', 'report.js',
+] as const;
 
 /** The folder `web/` of the package, found from this module's own location (from src/ and dist/). */
 export function webDir(): string {

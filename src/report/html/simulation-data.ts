@@ -15,10 +15,13 @@ export interface SimulationReportInputs {
   readonly request: SimulatorRequest | null;
   /** The tape the response was simulated on: for the price panel. */
   readonly tape: IndexedTape | null;
+  /** The run's cash and equity points (`ResponseParts.copierPoints`): for the copier's chart. */
+  readonly copierPoints?: readonly number[] | null;
 }
 
 /** The report's data from a simulator response (and the tape, for each deal's price panel). */
-export function simulationReportData({ title, response, request, tape }: SimulationReportInputs): SimulationReportData {
+export function simulationReportData(inputs: SimulationReportInputs): SimulationReportData {
+  const { title, response, request, tape, copierPoints = null } = inputs;
   const prices = tape === null ? null : dealPrices(tape, response.deals, request?.wallets ?? []);
-  return simulationData({ title, request, response, prices });
+  return simulationData({ title, request, response, prices, copierPoints });
 }
