@@ -92,12 +92,15 @@ describe('latencyCurve', () => {
 });
 
 describe('copysim latency', () => {
-  it('prints its table on the bundled example: a row per default delay, then the verdict', async () => {
+  it("prints its table on the bundled example: a row per default delay, the copier's columns, then the verdict", async () => {
     const { code, out, err } = await cli('latency', '--tape', join(EXAMPLE, 'tape-sol.json'), '--request', join(EXAMPLE, 'request-sol.json'));
     expect(err).toBe('');
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^delay \(s\)\s+pnl_total\s+roi_total %\s+trades\s+deals\s+PnL kept$/);
+    // the sol example's request sets the copier's wallet: its failures, sandwiches and cash skips follow
+    expect(lines[0]).toMatch(
+      /^delay \(s\)\s+pnl_total\s+roi_total %\s+trades\s+deals\s+PnL kept\s+failed\s+failed fees\s+sandwiched\s+sandwich loss\s+cash skips$/,
+    );
     expect(lines.slice(2, 10).map((l) => Number(l.split(/\s+/)[0]))).toEqual([0, 1, 2, 5, 10, 30, 60, 120]);
     expect(lines[11]).toMatch(/^Half of the zero-delay PnL \([\d,.]+\) is (still kept at every delay tried|gone at a delay of \d+ s)\.$/);
   });

@@ -70,7 +70,14 @@ function makeFollowers(
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);
     if (settings === undefined) settingsByKey.set(key, (settings = replaySettings(setup)));
-    return new Replay({ ...setup, settings, facts, prices, onHolding: (tokenId, held) => holders.change(f, tokenId, held) });
+    return new Replay({
+      ...setup,
+      settings,
+      facts,
+      prices,
+      sharedPrices: true,
+      onHolding: (tokenId, held) => holders.change(f, tokenId, held),
+    });
   });
 }
 

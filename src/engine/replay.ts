@@ -94,6 +94,12 @@ export interface ReplaySetup {
   readonly onHolding?: (tokenId: number, held: boolean) => void;
   /** What follows from the settings alone, made once for many followers of the same settings ({@link replaySettings}). */
   readonly settings?: ReplaySettings;
+  /**
+   * True when the price book is shared with other followers, which are told a price only when
+   * they watch prices ({@link Replay.watchesPrices}): then the copier's equity finds the moved
+   * prices itself.
+   */
+  readonly sharedPrices?: boolean;
 }
 
 /**
@@ -268,7 +274,10 @@ export class Replay {
     this.prices = prices ?? new KnownPrices(tokenCount, PriceThreshold.of(options.min_price_swap_usd));
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const strategy = request.strategy ?? NO_STRATEGY;
-    this.wallet = CopierWallet.of(strategy, chart);
+    this.exits = ExitRules.of(strategy);
+    // A follower of a shared price book is told prices only when it watches them (the chart, exits).
+    const toldPrices = setup.sharedPrices !== true || chart || this.exits !== null;
+    this.wallet = CopierWallet.of(strategy, chart, !toldPrices);
     this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
@@ -277,7 +286,6 @@ export class Replay {
       windowEnd: this.window.end,
       retries: this.wallet !== null && this.wallet.retries > 0,
     });
-    this.exits = ExitRules.of(strategy);
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
@@ -330,6 +338,7 @@ export class Replay {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
+      this.wallet?.held.touch(deal);
       if (this.exits !== null && counted) this.checkExits(this.exits, deal, time);
     }
   }
@@ -689,7 +698,10 @@ export class Replay {
     }
     this.nextDue = this.scheduler.nextDue;
     this.ledger.traded(fill, networkFee, cost);
-    if (this.wallet !== null) this.cashChanged(deal.lastOperationTime);
+    if (this.wallet !== null) {
+      if (deal.open) this.wallet.held.touch(deal);
+      this.cashChanged(deal.lastOperationTime);
+    }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
     if (!deal.open) deal.settle(this.ledger.totals);
   }
@@ -721,7 +733,7 @@ class CopierWallet {
   readonly cash: CopierCash;
   readonly draws: Draws;
   /** The open deals' value, for the equity after each change of cash. */
-  readonly held = new HeldValue();
+  readonly held: HeldValue;
   readonly maxOpenDeals: number | null;
   readonly retries: number;
   readonly retryDelay: number;
@@ -733,13 +745,17 @@ class CopierWallet {
   /** True when the response reports the wallet (`copier`); false when only `report_leaders` is set. */
   readonly reported: boolean;
 
-  /** `keepPoints`: keep the cash and equity after each change, for the reports. */
-  static of(strategy: Strategy, keepPoints: boolean): CopierWallet | null {
+  /**
+   * `keepPoints`: keep the cash and equity after each change, for the reports; `scanning`: the
+   * replay is not told the prices of the tokens it holds ({@link HeldValue}).
+   */
+  static of(strategy: Strategy, keepPoints: boolean, scanning: boolean): CopierWallet | null {
     const reported = reportsCopier(strategy);
-    return reported ? new CopierWallet(strategy, reported, keepPoints) : null;
+    return reported ? new CopierWallet(strategy, reported, keepPoints, scanning) : null;
   }
 
-  private constructor(strategy: Strategy, reported: boolean, keepPoints: boolean) {
+  private constructor(strategy: Strategy, reported: boolean, keepPoints: boolean, scanning: boolean) {
+    this.held = new HeldValue(scanning);
     this.reported = reported;
     this.cash = new CopierCash(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
     this.draws = new Draws(strategy.random_seed ?? 0);

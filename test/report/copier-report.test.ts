@@ -207,7 +207,7 @@ describe('a response its request contradicts', () => {
 
   it('is told apart, reason by reason', () => {
     expect(requestMismatches(response, req)).toEqual([]);
-    const eth = '0x' + 'ab'.repeat(20);
+    const eth = `0x${'ab'.repeat(20)}`;
     const ethResponse = {
       ...response,
       leaders: response.leaders!.map((l, i) => (i === 0 ? { ...l, wallet: eth } : l)),
