@@ -11,7 +11,7 @@
  */
 import { expect } from 'vitest';
 // The modules behind src/index.ts, imported directly so each test file skips loading the
-// HTTP and analytics layers; test/cli-simulate.test.ts checks they are the public exports.
+// HTTP and analytics layers; test/cli/simulate.test.ts checks they are the public exports.
 import type { EngineOptionsInput } from '../../src/model/options.js';
 import type { SimulatorRequestInput } from '../../src/model/request.js';
 import type { SimulatedDeal, SimulatorResponse } from '../../src/model/response.js';

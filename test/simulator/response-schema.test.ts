@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SimulatorResponseSchema, type SimulatorResponse } from '../src/model/response.js';
-import { simulate } from '../src/simulate.js';
-import { MODEL_CASES_DIR, present } from './support/paths.js';
-import { at, buy, END, LEADER_A, run, sell, TOKEN_X, TOKEN_Y, TOKEN_Z } from './support/scenario.js';
+import { SimulatorResponseSchema, type SimulatorResponse } from '../../src/model/response.js';
+import { simulate } from '../../src/simulate.js';
+import { MODEL_CASES_DIR, present } from '../support/paths.js';
+import { at, buy, END, LEADER_A, run, sell, TOKEN_X, TOKEN_Y, TOKEN_Z } from '../support/scenario.js';
 
 /** Responses that together hold every trade type, special tag and status. */
 const scenarios: Record<string, SimulatorResponse> = {

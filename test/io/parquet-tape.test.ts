@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { readTapeFile } from '../src/index.js';
-import { convertTapeFile, ParquetTapeFile, writeParquetTape } from '../src/tape.js';
-import { cli } from './support/cli.js';
+import { readTapeFile } from '../../src/index.js';
+import { convertTapeFile, ParquetTapeFile, writeParquetTape } from '../../src/tape.js';
+import { cli } from '../support/cli.js';
 
 /** A simulator request over 1970-01-01 (the tapes' times), following `wallet`. */
 const requestFor = (wallet: string): string =>
@@ -170,7 +170,7 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
 });
 
 describe('a Parquet tape works everywhere a tape is read', () => {
-  const example = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'example');
+  const example = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'example');
   /** The first leader of the example's sol request. */
   const solRequest = JSON.parse(readFileSync(join(example, 'request-sol.json'), 'utf8')) as { wallets: string[] };
   const LEADER = solRequest.wallets[0]!;

@@ -6,11 +6,11 @@
  * test/properties/checks.ts must hold under each setting.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexTape, simulate, type IndexedTape, type SimulatorRequestInput } from '../src/index.js';
-import { suggestRequest, topRoundTripWallets, type ImportResult } from '../src/import.js';
-import { checkAll } from './properties/checks.js';
-import { present, REAL_DATA_DIR } from './support/paths.js';
-import { REAL_SETTINGS, REAL_TAPES } from './support/real-tapes.js';
+import { indexTape, simulate, type IndexedTape, type SimulatorRequestInput } from '../../src/index.js';
+import { suggestRequest, topRoundTripWallets, type ImportResult } from '../../src/import.js';
+import { checkAll } from '../properties/checks.js';
+import { present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_SETTINGS, REAL_TAPES } from '../support/real-tapes.js';
 
 const available = present(REAL_DATA_DIR);
 if (!available) console.warn(`real-data test skipped: ${REAL_DATA_DIR} is absent on this machine`);

@@ -5,8 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { needsReplayFlags, REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
-import { ensureBuild } from './server/support/build.js';
+import { needsReplayFlags, REPLAY_NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { ensureBuild } from '../server/support/build.js';
 
 describe('needsReplayFlags', () => {
   const flags = [...REPLAY_NODE_FLAGS];

@@ -14,14 +14,14 @@ import {
   type RankedWallet,
   type SimulatorRequestInput,
   type TapeInput,
-} from '../src/index.js';
-import { suggestRequest } from '../src/import.js';
-import { outOfSample, rankWallets, spearmanOf } from '../src/rank/index.js';
-import { copierScenarioArb, strategyArb, scenarioArb } from './support/arbitraries.js';
-import { cli } from './support/cli.js';
-import { PROJECT_ROOT, present, REAL_DATA_DIR } from './support/paths.js';
-import { REAL_TAPES } from './support/real-tapes.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, LEADER_C, MARKET, near, request, sell, tape, TOKEN_X, TOKEN_Y, TOKEN_Z } from './support/scenario.js';
+} from '../../src/index.js';
+import { suggestRequest } from '../../src/import.js';
+import { outOfSample, rankWallets, spearmanOf } from '../../src/rank/index.js';
+import { copierScenarioArb, strategyArb, scenarioArb } from '../support/arbitraries.js';
+import { cli } from '../support/cli.js';
+import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_TAPES } from '../support/real-tapes.js';
+import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, LEADER_C, MARKET, near, request, sell, tape, TOKEN_X, TOKEN_Y, TOKEN_Z } from '../support/scenario.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
 const exampleTape = (net: string): TapeInput => JSON.parse(readFileSync(join(EXAMPLE, `tape-${net}.json`), 'utf8')) as TapeInput;

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SimulatorResponse } from '../src/index.js';
-import { cli } from './support/cli.js';
-import { PROJECT_ROOT } from './support/paths.js';
+import type { SimulatorResponse } from '../../src/index.js';
+import { cli } from '../support/cli.js';
+import { PROJECT_ROOT } from '../support/paths.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
 const TAPE = join(EXAMPLE, 'tape-sol.json');

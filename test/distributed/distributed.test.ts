@@ -13,19 +13,19 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { REPLAY_NODE_FLAGS } from '../src/cli/node-flags.js';
-import { checkRedis, redisOptions, shownUrl } from '../src/distributed/redis.js';
-import { defaultChunkSize } from '../src/distributed/producer.js';
-import { fileSha256 } from '../src/distributed/tape-store.js';
-import { loadIORedis } from '../src/distributed/dependencies.js';
-import { convertTapeFile } from '../src/io/convert-tape.js';
-import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
-import { PROJECT_ROOT } from './support/paths.js';
+import { REPLAY_NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { checkRedis, redisOptions, shownUrl } from '../../src/distributed/redis.js';
+import { defaultChunkSize } from '../../src/distributed/producer.js';
+import { fileSha256 } from '../../src/distributed/tape-store.js';
+import { loadIORedis } from '../../src/distributed/dependencies.js';
+import { convertTapeFile } from '../../src/io/convert-tape.js';
+import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
+import { PROJECT_ROOT } from '../support/paths.js';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const hasRedis = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!hasRedis) {
-  process.stderr.write('test/distributed.test.ts: skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
+  process.stderr.write('test/distributed/distributed.test.ts: skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-queue-'));

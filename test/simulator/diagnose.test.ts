@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { diagnose, simulate, WarningSchema, type Warning } from '../src/index.js';
-import { convertTapeFile } from '../src/tape.js';
-import { InputError, RequestError } from '../src/model/errors.js';
-import { cli } from './support/cli.js';
-import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from './support/scenario.js';
+import { diagnose, simulate, WarningSchema, type Warning } from '../../src/index.js';
+import { convertTapeFile } from '../../src/tape.js';
+import { InputError, RequestError } from '../../src/model/errors.js';
+import { cli } from '../support/cli.js';
+import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from '../support/scenario.js';
 
 // The pool's liquidity known, so the follower's trades slip by their size (no unknown_liquidity).
 const pool = { usd_liquidity: 50_000 };

@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exampleFiles } from '../scripts/make-example.js';
-import { parseSimulatorRequest, parseTape, simulate, SimulatorResponseSchema, type SimulatorResponse } from '../src/index.js';
-import { formatTextReport, shortAddress } from '../src/report/text-report.js';
-import { utcIso } from '../src/model/utc-time.js';
-import { cli } from './support/cli.js';
-import { PROJECT_ROOT } from './support/paths.js';
+import { exampleFiles } from '../../scripts/make-example.js';
+import { parseSimulatorRequest, parseTape, simulate, SimulatorResponseSchema, type SimulatorResponse } from '../../src/index.js';
+import { formatTextReport, shortAddress } from '../../src/report/text-report.js';
+import { utcIso } from '../../src/model/utc-time.js';
+import { cli } from '../support/cli.js';
+import { PROJECT_ROOT } from '../support/paths.js';
 
 const EXAMPLE_DIR = join(PROJECT_ROOT, 'fixtures', 'example');
 const WORKED_DIR = join(PROJECT_ROOT, 'fixtures', 'worked-example');

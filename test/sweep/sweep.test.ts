@@ -7,18 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError, RequestError } from '../src/model/errors.js';
-import type { SimulatorRequestInput } from '../src/model/request.js';
-import type { TapeInput } from '../src/model/tape.js';
-import { simulate } from '../src/simulate.js';
-import { indexTape } from '../src/engine/tape-index.js';
-import { sweep, type SweepResult } from '../src/sweep/index.js';
-import { sweepWorkerUrl } from '../src/sweep/pool.js';
-import { FOLLOWERS_A_WALK, runBatch, runOne } from '../src/sweep/run-one.js';
-import { resolveEngineOptions } from '../src/model/options.js';
-import { parseSimulatorRequest } from '../src/model/request.js';
-import { requestVariants, TapeGenerator } from '../bench/tape-generator.js';
-import { copierArb, copierScenarioArb, scenarioArb, strategyArb } from './support/arbitraries.js';
+import { InputError, RequestError } from '../../src/model/errors.js';
+import type { SimulatorRequestInput } from '../../src/model/request.js';
+import type { TapeInput } from '../../src/model/tape.js';
+import { simulate } from '../../src/simulate.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { sweep, type SweepResult } from '../../src/sweep/index.js';
+import { sweepWorkerUrl } from '../../src/sweep/pool.js';
+import { FOLLOWERS_A_WALK, runBatch, runOne } from '../../src/sweep/run-one.js';
+import { resolveEngineOptions } from '../../src/model/options.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
+import { copierArb, copierScenarioArb, scenarioArb, strategyArb } from '../support/arbitraries.js';
 import {
   at,
   buy,
@@ -30,9 +30,9 @@ import {
   tape as scenarioTape,
   TOKEN_X,
   LEADER_A,
-} from './support/scenario.js';
-import { progressBar } from '../src/cli/progress.js';
-import { cli } from './support/cli.js';
+} from '../support/scenario.js';
+import { progressBar } from '../../src/cli/progress.js';
+import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-sweep-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

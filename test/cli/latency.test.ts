@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError, latencyCurve, RequestError, simulate } from '../src/index.js';
-import { cli } from './support/cli.js';
-import { PROJECT_ROOT } from './support/paths.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, near, request, sell, tape, TOKEN_X } from './support/scenario.js';
+import { InputError, latencyCurve, RequestError, simulate } from '../../src/index.js';
+import { cli } from '../support/cli.js';
+import { PROJECT_ROOT } from '../support/paths.js';
+import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, near, request, sell, tape, TOKEN_X } from '../support/scenario.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-latency-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

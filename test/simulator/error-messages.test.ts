@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WalletDealsQuerySchema, ListWalletsBodySchema } from '../src/analytics/queries.js';
-import { parseSimulatorRequest } from '../src/model/request.js';
-import { simulate } from '../src/simulate.js';
-import { cli } from './support/cli.js';
-import { at, buy, LEADER_A, request, sell, tape, TOKEN_X } from './support/scenario.js';
-import { inputErrorOf } from './support/errors.js';
+import { WalletDealsQuerySchema, ListWalletsBodySchema } from '../../src/analytics/queries.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import { simulate } from '../../src/simulate.js';
+import { cli } from '../support/cli.js';
+import { at, buy, LEADER_A, request, sell, tape, TOKEN_X } from '../support/scenario.js';
+import { inputErrorOf } from '../support/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-errors-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SimulatorResponseSchema } from '../src/index.js';
-import { cli } from './support/cli.js';
-import { compareGolden, goldenCases } from './support/golden.js';
-import { COPIER_CASES_DIR, MODEL_CASES_DIR, STRATEGY_CASES_DIR, present } from './support/paths.js';
+import { SimulatorResponseSchema } from '../../src/index.js';
+import { cli } from '../support/cli.js';
+import { compareGolden, goldenCases } from '../support/golden.js';
+import { COPIER_CASES_DIR, MODEL_CASES_DIR, STRATEGY_CASES_DIR, present } from '../support/paths.js';
 
 /** The engine's command line against the golden cases of `dir`, as ../shared/cases/README.md compares them. */
 function goldenSuite(title: string, dir: string): void {

@@ -7,12 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { indexTape } from '../src/engine/tape-index.js';
-import type { SimulatorRequestInput } from '../src/model/request.js';
-import type { TapeInput } from '../src/model/tape.js';
-import { simulate } from '../src/simulate.js';
-import { MODEL_CASES_DIR, present } from './support/paths.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, onlyDeal, request, run, sell, tape, TOKEN_X, TOKEN_Y } from './support/scenario.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import type { SimulatorRequestInput } from '../../src/model/request.js';
+import type { TapeInput } from '../../src/model/tape.js';
+import { simulate } from '../../src/simulate.js';
+import { MODEL_CASES_DIR, present } from '../support/paths.js';
+import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, onlyDeal, request, run, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
 
 type Swap = TapeInput['swaps'][number];
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readText } from '../src/io/files.js';
+import { readText } from '../../src/io/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-text-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

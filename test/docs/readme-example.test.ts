@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { PROJECT_ROOT } from './support/paths.js';
+import { PROJECT_ROOT } from '../support/paths.js';
 
 /**
  * The README's library example must run as printed: its TypeScript block is taken from

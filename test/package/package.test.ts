@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_PACKAGES } from '../src/distributed/dependencies.js';
-import { SERVICE_PACKAGES } from '../src/server/service-dependencies.js';
-import { PROJECT_ROOT } from './support/paths.js';
+import { QUEUE_PACKAGES } from '../../src/distributed/dependencies.js';
+import { SERVICE_PACKAGES } from '../../src/server/service-dependencies.js';
+import { PROJECT_ROOT } from '../support/paths.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-pack-'));
 const app = join(scratch, 'app');

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { readDeltaInt64 } from '../src/io/parquet/fast-int64.js';
+import { readDeltaInt64 } from '../../src/io/parquet/fast-int64.js';
 
 /** One INT64 column written DELTA_BINARY_PACKED, small pages so that a chunk has several. */
 function int64File(values: readonly bigint[]): ArrayBuffer {
