@@ -11,7 +11,13 @@ export interface AnalyticsTapeShape {
   readonly seed: number;
 }
 
-export const DEFAULT_ANALYTICS_SHAPE: AnalyticsTapeShape = { swaps: 1_000_000, wallets: 20_000, tokens: 2_000, days: 30, seed: 7 };
+export const DEFAULT_ANALYTICS_SHAPE: AnalyticsTapeShape = {
+  swaps: 1_000_000,
+  wallets: 20_000,
+  tokens: 2_000,
+  days: 30,
+  seed: 7,
+};
 
 /** mulberry32: a small seeded generator, so the same shape always gives the same tape. */
 function random(seed: number): () => number {
@@ -48,7 +54,11 @@ export function analyticsTape(shape: Partial<AnalyticsTapeShape> = {}): TapeInpu
     const key = w * s.tokens + t;
     const h = held.get(key) ?? 0;
     const selling = h > 0 && rng() < 0.45;
-    const quantity = selling ? (rng() < 0.5 ? h : Number((h / 2).toPrecision(10))) : Number(((20 + 2000 * rng()) / p).toPrecision(10));
+    const quantity = selling
+      ? rng() < 0.5
+        ? h
+        : Number((h / 2).toPrecision(10))
+      : Number(((20 + 2000 * rng()) / p).toPrecision(10));
     held.set(key, selling ? Math.max(0, h - quantity) : h + quantity);
     swaps[i] = {
       wallet: wallets[w]!,

@@ -46,11 +46,15 @@ const shape = { swaps, wallets, tokens };
 
 const generated = Date.now();
 const tape = analyticsTape(shape);
-console.log(`tape: ${shape.swaps} swaps, ${shape.wallets} wallets, ${shape.tokens} tokens (generated in ${Date.now() - generated} ms)`);
+console.log(
+  `tape: ${shape.swaps} swaps, ${shape.wallets} wallets, ${shape.tokens} tokens (generated in ${Date.now() - generated} ms)`,
+);
 const indexed = indexTape(tape);
 let index: AnalyticsIndex = buildAnalyticsIndex(indexed);
 const listed = index.wallets.filter((w) => w !== undefined).length;
-const busiest = index.wallets.reduce((a, w) => (w !== undefined && (a === undefined || w.totals.all.deals > a.totals.all.deals) ? w : a));
+const busiest = index.wallets.reduce((a, w) =>
+  w !== undefined && (a === undefined || w.totals.all.deals > a.totals.all.deals) ? w : a,
+);
 console.log(`wallets with swaps: ${listed}; busiest: ${busiest!.address} with ${busiest!.totals.all.deals} deals`);
 
 /** A new index for each run of a task that would otherwise find its answers cached. */
@@ -88,7 +92,11 @@ const tasks = [
     for (const w of index.wallets) if (w !== undefined) indicatorMap(w.totals, null);
   }),
   task('wallets list, page 1 (sort + 30 followers)', () => void listWallets(fresh, {}), renew),
-  task('deals of the busiest wallet (page 1 + its follower)', () => void walletDeals(fresh, busiest!.address, { network: 'sol' }), renew),
+  task(
+    'deals of the busiest wallet (page 1 + its follower)',
+    () => void walletDeals(fresh, busiest!.address, { network: 'sol' }),
+    renew,
+  ),
   task(
     `wallets list by following pnl_total (${listed} followers, one walk)`,
     () => void listWallets(fresh, { sort_by: { indicator: 'pnl_total', period: 'all', value: 'following' } }),
@@ -110,5 +118,8 @@ for (const t of bench.tasks) {
   const latency = t.result?.latency;
   const cpuMs = cpu.get(t.name) ?? [];
   const cpuMean = cpuMs.reduce((a, b) => a + b, 0) / Math.max(1, cpuMs.length);
-  if (latency !== undefined) console.log(`${t.name}: mean ${latency.mean.toFixed(0)} ms wall, ${cpuMean.toFixed(0)} ms CPU, ${latency.samples.length} runs`);
+  if (latency !== undefined)
+    console.log(
+      `${t.name}: mean ${latency.mean.toFixed(0)} ms wall, ${cpuMean.toFixed(0)} ms CPU, ${latency.samples.length} runs`,
+    );
 }

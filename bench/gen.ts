@@ -38,7 +38,11 @@ class ChunkedWriter {
 }
 
 /** Writes the tape of `shape` to `path`; returns its generator (for its leaders and request). */
-export function writeTape(path: string, shape: Partial<TapeShape>, onProgress?: (done: number, total: number) => void): TapeGenerator {
+export function writeTape(
+  path: string,
+  shape: Partial<TapeShape>,
+  onProgress?: (done: number, total: number) => void,
+): TapeGenerator {
   const generator = new TapeGenerator(shape);
   const total = generator.shape.swaps;
   let done = 0;
@@ -111,9 +115,18 @@ export const GenOptions = z.object({
   wallets: count(1),
   'leader-share': number(z.number().gt(0, 'expected a share above 0').max(1, 'expected a share of at most 1')),
   days: number(z.number().gt(0, 'expected a number of days above 0')),
-  seed: number(z.number().int('expected a whole number').min(0, 'expected a whole number of at least 0').max(Number.MAX_SAFE_INTEGER)),
+  seed: number(
+    z
+      .number()
+      .int('expected a whole number')
+      .min(0, 'expected a whole number of at least 0')
+      .max(Number.MAX_SAFE_INTEGER),
+  ),
   requests: count(0),
-  out: z.string().regex(/\.jsonl?$/, 'expected a file name ending in .json or .jsonl').optional(),
+  out: z
+    .string()
+    .regex(/\.jsonl?$/, 'expected a file name ending in .json or .jsonl')
+    .optional(),
 });
 
 /** The generator's options as the command line gives them: strings, read by {@link GenOptions}. */
@@ -135,15 +148,19 @@ function main(argv: readonly string[]): void {
   const { swaps } = values;
   const out = values.out ?? `bench/data/tape-${swaps}.json`;
   const bar = generationBar('bench:gen');
-  const generator = writeTape(out, {
-    swaps,
-    leaders: values.leaders,
-    tokens: values.tokens,
-    marketWallets: values.wallets,
-    leaderShare: values['leader-share'],
-    days: values.days,
-    seed: values.seed,
-  }, bar.update);
+  const generator = writeTape(
+    out,
+    {
+      swaps,
+      leaders: values.leaders,
+      tokens: values.tokens,
+      marketWallets: values.wallets,
+      leaderShare: values['leader-share'],
+      days: values.days,
+      seed: values.seed,
+    },
+    bar.update,
+  );
   bar.finish();
   process.stdout.write(`wrote ${out} (${swaps} swaps) and ${requestPathOf(out)}\n`);
   const sweepSize = values.requests;

@@ -43,7 +43,11 @@ function reportOf(args: readonly string[], stderr: string): Measurement {
  * reports. Throws with the child's standard error when it reports nothing.
  */
 export function measure(args: readonly string[]): Measurement {
-  const child = spawnSync(process.execPath, childArgs(args), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20 });
+  const child = spawnSync(process.execPath, childArgs(args), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return reportOf(args, child.stderr);
 }
 

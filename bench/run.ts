@@ -60,7 +60,12 @@ function ensureRequests(swaps: number, count: number): string {
   const path = join(DATA_DIR, `sweep-${swaps}-${count}.requests.jsonl`);
   if (!existsSync(path)) {
     const base = new TapeGenerator({ swaps }).request();
-    writeFileSync(path, `${requestVariants(base, count).map((r) => JSON.stringify(r)).join('\n')}\n`);
+    writeFileSync(
+      path,
+      `${requestVariants(base, count)
+        .map((r) => JSON.stringify(r))
+        .join('\n')}\n`,
+    );
   }
   return path;
 }
@@ -110,7 +115,13 @@ export const RunOptions = z.object({
   only: z
     .string()
     .transform((list) => list.split(',').map((name) => name.trim()))
-    .pipe(z.array(z.enum(SUITES, { error: (issue) => `unknown suite "${String(issue.input)}": the suites are ${SUITES.join(', ')}` })))
+    .pipe(
+      z.array(
+        z.enum(SUITES, {
+          error: (issue) => `unknown suite "${String(issue.input)}": the suites are ${SUITES.join(', ')}`,
+        }),
+      ),
+    )
     .optional(),
   rounds: whole(1).optional(),
   workers: whole(1),
@@ -157,7 +168,16 @@ async function main(argv: readonly string[]): Promise<void> {
     if (only.has('floor')) {
       process.stderr.write('floor …\n');
       say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed', !quick));
-      say(floorSuite(tape, pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), sizes.tape, sizes.rounds, '10 leaders followed', !quick));
+      say(
+        floorSuite(
+          tape,
+          pickLeaders(request, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+          sizes.tape,
+          sizes.rounds,
+          '10 leaders followed',
+          !quick,
+        ),
+      );
     }
     if (only.has('rank')) {
       process.stderr.write('rank …\n');
@@ -174,7 +194,15 @@ async function main(argv: readonly string[]): Promise<void> {
     // Memory grows with the response (every follower trade), not with the tape: one leader
     // followed shows the streaming itself, ten show what a large response costs.
     say(streamSuite(tape, pickLeaders(request, [50]), sizes.stream, 'leader 50 followed', !quick));
-    say(streamSuite(tape, pickLeaders(request, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]), sizes.stream, 'every 10th leader followed', !quick));
+    say(
+      streamSuite(
+        tape,
+        pickLeaders(request, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]),
+        sizes.stream,
+        'every 10th leader followed',
+        !quick,
+      ),
+    );
   }
   if (only.has('sweep')) {
     const { tape } = ensureTape(sizes.sweepTape, 'json');
@@ -184,7 +212,15 @@ async function main(argv: readonly string[]): Promise<void> {
     const smallCount = Math.max(1, Math.floor(sampleCount / 5));
     const small = ensureRequests(sizes.sweepTape, smallCount);
     process.stderr.write('sweep …\n');
-    say(sweepSuite(tape, { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount }, sizes.sweepTape, workers, !quick));
+    say(
+      sweepSuite(
+        tape,
+        { all, count: sizes.sweepRequests, sample, sampleCount, small, smallCount },
+        sizes.sweepTape,
+        workers,
+        !quick,
+      ),
+    );
   }
 
   if (only.has('columnar')) {
@@ -195,7 +231,8 @@ async function main(argv: readonly string[]): Promise<void> {
     const big = join(DATA_DIR, `tape-${sizes.stream}.parquet`);
     const bigRequest = requestPathOf(big);
     if (!existsSync(big)) parquetOf(ensureTape(sizes.stream, 'jsonl').tape);
-    if (!existsSync(bigRequest)) writeFileSync(bigRequest, `${JSON.stringify(new TapeGenerator({ swaps: sizes.stream }).request(), null, 1)}\n`);
+    if (!existsSync(bigRequest))
+      writeFileSync(bigRequest, `${JSON.stringify(new TapeGenerator({ swaps: sizes.stream }).request(), null, 1)}\n`);
     say(columnarStreamSuite(big, pickLeaders(bigRequest, [50]), sizes.stream, !quick));
   }
   if (only.has('importer')) {
@@ -226,8 +263,10 @@ async function main(argv: readonly string[]): Promise<void> {
     loadAverageAtStart: startLoad,
     loadAverageAtEnd: loadavg(),
   };
-  process.stdout.write(`${table(rows)}\n\nmachine: ${machine.cpus} × ${machine.model}, node ${machine.node} ${machine.nodeFlags.join(' ')}, ` +
-    `load average ${startLoad.map((l) => l.toFixed(1)).join(' ')} at start, ${machine.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' ')} at end\n`);
+  process.stdout.write(
+    `${table(rows)}\n\nmachine: ${machine.cpus} × ${machine.model}, node ${machine.node} ${machine.nodeFlags.join(' ')}, ` +
+      `load average ${startLoad.map((l) => l.toFixed(1)).join(' ')} at start, ${machine.loadAverageAtEnd.map((l) => l.toFixed(1)).join(' ')} at end\n`,
+  );
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const out = join(RESULTS_DIR, `bench-${stamp}.json`);

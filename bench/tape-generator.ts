@@ -145,7 +145,9 @@ export class TapeGenerator {
     return counts.map((remaining) => {
       const logStart = Math.log(rng.logUniform(1e-7, 1e-3));
       const leaderCount = 3 + rng.int(10);
-      const leaders = Array.from({ length: leaderCount }, () => Math.floor(this.shape.leaders * Math.pow(rng.next(), 1.5)));
+      const leaders = Array.from({ length: leaderCount }, () =>
+        Math.floor(this.shape.leaders * Math.pow(rng.next(), 1.5)),
+      );
       return {
         address: `${rng.base58(40)}pump`,
         launch: this.shape.start + Math.floor(rng.next() * span),
@@ -196,7 +198,14 @@ export class TapeGenerator {
       const slot = rng.int(plan.leaders.length);
       wallet = this.leaders[plan.leaders[slot]!]!;
       const held = plan.held[slot]!;
-      type = held === 0 ? (phase < 0.8 || rng.chance(0.3) ? 'buy' : 'sell') : rng.chance(rising ? 0.7 : 0.2) ? 'buy' : 'sell';
+      type =
+        held === 0
+          ? phase < 0.8 || rng.chance(0.3)
+            ? 'buy'
+            : 'sell'
+          : rng.chance(rising ? 0.7 : 0.2)
+            ? 'buy'
+            : 'sell';
       if (type === 'buy') {
         quantity = rng.logUniform(20, 5_000) / price;
         plan.held[slot] = held + quantity;
@@ -216,7 +225,8 @@ export class TapeGenerator {
     const swap: SwapJson = { wallet, token: plan.address, type, time, quantity: String(q), usd_price: String(price) };
     if (rng.chance(0.8)) swap.usd_amount = Math.max(0.01, Math.round(q * price * 100) / 100);
     const liquidityRoll = rng.next();
-    if (liquidityRoll < 0.8) swap.usd_liquidity = Math.round(plan.liquidity * Math.sqrt(Math.exp(logPrice - plan.logStart)));
+    if (liquidityRoll < 0.8)
+      swap.usd_liquidity = Math.round(plan.liquidity * Math.sqrt(Math.exp(logPrice - plan.logStart)));
     else if (liquidityRoll < 0.9) swap.usd_liquidity = null;
     if (rng.chance(0.95)) swap.transaction_hash = rng.base58(88);
     return swap;

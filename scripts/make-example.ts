@@ -14,8 +14,17 @@ import type { Network, SimulatorRequestInput } from '../src/model/request.js';
 import type { Swap, TokenMeta } from '../src/model/tape.js';
 import { UsageError } from '../src/cli/usage.js';
 import {
-  buyChance, ETH_ADDRESSES, liquidityAt, multipleAt, Random, reactionFactor, SOL_ADDRESSES, swapsPerHour,
-  type AddressBook, type Reaction, type TokenLife,
+  buyChance,
+  ETH_ADDRESSES,
+  liquidityAt,
+  multipleAt,
+  Random,
+  reactionFactor,
+  SOL_ADDRESSES,
+  swapsPerHour,
+  type AddressBook,
+  type Reaction,
+  type TokenLife,
 } from './example-market.js';
 import { printedHelp, runScript } from '../tools/script-args.js';
 
@@ -55,10 +64,20 @@ const SOL: Profile = {
   days: 3,
   nativeUsd: 150,
   tokens: [
-    ['Solar Otter', 'OTTR'], ['Pixel Frog', 'PFROG'], ['Laser Hamster', 'LZRH'], ['Turbo Snail', 'TSNL'],
-    ['Cosmic Duck', 'CDUCK'], ['Neon Llama', 'NLMA'], ['Sleepy Whale', 'ZZZW'], ['Gravy Boat', 'GRVY'],
-    ['Rocket Toad', 'RTOAD'], ['Quantum Pug', 'QPUG'], ['Velvet Moth', null], [null, null],
-    ['Hyper Goose', 'HONK'], [null, null],
+    ['Solar Otter', 'OTTR'],
+    ['Pixel Frog', 'PFROG'],
+    ['Laser Hamster', 'LZRH'],
+    ['Turbo Snail', 'TSNL'],
+    ['Cosmic Duck', 'CDUCK'],
+    ['Neon Llama', 'NLMA'],
+    ['Sleepy Whale', 'ZZZW'],
+    ['Gravy Boat', 'GRVY'],
+    ['Rocket Toad', 'RTOAD'],
+    ['Quantum Pug', 'QPUG'],
+    ['Velvet Moth', null],
+    [null, null],
+    ['Hyper Goose', 'HONK'],
+    [null, null],
   ],
   launchPrice: [0.000004, 0.00006],
   launchLiquidity: [12_000, 60_000],
@@ -70,15 +89,30 @@ const SOL: Profile = {
   styles: ['early', 'late', 'holder', 'flipper'],
   addresses: SOL_ADDRESSES,
   request: (wallets, from_date, to_date) => ({
-    wallets, network: 'sol', from_date, to_date,
-    buy_percentage: 50, max_buy_amount: 300, max_position_amount: 800,
-    priority_fee: 0.0005, bribe: 0.0001, max_dupe_buy_times: 2,
-    close_all: false, inactivity_time_fix: { hours: 12 }, include_bot_fees: false,
+    wallets,
+    network: 'sol',
+    from_date,
+    to_date,
+    buy_percentage: 50,
+    max_buy_amount: 300,
+    max_position_amount: 800,
+    priority_fee: 0.0005,
+    bribe: 0.0001,
+    max_dupe_buy_times: 2,
+    close_all: false,
+    inactivity_time_fix: { hours: 12 },
+    include_bot_fees: false,
     // A bot of the copier's wallet (model 3.0): a bankroll, two seconds late, a slippage
     // tolerance, dropped and sandwiched transactions, and who made the money.
     strategy: {
-      copy_delay_seconds: 2, starting_balance_usd: 500, slippage_tolerance_percent: 15,
-      failed_transaction_percent: 5, retries: 1, sandwich_percent: 20, report_skipped: true, report_leaders: true,
+      copy_delay_seconds: 2,
+      starting_balance_usd: 500,
+      slippage_tolerance_percent: 15,
+      failed_transaction_percent: 5,
+      retries: 1,
+      sandwich_percent: 20,
+      report_skipped: true,
+      report_leaders: true,
     },
   }),
 };
@@ -90,9 +124,18 @@ const ETH: Profile = {
   days: 3,
   nativeUsd: 3000,
   tokens: [
-    ['Paper Crane', 'CRANE'], ['Mellow Yak', 'MYAK'], ['Fuzzy Comet', 'FUZZ'], ['Tiny Titan', 'TTAN'],
-    ['Copper Kiwi', 'KIWI'], ['Lunar Badger', 'LBDG'], ['Ember Fox', 'EFOX'], [null, null],
-    ['Glass Heron', 'HERON'], ['Static Eel', null], ['Marble Crab', 'MCRAB'], ['Orbit Mole', 'MOLE'],
+    ['Paper Crane', 'CRANE'],
+    ['Mellow Yak', 'MYAK'],
+    ['Fuzzy Comet', 'FUZZ'],
+    ['Tiny Titan', 'TTAN'],
+    ['Copper Kiwi', 'KIWI'],
+    ['Lunar Badger', 'LBDG'],
+    ['Ember Fox', 'EFOX'],
+    [null, null],
+    ['Glass Heron', 'HERON'],
+    ['Static Eel', null],
+    ['Marble Crab', 'MCRAB'],
+    ['Orbit Mole', 'MOLE'],
   ],
   launchPrice: [0.0004, 0.02],
   launchLiquidity: [60_000, 300_000],
@@ -104,10 +147,19 @@ const ETH: Profile = {
   styles: ['early', 'late', 'holder'],
   addresses: ETH_ADDRESSES,
   request: (wallets, from_date, to_date) => ({
-    wallets, network: 'eth', from_date, to_date,
-    buy_percentage: 40, max_buy_amount: 1500, max_position_amount: 4000,
-    priority_fee: 0.001, bribe: 0, max_dupe_buy_times: 1,
-    close_all: true, inactivity_time_fix: null, include_bot_fees: true,
+    wallets,
+    network: 'eth',
+    from_date,
+    to_date,
+    buy_percentage: 40,
+    max_buy_amount: 1500,
+    max_position_amount: 4000,
+    priority_fee: 0.001,
+    bribe: 0,
+    max_dupe_buy_times: 1,
+    close_all: true,
+    inactivity_time_fix: null,
+    include_bot_fees: true,
   }),
 };
 
@@ -189,7 +241,11 @@ export function makeExample(network: Network): Example {
     const hoursBeforeEnd = p.tokens.length - i <= 2 ? 2 + 2 * (p.tokens.length - i) : null;
     const last = hoursBeforeEnd !== null;
     const launch =
-      i === 0 ? windowStart - 5 * HOUR : last ? windowEnd - hoursBeforeEnd * HOUR : Math.round(rng.between(windowStart, end - 16 * HOUR));
+      i === 0
+        ? windowStart - 5 * HOUR
+        : last
+          ? windowEnd - hoursBeforeEnd * HOUR
+          : Math.round(rng.between(windowStart, end - 16 * HOUR));
     return {
       address,
       launch,
@@ -298,7 +354,9 @@ export function makeExample(network: Network): Example {
 /** Spells a tape as JSON with one swap and one native price a line: small, and readable in a diff. */
 export function tapeJson(tape: Example['tape']): string {
   const lines = (items: readonly unknown[]): string => items.map((item) => `    ${JSON.stringify(item)}`).join(',\n');
-  const tokens = Object.entries(tape.tokens).map(([address, meta]) => `    ${JSON.stringify(address)}: ${JSON.stringify(meta)}`);
+  const tokens = Object.entries(tape.tokens).map(
+    ([address, meta]) => `    ${JSON.stringify(address)}: ${JSON.stringify(meta)}`,
+  );
   return [
     '{',
     `  "network": ${JSON.stringify(tape.network)},`,

@@ -21,9 +21,24 @@ const WSOL = 'So11111111111111111111111111111111111111112';
 
 /** The columns written, a subset of `dex_solana.trades` in its order. */
 export const DUNE_SOLANA_COLUMNS = [
-  'blockchain', 'project', 'version', 'block_month', 'block_time', 'block_slot', 'trade_source',
-  'token_bought_symbol', 'token_sold_symbol', 'token_pair', 'token_bought_amount', 'token_sold_amount',
-  'amount_usd', 'token_bought_mint_address', 'token_sold_mint_address', 'trader_id', 'tx_id', 'tx_index',
+  'blockchain',
+  'project',
+  'version',
+  'block_month',
+  'block_time',
+  'block_slot',
+  'trade_source',
+  'token_bought_symbol',
+  'token_sold_symbol',
+  'token_pair',
+  'token_bought_amount',
+  'token_sold_amount',
+  'amount_usd',
+  'token_bought_mint_address',
+  'token_sold_mint_address',
+  'trader_id',
+  'tx_id',
+  'tx_index',
 ] as const;
 
 /** Dune's time form: `2024-03-10 10:00:00.000 UTC`. */
@@ -59,7 +74,14 @@ function solanaTrades(tape: TapeInput): SolanaTrade[] {
     const tokenLeg = [swap.token, symbol, String(swap.quantity)] as const;
     const solLeg = [WSOL, 'SOL', solAmount] as const;
     const buy = swap.type === 'buy';
-    trades.push({ swap, index, symbol, usd: usd.toString(), bought: buy ? tokenLeg : solLeg, sold: buy ? solLeg : tokenLeg });
+    trades.push({
+      swap,
+      index,
+      symbol,
+      usd: usd.toString(),
+      bought: buy ? tokenLeg : solLeg,
+      sold: buy ? solLeg : tokenLeg,
+    });
   });
   return trades;
 }
@@ -104,8 +126,19 @@ export function duneExportOf(tape: TapeInput): string {
 
 /** The columns written, a subset of Flipside's Solana `ez_dex_swaps` in its order. */
 export const FLIPSIDE_SOLANA_COLUMNS = [
-  'block_timestamp', 'block_id', 'tx_id', 'swapper', 'swap_from_mint', 'swap_from_symbol', 'swap_from_amount',
-  'swap_from_amount_usd', 'swap_to_mint', 'swap_to_symbol', 'swap_to_amount', 'swap_to_amount_usd', 'swap_index',
+  'block_timestamp',
+  'block_id',
+  'tx_id',
+  'swapper',
+  'swap_from_mint',
+  'swap_from_symbol',
+  'swap_from_amount',
+  'swap_from_amount_usd',
+  'swap_to_mint',
+  'swap_to_symbol',
+  'swap_to_amount',
+  'swap_to_amount_usd',
+  'swap_index',
 ] as const;
 
 /**

@@ -1,6 +1,11 @@
 import { InputError, RequestError } from './model/errors.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from './model/options.js';
-import { parseSimulatorRequest, type Network, type SimulatorRequest, type SimulatorRequestInput } from './model/request.js';
+import {
+  parseSimulatorRequest,
+  type Network,
+  type SimulatorRequest,
+  type SimulatorRequestInput,
+} from './model/request.js';
 import type { SimulatorResponse } from './model/response.js';
 import { parseTapeHeader, type Tape, type TapeHeader, type TapeInput } from './model/tape.js';
 import { replay, type ReplayControl } from './engine/replay.js';
@@ -94,7 +99,10 @@ export function simulateStreamParts(
 }
 
 /** Validates a request (throws {@link RequestError} with the 400 body) and resolves the engine options. */
-export function prepare(request: unknown, options: EngineOptionsInput): { parsed: SimulatorRequest; engineOptions: EngineOptions } {
+export function prepare(
+  request: unknown,
+  options: EngineOptionsInput,
+): { parsed: SimulatorRequest; engineOptions: EngineOptions } {
   const parsed = parseSimulatorRequest(request);
   if (!parsed.success) throw new RequestError(parsed.error);
   return { parsed: parsed.data, engineOptions: resolveEngineOptions(options) };

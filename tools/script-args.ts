@@ -55,7 +55,12 @@ export function number(check: z.ZodNumber): z.ZodType<number, string> {
  * `--help` (or `-h`) asked for `usage`, which is then printed. A wrong option is a
  * {@link UsageError} naming it.
  */
-export function scriptOptions<S extends z.ZodType>(argv: readonly string[], config: NonNullable<ParseArgsConfig['options']>, schema: S, usage: string): z.output<S> | null {
+export function scriptOptions<S extends z.ZodType>(
+  argv: readonly string[],
+  config: NonNullable<ParseArgsConfig['options']>,
+  schema: S,
+  usage: string,
+): z.output<S> | null {
   if (printedHelp(argv, usage)) return null;
   const { values } = parseArgs({ args: [...argv], options: config, allowPositionals: false });
   const parsed = schema.safeParse(values);
@@ -95,7 +100,12 @@ export function runScript(name: string, usage: string, main: (argv: readonly str
  * {@link scriptOptions} for a script that runs at the top level of its module: prints the usage
  * and exits 0 on `--help`, prints what is wrong and the usage and exits 1 on a wrong option.
  */
-export function topLevelOptions<S extends z.ZodType>(name: string, config: NonNullable<ParseArgsConfig['options']>, schema: S, usage: string): z.output<S> {
+export function topLevelOptions<S extends z.ZodType>(
+  name: string,
+  config: NonNullable<ParseArgsConfig['options']>,
+  schema: S,
+  usage: string,
+): z.output<S> {
   let options: z.output<S> | null = null;
   runScript(name, usage, (argv) => {
     options = scriptOptions(argv, config, schema, usage);

@@ -29,7 +29,11 @@ export function parquetOf(tape: string): string {
 /** SHA-256 of what `copysim simulate` prints for a tape and a request. */
 function responseHash(tape: string, request: string): string {
   const main = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-  const out = execFileSync(process.execPath, [...cliNodeFlags(), main, 'simulate', '--tape', tape, '--request', request], { maxBuffer: 1 << 30 });
+  const out = execFileSync(
+    process.execPath,
+    [...cliNodeFlags(), main, 'simulate', '--tape', tape, '--request', request],
+    { maxBuffer: 1 << 30 },
+  );
   return createHash('sha256').update(out).digest('hex');
 }
 
@@ -57,11 +61,22 @@ export function columnarSuite(tape: string, request: string, swaps: number, roun
   return [
     row('columnar', 'read + JSON.parse of the JSON tape', floor.wallMs, 'ms', { note }),
     row('columnar', 'copysim simulate, Parquet tape', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
-    row('columnar', 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { ...(targets ? { atMost: 0.5 } : {}), note: 'wall time' }),
+    row('columnar', 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', {
+      ...(targets ? { atMost: 0.5 } : {}),
+      note: 'wall time',
+    }),
     row('columnar', 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
-    row('columnar', 'response identical to the JSON tape\'s', same ? 1 : 0, '(1 = yes)', { atLeast: 1, note: 'SHA-256 of both outputs' }),
-    row('columnar', 'Parquet size / JSON size', parquetMb / jsonMb, '×', { ...(targets ? { atMost: 0.25 } : {}), note: `${parquetMb.toFixed(1)} MB against ${jsonMb.toFixed(1)} MB` }),
-    row('columnar', 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
+    row('columnar', "response identical to the JSON tape's", same ? 1 : 0, '(1 = yes)', {
+      atLeast: 1,
+      note: 'SHA-256 of both outputs',
+    }),
+    row('columnar', 'Parquet size / JSON size', parquetMb / jsonMb, '×', {
+      ...(targets ? { atMost: 0.25 } : {}),
+      note: `${parquetMb.toFixed(1)} MB against ${jsonMb.toFixed(1)} MB`,
+    }),
+    row('columnar', 'simulate peak RSS', sim.peakRssMb, 'MiB', {
+      note: `the floor: ${Math.round(floor.peakRssMb)} MiB`,
+    }),
   ];
 }
 
@@ -73,14 +88,21 @@ export function columnarStreamSuite(tape: string, request: string, swaps: number
   const note = `${swaps.toLocaleString('en-US')} swaps from Parquet, ${run.outputMb.toFixed(0)} MB of response`;
   return [
     row('columnar stream', 'peak RSS', run.peakRssMb, 'MiB', { ...(targets ? { atMost: 1024 } : {}), note }),
-    row('columnar stream', 'swaps/s', swaps / (run.wallMs / 1000), 'swaps/s', { note: `${Math.round(run.wallMs / 1000)} s wall` }),
+    row('columnar stream', 'swaps/s', swaps / (run.wallMs / 1000), 'swaps/s', {
+      note: `${Math.round(run.wallMs / 1000)} s wall`,
+    }),
   ];
 }
 
 /** The CSV exports the importer suite reads: each made once from the tape, beside it. */
 const CSV_EXPORTS = [
   { provider: 'dune', schema: 'Dune dex_solana.trades', exportOf: duneExportOf, importOf: importDune },
-  { provider: 'flipside', schema: 'Flipside ez_dex_swaps (Solana)', exportOf: flipsideExportOf, importOf: importFlipside },
+  {
+    provider: 'flipside',
+    schema: 'Flipside ez_dex_swaps (Solana)',
+    exportOf: flipsideExportOf,
+    importOf: importFlipside,
+  },
 ] as const;
 
 /**
@@ -92,7 +114,8 @@ export function importerSuite(tape: string, rounds: number, targets = true): Row
   let parsed: TapeInput | undefined;
   const runs = CSV_EXPORTS.map((csv) => {
     const path = tape.replace(/\.json$/, `.${csv.provider}.csv`);
-    if (!existsSync(path)) writeFileSync(path, csv.exportOf((parsed ??= validateTape(JSON.parse(readFileSync(tape, 'utf8'))))));
+    if (!existsSync(path))
+      writeFileSync(path, csv.exportOf((parsed ??= validateTape(JSON.parse(readFileSync(tape, 'utf8'))))));
     return { ...csv, path, file: `${csv.provider}.csv`, bestMs: Infinity, rows: 0 };
   });
   for (let i = 0; i < rounds; i++) {

@@ -39,7 +39,9 @@ export async function decimalSuite(): Promise<Row[]> {
     for (const task of bench.tasks) {
       const latency = task.result?.latency;
       if (latency === undefined) throw new Error(`no result for ${task.name}`);
-      rows.push(row('decimal', `ns per ${task.name}, ${label}`, (latency.p50 ?? latency.mean) * 1e6, 'ns', { note: 'median' }));
+      rows.push(
+        row('decimal', `ns per ${task.name}, ${label}`, (latency.p50 ?? latency.mean) * 1e6, 'ns', { note: 'median' }),
+      );
     }
   }
   return rows;

@@ -23,7 +23,9 @@ function freePort(): Promise<number> {
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
 }
 
 /** Clock ticks a second, the unit of /proc/PID/stat's CPU times. */
@@ -79,9 +81,13 @@ export async function distributedSuite(
   }
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const workers = new Set<ChildProcess>();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -96,7 +102,9 @@ export async function distributedSuite(
     const busy: { readonly count: number; readonly cores: number }[] = [];
     const time = async (count: number): Promise<Measurement> => {
       const started = Array.from({ length: count }, () =>
-        spawn(process.execPath, [...cliNodeFlags(), CLI, 'worker', '--queue', url, '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+        spawn(process.execPath, [...cliNodeFlags(), CLI, 'worker', '--queue', url, '--threads', '1'], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        }),
       );
       for (const w of started) workers.add(w);
       await Promise.all(started.map((w) => ready(w, 'waiting for jobs', 'copysim worker')));
@@ -107,7 +115,8 @@ export async function distributedSuite(
         const [start, end] = [before[k], cpuSeconds(w.pid)];
         return start === null || start === undefined || end === null ? null : end - start;
       });
-      if (used.every((u) => u !== null)) busy.push({ count, cores: used.reduce((a, b) => a + b!, 0) / (m.wallMs / 1000) });
+      if (used.every((u) => u !== null))
+        busy.push({ count, cores: used.reduce((a, b) => a + b!, 0) / (m.wallMs / 1000) });
       await Promise.all(
         started.map((w) => {
           w.kill('SIGTERM');
@@ -125,25 +134,35 @@ export async function distributedSuite(
     const ratios = pairs.map(({ two, one }) => one.wallMs / two.wallMs);
     const speedUp = median(ratios);
     const seconds = (ms: number): string => (ms / 1000).toFixed(1);
-    const best = (pick: (p: (typeof pairs)[number]) => Measurement): number => Math.min(...pairs.map((p) => pick(p).wallMs));
+    const best = (pick: (p: (typeof pairs)[number]) => Measurement): number =>
+      Math.min(...pairs.map((p) => pick(p).wallMs));
     const over = `${requests.count.toLocaleString('en-US')} requests over ${swaps.toLocaleString('en-US')} swaps`;
     const ceiling = control === undefined ? [] : [await machineCeiling(tape, control, swaps)];
     const alone = busy.filter((b) => b.count === 1).map((b) => b.cores);
     const pairBusy = busy.filter((b) => b.count === 2).map((b) => b.cores);
-    const cores = alone.length === 0 ? [] : [
-      row('distributed', 'cores busy, 1 worker process', median(alone), 'cores', {
-        note: `CPU time of the worker process (its replay thread and V8's collector and compiler threads) over the producer's wall time, median of ${alone.length} (${alone.map((c) => c.toFixed(2)).join(', ')}); 2 worker processes: ${pairBusy.map((c) => c.toFixed(2)).join(', ')} cores. With ${availableParallelism()} cores, 2 processes can gain at most ${availableParallelism()} / ${median(alone).toFixed(2)} = ${(availableParallelism() / median(alone)).toFixed(2)}× over one`,
-      }),
-    ];
+    const cores =
+      alone.length === 0
+        ? []
+        : [
+            row('distributed', 'cores busy, 1 worker process', median(alone), 'cores', {
+              note: `CPU time of the worker process (its replay thread and V8's collector and compiler threads) over the producer's wall time, median of ${alone.length} (${alone.map((c) => c.toFixed(2)).join(', ')}); 2 worker processes: ${pairBusy.map((c) => c.toFixed(2)).join(', ')} cores. With ${availableParallelism()} cores, 2 processes can gain at most ${availableParallelism()} / ${median(alone).toFixed(2)} = ${(availableParallelism() / median(alone)).toFixed(2)}× over one`,
+            }),
+          ];
     return [
       ...ceiling,
       ...cores,
-      row('distributed', 'wall time, 1 worker process', best((p) => p.one) / 1000, 's', { note: `${over}, copysim worker --threads 1, best of ${ROUNDS}` }),
-      row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', { note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}` }),
+      row('distributed', 'wall time, 1 worker process', best((p) => p.one) / 1000, 's', {
+        note: `${over}, copysim worker --threads 1, best of ${ROUNDS}`,
+      }),
+      row('distributed', 'wall time, 2 worker processes', best((p) => p.two) / 1000, 's', {
+        note: `${over}, 2 × copysim worker --threads 1, best of ${ROUNDS}`,
+      }),
       row('distributed', 'speed-up, 2 worker processes', speedUp, '×', {
         ...(targets ? { atLeast: 1.7 } : {}),
         note: `2 worker processes against 1 on this machine, producer wall time, median of ${ROUNDS} pairs run in turns (${pairs
-          .map(({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`)
+          .map(
+            ({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`,
+          )
           .join('; ')})`,
       }),
     ];
@@ -168,7 +187,11 @@ function median(values: readonly number[]): number {
  * process could add here: replays share the memory system, so the figure is below 2 even when
  * nothing else runs.
  */
-async function machineCeiling(tape: string, control: { readonly file: string; readonly count: number }, swaps: number): Promise<Row> {
+async function machineCeiling(
+  tape: string,
+  control: { readonly file: string; readonly count: number },
+  swaps: number,
+): Promise<Row> {
   const args = ['cli', 'sweep', '--tape', tape, '--requests', control.file, '--workers', '1'];
   const gains: number[] = [];
   const notes: string[] = [];
@@ -179,7 +202,9 @@ async function machineCeiling(tape: string, control: { readonly file: string; re
     const together = performance.now() - started;
     if ([alone, ...both].some((m) => m.exitCode !== 0)) throw new Error('copysim sweep --workers 1 failed');
     gains.push((2 * alone.wallMs) / together);
-    notes.push(`${gains.at(-1)!.toFixed(2)}×: ${(alone.wallMs / 1000).toFixed(1)} s alone, ${(together / 1000).toFixed(1)} s for two`);
+    notes.push(
+      `${gains.at(-1)!.toFixed(2)}×: ${(alone.wallMs / 1000).toFixed(1)} s alone, ${(together / 1000).toFixed(1)} s for two`,
+    );
   }
   return row('distributed', 'this machine: 2 processes against 1, no queue', median(gains), '×', {
     note: `${control.count} requests over ${swaps.toLocaleString('en-US')} swaps, copysim sweep --workers 1 alone and two at once, median of ${ROUNDS} (${notes.join('; ')})`,

@@ -102,22 +102,52 @@ export async function loopSuite(tape: IndexedTape, request: SimulatorRequest, ro
       note: `${swaps.toLocaleString('en-US')} swaps, no wallet followed, ${runs}`,
     }),
     row('loop', 'ns per market swap', (best('market') * 1e9) / swaps, 'ns'),
-    row('loop', 'follower trades/s (with chart)', trades / best('followed, chart'), 'trades/s', { atLeast: 200_000, note: followed }),
-    row('loop', 'follower trades/s (summary only)', trades / best('followed, summary'), 'trades/s', { atLeast: 200_000, note: followed }),
+    row('loop', 'follower trades/s (with chart)', trades / best('followed, chart'), 'trades/s', {
+      atLeast: 200_000,
+      note: followed,
+    }),
+    row('loop', 'follower trades/s (summary only)', trades / best('followed, summary'), 'trades/s', {
+      atLeast: 200_000,
+      note: followed,
+    }),
     row('loop', 'ns per swap, followed (with chart)', (best('followed, chart') * 1e9) / swaps, 'ns'),
-    row('loop', 'follower trades/s, full strategy (with chart)', strategyTrades / best('full strategy, chart'), 'trades/s', {
-      note: `${strategyTrades.toLocaleString('en-US')} follower trades: 5 s delay, a 3-level take-profit ladder, stop loss, trailing stop, max hold, filters; ${runs}`,
-    }),
-    row('loop', 'full strategy against plain, trades/s (with chart)', strategyTrades / best('full strategy, chart') / (trades / best('followed, chart')), '×', {
-      atLeast: 0.7,
-      note: 'the strategy extensions cost at most 30 % of the follower trade rate',
-    }),
-    row('loop', "follower trades/s, copier's wallet (with chart)", copierTrades / best("copier's wallet, chart"), 'trades/s', {
-      note: `${copierTrades.toLocaleString('en-US')} follower trades: balance, reserve, max open deals, 10 % tolerance, 5 % failures, 1 retry, 20 % sandwiches, leaders; ${runs}`,
-    }),
-    row('loop', "copier's wallet against plain, trades/s (with chart)", copierTrades / best("copier's wallet, chart") / (trades / best('followed, chart')), '×', {
-      atLeast: 0.8,
-      note: "the copier's wallet costs at most 20 % of the follower trade rate",
-    }),
+    row(
+      'loop',
+      'follower trades/s, full strategy (with chart)',
+      strategyTrades / best('full strategy, chart'),
+      'trades/s',
+      {
+        note: `${strategyTrades.toLocaleString('en-US')} follower trades: 5 s delay, a 3-level take-profit ladder, stop loss, trailing stop, max hold, filters; ${runs}`,
+      },
+    ),
+    row(
+      'loop',
+      'full strategy against plain, trades/s (with chart)',
+      strategyTrades / best('full strategy, chart') / (trades / best('followed, chart')),
+      '×',
+      {
+        atLeast: 0.7,
+        note: 'the strategy extensions cost at most 30 % of the follower trade rate',
+      },
+    ),
+    row(
+      'loop',
+      "follower trades/s, copier's wallet (with chart)",
+      copierTrades / best("copier's wallet, chart"),
+      'trades/s',
+      {
+        note: `${copierTrades.toLocaleString('en-US')} follower trades: balance, reserve, max open deals, 10 % tolerance, 5 % failures, 1 retry, 20 % sandwiches, leaders; ${runs}`,
+      },
+    ),
+    row(
+      'loop',
+      "copier's wallet against plain, trades/s (with chart)",
+      copierTrades / best("copier's wallet, chart") / (trades / best('followed, chart')),
+      '×',
+      {
+        atLeast: 0.8,
+        note: "the copier's wallet costs at most 20 % of the follower trade rate",
+      },
+    ),
   ];
 }

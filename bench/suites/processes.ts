@@ -17,7 +17,14 @@ function check(m: Measurement, what: string): Measurement {
  * same file sets, each in a fresh process (module loading included), run side by side in
  * turns; the best of `rounds` each.
  */
-export function floorSuite(tape: string, request: string, swaps: number, rounds: number, followed: string, targets = true): Row[] {
+export function floorSuite(
+  tape: string,
+  request: string,
+  swaps: number,
+  rounds: number,
+  followed: string,
+  targets = true,
+): Row[] {
   const floors: Measurement[] = [];
   const sims: Measurement[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -31,7 +38,10 @@ export function floorSuite(tape: string, request: string, swaps: number, rounds:
   return [
     row(suite, 'read + JSON.parse', floor.wallMs, 'ms', { note }),
     row(suite, 'copysim simulate', sim.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
-    row(suite, 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', { ...(targets ? { atMost: 3 } : {}), note: 'wall time' }),
+    row(suite, 'ratio to the JSON.parse floor', sim.wallMs / floor.wallMs, '×', {
+      ...(targets ? { atMost: 3 } : {}),
+      note: 'wall time',
+    }),
     row(suite, 'ratio, CPU time', sim.cpuMs / floor.cpuMs, '×', { note: 'all threads, GC included' }),
     row(suite, 'simulate swaps/s', swaps / (sim.wallMs / 1000), 'swaps/s'),
     row(suite, 'simulate peak RSS', sim.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
@@ -47,7 +57,9 @@ export function rankSuite(tape: string, request: string, swaps: number, rounds: 
   const ranks: Measurement[] = [];
   for (let i = 0; i < rounds; i++) {
     floors.push(check(measure(['floor', tape]), 'the floor'));
-    ranks.push(check(measure(['cli', 'rank', '--tape', tape, '--request', request, '--format', 'jsonl']), 'copysim rank'));
+    ranks.push(
+      check(measure(['cli', 'rank', '--tape', tape, '--request', request, '--format', 'jsonl']), 'copysim rank'),
+    );
   }
   const floor = best(floors);
   const rank = best(ranks);
@@ -55,7 +67,10 @@ export function rankSuite(tape: string, request: string, swaps: number, rounds: 
   return [
     row('rank', 'read + JSON.parse', floor.wallMs, 'ms', { note }),
     row('rank', 'copysim rank', rank.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
-    row('rank', 'ratio to the JSON.parse floor', rank.wallMs / floor.wallMs, '×', { ...(targets ? { atMost: 3 } : {}), note: 'wall time' }),
+    row('rank', 'ratio to the JSON.parse floor', rank.wallMs / floor.wallMs, '×', {
+      ...(targets ? { atMost: 3 } : {}),
+      note: 'wall time',
+    }),
     row('rank', 'rank peak RSS', rank.peakRssMb, 'MiB', { note: `the floor: ${Math.round(floor.peakRssMb)} MiB` }),
   ];
 }
@@ -101,7 +116,10 @@ export function sweepSuite(
   targets = true,
 ): Row[] {
   const time = (file: string, n: number): Measurement =>
-    check(measure(['cli', 'sweep', '--tape', tape, '--requests', file, '--workers', String(n)]), `copysim sweep --workers ${n}`);
+    check(
+      measure(['cli', 'sweep', '--tape', tape, '--requests', file, '--workers', String(n)]),
+      `copysim sweep --workers ${n}`,
+    );
   // Each worker compiles the code and fills its own memo of the tape on its first requests, so
   // the speed-up grows with the number of requests: the whole sweep's is the issue's figure.
   const pairs: { readonly many: Measurement; readonly one: Measurement }[] = [];
@@ -141,7 +159,9 @@ export function sweepSuite(
     }),
     row('sweep', 'speed-up, whole sweep', wholeSpeedUp, '×', {
       note: `${workers} workers against 1 on the ${requests.count.toLocaleString('en-US')} requests, mean of ${pairs.length} pairs run in turns (${pairs
-        .map(({ many, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s`)
+        .map(
+          ({ many, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(many.wallMs)} s`,
+        )
         .join('; ')})`,
     }),
     row('sweep', 'speed-up', one / many, '×', {

@@ -17,7 +17,13 @@ function check(m: Measurement, what: string): Measurement {
  * headless chromium takes to open it from the disk and draw it (navigation start to the end of
  * drawing, as the page itself records it), best of `rounds` each.
  */
-export async function reportSuite(tape: string, request: string, swaps: number, rounds: number, targets = true): Promise<Row[]> {
+export async function reportSuite(
+  tape: string,
+  request: string,
+  swaps: number,
+  rounds: number,
+  targets = true,
+): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'copysim-report-bench-'));
   const file = join(dir, 'report.html');
   try {
@@ -25,7 +31,12 @@ export async function reportSuite(tape: string, request: string, swaps: number, 
     const withHtml: Measurement[] = [];
     for (let i = 0; i < rounds; i++) {
       plain.push(check(measure(['cli', 'simulate', '--tape', tape, '--request', request]), 'copysim simulate'));
-      withHtml.push(check(measure(['cli', 'simulate', '--tape', tape, '--request', request, '--html', file]), 'copysim simulate --html'));
+      withHtml.push(
+        check(
+          measure(['cli', 'simulate', '--tape', tape, '--request', request, '--html', file]),
+          'copysim simulate --html',
+        ),
+      );
     }
     const megabytes = statSync(file).size / 1e6;
 
@@ -47,7 +58,10 @@ export async function reportSuite(tape: string, request: string, swaps: number, 
     return [
       row('report', 'copysim simulate', best(plain), 'ms', { note: `${note}, output to /dev/null` }),
       row('report', 'copysim simulate --html', best(withHtml), 'ms', { note: `${note}, the same and the report` }),
-      row('report', 'report size', megabytes, 'MB', { ...(targets ? { atMost: 20 } : {}), note: 'one self-contained HTML file' }),
+      row('report', 'report size', megabytes, 'MB', {
+        ...(targets ? { atMost: 20 } : {}),
+        note: 'one self-contained HTML file',
+      }),
       row('report', 'open and draw in headless chromium', Math.min(...opens), 'ms', {
         ...(targets ? { atMost: 3000 } : {}),
         note: `file:// navigation start to the page drawn, best of ${rounds}`,

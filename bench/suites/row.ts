@@ -20,7 +20,8 @@ export function row(
   extra: { atLeast?: number; atMost?: number; note?: string } = {},
 ): Row {
   const { atLeast, atMost, note } = extra;
-  const target = atLeast !== undefined ? `≥ ${format(atLeast)}` : atMost !== undefined ? `≤ ${format(atMost)}` : undefined;
+  const target =
+    atLeast !== undefined ? `≥ ${format(atLeast)}` : atMost !== undefined ? `≤ ${format(atMost)}` : undefined;
   const met = atLeast !== undefined ? value >= atLeast : atMost !== undefined ? value <= atMost : undefined;
   return {
     suite,
@@ -50,6 +51,10 @@ export function table(rows: readonly Row[]): string {
   ]);
   const head = ['suite', 'measure', 'value', 'target', 'met', 'note'];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: readonly string[]): string => c.map((x, i) => x.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (c: readonly string[]): string =>
+    c
+      .map((x, i) => x.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }

@@ -83,8 +83,13 @@ export class AnalyticsIndex {
     const atNow = end >= this.buckets.end;
     const cached = atNow ? this.followers.get(wallet.id) : undefined;
     if (cached !== undefined) return cached;
-    const deals = followWallet(this.buckets, wallet.id, wallet.address, Math.min(end, this.buckets.end), this.options, (a) =>
-      this.tokenId(a),
+    const deals = followWallet(
+      this.buckets,
+      wallet.id,
+      wallet.address,
+      Math.min(end, this.buckets.end),
+      this.options,
+      (a) => this.tokenId(a),
     );
     if (atNow) this.followers.set(wallet.id, deals);
     return deals;
@@ -115,7 +120,10 @@ export class AnalyticsIndex {
  * const index = buildAnalyticsIndex(tape, { now: 1_700_000_000 });
  * walletIndicators(index, 'Wallet1111', { network: 'sol' }).indicators.pnl_total['24h'];
  */
-export function buildAnalyticsIndex(tape: TapeInput | Tape | IndexedTape, options: AnalyticsOptions = {}): AnalyticsIndex {
+export function buildAnalyticsIndex(
+  tape: TapeInput | Tape | IndexedTape,
+  options: AnalyticsOptions = {},
+): AnalyticsIndex {
   const resolved = resolveAnalyticsOptions(options);
   const indexed = indexTape(tape);
   const { order, swaps } = indexed;

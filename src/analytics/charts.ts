@@ -23,9 +23,19 @@ function chartWindow(index: AnalyticsIndex, query: Parameters<typeof chartRange>
   const range = chartRange(query);
   if (range.kind === 'period') {
     const { now } = index;
-    return { start: now - PERIOD_SECONDS[range.period], end: now, times: periodChartTimes(range.period, now), endPos: index.buckets.end };
+    return {
+      start: now - PERIOD_SECONDS[range.period],
+      end: now,
+      times: periodChartTimes(range.period, now),
+      endPos: index.buckets.end,
+    };
   }
-  return { start: range.from, end: range.to, times: customChartTimes(range.from, range.to), endPos: index.buckets.endAt(range.to) };
+  return {
+    start: range.from,
+    end: range.to,
+    times: customChartTimes(range.from, range.to),
+    endPos: index.buckets.endAt(range.to),
+  };
 }
 
 /** The running sum of `steps` at each of `times` (ascending): steps at or before each time. */
@@ -88,7 +98,11 @@ export function walletPnlChart(index: AnalyticsIndex, address: string, query: un
  * @example
  * walletInvestmentChart(index, 'Wallet1111', { network: 'sol', period: '7d' }).chart.values.at(-1);
  */
-export function walletInvestmentChart(index: AnalyticsIndex, address: string, query: unknown): WalletInvestmentChartResult {
+export function walletInvestmentChart(
+  index: AnalyticsIndex,
+  address: string,
+  query: unknown,
+): WalletInvestmentChartResult {
   const q = parseQuery(WalletInvestmentChartQuerySchema, query, index.network);
   const w = chartWindow(index, q);
   const wallet = index.wallet(address);
@@ -103,5 +117,7 @@ export function walletInvestmentChart(index: AnalyticsIndex, address: string, qu
       }
     }
   }
-  return { chart: { timestamps: [...w.times], values: runningSums(steps, w.times), period: { start: w.start, end: w.end } } };
+  return {
+    chart: { timestamps: [...w.times], values: runningSums(steps, w.times), period: { start: w.start, end: w.end } },
+  };
 }

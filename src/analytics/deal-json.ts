@@ -53,10 +53,18 @@ function ownTradeJson(t: OwnTrade, tokenAge: number): WalletDealTrade {
   };
 }
 
-function followerTradeJson(index: AnalyticsIndex, deal: FollowerDeal, k: number, placed: PlacedFollowerTrade, tokenAge: number): WalletDealTrade {
+function followerTradeJson(
+  index: AnalyticsIndex,
+  deal: FollowerDeal,
+  k: number,
+  placed: PlacedFollowerTrade,
+  tokenAge: number,
+): WalletDealTrade {
   const r = deal.trades[k]!.record;
   const { copySettings, engineOptions } = index.options;
-  const feeNative = new Decimal(engineOptions.base_fee_native[index.network]).plus(copySettings.priority_fee).plus(copySettings.bribe);
+  const feeNative = new Decimal(engineOptions.base_fee_native[index.network])
+    .plus(copySettings.priority_fee)
+    .plus(copySettings.bribe);
   const botNative = r.usd_bot_fee === 0 ? ZERO : new Decimal(r.usd_bot_fee).div(index.tape.native.at(r.time));
   return {
     id: 2 * placed.copied.swapIndex + 2,
@@ -119,7 +127,12 @@ const NO_FOLLOWING: FollowingSide = {
  * One wallet deal (interface 2.5) from the wallet's own deal and the follower's deal paired
  * with it; `end` is the event position the data stop at (for the ROI range of open deals).
  */
-export function walletDealJson(index: AnalyticsIndex, own: OwnDeal, follower: FollowerDeal | null, end: number): WalletDeal {
+export function walletDealJson(
+  index: AnalyticsIndex,
+  own: OwnDeal,
+  follower: FollowerDeal | null,
+  end: number,
+): WalletDeal {
   const token = index.tape.tokens[own.tokenId]!;
   const facts = tokenFacts(index, own.tokenId);
   const tokenAge = Math.max(0, own.openTime - facts.createdAt);
@@ -158,7 +171,9 @@ export function walletDealJson(index: AnalyticsIndex, own: OwnDeal, follower: Fo
       roi_high: toJsonNumber(roi.high),
       capital_required: toJsonNumber(follower.capitalRequired),
     };
-    placed.forEach((p, k) => trades.push({ pos: p.copied.pos, following: true, json: followerTradeJson(index, follower, k, p, tokenAge) }));
+    placed.forEach((p, k) =>
+      trades.push({ pos: p.copied.pos, following: true, json: followerTradeJson(index, follower, k, p, tokenAge) }),
+    );
   }
   // Event order; a follower trade right after the wallet trade it copied.
   trades.sort((a, b) => a.pos - b.pos || Number(a.following) - Number(b.following));
@@ -179,12 +194,18 @@ export function walletDealJson(index: AnalyticsIndex, own: OwnDeal, follower: Fo
     last_operation_time: { initial: own.lastTime, following: following.last_operation_time },
     status: { initial: own.closed ? 'closed' : 'open', following: following.status },
     trades_number: { initial: own.tradesNumber, following: following.trades_number },
-    closed_position: { initial: toJsonNumber(percentOf(own.soldQty, own.boughtQty)), following: following.closed_position },
+    closed_position: {
+      initial: toJsonNumber(percentOf(own.soldQty, own.boughtQty)),
+      following: following.closed_position,
+    },
     pnl_realized: { initial: toJsonNumber(own.realized), following: following.pnl_realized },
     pnl_unrealized: { initial: toJsonNumber(own.unrealized), following: following.pnl_unrealized },
     pnl_total: { initial: toJsonNumber(ownTotal), following: following.pnl_total },
     roi_realized: { initial: toJsonNumber(percentOf(own.realized, own.investment)), following: following.roi_realized },
-    roi_unrealized: { initial: toJsonNumber(percentOf(own.unrealized, own.investment)), following: following.roi_unrealized },
+    roi_unrealized: {
+      initial: toJsonNumber(percentOf(own.unrealized, own.investment)),
+      following: following.roi_unrealized,
+    },
     roi_total: { initial: toJsonNumber(percentOf(ownTotal, own.investment)), following: following.roi_total },
     roi_low: { initial: toJsonNumber(ownRoi.low), following: following.roi_low },
     roi_high: { initial: toJsonNumber(ownRoi.high), following: following.roi_high },

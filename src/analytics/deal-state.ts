@@ -34,7 +34,11 @@ export function roiAt(state: DealState, price: Decimal): Decimal {
  * @example
  * // bought 10 at 1, price went 0.5 then 3, sold all at 2: roi_low −50, roi_high 200
  */
-export function roiRange(series: TokenSeries, states: readonly DealState[], end: number): { low: Decimal; high: Decimal } {
+export function roiRange(
+  series: TokenSeries,
+  states: readonly DealState[],
+  end: number,
+): { low: Decimal; high: Decimal } {
   let low: Decimal | null = null;
   let high: Decimal | null = null;
   const take = (roi: Decimal): void => {

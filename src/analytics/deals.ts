@@ -41,7 +41,8 @@ export function walletDeals(index: AnalyticsIndex, address: string, query: unkno
   const own = computeOwnDeals(index.buckets, wallet.id, end, true).deals;
   const search = q.search;
   const kept: OwnDeal[] = own.filter(
-    (deal) => (from === null || deal.openTime >= from) && (search === undefined || matchesSearch(index, deal.tokenId, search)),
+    (deal) =>
+      (from === null || deal.openTime >= from) && (search === undefined || matchesSearch(index, deal.tokenId, search)),
   );
   // Own deals are in opening order; newest first is the reverse.
   kept.reverse();

@@ -95,7 +95,12 @@ export function followWallets(
 }
 
 /** The follower's request: the copy settings, the wallet alone, from 1970 to the day of `lastTime`. */
-function followerRequest(options: ResolvedAnalyticsOptions, address: string, network: Network, lastTime: number): Record<string, unknown> {
+function followerRequest(
+  options: ResolvedAnalyticsOptions,
+  address: string,
+  network: Network,
+  lastTime: number,
+): Record<string, unknown> {
   return {
     ...options.copySettings,
     wallets: [address],
@@ -123,9 +128,12 @@ function lastSubTapeTime(buckets: SwapBuckets, walletId: number, end: number): n
 function utcDate(time: number): string {
   const date = new Date(time * 1000);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) {
-    throw new InputError(`tape: swap time ${time} lies beyond the year 9999, which the simulator's dates cannot express`, {
-      source: 'tape',
-    });
+    throw new InputError(
+      `tape: swap time ${time} lies beyond the year 9999, which the simulator's dates cannot express`,
+      {
+        source: 'tape',
+      },
+    );
   }
   return date.toISOString().slice(0, 10);
 }

@@ -4,7 +4,13 @@
  * each query returns the interface's `result` payload and throws a `RequestError` (400 body)
  * for an invalid query. The decisions behind each value: docs/analytics.md.
  */
-export { buildAnalyticsIndex, analyticsWarnings, AnalyticsIndex, type AnalyticsWarnings, type WalletSummary } from './build.js';
+export {
+  buildAnalyticsIndex,
+  analyticsWarnings,
+  AnalyticsIndex,
+  type AnalyticsWarnings,
+  type WalletSummary,
+} from './build.js';
 export {
   CopySettingsSchema,
   DEFAULT_COPY_SETTINGS,

@@ -10,7 +10,10 @@ import { INDICATOR_KEYS, periodTotals, totalsFrom, type DealTotals } from './tot
 const NO_DEALS = periodTotals([], 0);
 
 /** The indicator map (2.4) of a wallet's own totals and the follower's (null: not computed). */
-export function indicatorMap(initial: Readonly<Record<PeriodKey, DealTotals>>, following: Readonly<Record<PeriodKey, DealTotals>> | null): IndicatorMap {
+export function indicatorMap(
+  initial: Readonly<Record<PeriodKey, DealTotals>>,
+  following: Readonly<Record<PeriodKey, DealTotals>> | null,
+): IndicatorMap {
   const map = {} as Record<string, Record<string, { initial: number; following: number | null }>>;
   for (const key of INDICATOR_KEYS) {
     const byPeriod: Record<string, { initial: number; following: number | null }> = {};

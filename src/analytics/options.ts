@@ -62,5 +62,10 @@ export function resolveAnalyticsOptions(options: AnalyticsOptions = {}): Resolve
   const settings = CopySettingsSchema.safeParse(options.copySettings ?? {});
   if (!settings.success) throw optionsError('copySettings', settings.error.issues);
   const engineOptionsInput = options.engineOptions ?? {};
-  return { now, copySettings: settings.data, engineOptionsInput, engineOptions: resolveEngineOptions(engineOptionsInput) };
+  return {
+    now,
+    copySettings: settings.data,
+    engineOptionsInput,
+    engineOptions: resolveEngineOptions(engineOptionsInput),
+  };
 }

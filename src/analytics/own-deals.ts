@@ -117,7 +117,12 @@ class OpenDeal {
  * @example
  * const { deals } = computeOwnDeals(buckets, walletId, buckets.end, false);
  */
-export function computeOwnDeals(buckets: SwapBuckets, walletId: number, end: number, detailed: boolean): OwnDealsResult {
+export function computeOwnDeals(
+  buckets: SwapBuckets,
+  walletId: number,
+  end: number,
+  detailed: boolean,
+): OwnDealsResult {
   const tape = buckets.tape;
   const open = new Map<number, OpenDeal>();
   const all: OpenDeal[] = [];

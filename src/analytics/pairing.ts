@@ -45,12 +45,20 @@ export function placeFollowerTrades(own: OwnDeal, follower: FollowerDeal): Place
     while (j < own.trades.length && (own.trades[j]!.type !== trade.type || own.trades[j]!.time !== trade.time)) j++;
     const copied = own.trades[j];
     if (copied === undefined) {
-      throw new Error(`internal: follower ${trade.type} at ${trade.time} copies no trade of the wallet's deal ${own.index + 1}`);
+      throw new Error(
+        `internal: follower ${trade.type} at ${trade.time} copies no trade of the wallet's deal ${own.index + 1}`,
+      );
     }
     j++;
     placed.push({
       copied,
-      state: { pos: copied.pos, realized: trade.realized, qty: trade.qty, invested: trade.invested, boughtUsd: trade.boughtUsd },
+      state: {
+        pos: copied.pos,
+        realized: trade.realized,
+        qty: trade.qty,
+        invested: trade.invested,
+        boughtUsd: trade.boughtUsd,
+      },
     });
   }
   return placed;

@@ -18,7 +18,10 @@ const Timestamp = numeric(
     .number({ error: (issue) => (issue.code === 'invalid_type' ? 'expected a timestamp (seconds)' : undefined) })
     .finite('expected a timestamp (seconds)')
     .gte(1, 'must be at least 1 (seconds since the epoch)')
-    .lt(SWAP_TIME_LIMIT, 'must be seconds since the epoch, below 10¹¹ (the year 5138); a larger value looks like milliseconds: divide it by 1000'),
+    .lt(
+      SWAP_TIME_LIMIT,
+      'must be seconds since the epoch, below 10¹¹ (the year 5138); a larger value looks like milliseconds: divide it by 1000',
+    ),
 );
 
 /**
@@ -119,7 +122,11 @@ function problems(issues: readonly z.core.$ZodIssue[]): ValidationProblem[] {
  * Validates a query (or body) against `schema` for an index of `network`; throws a
  * {@link RequestError} with the 400 `validation_error` body. A missing query is an empty one.
  */
-export function parseQuery<S extends z.ZodType<{ network?: Network | undefined }>>(schema: S, input: unknown, network: Network): z.output<S> {
+export function parseQuery<S extends z.ZodType<{ network?: Network | undefined }>>(
+  schema: S,
+  input: unknown,
+  network: Network,
+): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) throw new RequestError({ code: 'validation_error', detail: problems(parsed.error.issues) });
   const given = parsed.data.network;

@@ -133,5 +133,8 @@ export const WalletListItemSchema = z.strictObject({
 export type WalletListItem = z.infer<typeof WalletListItemSchema>;
 
 /** `result` of the wallets list (4.6). */
-export const ListWalletsResultSchema = z.strictObject({ wallets: z.array(WalletListItemSchema), page: AnalyticsPageSchema });
+export const ListWalletsResultSchema = z.strictObject({
+  wallets: z.array(WalletListItemSchema),
+  page: AnalyticsPageSchema,
+});
 export type ListWalletsResult = z.infer<typeof ListWalletsResultSchema>;

@@ -51,7 +51,8 @@ export class DealTotals {
    * percent of closed deals with `pnl_total > 0` (0 without closed deals).
    */
   value(key: IndicatorKey): Decimal {
-    const percentOf = (part: Decimal, whole: Decimal): Decimal => (whole.isZero() ? ZERO : HUNDRED.times(part).div(whole));
+    const percentOf = (part: Decimal, whole: Decimal): Decimal =>
+      whole.isZero() ? ZERO : HUNDRED.times(part).div(whole);
     switch (key) {
       case 'pnl_realized':
         return this.realized;

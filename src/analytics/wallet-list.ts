@@ -21,7 +21,10 @@ function sortedWallets(index: AnalyticsIndex, body: ListWalletsBody): readonly n
   const minDeals = Math.max(1, body.min_deals);
   const listed = index.wallets.filter((w): w is WalletSummary => w !== undefined && w.totals.all.deals >= minDeals);
   // `following` values: every listed wallet's follower, from one walk of the tape (kept on the index).
-  const totals = value === 'initial' ? listed.map((w) => w.totals) : index.followersAtNow(listed).map((deals) => periodTotals(deals, index.now));
+  const totals =
+    value === 'initial'
+      ? listed.map((w) => w.totals)
+      : index.followersAtNow(listed).map((deals) => periodTotals(deals, index.now));
   const entries = listed.map((wallet, k) => ({ wallet, value: totals[k]![period].value(indicator) }));
   const sign = body.order === 'desc' ? -1 : 1;
   entries.sort((a, b) => sign * a.value.cmp(b.value) || byAddress(a.wallet, b.wallet));

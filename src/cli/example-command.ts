@@ -36,7 +36,9 @@ export function bundledExampleDir(): string {
     const candidate = join(dir, 'fixtures', 'example');
     if (existsSync(join(candidate, 'tape-sol.json'))) return candidate;
     if (dirname(dir) === dir) {
-      throw new InputError(`the bundled example is missing: no fixtures/example/tape-sol.json above ${start}`, { source: 'fixtures/example' });
+      throw new InputError(`the bundled example is missing: no fixtures/example/tape-sol.json above ${start}`, {
+        source: 'fixtures/example',
+      });
     }
   }
 }
@@ -60,7 +62,9 @@ export function exampleCommand(args: string[], io: CliIo): number {
     const requestFile = join(dir, `request-${net}.json`);
     const parsed = parseSimulatorRequest(readJson(requestFile, 'request'));
     if (!parsed.success) {
-      throw new InputError(`${requestFile}: the bundled request is invalid: ${JSON.stringify(parsed.error)}`, { source: requestFile });
+      throw new InputError(`${requestFile}: the bundled request is invalid: ${JSON.stringify(parsed.error)}`, {
+        source: requestFile,
+      });
     }
     const tape = readTapeFile(join(dir, `tape-${net}.json`));
     const parts = simulateParts(tape, parsed.data, options);

@@ -1,4 +1,3 @@
-
 /** Where the command line writes: injectable so tests run commands in-process. */
 export interface CliIo {
   readonly out: (text: string) => void;

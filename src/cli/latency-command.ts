@@ -34,7 +34,8 @@ function parseDelays(text: string | undefined): readonly number[] {
   if (text === undefined) return DEFAULT_DELAYS;
   return text.split(',').map((part) => {
     const d = /^\s*\d+\s*$/.test(part) ? Number(part) : NaN;
-    if (!(d >= 0 && d <= 86_400)) throw new UsageError(`--delays takes whole seconds from 0 to 86400, comma-separated; "${part}" is not one`);
+    if (!(d >= 0 && d <= 86_400))
+      throw new UsageError(`--delays takes whole seconds from 0 to 86400, comma-separated; "${part}" is not one`);
     return d;
   });
 }
@@ -76,7 +77,9 @@ export function formatLatencyTable(curve: LatencyCurve): string {
     ]),
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const lines = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
+  const lines = rows.map((r) =>
+    r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '),
+  );
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   const verdict =
     curve.zero_delay_pnl <= 0
@@ -118,7 +121,8 @@ export function latencyCommand(args: string[], io: CliIo): number {
   }
   // The warnings of the request at its own settings (a followed wallet with no swap, …).
   for (const w of diagnose(tape, request, { options })) io.err(`copysim latency: warning: ${w.message}\n`);
-  if (values.html !== undefined) writeHtmlFile(values.html, latencyReportHtml(`copysim latency: ${values.request}`, curve));
+  if (values.html !== undefined)
+    writeHtmlFile(values.html, latencyReportHtml(`copysim latency: ${values.request}`, curve));
   io.out(values.json ? formatJson(curve.points, true) : formatLatencyTable(curve));
   return EXIT_OK;
 }

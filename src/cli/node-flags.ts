@@ -17,7 +17,11 @@ import { spawn } from 'node:child_process';
  * V8 reads these flags only at start-up, and a `#!/usr/bin/env -S node …` line would not run
  * where `env` has no `-S` (BusyBox, the BSDs), so such a command starts node again with them.
  */
-export const REPLAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--expose-gc', '--no-concurrent-recompilation'];
+export const REPLAY_NODE_FLAGS: readonly string[] = [
+  '--max-semi-space-size=64',
+  '--expose-gc',
+  '--no-concurrent-recompilation',
+];
 
 const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker', 'rank', 'latency']);
 
@@ -38,7 +42,9 @@ export function needsReplayFlags(argv: readonly string[], execArgv: readonly str
  * process are passed on, so the child never outlives it.
  */
 export function restartWithReplayFlags(script: string, argv: readonly string[]): void {
-  const child = spawn(process.execPath, [...process.execArgv, ...REPLAY_NODE_FLAGS, script, ...argv], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [...process.execArgv, ...REPLAY_NODE_FLAGS, script, ...argv], {
+    stdio: 'inherit',
+  });
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const pass = (signal: NodeJS.Signals): void => void child.kill(signal);
   for (const signal of signals) process.on(signal, pass);

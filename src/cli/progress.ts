@@ -32,7 +32,9 @@ export function progressBar(io: CliIo, label: string, unit: string): Progress {
       shown = percent;
       const filled = Math.round((WIDTH * percent) / 100);
       const count = `${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} ${unit}`;
-      io.err(`\r${label}  [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(percent).padStart(3)}%  ${count}`);
+      io.err(
+        `\r${label}  [${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${String(percent).padStart(3)}%  ${count}`,
+      );
     },
     finish() {
       if (shown >= 0) io.err('\r\x1b[2K');

@@ -102,7 +102,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   if (values.tape === undefined) throw new UsageError('rank needs --tape FILE');
   if (values.request === undefined) throw new UsageError('rank needs --request FILE');
   const sortBy = (values['sort-by'] ?? 'pnl_total') as RankMetric;
-  if (!RANK_METRICS.includes(sortBy)) throw new UsageError(`--sort-by takes one of ${RANK_METRICS.join(', ')}; "${values['sort-by']}" is none`);
+  if (!RANK_METRICS.includes(sortBy))
+    throw new UsageError(`--sort-by takes one of ${RANK_METRICS.join(', ')}; "${values['sort-by']}" is none`);
   const format = values.format as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format takes table, csv or jsonl, not "${values.format}"`);
   const minDeals = whole('--min-deals', values['min-deals']);
@@ -192,7 +193,11 @@ const SUMMARY_KEYS = SimulationSummarySchema.keyof().options;
 /** One line a wallet, a column per metric; with a split, the after-split summary's columns too (`after_…`). */
 export function formatRankCsv(rows: readonly (RankedWallet | SplitRow)[]): string {
   const split = rows.length > 0 && 'after' in rows[0]!;
-  const header = ['wallet', ...RANK_METRICS, ...(split ? ['after_deals', ...SUMMARY_KEYS.map((k) => `after_${k}`)] : [])];
+  const header = [
+    'wallet',
+    ...RANK_METRICS,
+    ...(split ? ['after_deals', ...SUMMARY_KEYS.map((k) => `after_${k}`)] : []),
+  ];
   const lines = rows.map((r) => {
     const cells: (string | number | null)[] = [r.wallet, ...RANK_METRICS.map((m) => metricOf(r, m))];
     if ('after' in r) cells.push(r.after_deals, ...SUMMARY_KEYS.map((k) => r.after[k]));
@@ -244,7 +249,8 @@ export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sort
 
 /** The out-of-sample verdict in a few lines. */
 export function formatOutOfSample(check: OutOfSample): string {
-  const rho = check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : check.spearman.toFixed(3);
+  const rho =
+    check.spearman === null ? 'not defined (fewer than two wallets, or no spread)' : check.spearman.toFixed(3);
   const top = check.top.summary;
   return [
     '',

@@ -51,13 +51,17 @@ export function reportCommand(args: string[], io: CliIo): number {
     },
     strict: true,
   });
-  if (values.response === undefined) throw new UsageError('report needs --response FILE (the output of copysim simulate)');
+  if (values.response === undefined)
+    throw new UsageError('report needs --response FILE (the output of copysim simulate)');
   const response = readResponse(values.response);
   const request = values.request === undefined ? null : readRequest(values.request);
   const tape = values.tape === undefined ? null : readTapeFile(values.tape);
   if (tape !== null && request !== null && tape.network !== request.network) {
     // A request of another network than the tape's would mark nobody: say so instead.
-    throw new InputError(`the request is for ${request.network} but the tape ${values.tape} is ${tape.network}: give the tape the response was simulated on`, { source: values.tape! });
+    throw new InputError(
+      `the request is for ${request.network} but the tape ${values.tape} is ${tape.network}: give the tape the response was simulated on`,
+      { source: values.tape! },
+    );
   }
   const other = tape === null ? null : addressOfOtherNetwork(response, tape.network);
   if (other !== null) {

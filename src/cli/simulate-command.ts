@@ -2,7 +2,14 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import {
-  dealsOf, diagnose, outcomeOf, TapeFactsCollector, tradeWarnings, warningsOf, withSkipLog, type Warning,
+  dealsOf,
+  diagnose,
+  outcomeOf,
+  TapeFactsCollector,
+  tradeWarnings,
+  warningsOf,
+  withSkipLog,
+  type Warning,
 } from '../diagnose/index.js';
 import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';

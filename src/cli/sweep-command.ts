@@ -77,7 +77,8 @@ function writeResponseFile(path: string, response: unknown): void {
 function parseWhole(flag: string, text: string | undefined, least: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < least) throw new UsageError(`--${flag} must be a whole number ≥ ${least}, not "${text}"`);
+  if (!Number.isInteger(n) || n < least)
+    throw new UsageError(`--${flag} must be a whole number ≥ ${least}, not "${text}"`);
   return n;
 }
 
@@ -106,7 +107,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   const workers = parseWhole('workers', values.workers, 0);
   const chunk = parseWhole('chunk', values.chunk, 1);
   const queue = values.queue;
-  if (queue !== undefined && workers !== undefined) throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
+  if (queue !== undefined && workers !== undefined)
+    throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
   if (queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const { requests, notJson } = readRequests(values.requests);
@@ -125,7 +127,8 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       io.out(formatJson({ index: result.index, error: result.error }, false));
     } else {
       io.out(formatJson(summaryLine(result), false));
-      if (fullDir !== undefined) writeResponseFile(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), result.response);
+      if (fullDir !== undefined)
+        writeResponseFile(join(fullDir, `${String(result.index).padStart(width, '0')}.json`), result.response);
     }
   };
   try {
@@ -152,6 +155,7 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     bar.finish();
   }
-  if (values.html !== undefined) writeHtmlFile(values.html, sweepReportHtml(`copysim sweep: ${values.requests}`, requests, answered));
+  if (values.html !== undefined)
+    writeHtmlFile(values.html, sweepReportHtml(`copysim sweep: ${values.requests}`, requests, answered));
   return EXIT_OK;
 }

@@ -72,15 +72,20 @@ export const INDEX_FLAGS = {
 } as const;
 
 /** Reads the tape and builds the analytics index from the shared flags. */
-export function loadIndex(command: string, values: { tape?: string; now?: string; options?: string; 'copy-settings'?: string }): AnalyticsIndex {
+export function loadIndex(
+  command: string,
+  values: { tape?: string; now?: string; options?: string; 'copy-settings'?: string },
+): AnalyticsIndex {
   if (values.tape === undefined) throw new UsageError(`${command} needs --tape FILE`);
   let now: number | undefined;
   if (values.now !== undefined) {
-    if (!/^\d+$/.test(values.now)) throw new UsageError(`--now must be whole seconds since the epoch, got "${values.now}"`);
+    if (!/^\d+$/.test(values.now))
+      throw new UsageError(`--now must be whole seconds since the epoch, got "${values.now}"`);
     now = Number(values.now);
   }
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
-  const copySettings = values['copy-settings'] === undefined ? {} : (readJson(values['copy-settings'], 'copy settings') as object);
+  const copySettings =
+    values['copy-settings'] === undefined ? {} : (readJson(values['copy-settings'], 'copy settings') as object);
   return buildAnalyticsIndex(readTapeFile(values.tape), { now, engineOptions, copySettings });
 }
 
@@ -102,9 +107,12 @@ export function printResult(io: CliIo, pretty: boolean, read: () => unknown): nu
 export function printWarnings(io: CliIo, command: string, index: AnalyticsIndex, address?: string): void {
   const w = analyticsWarnings(index, address);
   const whose = address === undefined ? 'in the tape' : 'of this wallet';
-  if (w.ignored_sells > 0) io.err(`copysim ${command}: note: ${w.ignored_sells} sell(s) ${whose} had no open deal and were ignored\n`);
+  if (w.ignored_sells > 0)
+    io.err(`copysim ${command}: note: ${w.ignored_sells} sell(s) ${whose} had no open deal and were ignored\n`);
   if (w.oversold_sells > 0) {
-    io.err(`copysim ${command}: note: ${w.oversold_sells} sell(s) ${whose} sold more than was held; only the held part counts\n`);
+    io.err(
+      `copysim ${command}: note: ${w.oversold_sells} sell(s) ${whose} sold more than was held; only the held part counts\n`,
+    );
   }
 }
 
@@ -127,7 +135,9 @@ export function walletCommand(args: string[], io: CliIo): number {
   });
   const [readName, address, ...extra] = positionals;
   if (readName === undefined || !(readName in READS)) {
-    throw new UsageError(`wallet needs one of ${Object.keys(READS).join(', ')}${readName === undefined ? '' : `, not "${readName}"`}`);
+    throw new UsageError(
+      `wallet needs one of ${Object.keys(READS).join(', ')}${readName === undefined ? '' : `, not "${readName}"`}`,
+    );
   }
   if (address === undefined) throw new UsageError(`wallet ${readName} needs the wallet ADDRESS`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);

@@ -43,8 +43,15 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
   const threads = parsePositive('threads', values.threads, true) ?? availableParallelism();
   const lockSeconds = parsePositive('lock-seconds', values['lock-seconds'], false) ?? 30;
   const url = values.queue;
-  const worker = await startQueueWorker({ url, threads, lockSeconds, log: (line) => io.err(`copysim worker: ${line}\n`) });
-  io.err(`copysim worker: waiting for jobs on ${shownUrl(url)}, ${threads} thread${threads === 1 ? '' : 's'} (Ctrl-C to stop)\n`);
+  const worker = await startQueueWorker({
+    url,
+    threads,
+    lockSeconds,
+    log: (line) => io.err(`copysim worker: ${line}\n`),
+  });
+  io.err(
+    `copysim worker: waiting for jobs on ${shownUrl(url)}, ${threads} thread${threads === 1 ? '' : 's'} (Ctrl-C to stop)\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);

@@ -1,7 +1,12 @@
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { RequestError } from '../model/errors.js';
 import type { EngineOptionsInput } from '../model/options.js';
-import { parseSimulatorRequest, requestWindow, type SimulatorRequest, type SimulatorRequestInput } from '../model/request.js';
+import {
+  parseSimulatorRequest,
+  requestWindow,
+  type SimulatorRequest,
+  type SimulatorRequestInput,
+} from '../model/request.js';
 import type { SimulatorResponse, SkippedCopyJson } from '../model/response.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
@@ -139,8 +144,13 @@ function noTrade(inWindow: number, skipped: readonly SkippedCopyJson[] | null): 
   }
   const counts = new Map<SkippedCopyJson['reason'], number>();
   for (const s of skipped) counts.set(s.reason, (counts.get(s.reason) ?? 0) + 1);
-  const reasons = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([reason, n]) => `${n} ${reason} (${REASONS[reason]})`);
-  return { code: 'no_follower_trade', message: `no follower trade: the ${swaps} ${inWindow === 1 ? 'was' : 'were'} not copied: ${reasons.join('; ')}` };
+  const reasons = [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([reason, n]) => `${n} ${reason} (${REASONS[reason]})`);
+  return {
+    code: 'no_follower_trade',
+    message: `no follower trade: the ${swaps} ${inWindow === 1 ? 'was' : 'were'} not copied: ${reasons.join('; ')}`,
+  };
 }
 
 /** What each skip reason means, for a reader who has not read the strategy document. */
@@ -152,7 +162,8 @@ const REASONS: Readonly<Record<SkippedCopyJson['reason'], string>> = {
   position_full: 'the position already at max_position_amount',
   no_open_deal: 'a sell of a token the follower has no open deal in: bought before the window, or already sold',
   no_lot: 'a sell by a leader with no lot in the deal, and close_all is off',
-  after_window: 'a delayed copy or a retry due after to_date (strategy.copy_delay_seconds, strategy.retry_delay_seconds)',
+  after_window:
+    'a delayed copy or a retry due after to_date (strategy.copy_delay_seconds, strategy.retry_delay_seconds)',
   insufficient_balance: 'a buy whose amount and fees exceed the cash above strategy.reserve_usd',
   max_open_deals: 'a buy of a new token while strategy.max_open_deals deals were open',
   failed_transaction: 'a copy dropped by the chain on its last attempt (strategy.failed_transaction_percent)',
@@ -166,7 +177,9 @@ interface Followed {
 }
 
 function followed(request: SimulatorRequest, facts: TapeFacts, keep: (l: LeaderFacts) => boolean): Followed[] {
-  return request.wallets.flatMap((wallet, index) => (keep(facts.leaders[index]!) ? [{ index, wallet, facts: facts.leaders[index]! }] : []));
+  return request.wallets.flatMap((wallet, index) =>
+    keep(facts.leaders[index]!) ? [{ index, wallet, facts: facts.leaders[index]! }] : [],
+  );
 }
 
 const SHOWN = 5;
@@ -181,4 +194,3 @@ function listed(wallets: readonly Followed[], note: (l: Followed) => string): st
 function day(seconds: number): string {
   return utcIso(seconds).slice(0, 10);
 }
-

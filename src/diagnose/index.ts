@@ -1,5 +1,11 @@
 export {
-  diagnose, warningsOf, outcomeOf, withSkipLog, dealsOf, type DiagnoseOptions, type RunOutcome,
+  diagnose,
+  warningsOf,
+  outcomeOf,
+  withSkipLog,
+  dealsOf,
+  type DiagnoseOptions,
+  type RunOutcome,
 } from './diagnose.js';
 export { tradeWarnings, FAR_FROM_MARKET, NEIGHBOURS, type DealSource } from './trade-checks.js';
 export { tapeFacts, TapeFactsCollector, type TapeFacts, type LeaderFacts } from './tape-facts.js';

@@ -25,6 +25,10 @@ export function loadBullmq(): typeof import('bullmq') {
 /** ioredis's client class. */
 export function loadIORedis(): typeof import('ioredis').Redis {
   requireQueueDependencies();
-  const mod = loadPackage<typeof import('ioredis') & { default?: typeof import('ioredis').Redis }>(FEATURE, QUEUE_PACKAGES, 'ioredis');
+  const mod = loadPackage<typeof import('ioredis') & { default?: typeof import('ioredis').Redis }>(
+    FEATURE,
+    QUEUE_PACKAGES,
+    'ioredis',
+  );
   return mod.Redis ?? mod.default!;
 }

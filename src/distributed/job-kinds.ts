@@ -45,7 +45,10 @@ export function runItems(
   });
   kind.runAll(context, accepted, afterWalk).forEach((outcome, j) => {
     const k = slots[j]!;
-    results[k] = 'output' in outcome ? { index: items[k]!.index, output: outcome.output } : failed(items[k]!.index, outcome.thrown);
+    results[k] =
+      'output' in outcome
+        ? { index: items[k]!.index, output: outcome.output }
+        : failed(items[k]!.index, outcome.thrown);
   });
   return results;
 }

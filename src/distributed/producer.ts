@@ -77,7 +77,9 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
     const added = await queue.queue.addBulk(jobs);
     // CLIENT LIST, which counts the workers, may be refused by a managed Redis: then say nothing.
     if ((await queue.queue.getWorkersCount().catch(() => 1)) === 0) {
-      run.onNotice?.(`no worker is connected to ${shownUrl(run.url)} yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`);
+      run.onNotice?.(
+        `no worker is connected to ${shownUrl(run.url)} yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`,
+      );
     }
     await gatherResults(added, queue, gathered, stop.signal);
   } finally {
@@ -201,7 +203,10 @@ class BullQueue<Output> {
       await Promise.allSettled([this.events.close(), this.queue.close()]);
     })();
     let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([cleanUp.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000)))]);
+    const done = await Promise.race([
+      cleanUp.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 10_000))),
+    ]);
     clearTimeout(timer);
     // Not awaited: with Redis gone, the disconnections never settle (and nothing would keep
     // this process alive to wait for them).

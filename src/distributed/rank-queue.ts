@@ -31,7 +31,8 @@ export function queueRunner(tapePath: string, queue: RankQueueOptions): CopyRunn
       settings: jobSettings,
       inputs: candidates.map((c) => c.address),
       onResult: (_, row) => rows.push(row),
-      inputFailure: (index, message) => new InputError(`wallet ${candidates[index]!.address}: ${message}`, { source: 'wallets' }),
+      inputFailure: (index, message) =>
+        new InputError(`wallet ${candidates[index]!.address}: ${message}`, { source: 'wallets' }),
       ...(queue.chunkSize !== undefined ? { chunkSize: queue.chunkSize } : {}),
       ...(onProgress !== undefined ? { onProgress } : {}),
       ...(queue.onNotice !== undefined ? { onNotice: queue.onNotice } : {}),

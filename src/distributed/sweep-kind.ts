@@ -25,7 +25,13 @@ interface SweepContext {
   readonly full: boolean;
 }
 
-export const sweepKind: JobKind<SweepJobSettings, unknown, SweepOutput | { readonly error: ErrorBody }, SweepContext, SimulatorRequest> = {
+export const sweepKind: JobKind<
+  SweepJobSettings,
+  unknown,
+  SweepOutput | { readonly error: ErrorBody },
+  SweepContext,
+  SimulatorRequest
+> = {
   name: 'sweep',
   prepare: (tape, settings) => ({ tape, options: resolveEngineOptions(settings.engineOptions), full: settings.full }),
   accept({ tape }, input) {

@@ -44,7 +44,9 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     const data = job.data;
     const kind = JOB_KINDS.get(data.kind);
     if (kind === undefined) {
-      throw new UnrecoverableError(`unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`);
+      throw new UnrecoverableError(
+        `unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`,
+      );
     }
     let loaded: Awaited<ReturnType<typeof tapes.get>>;
     try {
@@ -56,7 +58,15 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     }
     if (pool !== null) {
       try {
-        return { items: await pool.run({ kind: kind.name, tapeKey: loaded.key, tapePath: loaded.path, settings: data.settings, items: data.items }) };
+        return {
+          items: await pool.run({
+            kind: kind.name,
+            tapeKey: loaded.key,
+            tapePath: loaded.path,
+            settings: data.settings,
+            items: data.items,
+          }),
+        };
       } catch (e) {
         // A tape that cannot be read, or settings that cannot be used, give the same answer on a retry.
         if (e instanceof ThreadInputError) throw new UnrecoverableError(e.message);

@@ -35,7 +35,8 @@ export class BuyFilters {
    */
   check(leaderUsd: Decimal, liquidity: Liquidity | null, time: number, firstSeen: number): SkipReason | null {
     if (this.minLeaderBuy !== null && leaderUsd.lt(this.minLeaderBuy)) return 'leader_buy_too_small';
-    if (this.minLiquidity !== null && (liquidity === null || liquidity.usd.lt(this.minLiquidity))) return 'liquidity_too_low';
+    if (this.minLiquidity !== null && (liquidity === null || liquidity.usd.lt(this.minLiquidity)))
+      return 'liquidity_too_low';
     if (this.maxAgeSeconds !== null && time - firstSeen > this.maxAgeSeconds) return 'token_too_old';
     return null;
   }

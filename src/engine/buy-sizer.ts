@@ -20,7 +20,9 @@ export class BuySizer {
   /** A buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
   private readonly dustLimit: Decimal;
 
-  constructor(request: Pick<SimulatorRequest, 'buy_percentage' | 'max_buy_amount' | 'max_position_amount' | 'strategy'>) {
+  constructor(
+    request: Pick<SimulatorRequest, 'buy_percentage' | 'max_buy_amount' | 'max_position_amount' | 'strategy'>,
+  ) {
     const strategy = request.strategy ?? NO_STRATEGY;
     this.buyFraction = new Decimal(request.buy_percentage).div(HUNDRED);
     this.fixedBuy = strategy.fixed_buy_amount === null ? null : new Decimal(strategy.fixed_buy_amount);

@@ -89,7 +89,8 @@ export class CopierCash {
     // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
     if (this.startingBalance !== null && this.peak.gt(ZERO)) {
       const hundredFall = HUNDRED.times(fall);
-      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) this.maxDrawdownPercent = hundredFall.div(this.peak);
+      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak)))
+        this.maxDrawdownPercent = hundredFall.div(this.peak);
     }
   }
 

@@ -133,7 +133,9 @@ export class Deal {
 
   /** `usd_buy_price_avg = usd_invested / qty`; an empty deal keeps the one it had before its last trade. */
   get buyPriceAvg(): Decimal {
-    return (this.avg ??= this.qty.isZero() ? this.investedBeforeEmpty.div(this.qtyBeforeEmpty) : this.invested.div(this.qty));
+    return (this.avg ??= this.qty.isZero()
+      ? this.investedBeforeEmpty.div(this.qtyBeforeEmpty)
+      : this.invested.div(this.qty));
   }
 
   /**
@@ -273,7 +275,10 @@ export class Deal {
       parts.length = 0;
       parts.push({ leader: this.firstLeader, quantity: this.firstLot, basis: this.firstCost });
       const leaders = this.otherLeaders;
-      if (leaders !== null) leaders.forEach((l, k) => parts.push({ leader: l, quantity: this.otherLots![k]!, basis: this.otherCosts![k]! }));
+      if (leaders !== null)
+        leaders.forEach((l, k) =>
+          parts.push({ leader: l, quantity: this.otherLots![k]!, basis: this.otherCosts![k]! }),
+        );
     }
     this.beforeChange();
     this.emptyLots();

@@ -106,7 +106,14 @@ export class ExecutionModel {
       if (this.printed) slippage = toJsonNumber(s.times(HUNDRED)); // exact: a product by a power of ten moves the exponent
     }
     const quantity = usd.div(price);
-    return { usdAmount: usd, quantity, price: this.printed ? toJsonNumber(price) : 0, slippage, atReference: quantity.times(p), execution: price };
+    return {
+      usdAmount: usd,
+      quantity,
+      price: this.printed ? toJsonNumber(price) : 0,
+      slippage,
+      atReference: quantity.times(p),
+      execution: price,
+    };
   }
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */

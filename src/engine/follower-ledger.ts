@@ -43,4 +43,3 @@ export class FollowerLedger {
     this.cash?.failed(fee);
   }
 }
-

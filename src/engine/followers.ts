@@ -2,7 +2,16 @@ import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import { IndexedKnownPrices, PriceThreshold } from './known-prices.js';
 import { IndexedLeaderFacts } from './leader-facts.js';
-import { PROGRESS_EVERY, Replay, replaySettings, replaySettingsKey, type ReplayControl, type ReplayResult, type ReplaySettings, type ReplaySetup } from './replay.js';
+import {
+  PROGRESS_EVERY,
+  Replay,
+  replaySettings,
+  replaySettingsKey,
+  type ReplayControl,
+  type ReplayResult,
+  type ReplaySettings,
+  type ReplaySetup,
+} from './replay.js';
 import { addressKey, type IndexedTape } from './tape-index.js';
 import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
 
@@ -66,7 +75,14 @@ function makeFollowers(
   const facts = new IndexedLeaderFacts(tape);
   const settingsByKey = new Map<string, ReplaySettings>();
   return requests.map((request, f) => {
-    const setup: ReplaySetup = { network, native, request, options, chart: control.chart ?? true, trades: control.trades ?? true };
+    const setup: ReplaySetup = {
+      network,
+      native,
+      request,
+      options,
+      chart: control.chart ?? true,
+      trades: control.trades ?? true,
+    };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);
     if (settings === undefined) settingsByKey.set(key, (settings = replaySettings(setup)));
@@ -240,7 +256,11 @@ class DueQueue {
       const left = 2 * at + 1;
       if (left >= times.length) break;
       const right = left + 1;
-      const child = right < times.length && (times[right]! < times[left]! || (times[right] === times[left] && ids[right]! < ids[left]!)) ? right : left;
+      const child =
+        right < times.length &&
+        (times[right]! < times[left]! || (times[right] === times[left] && ids[right]! < ids[left]!))
+          ? right
+          : left;
       if (times[child]! > lastTime || (times[child] === lastTime && ids[child]! > lastId)) break;
       times[at] = times[child]!;
       ids[at] = ids[child]!;

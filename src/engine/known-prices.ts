@@ -9,12 +9,14 @@ import { PRICE_HIGH, PRICE_LOW, SWAP_ROW, tapeMemo, type TapeMemo } from './tape
  * What the price book reads of a swap: a swap of a wallet not followed needs no more. Its
  * quantity and USD amount are read only with a `min_price_swap_usd` (model 1.3).
  */
-export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'> & Partial<Pick<Swap, 'quantity' | 'usd_amount'>>;
+export type PriceTick = Pick<Swap, 'time' | 'usd_price' | 'usd_liquidity'> &
+  Partial<Pick<Swap, 'quantity' | 'usd_amount'>>;
 
 /** A swap's `usd_amount`, or `quantity × usd_price` when it has none. */
 export function usdAmountOf(tick: PriceTick): Decimal {
   if (tick.usd_amount !== undefined) return new Decimal(tick.usd_amount);
-  if (tick.quantity === undefined) throw new Error('a price tick without usd_amount or quantity under min_price_swap_usd');
+  if (tick.quantity === undefined)
+    throw new Error('a price tick without usd_amount or quantity under min_price_swap_usd');
   return new Decimal(tick.quantity).times(tick.usd_price);
 }
 
@@ -103,7 +105,10 @@ export class KnownPrices implements PriceBook {
    * `tokenCount`: the tokens known in advance (more may come, as in a streamed tape);
    * `threshold`: the option `min_price_swap_usd`, null when every swap is an observation.
    */
-  constructor(tokenCount = 0, private readonly threshold: PriceThreshold | null = null) {
+  constructor(
+    tokenCount = 0,
+    private readonly threshold: PriceThreshold | null = null,
+  ) {
     const empty = (): undefined[] => new Array<undefined>(tokenCount).fill(undefined);
     this.price = empty();
     this.liquidity = empty();
@@ -197,7 +202,10 @@ export class IndexedKnownPrices implements PriceBook {
   private readonly word = doubleWord();
 
   /** `threshold`: the option `min_price_swap_usd`, null when every swap is an observation. */
-  constructor(tape: IndexedTape, private readonly threshold: PriceThreshold | null = null) {
+  constructor(
+    tape: IndexedTape,
+    private readonly threshold: PriceThreshold | null = null,
+  ) {
     const memo = tapeMemo(tape);
     this.usdAmountMemo = memo.usdAmount;
     this.timeline = memo.timeline();
@@ -213,7 +221,10 @@ export class IndexedKnownPrices implements PriceBook {
   observe(tokenId: number, swap: PriceTick, i: number): boolean {
     if (this.firstSwap[tokenId] === -1) this.firstSwap[tokenId] = i;
     const threshold = this.threshold;
-    if (threshold !== null && !threshold.counts(tokenId, this.usdAmountMemo[i] ?? (this.usdAmountMemo[i] = usdAmountOf(swap)))) {
+    if (
+      threshold !== null &&
+      !threshold.counts(tokenId, this.usdAmountMemo[i] ?? (this.usdAmountMemo[i] = usdAmountOf(swap)))
+    ) {
       if (threshold.noneCounted(tokenId)) this.priceSwap[tokenId] = i;
       return false;
     }

@@ -36,7 +36,9 @@ function sellFraction(swap: Swap, held: Decimal): Decimal | null {
 }
 
 function usdAmount(swap: Swap): Decimal {
-  return swap.usd_amount !== undefined ? new Decimal(swap.usd_amount) : new Decimal(swap.quantity).times(swap.usd_price);
+  return swap.usd_amount !== undefined
+    ? new Decimal(swap.usd_amount)
+    : new Decimal(swap.quantity).times(swap.usd_price);
 }
 
 /** Leader facts computed as the swaps stream by, holding only the current holdings. */

@@ -171,7 +171,12 @@ export const PROGRESS_EVERY = 1 << 16;
  * const result = replay(indexTape(tape), request, resolveEngineOptions({}));
  * result.deals.length;
  */
-export function replay(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, control: ReplayControl = {}): ReplayResult {
+export function replay(
+  tape: IndexedTape,
+  request: SimulatorRequest,
+  options: EngineOptions,
+  control: ReplayControl = {},
+): ReplayResult {
   const { network, native } = tape;
   const run = new Replay({
     network,
@@ -200,7 +205,12 @@ export function replay(tape: IndexedTape, request: SimulatorRequest, options: En
  * in the same function (the finish) has no type feedback when the loop is compiled, and every
  * replay would leave the loop's compiled code there by a deoptimisation.
  */
-function replaySwaps(run: Replay, tape: IndexedTape, leaderOfWallet: Int32Array, onProgress: ReplayControl['onProgress']): void {
+function replaySwaps(
+  run: Replay,
+  tape: IndexedTape,
+  leaderOfWallet: Int32Array,
+  onProgress: ReplayControl['onProgress'],
+): void {
   const { order, swaps, walletOf, tokenOf } = tape;
   const memo = tapeMemo(tape);
   const timeline = memo.timeline();
@@ -289,7 +299,11 @@ export class Replay {
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
     this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
-    this.ledger = new FollowerLedger(chart ? new ChartSums(this.exec.botFeeRate) : null, this.wallet?.cash ?? null, this.exec.botFeeRate);
+    this.ledger = new FollowerLedger(
+      chart ? new ChartSums(this.exec.botFeeRate) : null,
+      this.wallet?.cash ?? null,
+      this.exec.botFeeRate,
+    );
   }
 
   /**
@@ -358,7 +372,18 @@ export class Replay {
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
     if (this.scheduler.delaysCopies) {
-      this.schedule({ due: time + this.scheduler.copyDelay, swap, index: i, event, leader, tokenId, buy, held, attempt: 0, quote: null });
+      this.schedule({
+        due: time + this.scheduler.copyDelay,
+        swap,
+        index: i,
+        event,
+        leader,
+        tokenId,
+        buy,
+        held,
+        attempt: 0,
+        quote: null,
+      });
       return;
     }
     const prices = this.prices;
@@ -407,7 +432,8 @@ export class Replay {
       atEnd.set(deal.tokenId, price);
       if (this.wallet !== null) held = held.plus(deal.qty.times(price));
       if (this.leaders !== null) {
-        for (const leader of deal.lotLeaders()) this.leaders.held(leader, deal.lot(leader), deal.lotCost(leader), price);
+        for (const leader of deal.lotLeaders())
+          this.leaders.held(leader, deal.lot(leader), deal.lotCost(leader), price);
       }
     }
     const cash = this.ledger.cash;
@@ -435,18 +461,32 @@ export class Replay {
    * that moment).
    */
   private copyBuy(
-    swap: Swap, i: number, event: number, leader: number, tokenId: number, time: number,
-    price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null,
+    swap: Swap,
+    i: number,
+    event: number,
+    leader: number,
+    tokenId: number,
+    time: number,
+    price: Decimal,
+    liquidity: Liquidity | null,
+    attempt: number,
+    quote: Decimal | null,
   ): void {
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return this.skip(swap, leader, true, time, 'dupe_limit');
+    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times)
+      return this.skip(swap, leader, true, time, 'dupe_limit');
     const leaderUsd = this.facts.usdAmount(swap, i);
     if (this.filters !== null) {
       const reason = this.filters.check(leaderUsd, liquidity, time, this.prices.firstSeenOf(tokenId));
       if (reason !== null) return this.skip(swap, leader, true, time, reason);
     }
     const wallet = this.wallet;
-    if (wallet !== null && deal === undefined && wallet.maxOpenDeals !== null && this.openCount >= wallet.maxOpenDeals) {
+    if (
+      wallet !== null &&
+      deal === undefined &&
+      wallet.maxOpenDeals !== null &&
+      this.openCount >= wallet.maxOpenDeals
+    ) {
       return this.skip(swap, leader, true, time, 'max_open_deals');
     }
     const amount = this.sizer.amount(leaderUsd, deal === undefined ? null : deal.invested);
@@ -460,7 +500,22 @@ export class Replay {
         wallet.cash.skippedForCash++;
         return this.skip(swap, leader, true, time, 'insufficient_balance');
       }
-      const landed = this.attempt(wallet, swap, i, event, leader, tokenId, true, ZERO, time, price, liquidity, attempt, quote, amount);
+      const landed = this.attempt(
+        wallet,
+        swap,
+        i,
+        event,
+        leader,
+        tokenId,
+        true,
+        ZERO,
+        time,
+        price,
+        liquidity,
+        attempt,
+        quote,
+        amount,
+      );
       if (landed === null) return;
       fill = landed;
     }
@@ -492,8 +547,17 @@ export class Replay {
 
   /** Model 3.2 for attempt `attempt` of a copy at `time`; `held` is the leader's holdings just before its sell. */
   private copySell(
-    swap: Swap, i: number, event: number, leader: number, tokenId: number, held: Decimal, time: number,
-    price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null,
+    swap: Swap,
+    i: number,
+    event: number,
+    leader: number,
+    tokenId: number,
+    held: Decimal,
+    time: number,
+    price: Decimal,
+    liquidity: Liquidity | null,
+    attempt: number,
+    quote: Decimal | null,
   ): void {
     const deal = this.openDeal[tokenId];
     if (deal === undefined) return this.skip(swap, leader, false, time, 'no_open_deal');
@@ -511,7 +575,22 @@ export class Replay {
     if (this.wallet === null) {
       fill = this.exec.sell(sold, price, liquidity);
     } else {
-      const landed = this.attempt(this.wallet, swap, i, event, leader, tokenId, false, held, time, price, liquidity, attempt, quote, sold);
+      const landed = this.attempt(
+        this.wallet,
+        swap,
+        i,
+        event,
+        leader,
+        tokenId,
+        false,
+        held,
+        time,
+        price,
+        liquidity,
+        attempt,
+        quote,
+        sold,
+      );
       if (landed === null) return;
       fill = landed;
     }
@@ -535,8 +614,20 @@ export class Replay {
    * copy abandoned). `size`: a buy's USD amount or a sell's tokens.
    */
   private attempt(
-    wallet: CopierWallet, swap: Swap, i: number, event: number, leader: number, tokenId: number, buy: boolean, held: Decimal,
-    time: number, price: Decimal, liquidity: Liquidity | null, attempt: number, quote: Decimal | null, size: Decimal,
+    wallet: CopierWallet,
+    swap: Swap,
+    i: number,
+    event: number,
+    leader: number,
+    tokenId: number,
+    buy: boolean,
+    held: Decimal,
+    time: number,
+    price: Decimal,
+    liquidity: Liquidity | null,
+    attempt: number,
+    quote: Decimal | null,
+    size: Decimal,
   ): Fill | null {
     const fail = (reason: 'failed_transaction' | 'slippage_exceeded'): null => {
       const fee = this.exec.failedFee(time);
@@ -545,14 +636,26 @@ export class Replay {
       this.cashChanged(time);
       if (attempt < wallet.retries) {
         const due = time + wallet.retryDelay;
-        this.scheduler.retry({ due, swap, index: i, event, leader, tokenId, buy, held, attempt: attempt + 1, quote: price });
+        this.scheduler.retry({
+          due,
+          swap,
+          index: i,
+          event,
+          leader,
+          tokenId,
+          buy,
+          held,
+          attempt: attempt + 1,
+          quote: price,
+        });
         this.nextDue = this.scheduler.nextDue;
       } else {
         this.skip(swap, leader, buy, time, reason);
       }
       return null;
     };
-    if (wallet.failPercent !== null && wallet.draws.below(event, attempt, 0, wallet.failPercent)) return fail('failed_transaction');
+    if (wallet.failPercent !== null && wallet.draws.below(event, attempt, 0, wallet.failPercent))
+      return fail('failed_transaction');
     const fill = buy ? this.exec.buy(size, price, liquidity) : this.exec.sell(size, price, liquidity);
     const tolerance = wallet.tolerance;
     if (tolerance === null) return fill;
@@ -562,7 +665,9 @@ export class Replay {
     const worstValue = buy ? null : fill.quantity.times(worst);
     if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!)) return fail('slippage_exceeded');
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
-    return buy ? this.sandwichBuy(wallet, fill, price, worst) : this.sandwichSell(wallet, fill, price, worst, worstValue!);
+    return buy
+      ? this.sandwichBuy(wallet, fill, price, worst)
+      : this.sandwichSell(wallet, fill, price, worst, worstValue!);
   }
 
   /**
@@ -625,7 +730,14 @@ export class Replay {
   }
 
   /** Books a sell of a deal's whole position and closes the deal with the tag of `type`. */
-  private bookWholeSell(deal: Deal, type: WholeSell, time: number, fill: Fill, liquidity: Liquidity | null, networkFee: Decimal): void {
+  private bookWholeSell(
+    deal: Deal,
+    type: WholeSell,
+    time: number,
+    fill: Fill,
+    liquidity: Liquidity | null,
+    networkFee: Decimal,
+  ): void {
     const cost = deal.addWholeSell(time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
     deal.close(CLOSING_TAG[type]);
@@ -763,7 +875,10 @@ class CopierWallet {
     this.retries = strategy.retries ?? 0;
     this.retryDelay = strategy.retry_delay_seconds ?? 2;
     const tau = strategy.slippage_tolerance_percent ?? null;
-    this.tolerance = tau === null ? null : { up: ONE.plus(new Decimal(tau).div(HUNDRED)), down: ONE.minus(new Decimal(tau).div(HUNDRED)) };
+    this.tolerance =
+      tau === null
+        ? null
+        : { up: ONE.plus(new Decimal(tau).div(HUNDRED)), down: ONE.minus(new Decimal(tau).div(HUNDRED)) };
     const fail = strategy.failed_transaction_percent ?? 0;
     this.failPercent = fail === 0 ? null : percentOf(fail);
     const sandwich = strategy.sandwich_percent ?? 0;

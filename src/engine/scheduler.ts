@@ -260,7 +260,10 @@ export class Scheduler {
   /** The first action due at or before `until`, in the order above, or null when none is. */
   next(until: number): ScheduledAction | null {
     const holdDue = this.maxHold === null ? Infinity : this.maxHold.nextDue;
-    const copyDue = Math.min(this.pending === null ? Infinity : this.pending.nextDue, this.retries === null ? Infinity : this.retries.nextDue);
+    const copyDue = Math.min(
+      this.pending === null ? Infinity : this.pending.nextDue,
+      this.retries === null ? Infinity : this.retries.nextDue,
+    );
     if (this.timeFix !== null) {
       const due = this.timeFix.takeDue(Math.min(until, holdDue, copyDue));
       if (due !== null) return { kind: 'time_fix', due: due.deadline, deals: due.deals };

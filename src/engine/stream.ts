@@ -31,7 +31,12 @@ export class StreamingReplay {
 
   constructor(header: TapeHeader, request: SimulatorRequest, options: EngineOptions) {
     this.network = header.network;
-    this.run = new Replay({ network: header.network, native: new NativePriceSeries(header.native_prices), request, options });
+    this.run = new Replay({
+      network: header.network,
+      native: new NativePriceSeries(header.native_prices),
+      request,
+      options,
+    });
     this.end = this.run.window.end;
     this.tokens = new TokenTable(header.network, header.tokens);
     request.wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(header.network, wallet), leader));

@@ -63,7 +63,11 @@ export class TapeMemo {
     if (this.swapColumns !== null) return this.swapColumns;
     const { swaps } = this.tape;
     const n = swaps.length;
-    const columns: SwapColumns = { timeline: new Float64Array(SWAP_ROW * n), buy: new Uint8Array(n), carriesLiquidity: new Uint8Array(n) };
+    const columns: SwapColumns = {
+      timeline: new Float64Array(SWAP_ROW * n),
+      buy: new Uint8Array(n),
+      carriesLiquidity: new Uint8Array(n),
+    };
     for (let i = 0; i < n; i++) {
       const swap = swaps[i]!;
       columns.timeline[SWAP_ROW * i + TIME] = swap.time;

@@ -152,7 +152,16 @@ export class TradeLog {
     const at = rows.at;
     // The type's index in TRADE_TYPES, by comparison for the model's own types: cheaper in the
     // replay loop than a lookup; the strategy's exit types are rarer and searched for.
-    chunk[at + TYPE] = type === 'buy' ? 0 : type === 'sell' ? 1 : type === 'sell_timefix' ? 2 : type === 'sell_timefix_final' ? 3 : TRADE_TYPES.indexOf(type);
+    chunk[at + TYPE] =
+      type === 'buy'
+        ? 0
+        : type === 'sell'
+          ? 1
+          : type === 'sell_timefix'
+            ? 2
+            : type === 'sell_timefix_final'
+              ? 3
+              : TRADE_TYPES.indexOf(type);
     chunk[at + TIME] = time;
     return n;
   }
@@ -221,7 +230,8 @@ const NO_ROWS: readonly number[] = [];
  */
 function printPosition(deal: Deal, row: number[], at: number): void {
   const avg = deal.buyPriceAvgIfMade;
-  row[at + BUY_PRICE_AVG] = avg !== null ? toJsonNumber(avg) : printedQuotient(deal.avgNumerator, deal.avgDenominator, 1);
+  row[at + BUY_PRICE_AVG] =
+    avg !== null ? toJsonNumber(avg) : printedQuotient(deal.avgNumerator, deal.avgDenominator, 1);
   row[at + INVESTED] = toJsonNumber(deal.invested);
 }
 
@@ -252,7 +262,11 @@ export class PointLog {
    * `sums` and `unrealized` last read them. Read from those objects rather than passed as seven
    * numbers: the replay's loop calls this once per follower trade.
    */
-  add(deal: Pick<Deal, 'lastOperationTime' | 'index'>, sums: Pick<ChartSums, 'realizedPnl' | 'feeSum' | 'botFeeSum'>, unrealized: Pick<UnrealizedBook, 'unrealized' | 'total'>): void {
+  add(
+    deal: Pick<Deal, 'lastOperationTime' | 'index'>,
+    sums: Pick<ChartSums, 'realizedPnl' | 'feeSum' | 'botFeeSum'>,
+    unrealized: Pick<UnrealizedBook, 'unrealized' | 'total'>,
+  ): void {
     const rows = this.rows;
     rows.next();
     const row = rows.chunk;

@@ -115,7 +115,8 @@ export interface Conversion {
  * convertTapeFile('tape.json', 'tape.parquet'); // { swaps: 1000000 }
  */
 export function convertTapeFile(input: string, output: string): Conversion {
-  if (input === output) throw new InputError(`convert: the input and output are the same file (${input})`, { source: input });
+  if (input === output)
+    throw new InputError(`convert: the input and output are the same file (${input})`, { source: input });
   let count = 0;
   const pipe = (header: TapeHeader, swaps: Iterable<Swap>): Conversion => {
     const sink = tapeSink(output, header);
@@ -129,13 +130,16 @@ export function convertTapeFile(input: string, output: string): Conversion {
   if (isParquetPath(input)) {
     const file = new ParquetTapeFile(input);
     try {
-      return pipe(file.header, (function* () {
-        let i = 0;
-        for (const value of file.swaps()) {
-          yield isValidSwap(value) ? value : inParquetRow(file, () => parseSwap(value, i));
-          i++;
-        }
-      })());
+      return pipe(
+        file.header,
+        (function* () {
+          let i = 0;
+          for (const value of file.swaps()) {
+            yield isValidSwap(value) ? value : inParquetRow(file, () => parseSwap(value, i));
+            i++;
+          }
+        })(),
+      );
     } finally {
       file.close();
     }
@@ -149,13 +153,16 @@ export function convertTapeFile(input: string, output: string): Conversion {
         return pipe(parseTapeHeader(header), swaps as Swap[]);
       }
       const header = withLine(input, 1, () => parseTapeHeader(file.header));
-      return pipe(header, (function* () {
-        let i = 0;
-        for (const value of file.swaps()) {
-          yield isValidSwap(value) ? value : withLine(input, file.line, () => parseSwap(value, i, file.line));
-          i++;
-        }
-      })());
+      return pipe(
+        header,
+        (function* () {
+          let i = 0;
+          for (const value of file.swaps()) {
+            yield isValidSwap(value) ? value : withLine(input, file.line, () => parseSwap(value, i, file.line));
+            i++;
+          }
+        })(),
+      );
     } finally {
       file.close();
     }

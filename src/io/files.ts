@@ -22,7 +22,10 @@ export function readText(path: string, what: string): string {
 /** Parses JSON text; a syntax error is an {@link InputError} naming the file. */
 export function parseJsonText(text: string, path: string, what: string): unknown {
   if (text.trim() === '') {
-    throw new InputError(`${what} file ${path} is empty${text.length === 0 ? ' (0 bytes)' : ''}: expected ${EXPECTED[what] ?? 'JSON'}`, { source: path });
+    throw new InputError(
+      `${what} file ${path} is empty${text.length === 0 ? ' (0 bytes)' : ''}: expected ${EXPECTED[what] ?? 'JSON'}`,
+      { source: path },
+    );
   }
   try {
     return JSON.parse(text);

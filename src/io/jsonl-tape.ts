@@ -108,11 +108,17 @@ export class JsonlTapeFile {
     this.nextLine = 2;
     if (headerText.trim() === '') {
       const empty = this.size === 0 ? 'the file is empty (0 bytes): ' : '';
-      throw this.error(1, `${empty}expected the tape header {"network", "tokens", "native_prices"} on line 1, then one swap a line`);
+      throw this.error(
+        1,
+        `${empty}expected the tape header {"network", "tokens", "native_prices"} on line 1, then one swap a line`,
+      );
     }
     const header = parseLine(headerText, 1, this);
     if (typeof header === 'object' && header !== null && 'swaps' in header) {
-      throw this.error(1, 'a JSONL tape lists its swaps one a line after the header, not in it (is this a JSON tape? name it .json)');
+      throw this.error(
+        1,
+        'a JSONL tape lists its swaps one a line after the header, not in it (is this a JSON tape? name it .json)',
+      );
     }
     return header;
   }
@@ -248,5 +254,9 @@ export function* observed<T>(values: Iterable<T>, see: (value: T) => void): Gene
 /** An {@link InputError} of a tape said again with its file and, when known, its line. */
 export function inTapeFile(e: InputError, path: string, line: number | undefined): InputError {
   const where = line !== undefined ? `line ${line}: ` : '';
-  return new InputError(`${path}: ${where}${e.message}`, { ...e.location, source: path, ...(line !== undefined ? { line } : {}) });
+  return new InputError(`${path}: ${where}${e.message}`, {
+    ...e.location,
+    source: path,
+    ...(line !== undefined ? { line } : {}),
+  });
 }

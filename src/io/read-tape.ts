@@ -69,7 +69,9 @@ export function inParquetRow<T>(file: ParquetTapeFile, read: () => T): T {
   try {
     return read();
   } catch (e) {
-    throw e instanceof InputError ? new InputError(`${file.path}: row ${file.row}: ${e.message}`, { ...e.location, source: file.path }) : e;
+    throw e instanceof InputError
+      ? new InputError(`${file.path}: row ${file.row}: ${e.message}`, { ...e.location, source: file.path })
+      : e;
   }
 }
 

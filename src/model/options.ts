@@ -7,17 +7,29 @@ import { formatPath, InputError } from './errors.js';
  * be JSON numbers or decimal strings"); null, like a missing name, takes the default.
  */
 const nonNegative = z
-  .custom<DecimalInput>((v) => (typeof v === 'number' ? Number.isFinite(v) && v >= 0 : typeof v === 'string' && isDecimalString(v) && Number.isFinite(Number(v))), {
-    message: 'expected a decimal ≥ 0 (a JSON number or a decimal string)',
-  })
+  .custom<DecimalInput>(
+    (v) =>
+      typeof v === 'number'
+        ? Number.isFinite(v) && v >= 0
+        : typeof v === 'string' && isDecimalString(v) && Number.isFinite(Number(v)),
+    {
+      message: 'expected a decimal ≥ 0 (a JSON number or a decimal string)',
+    },
+  )
   .nullable()
   .optional();
 
 /** A decimal > 0 as JSON carries it; null, like a missing name, takes the default. */
 const positive = z
-  .custom<DecimalInput>((v) => (typeof v === 'number' ? Number.isFinite(v) && v > 0 : typeof v === 'string' && isDecimalString(v) && Number(v) > 0 && Number.isFinite(Number(v))), {
-    message: 'expected a decimal > 0 (a JSON number or a decimal string)',
-  })
+  .custom<DecimalInput>(
+    (v) =>
+      typeof v === 'number'
+        ? Number.isFinite(v) && v > 0
+        : typeof v === 'string' && isDecimalString(v) && Number(v) > 0 && Number.isFinite(Number(v)),
+    {
+      message: 'expected a decimal > 0 (a JSON number or a decimal string)',
+    },
+  )
   .nullable()
   .optional();
 

@@ -115,15 +115,24 @@ export function parseSimulatorRequest(input: unknown): ParseRequestResult {
   const from = utcDayStart(request.from_date);
   const to = utcDayStart(request.to_date);
   if (from === null) {
-    return { success: false, error: { code: 'invalid_date_range', detail: `from_date ${request.from_date} is not a calendar date` } };
+    return {
+      success: false,
+      error: { code: 'invalid_date_range', detail: `from_date ${request.from_date} is not a calendar date` },
+    };
   }
   if (to === null) {
-    return { success: false, error: { code: 'invalid_date_range', detail: `to_date ${request.to_date} is not a calendar date` } };
+    return {
+      success: false,
+      error: { code: 'invalid_date_range', detail: `to_date ${request.to_date} is not a calendar date` },
+    };
   }
   if (from > to) {
     return {
       success: false,
-      error: { code: 'invalid_date_range', detail: `from_date ${request.from_date} is after to_date ${request.to_date}` },
+      error: {
+        code: 'invalid_date_range',
+        detail: `from_date ${request.from_date} is after to_date ${request.to_date}`,
+      },
     };
   }
   return { success: true, data: request };

@@ -27,9 +27,7 @@ export const SimulatedTradeSchema = z.strictObject({
 export type SimulatedTrade = z.infer<typeof SimulatedTradeSchema>;
 export type TradeType = SimulatedTrade['type'];
 
-export const SpecialTagSchema = z
-  .enum(['sell_timefix_final', 'sell_timefix', 'close_all', ...EXIT_TAGS])
-  .nullable();
+export const SpecialTagSchema = z.enum(['sell_timefix_final', 'sell_timefix', 'close_all', ...EXIT_TAGS]).nullable();
 export type SpecialTag = z.infer<typeof SpecialTagSchema>;
 
 /** A simulated deal (interface 2.7): every field required. */

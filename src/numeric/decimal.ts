@@ -39,9 +39,12 @@ export const HALF = new Decimal(0.5);
 export function toJsonNumber(value: Decimal): number {
   const n = value.c0 === 0 ? 0 : nearestOf(value);
   if (!Number.isFinite(n)) {
-    throw new InputError(`a result (${value.toExponential(6)}) lies beyond the range of a JSON number; the inputs are too large`, {
-      source: 'result',
-    });
+    throw new InputError(
+      `a result (${value.toExponential(6)}) lies beyond the range of a JSON number; the inputs are too large`,
+      {
+        source: 'result',
+      },
+    );
   }
   // -0 would print as 0 anyway; normalise so byte-identical output never depends on it.
   return n === 0 ? 0 : n;

@@ -79,7 +79,15 @@ function negated(d: Decimal40Parts): Decimal40Parts {
  * limbs), with the carry (adding) or borrow (subtracting) passed up from limb to limb, starting
  * with `flow`. Gives what flows out of limb 0. `out` may be `a`.
  */
-function addLimbs(a: Float64Array, length: number, b: Float64Array, offset: number, subtract: boolean, flow: number, out: Float64Array): number {
+function addLimbs(
+  a: Float64Array,
+  length: number,
+  b: Float64Array,
+  offset: number,
+  subtract: boolean,
+  flow: number,
+  out: Float64Array,
+): number {
   for (let k = length - 1; k >= 0; k--) {
     const i = k - offset;
     const w = i >= 0 && i < 6 ? b[i]! : 0;
@@ -104,7 +112,13 @@ function addLimbs(a: Float64Array, length: number, b: Float64Array, offset: numb
  * sit in `x`'s limbs and the digits of `y` shifted out only decide the rounding. Null when a
  * subtraction leaves fewer than 40 digits (the general path handles that cancellation).
  */
-function addAtScaleOfX(x: Decimal40Parts, y: Decimal40Parts, d: number, subtract: boolean, sign: number): Decimal40Parts | null {
+function addAtScaleOfX(
+  x: Decimal40Parts,
+  y: Decimal40Parts,
+  d: number,
+  subtract: boolean,
+  sign: number,
+): Decimal40Parts | null {
   if (d < 7) return addWithinALimb(x, y, d, subtract, sign);
   unpack(x, X);
   unpack(y, Y);
@@ -147,7 +161,13 @@ function addAtScaleOfX(x: Decimal40Parts, y: Decimal40Parts, d: number, subtract
  * `versusHalf` and `belowNonZero` describe the part of `y` below `x`'s last digit, R. Null when
  * a subtraction left fewer than 40 digits (WORK still holds S).
  */
-function roundAligned(sign: number, e: number, subtract: boolean, versusHalf: number, belowNonZero: boolean): Decimal40Parts | null {
+function roundAligned(
+  sign: number,
+  e: number,
+  subtract: boolean,
+  versusHalf: number,
+  belowNonZero: boolean,
+): Decimal40Parts | null {
   if (subtract) {
     if (WORK[0]! < C0_START) return null; // fewer than 40 digits left
     // What remains below the last digit is 10^d − R (when R ≠ 0): above half exactly when R is below.
@@ -174,7 +194,13 @@ function roundAligned(sign: number, e: number, subtract: boolean, versusHalf: nu
  * by limb in locals: `y` shifts down by `d` digits within its limbs (each new limb is the low
  * digits of the limb above and the high digits of its own), and no limb is dropped.
  */
-function addWithinALimb(x: Decimal40Parts, y: Decimal40Parts, d: number, subtract: boolean, sign: number): Decimal40Parts | null {
+function addWithinALimb(
+  x: Decimal40Parts,
+  y: Decimal40Parts,
+  d: number,
+  subtract: boolean,
+  sign: number,
+): Decimal40Parts | null {
   let z0 = y.c0;
   let z1 = y.c1;
   let z2 = y.c2;
@@ -247,4 +273,3 @@ function addWithinALimb(x: Decimal40Parts, y: Decimal40Parts, d: number, subtrac
   WORK[5] = s5;
   return roundAligned(sign, x.e, subtract, versusHalf, belowNonZero);
 }
-

@@ -24,7 +24,8 @@ const SCANNED = new Float64Array(3);
 /** Reads a decimal string or a finite number; throws a TypeError for anything else. */
 export function parse(value: DecimalInput): Decimal40Parts {
   if (typeof value === 'string') return parseText(value);
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`not a finite number or decimal string: ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new TypeError(`not a finite number or decimal string: ${String(value)}`);
   if (value === 0) return zero40();
   if (Number.isSafeInteger(value)) {
     // Three limbs hold any safe integer; round40 left-aligns them without rounding.
@@ -214,4 +215,3 @@ function parseExponent(text: string, from: number): number {
 function notADecimal(text: string): TypeError {
   return new TypeError(`not a decimal: ${JSON.stringify(text)}`);
 }
-

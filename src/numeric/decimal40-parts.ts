@@ -39,7 +39,17 @@ type WritableParts = { -readonly [K in keyof Decimal40Parts]: number };
  * a float64, and stored as one it would make V8 box every limb of every Decimal40 separately (six
  * more allocations a value). Limbs are integers below 10^7.
  */
-export const Raw = function (this: WritableParts, s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): void {
+export const Raw = function (
+  this: WritableParts,
+  s: number,
+  e: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  c4: number,
+  c5: number,
+): void {
   this.s = s;
   this.e = e;
   this.c0 = c0 | 0;
@@ -48,10 +58,28 @@ export const Raw = function (this: WritableParts, s: number, e: number, c0: numb
   this.c3 = c3 | 0;
   this.c4 = c4 | 0;
   this.c5 = c5 | 0;
-} as unknown as new (s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number) => Decimal40Parts;
+} as unknown as new (
+  s: number,
+  e: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  c4: number,
+  c5: number,
+) => Decimal40Parts;
 
 /** @internal The decimal `s × C × 10^e` from its stored parts (no checks). */
-export function decimal40(s: number, e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): Decimal40Parts {
+export function decimal40(
+  s: number,
+  e: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  c4: number,
+  c5: number,
+): Decimal40Parts {
   return new Raw(s, e, c0, c1, c2, c3, c4, c5);
 }
 

@@ -8,7 +8,12 @@ import { nearestDouble } from './nearest-double.js';
  * decimal.js itself at the same settings, a private clone so a caller's global Decimal settings
  * never leak in: the reference `Decimal40` reproduces, and its formatter.
  */
-export const DecimalJs40 = DecimalJs.clone({ precision: 40, rounding: DecimalJs.ROUND_HALF_EVEN, toExpNeg: -9e15, toExpPos: 9e15 });
+export const DecimalJs40 = DecimalJs.clone({
+  precision: 40,
+  rounding: DecimalJs.ROUND_HALF_EVEN,
+  toExpNeg: -9e15,
+  toExpPos: 9e15,
+});
 
 const BASE = 1e7;
 

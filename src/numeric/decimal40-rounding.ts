@@ -75,7 +75,14 @@ function floorDiv(v: number, unit: number, inverse: number): number {
  * Writes `limbs[from, to) × factor` (factor a power of ten below 10^7) as base-10^7 limbs ending
  * at `out[outEnd]`, and returns the carry out of the top limb.
  */
-export function scaleLimbs(limbs: Float64Array, from: number, to: number, factor: number, out: Float64Array, outEnd: number): number {
+export function scaleLimbs(
+  limbs: Float64Array,
+  from: number,
+  to: number,
+  factor: number,
+  out: Float64Array,
+  outEnd: number,
+): number {
   let carry = 0;
   for (let j = to - 1, at = outEnd; j >= from; j--, at--) {
     const v = limbs[j]! * factor + carry;
@@ -118,7 +125,13 @@ export function anyNonZero(limbs: Float64Array, from: number, to: number): boole
  * The limbs are used as scratch.
  * @internal
  */
-export function round40(limbs: Float64Array, length: number, sticky: boolean, lowExp: number, sign: number): Decimal40Parts {
+export function round40(
+  limbs: Float64Array,
+  length: number,
+  sticky: boolean,
+  lowExp: number,
+  sign: number,
+): Decimal40Parts {
   let top = 0;
   while (top < length && limbs[top] === 0) top++;
   if (top === length) return zero40();
@@ -155,7 +168,14 @@ export function round40(limbs: Float64Array, length: number, sticky: boolean, lo
 }
 
 /** `A × 10^shift` for an `A` of at most 40 digits in `limbs[top, length)`: no rounding. */
-function exact40(limbs: Float64Array, top: number, length: number, shift: number, lowExp: number, sign: number): Decimal40Parts {
+function exact40(
+  limbs: Float64Array,
+  top: number,
+  length: number,
+  shift: number,
+  lowExp: number,
+  sign: number,
+): Decimal40Parts {
   const zeroLimbs = Math.floor(shift / 7);
   const factor = POW10[shift - 7 * zeroLimbs]!;
   SHIFTED.fill(0);

@@ -118,11 +118,15 @@ export class Decimal40 implements Decimal40Parts {
   }
 
   neg(): Decimal40 {
-    return this.c0 === 0 ? this : (decimal40(-this.s, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5) as Decimal40);
+    return this.c0 === 0
+      ? this
+      : (decimal40(-this.s, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5) as Decimal40);
   }
 
   abs(): Decimal40 {
-    return this.s > 0 ? this : (decimal40(1, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5) as Decimal40);
+    return this.s > 0
+      ? this
+      : (decimal40(1, this.e, this.c0, this.c1, this.c2, this.c3, this.c4, this.c5) as Decimal40);
   }
 
   /** The nearest float64, as decimal.js's `toNumber` gives it. */
@@ -181,4 +185,3 @@ function operand(x: Operand): Decimal40 {
 
 /** Zero: the one Decimal40 zero, which every operation returns for a zero result. */
 export const ZERO40 = zero40() as Decimal40;
-

@@ -21,7 +21,15 @@
  *    text with `Number`, which is always exact. The margin makes that fallback rare (about one
  *    value in 10^5, for digits that fall at random) and keeps the fast answer exact.
  */
-export function nearestDouble(e: number, c0: number, c1: number, c2: number, c3: number, c4: number, c5: number): number {
+export function nearestDouble(
+  e: number,
+  c0: number,
+  c1: number,
+  c2: number,
+  c3: number,
+  c4: number,
+  c5: number,
+): number {
   if (c2 === 0 && c3 === 0 && c4 === 0 && c5 === 0) {
     // A coefficient of at most 12 digits is an exact double: with a small exponent, one
     // correctly rounded product or quotient by an exact power of ten is the answer.

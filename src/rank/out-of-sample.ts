@@ -86,7 +86,11 @@ export function judgeOutOfSample(
     both.map((r) => metricOf(r, metric)),
     both.map((r) => metricOf(afterOf.get(r.wallet)!, metric)),
   );
-  const rows = selectRows(ranked, options).map((r) => ({ ...r, after: afterOf.get(r.wallet)!.summary, after_deals: afterOf.get(r.wallet)!.deals }));
+  const rows = selectRows(ranked, options).map((r) => ({
+    ...r,
+    after: afterOf.get(r.wallet)!.summary,
+    after_deals: afterOf.get(r.wallet)!.deals,
+  }));
   const topWallets = selectRows(ranked, { sortBy: metric, minDeals, top: options.top ?? 10 }).map((r) => r.wallet);
   return {
     before: { from_date: before.from_date, to_date: before.to_date },

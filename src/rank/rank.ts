@@ -107,7 +107,10 @@ export interface RankOptions {
 }
 
 /** Sorts by the metric (largest first, null last, ties by address), then applies `minDeals` and `top`. */
-export function selectRows(rows: readonly RankedWallet[], options: Pick<RankOptions, 'sortBy' | 'minDeals' | 'top'>): RankedWallet[] {
+export function selectRows(
+  rows: readonly RankedWallet[],
+  options: Pick<RankOptions, 'sortBy' | 'minDeals' | 'top'>,
+): RankedWallet[] {
   const metric = options.sortBy ?? 'pnl_total';
   const kept = rows.filter((r) => r.deals >= (options.minDeals ?? 0));
   kept.sort((a, b) => {
@@ -163,13 +166,22 @@ export interface Candidate {
  * The given wallets copied alone, each a follower of one walk of the tape: one row each, in
  * the order given.
  */
-export function copyWallets(context: RankContext, candidates: readonly Candidate[], onProgress?: (done: number, total: number) => void): RankedWallet[] {
+export function copyWallets(
+  context: RankContext,
+  candidates: readonly Candidate[],
+  onProgress?: (done: number, total: number) => void,
+): RankedWallet[] {
   const { tape, request, engineOptions, buckets } = context;
   const requests = candidates.map(({ address }) => ({ ...request, wallets: [address] }));
   const runs = replayFollowers(tape, requests, engineOptions, {
     chart: false,
     trades: false,
-    ...(onProgress !== undefined ? { onProgress: (done: number, total: number) => onProgress(Math.floor((candidates.length * done) / total), candidates.length) } : {}),
+    ...(onProgress !== undefined
+      ? {
+          onProgress: (done: number, total: number) =>
+            onProgress(Math.floor((candidates.length * done) / total), candidates.length),
+        }
+      : {}),
   });
   const start = requestWindow(request).start;
   return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, start));
@@ -185,7 +197,9 @@ export function candidateWallets(context: RankContext, only: readonly string[] |
     only.forEach((address, i) => {
       const id = tape.walletIds.get(addressKey(tape.network, address));
       if (id === undefined) {
-        throw new InputError(`wallet ${i + 1} of the list (${address}) has no swap in the tape: check its spelling`, { source: 'wallets' });
+        throw new InputError(`wallet ${i + 1} of the list (${address}) has no swap in the tape: check its spelling`, {
+          source: 'wallets',
+        });
       }
       if (!seen.has(id)) out.push({ id, address: spelling(buckets, id) ?? address });
       seen.add(id);
@@ -194,7 +208,8 @@ export function candidateWallets(context: RankContext, only: readonly string[] |
     for (let id = 0; id < tape.walletIds.size; id++) {
       const positions = buckets.walletPositions(id);
       // A swap in the window: the last one before window_end is at or after window_start.
-      if (positions.length > 0 && buckets.swapAt(positions[positions.length - 1]!).time >= start) out.push({ id, address: spelling(buckets, id)! });
+      if (positions.length > 0 && buckets.swapAt(positions[positions.length - 1]!).time >= start)
+        out.push({ id, address: spelling(buckets, id)! });
     }
   }
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
@@ -206,7 +221,13 @@ function spelling(buckets: SwapBuckets, id: number): string | undefined {
 }
 
 /** A row from a follower's replay and the wallet's own deals. */
-function rankedRow(run: ReplayResult, buckets: SwapBuckets, walletId: number, address: string, start: number): RankedWallet {
+function rankedRow(
+  run: ReplayResult,
+  buckets: SwapBuckets,
+  walletId: number,
+  address: string,
+  start: number,
+): RankedWallet {
   const results = dealResults(run);
   const closed = closingOrder(results);
   let gains = ZERO;

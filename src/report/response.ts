@@ -1,5 +1,13 @@
 import { toJsonNumber } from '../numeric/decimal.js';
-import type { CopierResultJson, LeaderResultJson, SimulatedDeal, SimulatedTrade, SimulationSummary, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
+import type {
+  CopierResultJson,
+  LeaderResultJson,
+  SimulatedDeal,
+  SimulatedTrade,
+  SimulationSummary,
+  SimulatorResponse,
+  SkippedCopyJson,
+} from '../model/response.js';
 import type { CopierResult } from '../engine/replay.js';
 import type { LeaderBook } from '../engine/leader-book.js';
 import { HUNDRED, ZERO } from '../numeric/decimal.js';
@@ -117,7 +125,10 @@ export function copierJson({ ledger, endingEquity }: CopierResult): CopierResult
     starting_balance: balance === null ? null : toJsonNumber(balance),
     ending_cash: balance === null ? null : toJsonNumber(ledger.cash),
     ending_equity: endingEquity === null ? null : toJsonNumber(endingEquity),
-    roi_on_balance: balance === null || endingEquity === null ? null : toJsonNumber(HUNDRED.times(endingEquity.minus(balance)).div(balance)),
+    roi_on_balance:
+      balance === null || endingEquity === null
+        ? null
+        : toJsonNumber(HUNDRED.times(endingEquity.minus(balance)).div(balance)),
     capital_required: toJsonNumber(ledger.capitalRequired.gt(ZERO) ? ledger.capitalRequired : ZERO),
     max_drawdown: toJsonNumber(ledger.maxDrawdown),
     max_drawdown_percent: percent === null ? null : toJsonNumber(percent),
@@ -158,7 +169,8 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
 /** The whole body from its parts. */
 export function assembleResponse(parts: ResponseParts): SimulatorResponse {
   const deals = Array.from({ length: parts.dealCount }, (_, i) => parts.deal(i));
-  const body: SimulatorResponse = parts.skipped === null ? { ...parts.head, deals } : { ...parts.head, deals, skipped_copies: [...parts.skipped] };
+  const body: SimulatorResponse =
+    parts.skipped === null ? { ...parts.head, deals } : { ...parts.head, deals, skipped_copies: [...parts.skipped] };
   return { ...body, ...parts.tail };
 }
 

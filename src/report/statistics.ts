@@ -51,8 +51,14 @@ export function linearityR2(pnlTotals: readonly Decimal[]): Decimal {
   }
   if (squares.isZero()) return ZERO;
   const ssTot = squares.minus(prefix.times(prefix).div(n));
-  const sxy = prefix.times(n - 1).div(TWO).minus(prefixes);
-  const sxx = new Decimal(n - 1).times(n).times(n + 1).div(TWELVE);
+  const sxy = prefix
+    .times(n - 1)
+    .div(TWO)
+    .minus(prefixes);
+  const sxx = new Decimal(n - 1)
+    .times(n)
+    .times(n + 1)
+    .div(TWELVE);
   return sxy.times(sxy).div(sxx.times(ssTot));
 }
 

@@ -1,8 +1,13 @@
 import { Decimal, DecimalJs40 } from '../numeric/decimal.js';
 import { requestWindow, type SimulatorRequest } from '../model/request.js';
 import {
-  SkippedCopySchema, type CopierResultJson, type LeaderResultJson, type SimulatedDeal, type SimulatorResponse,
-  type SkippedCopyJson, type SpecialTag,
+  SkippedCopySchema,
+  type CopierResultJson,
+  type LeaderResultJson,
+  type SimulatedDeal,
+  type SimulatorResponse,
+  type SkippedCopyJson,
+  type SpecialTag,
 } from '../model/response.js';
 import type { Strategy } from '../model/strategy.js';
 import { utcIso } from '../model/utc-time.js';
@@ -41,7 +46,11 @@ const SKIP_REASONS = SkippedCopySchema.shape.reason.options;
  * //   PnL          total +54.81 USD · realized +54.81 · unrealized 0.00
  * //   …
  */
-export function formatTextReport(response: SimulatorResponse, request: SimulatorRequest, options: TextReportOptions = {}): string {
+export function formatTextReport(
+  response: SimulatorResponse,
+  request: SimulatorRequest,
+  options: TextReportOptions = {},
+): string {
   const lines = [
     options.title ?? `copysim simulation (${request.network})`,
     `Inputs: ${inputsLine(request)}`,
@@ -64,7 +73,8 @@ export function formatTextReport(response: SimulatorResponse, request: Simulator
 export function inputsLine(request: SimulatorRequest): string {
   const native = request.network.toUpperCase();
   const leaders = request.wallets.length;
-  const shown = request.wallets.slice(0, 5).map(shortAddress).join(', ') + (leaders > 5 ? `, … (${leaders - 5} more)` : '');
+  const shown =
+    request.wallets.slice(0, 5).map(shortAddress).join(', ') + (leaders > 5 ? `, … (${leaders - 5} more)` : '');
   const timeFix = request.inactivity_time_fix === null ? 'off' : `after ${request.inactivity_time_fix.hours} h`;
   return [
     request.network,
@@ -100,7 +110,9 @@ function specialTags(strategy: Strategy | null): readonly Tag[] {
 /** With `report_skipped`: how many leader swaps were not copied, by reason. */
 function skippedLines(skipped: readonly SkippedCopyJson[] | undefined): string[] {
   if (skipped === undefined) return [];
-  const counts = SKIP_REASONS.map((reason) => [reason, skipped.filter((s) => s.reason === reason).length] as const).filter(([, n]) => n > 0);
+  const counts = SKIP_REASONS.map(
+    (reason) => [reason, skipped.filter((s) => s.reason === reason).length] as const,
+  ).filter(([, n]) => n > 0);
   const width = Math.max(0, ...counts.map(([reason]) => reason.length));
   return [
     '',
@@ -116,9 +128,15 @@ function summaryLines(response: SimulatorResponse): string[] {
   const won = deals.filter((d) => d.pnl_total > 0).length;
   const lost = deals.filter((d) => d.pnl_total < 0).length;
   const rows: [string, string][] = [
-    ['PnL', `total ${usd(s.pnl_total, true)} · realized ${amount(s.pnl_realized, true)} · unrealized ${amount(s.pnl_unrealized, true)}`],
+    [
+      'PnL',
+      `total ${usd(s.pnl_total, true)} · realized ${amount(s.pnl_realized, true)} · unrealized ${amount(s.pnl_unrealized, true)}`,
+    ],
     ['ROI', `total ${percent(s.roi_total, true)} · realized ${percent(s.roi_realized, true)}`],
-    ['Investment', `${usd(s.investment_amount)} (closed deals ${amount(s.investment_amount_closed_deals)} · open deals ${amount(s.investment_amount_open_deals)})`],
+    [
+      'Investment',
+      `${usd(s.investment_amount)} (closed deals ${amount(s.investment_amount_closed_deals)} · open deals ${amount(s.investment_amount_open_deals)})`,
+    ],
     ['Volume', usd(s.trading_volume)],
     ['Fees', `network ${usd(s.network_fees)} · bot ${usd(s.bot_fees)}`],
     ['Slippage', `${usd(s.slippage_loss)} lost to price impact`],
@@ -271,7 +289,13 @@ function specialTagLines(deals: readonly SimulatedDeal[], tags: readonly Tag[]):
 /** Pads every column to its widest cell; columns in `right` are right-aligned. */
 function alignColumns(rows: readonly (readonly string[])[], right: ReadonlySet<number>): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((row) => `  ${row.map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ').trimEnd()}`);
+  return rows.map(
+    (row) =>
+      `  ${row
+        .map((cell, c) => (right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+        .join('  ')
+        .trimEnd()}`,
+  );
 }
 
 /** A token's symbol, else its name, else its address shortened. */

@@ -52,7 +52,10 @@ export interface LatencyCurve {
 export function latencyCurve(
   tape: TapeInput | Tape | IndexedTape,
   request: SimulatorRequestInput | SimulatorRequest | unknown,
-  { delays = DEFAULT_DELAYS, options = {} }: { readonly delays?: readonly number[]; readonly options?: EngineOptionsInput } = {},
+  {
+    delays = DEFAULT_DELAYS,
+    options = {},
+  }: { readonly delays?: readonly number[]; readonly options?: EngineOptionsInput } = {},
 ): LatencyCurve {
   checkDelays(delays);
   const { parsed, engineOptions } = prepare(request, options);
@@ -98,7 +101,8 @@ interface DelayRun {
 }
 
 function checkDelays(delays: readonly number[]): void {
-  if (delays.length === 0) throw new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' });
+  if (delays.length === 0)
+    throw new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' });
   delays.forEach((d, i) => {
     if (!Number.isInteger(d) || d < 0 || d > 86_400) {
       throw new InputError(`delay ${i + 1} (${d}) must be whole seconds from 0 to 86400`, { source: 'delays' });

@@ -25,7 +25,12 @@ export type BatchOutcome = { readonly output: SweepOutput } | { readonly thrown:
  * chart is skipped in the replay (the summary does not depend on it, and it costs a valuation
  * of the open deals after every trade) and no deal or trade is turned into JSON.
  */
-export function runOne(tape: IndexedTape, request: SimulatorRequest, options: EngineOptions, full: boolean): SweepOutput {
+export function runOne(
+  tape: IndexedTape,
+  request: SimulatorRequest,
+  options: EngineOptions,
+  full: boolean,
+): SweepOutput {
   return outputOf(replay(tape, request, options, controlOf(full)), tape, full);
 }
 
@@ -61,7 +66,12 @@ export function runBatch(
   return outcomes;
 }
 
-function walkTogether(tape: IndexedTape, requests: readonly SimulatorRequest[], options: EngineOptions, full: boolean): BatchOutcome[] {
+function walkTogether(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  full: boolean,
+): BatchOutcome[] {
   let runs: ReplayResult[];
   try {
     runs = replayFollowers(tape, requests, options, controlOf(full));

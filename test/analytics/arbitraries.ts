@@ -50,7 +50,10 @@ export function walletAddresses(network: Network): string[] {
 
 /** A generated tape. */
 export const tapeArb: fc.Arbitrary<TapeInput> = fc
-  .record({ network: fc.constantFrom<Network>('sol', 'eth'), steps: fc.array(stepArb, { minLength: 1, maxLength: 40 }) })
+  .record({
+    network: fc.constantFrom<Network>('sol', 'eth'),
+    steps: fc.array(stepArb, { minLength: 1, maxLength: 40 }),
+  })
   .map(({ network, steps }) => {
     const held = new Map<string, number>();
     let time = T0;
@@ -59,7 +62,11 @@ export const tapeArb: fc.Arbitrary<TapeInput> = fc
       const key = `${s.wallet}:${s.token}`;
       const h = held.get(key) ?? 0;
       const quantity =
-        s.kind === 'buy' || s.kind === 'sell-part' || h === 0 ? s.quantity / 10 : s.kind === 'sell-all' ? h : h + s.quantity / 10;
+        s.kind === 'buy' || s.kind === 'sell-part' || h === 0
+          ? s.quantity / 10
+          : s.kind === 'sell-all'
+            ? h
+            : h + s.quantity / 10;
       const type = s.kind === 'buy' ? 'buy' : 'sell';
       held.set(key, type === 'buy' ? h + quantity : Math.max(0, h - quantity));
       return {
@@ -76,7 +83,10 @@ export const tapeArb: fc.Arbitrary<TapeInput> = fc
     return {
       network,
       tokens: { [token(network, 0)]: { name: 'Zero Token', symbol: 'ZRO', created_at: T0 - 100 } },
-      native_prices: [[T0 - 1000, 100], [T0 + 7200, 120]],
+      native_prices: [
+        [T0 - 1000, 100],
+        [T0 + 7200, 120],
+      ],
       swaps,
     };
   });

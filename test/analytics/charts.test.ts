@@ -6,14 +6,24 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, RequestError } from '../../src/index.js';
-import { buildAnalyticsIndex, walletIndicators, walletInvestmentChart, WalletInvestmentChartResultSchema, walletPnlChart, WalletPnlChartResultSchema } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  walletIndicators,
+  walletInvestmentChart,
+  WalletInvestmentChartResultSchema,
+  walletPnlChart,
+  WalletPnlChartResultSchema,
+} from '../../src/analytics.js';
 import { A, buy, checked, DAY, FLAT, HOUR, M, mainTape, near, sell, solTape, T0, W } from './support.js';
 
 const main = buildAnalyticsIndex(mainTape(), FLAT);
 
 describe('charts over a custom range', () => {
   it('whole-minute points; cumulative realized PnL of the deals opened in the range', () => {
-    const { chart } = checked(WalletPnlChartResultSchema, walletPnlChart(main, W, { network: 'sol', from_time: T0, to_time: T0 + 500 }));
+    const { chart } = checked(
+      WalletPnlChartResultSchema,
+      walletPnlChart(main, W, { network: 'sol', from_time: T0, to_time: T0 + 500 }),
+    );
     expect(chart.timestamps).toEqual([0, 60, 120, 180, 240, 300, 360, 420, 480].map((s) => T0 + s));
     expect(chart.initial_values).toEqual([0, 0, 0, 0, 45, 120, 120, 120, 120]);
     // Flat execution: the follower realizes the same.
@@ -79,7 +89,9 @@ describe('charts over a period', () => {
     // d2's sell at NOW − 13 h + 60 shows from the point NOW − 12 h (k = 12); d1's at the last.
     const expected = Array.from({ length: 25 }, (_, k) => (k < 12 ? 0 : k < 24 ? -2 : -1));
     chart.initial_values.forEach((v, k) => near(v, expected[k]!));
-    const indicators = walletIndicators(index, W, { network: 'sol' }).indicators as { pnl_realized: Record<string, { initial: number }> };
+    const indicators = walletIndicators(index, W, { network: 'sol' }).indicators as {
+      pnl_realized: Record<string, { initial: number }>;
+    };
     near(chart.initial_values.at(-1), indicators.pnl_realized['24h']!.initial);
   });
 
@@ -119,15 +131,14 @@ describe('chart query errors', () => {
     return expect.fail('no RequestError');
   };
 
-  it.each([
-    [{ network: 'sol' }],
-    [{ network: 'sol', from_time: T0 }],
-    [{ network: 'sol', to_time: T0 }],
-  ])('period_required without period or a whole custom range: %j', (query) => {
-    for (const read of [walletPnlChart, walletInvestmentChart]) {
-      expect(body(() => read(main, W, query)).code).toBe('period_required');
-    }
-  });
+  it.each([[{ network: 'sol' }], [{ network: 'sol', from_time: T0 }], [{ network: 'sol', to_time: T0 }]])(
+    'period_required without period or a whole custom range: %j',
+    (query) => {
+      for (const read of [walletPnlChart, walletInvestmentChart]) {
+        expect(body(() => read(main, W, query)).code).toBe('period_required');
+      }
+    },
+  );
 
   it.each([
     [{ network: 'sol', period: '2d' }, 'period'],

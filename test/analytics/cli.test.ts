@@ -5,7 +5,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WALLET_HELP } from '../../src/cli/wallet-command.js';
 import { WALLETS_HELP } from '../../src/cli/wallets-command.js';
-import { ListWalletsResultSchema, WalletDealsResultSchema, WalletIndicatorsResultSchema, WalletInvestmentChartResultSchema } from '../../src/analytics.js';
+import {
+  ListWalletsResultSchema,
+  WalletDealsResultSchema,
+  WalletIndicatorsResultSchema,
+  WalletInvestmentChartResultSchema,
+} from '../../src/analytics.js';
 import { cli } from '../support/cli.js';
 import { checked, mainTape, T0, W } from './support.js';
 
@@ -71,7 +76,9 @@ describe('copysim wallet', () => {
     // At T0 + 250, deal A is open: 150 held at 2.4, cost 225 → unrealized 135; B not yet.
     const run = await cli('wallet', 'indicators', W, '--tape', tape, '--network', 'sol', '--now', String(T0 + 250));
     const map = JSON.parse(run.out).indicators as Record<string, Record<string, { initial: number }>>;
-    expect([map.deals_number!.all!.initial, map.pnl_realized!.all!.initial, map.pnl_unrealized!.all!.initial]).toEqual([1, 45, 135]);
+    expect([map.deals_number!.all!.initial, map.pnl_realized!.all!.initial, map.pnl_unrealized!.all!.initial]).toEqual([
+      1, 45, 135,
+    ]);
   });
 
   it('--help', async () => {
@@ -82,10 +89,25 @@ describe('copysim wallet', () => {
 
 describe('copysim wallets', () => {
   it('prints the wallets list', async () => {
-    const run = await cli('wallets', '--tape', tape, '--sort-by', 'pnl_total:all', '--order', 'asc', '--min-deals', '1');
+    const run = await cli(
+      'wallets',
+      '--tape',
+      tape,
+      '--sort-by',
+      'pnl_total:all',
+      '--order',
+      'asc',
+      '--min-deals',
+      '1',
+    );
     expect(run.code).toBe(0);
     // W: 160 in all; M: A bought 10 @ 0.5, sold @ 3 → +25, B bought 1 @ 3 (open, 0) → 25.
-    expect(checked(ListWalletsResultSchema, JSON.parse(run.out)).wallets.map((w) => [w.address, w.indicators.pnl_total.all.initial])).toEqual([
+    expect(
+      checked(ListWalletsResultSchema, JSON.parse(run.out)).wallets.map((w) => [
+        w.address,
+        w.indicators.pnl_total.all.initial,
+      ]),
+    ).toEqual([
       ['Market9999999999999999999999999999999999999', 25],
       [W, 160],
     ]);

@@ -10,7 +10,13 @@
  *        unrealized 50 × 3 − 110 = 40
  */
 import { describe, expect, it } from 'vitest';
-import { analyticsWarnings, buildAnalyticsIndex, walletDeals, WalletDealsResultSchema, type WalletDeal } from '../../src/analytics.js';
+import {
+  analyticsWarnings,
+  buildAnalyticsIndex,
+  walletDeals,
+  WalletDealsResultSchema,
+  type WalletDeal,
+} from '../../src/analytics.js';
 import { computeOwnDeals } from '../../src/analytics/own-deals.js';
 import { pairDeals } from '../../src/analytics/pairing.js';
 import { A, B, buy, checked, FLAT, HOUR, M, mainTape, near, sell, solTape, T0, V, W } from './support.js';
@@ -38,15 +44,15 @@ describe('the wallet deal rules (initial)', () => {
     ['pnl_unrealized', 0, 40], // closed; 50 × 3 − 110
     ['pnl_total', 120, 40],
     ['roi_realized', 40, 0], // 100 × 120 / 300
-    ['roi_unrealized', 0, 100 * 40 / 110], // 36.36…
-    ['roi_total', 40, 100 * 40 / 110],
+    ['roi_unrealized', 0, (100 * 40) / 110], // 36.36…
+    ['roi_total', 40, (100 * 40) / 110],
     ['closed_position', 100, 0], // 100 × (50 + 150) / 200
     ['capital_required', 300, 110], // invested after each trade: 100, 300, 225, 0
     // A's roi_total at every swap of A during its life: 0 (own buy at 1), −50 (M at 0.5:
     // 100 × (100 × 0.5 − 100) / 100), 33.3 (own buy at 2), 100 (M at 3: 100 × (200 × 3 − 300)
     // / 300), 60 (sell at 2.4: 100 × (45 + 150 × 2.4 − 225) / 300), 40 (closed: 100 × 120 / 300).
-    ['roi_low', -50, 100 * (50 * 2 - 110) / 110], // B at 2: −9.09…
-    ['roi_high', 100, 100 * 40 / 110], // B at 3: 36.36…
+    ['roi_low', -50, (100 * (50 * 2 - 110)) / 110], // B at 2: −9.09…
+    ['roi_high', 100, (100 * 40) / 110], // B at 3: 36.36…
   ] as const)('%s', (field, a, b) => {
     near(dealA![field].initial as number, a);
     near(dealB![field].initial as number, b);
@@ -61,7 +67,13 @@ describe('the wallet deal rules (initial)', () => {
 
   it('keeps one deal per token open at a time and numbers deals in opening order', () => {
     const index = buildAnalyticsIndex(
-      solTape([buy(V, A, T0, 1, 1), buy(V, B, T0 + 1, 1, 1), sell(V, A, T0 + 2, 1, 1), buy(V, A, T0 + 3, 1, 1), buy(V, A, T0 + 4, 1, 1)]),
+      solTape([
+        buy(V, A, T0, 1, 1),
+        buy(V, B, T0 + 1, 1, 1),
+        sell(V, A, T0 + 2, 1, 1),
+        buy(V, A, T0 + 3, 1, 1),
+        buy(V, A, T0 + 4, 1, 1),
+      ]),
     );
     const list = walletDeals(index, V, { network: 'sol' }).deals;
     // Newest first: A again (opened at +3, two buys), B (+1), A (+0, closed at +2).
@@ -152,7 +164,15 @@ describe('following: a follower copying this wallet alone', () => {
     const [dealB, dealA] = deals();
     // A: follower buys 100 USD @ 1 and 200 USD @ 2 (200 tokens, avg 1.5); the wallet sells 50
     // of 200 → f = 0.25 → 50 @ 2.4; then sells 200 ≥ holdings 150 → f = 1 → 150 @ 2 = 300.
-    for (const field of ['pnl_realized', 'pnl_total', 'roi_total', 'roi_low', 'roi_high', 'capital_required', 'closed_position'] as const) {
+    for (const field of [
+      'pnl_realized',
+      'pnl_total',
+      'roi_total',
+      'roi_low',
+      'roi_high',
+      'capital_required',
+      'closed_position',
+    ] as const) {
       near(dealA![field].following, dealA![field].initial);
     }
     expect(dealA!.status.following).toBe('closed');
@@ -162,7 +182,12 @@ describe('following: a follower copying this wallet alone', () => {
     near(dealB!.pnl_unrealized.following, (110 / 2.02) * 3 - 110);
     near(dealB!.roi_total.following, (100 * ((110 / 2.02) * 3 - 110)) / 110);
     near(dealB!.roi_low.following, (100 * ((110 / 2.02) * 2 - 110)) / 110); // at its own buy, price 2
-    expect(dealB!.trades[1]).toMatchObject({ is_following: true, usd_price: 2.02, usd_liquidity: 22_000, usd_amount: 110 });
+    expect(dealB!.trades[1]).toMatchObject({
+      is_following: true,
+      usd_price: 2.02,
+      usd_liquidity: 22_000,
+      usd_amount: 110,
+    });
   });
 
   it('pays the default copy settings: 100 %, 1 % slippage without liquidity, base fee and 1 % bot fee', () => {

@@ -6,7 +6,20 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simulate, type TapeInput } from '../../src/index.js';
-import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, ListWalletsResultSchema, listWallets, walletDeals, WalletDealsResultSchema, walletIndicators, WalletIndicatorsResultSchema, walletInvestmentChart, WalletInvestmentChartResultSchema, walletPnlChart, WalletPnlChartResultSchema } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  DEFAULT_COPY_SETTINGS,
+  ListWalletsResultSchema,
+  listWallets,
+  walletDeals,
+  WalletDealsResultSchema,
+  walletIndicators,
+  WalletIndicatorsResultSchema,
+  walletInvestmentChart,
+  WalletInvestmentChartResultSchema,
+  walletPnlChart,
+  WalletPnlChartResultSchema,
+} from '../../src/analytics.js';
 import { PROJECT_ROOT, present } from '../support/paths.js';
 import { checked } from './support.js';
 
@@ -16,9 +29,14 @@ describe.each(['sol', 'eth'] as const)('the bundled %s example', (network) => {
   const file = resolve(EXAMPLE, `tape-${network}.json`);
   it.skipIf(!present(file))(`answers every read (skipped when ${file} is absent)`, () => {
     const tape = JSON.parse(readFileSync(file, 'utf8')) as TapeInput;
-    const request = JSON.parse(readFileSync(resolve(EXAMPLE, `request-${network}.json`), 'utf8')) as { wallets: string[] };
+    const request = JSON.parse(readFileSync(resolve(EXAMPLE, `request-${network}.json`), 'utf8')) as {
+      wallets: string[];
+    };
     const index = buildAnalyticsIndex(tape);
-    const list = checked(ListWalletsResultSchema, listWallets(index, { sort_by: { indicator: 'pnl_total', period: 'all' } }));
+    const list = checked(
+      ListWalletsResultSchema,
+      listWallets(index, { sort_by: { indicator: 'pnl_total', period: 'all' } }),
+    );
     expect(list.wallets.length).toBeGreaterThan(0);
     const lastTime = Math.max(...tape.swaps.map((s) => s.time));
     for (const address of [...request.wallets, list.wallets[0]!.address]) {

@@ -11,7 +11,12 @@
  *   d6    NOW − 400 d   1.6     +6        10 + 16
  */
 import { describe, expect, it } from 'vitest';
-import { buildAnalyticsIndex, walletIndicators, WalletIndicatorsResultSchema, type IndicatorMap } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  walletIndicators,
+  WalletIndicatorsResultSchema,
+  type IndicatorMap,
+} from '../../src/analytics.js';
 import { A, buy, checked, DAY, FLAT, HOUR, M, near, sell, solTape, T0, W } from './support.js';
 
 const NOW = T0 + 500 * DAY;
@@ -34,7 +39,8 @@ function periodTape() {
 const index = buildAnalyticsIndex(periodTape(), FLAT);
 
 describe('indicators per period', () => {
-  const map = checked(WalletIndicatorsResultSchema, walletIndicators(index, W, { network: 'sol' })).indicators as IndicatorMap;
+  const map = checked(WalletIndicatorsResultSchema, walletIndicators(index, W, { network: 'sol' }))
+    .indicators as IndicatorMap;
 
   it.each([
     // period, deals, realized, unrealized, investment, volume, winrate
@@ -56,13 +62,15 @@ describe('indicators per period', () => {
     near(v('roi_realized'), (100 * realized) / investment);
     near(v('winrate'), winrate);
     // Flat execution: the follower makes the same deals at the same prices.
-    for (const key of Object.keys(map) as (keyof IndicatorMap)[]) near(map[key][period].following, map[key][period].initial);
+    for (const key of Object.keys(map) as (keyof IndicatorMap)[])
+      near(map[key][period].following, map[key][period].initial);
   });
 
   it('counts a deal opened exactly at the period start', () => {
     const at = (now: number) => {
       const tape = solTape([buy(W, A, T0, 1, 1), buy(M, A, now, 1, 1)]);
-      return (walletIndicators(buildAnalyticsIndex(tape, { now }), W, { network: 'sol' }).indicators as IndicatorMap).deals_number['12h'];
+      return (walletIndicators(buildAnalyticsIndex(tape, { now }), W, { network: 'sol' }).indicators as IndicatorMap)
+        .deals_number['12h'];
     };
     expect(at(T0 + 12 * HOUR)).toEqual({ initial: 1, following: 1 }); // opened at now − 12 h
     expect(at(T0 + 12 * HOUR + 1)).toEqual({ initial: 0, following: 0 });
@@ -88,13 +96,22 @@ describe('indicators over a custom range: flat map, recomputed', () => {
     // from_time keeps d3 (opened exactly then), d2, d1, d7: realized 3 − 2 + 1 = 2
     [{ from_time: NOW - 2 * DAY }, { deals_number: 4, pnl_realized: 2, pnl_unrealized: 5, winrate: (100 * 2) / 3 }],
     // to_time before d7 opened: d3, d2, d1
-    [{ from_time: NOW - 2 * DAY, to_time: NOW - 700 }, { deals_number: 3, pnl_realized: 2, pnl_unrealized: 0, winrate: (100 * 2) / 3 }],
+    [
+      { from_time: NOW - 2 * DAY, to_time: NOW - 700 },
+      { deals_number: 3, pnl_realized: 2, pnl_unrealized: 0, winrate: (100 * 2) / 3 },
+    ],
     // to_time between d1's buy and sell: d1 open at its buy price 1 → unrealized 0
-    [{ from_time: NOW - 2 * DAY, to_time: NOW - HOUR + 30 }, { deals_number: 3, pnl_realized: 1, pnl_unrealized: 0, winrate: 50 }],
+    [
+      { from_time: NOW - 2 * DAY, to_time: NOW - HOUR + 30 },
+      { deals_number: 3, pnl_realized: 1, pnl_unrealized: 0, winrate: 50 },
+    ],
     // to_time alone: everything up to it, all ages
     [{ to_time: String(NOW - 3 * DAY) }, { deals_number: 3, pnl_realized: 15, pnl_unrealized: 0, winrate: 100 }],
     // fractional times select whole seconds: from ⌈NOW − 2 d − 0.5⌉ keeps d3
-    [{ from_time: NOW - 2 * DAY - 0.5 }, { deals_number: 4, pnl_realized: 2, pnl_unrealized: 5, winrate: (100 * 2) / 3 }],
+    [
+      { from_time: NOW - 2 * DAY - 0.5 },
+      { deals_number: 4, pnl_realized: 2, pnl_unrealized: 5, winrate: (100 * 2) / 3 },
+    ],
   ])('%j', (query, expected) => {
     const map = range(query);
     expect(Object.keys(map)).toEqual([

@@ -1,7 +1,14 @@
 /** Analytics options: now, copy settings, engine options; eth addresses. */
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/index.js';
-import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, listWallets, walletDeals, walletIndicators, type IndicatorMap } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  DEFAULT_COPY_SETTINGS,
+  listWallets,
+  walletDeals,
+  walletIndicators,
+  type IndicatorMap,
+} from '../../src/analytics.js';
 import { A, buy, FLAT, mainTape, near, sell, solTape, T0, W } from './support.js';
 
 describe('analytics options', () => {
@@ -30,7 +37,10 @@ describe('analytics options', () => {
 
   it('copy settings shape the follower: 50 % of each buy, capped at 60 USD', () => {
     const tape = solTape([buy(W, A, T0, 100, 1), sell(W, A, T0 + 60, 100, 2)]);
-    const index = buildAnalyticsIndex(tape, { ...FLAT, copySettings: { include_bot_fees: false, buy_percentage: 50, max_buy_amount: 60 } });
+    const index = buildAnalyticsIndex(tape, {
+      ...FLAT,
+      copySettings: { include_bot_fees: false, buy_percentage: 50, max_buy_amount: 60 },
+    });
     const map = walletIndicators(index, W, { network: 'sol' }).indicators as IndicatorMap;
     // min(100 × 50 %, 60) = 50 USD → 50 tokens @ 1, sold @ 2: 100 − 50 = 50.
     expect(map.investment_amount.all).toEqual({ initial: 100, following: 50 });
@@ -42,7 +52,12 @@ describe('analytics options', () => {
     const tape = solTape([buy(W, A, T0, 100, 1), sell(W, A, T0 + 60, 100, 2)]);
     const index = buildAnalyticsIndex(tape, { ...FLAT, now: T0 + 30 });
     const [deal] = walletDeals(index, W, { network: 'sol' }).deals;
-    expect([deal!.status.initial, deal!.pnl_total.initial, deal!.status.following, deal!.trades.length]).toEqual(['open', 0, 'open', 2]);
+    expect([deal!.status.initial, deal!.pnl_total.initial, deal!.status.following, deal!.trades.length]).toEqual([
+      'open',
+      0,
+      'open',
+      2,
+    ]);
     expect(buildAnalyticsIndex(tape, { now: T0 - 1 }).wallet(W)).toBeUndefined();
   });
 });

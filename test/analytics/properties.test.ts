@@ -6,7 +6,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { simulate, type TapeInput } from '../../src/index.js';
-import { buildAnalyticsIndex, DEFAULT_COPY_SETTINGS, walletDeals, WalletDealsResultSchema, walletIndicators, walletPnlChart, type AnalyticsIndex, type IndicatorMap, type WalletDeal } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  DEFAULT_COPY_SETTINGS,
+  walletDeals,
+  WalletDealsResultSchema,
+  walletIndicators,
+  walletPnlChart,
+  type AnalyticsIndex,
+  type IndicatorMap,
+  type WalletDeal,
+} from '../../src/analytics.js';
 import { tapeArb, walletAddresses } from './arbitraries.js';
 import { checked, near } from './support.js';
 
@@ -63,12 +73,12 @@ describe('analytics properties', () => {
           following.forEach((d, k) => {
             const s = simulated[k]!;
             expect(d.token.address).toBe(s.token.address);
-            expect([d.open_time.following, d.last_operation_time.following, d.status.following, d.trades_number.following]).toEqual([
-              s.open_time,
-              s.last_operation_time,
-              s.status,
-              s.trades_number,
-            ]);
+            expect([
+              d.open_time.following,
+              d.last_operation_time.following,
+              d.status.following,
+              d.trades_number.following,
+            ]).toEqual([s.open_time, s.last_operation_time, s.status, s.trades_number]);
             expect([d.pnl_realized.following, d.pnl_unrealized.following, d.pnl_total.following]).toEqual([
               s.pnl_realized,
               s.pnl_unrealized,
@@ -79,9 +89,9 @@ describe('analytics properties', () => {
               s.roi_total,
               s.closed_position,
             ]);
-            expect(d.trades.filter((t) => t.is_following).map((t) => [t.type, t.time, t.usd_amount, t.quantity])).toEqual(
-              s.trades.map((t) => [t.type, t.time, t.usd_amount, t.quantity]),
-            );
+            expect(
+              d.trades.filter((t) => t.is_following).map((t) => [t.type, t.time, t.usd_amount, t.quantity]),
+            ).toEqual(s.trades.map((t) => [t.type, t.time, t.usd_amount, t.quantity]));
           });
         }
       }),
@@ -89,12 +99,17 @@ describe('analytics properties', () => {
     );
   });
 
-  it('the followers of one walk of the tape are each wallet\'s own follower simulation, at any now', () => {
+  it("the followers of one walk of the tape are each wallet's own follower simulation, at any now", () => {
     fc.assert(
       fc.property(tapeArb, fc.nat(40), fc.boolean(), (tape, cut, flat) => {
         const times = tape.swaps.map((s) => s.time);
         const now = times[Math.min(cut, times.length - 1)]!;
-        const options = { now, ...(flat ? { engineOptions: { unknown_liquidity_slippage_percent: 0 } } : { copySettings: { max_buy_amount: 3 } }) };
+        const options = {
+          now,
+          ...(flat
+            ? { engineOptions: { unknown_liquidity_slippage_percent: 0 } }
+            : { copySettings: { max_buy_amount: 3 } }),
+        };
         const alone = buildAnalyticsIndex(tape, options);
         const together = buildAnalyticsIndex(tape, options);
         const wallets = together.wallets.filter((w) => w !== undefined);
@@ -146,7 +161,12 @@ describe('analytics properties', () => {
   it('is deterministic: two indexes of the same tape answer byte for byte the same', () => {
     const answers = (tape: TapeInput): string => {
       const index = buildAnalyticsIndex(tape);
-      return JSON.stringify(walletAddresses(tape.network).map((a) => [allDeals(index, a), walletIndicators(index, a, { network: tape.network })]));
+      return JSON.stringify(
+        walletAddresses(tape.network).map((a) => [
+          allDeals(index, a),
+          walletIndicators(index, a, { network: tape.network }),
+        ]),
+      );
     };
     fc.assert(
       fc.property(tapeArb, (tape) => {

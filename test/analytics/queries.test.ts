@@ -1,7 +1,13 @@
 /** Query validation shared by the four wallet reads: the 400 bodies. */
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, RequestError } from '../../src/index.js';
-import { buildAnalyticsIndex, walletDeals, walletIndicators, walletInvestmentChart, walletPnlChart } from '../../src/analytics.js';
+import {
+  buildAnalyticsIndex,
+  walletDeals,
+  walletIndicators,
+  walletInvestmentChart,
+  walletPnlChart,
+} from '../../src/analytics.js';
 import { checked, mainTape, T0, W } from './support.js';
 
 const index = buildAnalyticsIndex(mainTape());

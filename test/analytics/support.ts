@@ -24,11 +24,25 @@ export const C = 'TokenCccccccccccccccccccccccccccccccccccccc';
 
 type Extra = Partial<Pick<SwapInput, 'usd_amount' | 'usd_liquidity' | 'transaction_hash'>>;
 
-export function buy(wallet: string, token: string, time: number, quantity: number | string, price: number | string, extra: Extra = {}): SwapInput {
+export function buy(
+  wallet: string,
+  token: string,
+  time: number,
+  quantity: number | string,
+  price: number | string,
+  extra: Extra = {},
+): SwapInput {
   return { wallet, token, type: 'buy', time, quantity, usd_price: price, ...extra };
 }
 
-export function sell(wallet: string, token: string, time: number, quantity: number | string, price: number | string, extra: Extra = {}): SwapInput {
+export function sell(
+  wallet: string,
+  token: string,
+  time: number,
+  quantity: number | string,
+  price: number | string,
+  extra: Extra = {},
+): SwapInput {
   return { wallet, token, type: 'sell', time, quantity, usd_price: price, ...extra };
 }
 
@@ -67,7 +81,8 @@ export const FLAT = {
 /** Parses `value` with `schema` (failing the test on a mismatch) and returns it. */
 export function checked<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) expect.fail(`result does not match its schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
+  if (!parsed.success)
+    expect.fail(`result does not match its schema: ${JSON.stringify(parsed.error.issues.slice(0, 3))}`);
   return parsed.data;
 }
 

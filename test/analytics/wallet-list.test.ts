@@ -50,7 +50,9 @@ describe('the wallets list', () => {
   });
 
   it('30 wallets a page', () => {
-    const many = buildAnalyticsIndex(solTape(Array.from({ length: 35 }, (_, i) => deal(`Y${String(i).padStart(2, '0')}`, T0 + i * 10, i)).flat()));
+    const many = buildAnalyticsIndex(
+      solTape(Array.from({ length: 35 }, (_, i) => deal(`Y${String(i).padStart(2, '0')}`, T0 + i * 10, i)).flat()),
+    );
     const page = (n: number) => listWallets(many, { page: n });
     expect(page(1).wallets.length).toBe(30);
     expect(page(1).page).toEqual({ current: 1, per_page: 30 });
@@ -58,11 +60,16 @@ describe('the wallets list', () => {
     expect(page(2).wallets.map((w) => w.address)).toEqual(['Y04', 'Y03', 'Y02', 'Y01', 'Y00']);
   });
 
-  it('sorts by the follower\'s values: a copier capped at 1,000 USD makes 10 where the wallet made 100', () => {
+  it("sorts by the follower's values: a copier capped at 1,000 USD makes 10 where the wallet made 100", () => {
     // X6 buys 10,000 @ 1 and sells @ 1.01: its own PnL 100; the copier buys at most 1,000 USD
     // (the default max_buy_amount), so it makes 10. X7 buys 500 @ 1 and sells @ 1.05: 25 both.
     const capped = buildAnalyticsIndex(
-      solTape([buy('X6', A, T0, 10_000, 1), sell('X6', A, T0 + 1, 10_000, 1.01), buy('X7', A, T0 + 10, 500, 1), sell('X7', A, T0 + 11, 500, 1.05)]),
+      solTape([
+        buy('X6', A, T0, 10_000, 1),
+        sell('X6', A, T0 + 1, 10_000, 1.01),
+        buy('X7', A, T0 + 10, 500, 1),
+        sell('X7', A, T0 + 11, 500, 1.05),
+      ]),
       FLAT,
     );
     const sorted = (body: unknown) => checked(ListWalletsResultSchema, listWallets(capped, body)).wallets;
@@ -73,9 +80,15 @@ describe('the wallets list', () => {
     ]);
     const following = sorted({ sort_by: { indicator: 'pnl_total', period: 'all', value: 'following' } });
     expect(following.map((w) => w.address)).toEqual(['X7', 'X6']);
-    expect(sorted({ sort_by: { indicator: 'pnl_total', period: 'all', value: 'following' }, order: 'asc' }).map((w) => w.address)).toEqual(['X6', 'X7']);
+    expect(
+      sorted({ sort_by: { indicator: 'pnl_total', period: 'all', value: 'following' }, order: 'asc' }).map(
+        (w) => w.address,
+      ),
+    ).toEqual(['X6', 'X7']);
     // ROI is 1 % and 5 % on both sides: the same order either way.
-    expect(sorted({ sort_by: { indicator: 'roi_total', period: 'all', value: 'following' } }).map((w) => w.address)).toEqual(['X7', 'X6']);
+    expect(
+      sorted({ sort_by: { indicator: 'roi_total', period: 'all', value: 'following' } }).map((w) => w.address),
+    ).toEqual(['X7', 'X6']);
   });
 
   it.each([

@@ -11,8 +11,12 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  assembleResponse, indexTape, parseSimulatorRequest, simulate,
-  type SimulatorRequest, type SimulatorResponse,
+  assembleResponse,
+  indexTape,
+  parseSimulatorRequest,
+  simulate,
+  type SimulatorRequest,
+  type SimulatorResponse,
 } from '../../src/index.js';
 import { suggestRequest } from '../../src/import.js';
 import { simulateParts } from '../../src/simulate.js';
@@ -22,7 +26,12 @@ import { readTapeFile } from '../../src/io/read-tape.js';
 import { readJson } from '../../src/io/files.js';
 import { simulationReportHtml, writeHtmlFile } from '../../src/report/html/index.js';
 import {
-  browserMissing, canvasInk, launchBrowser, rightEdgeInk, screenshot, watchProblems,
+  browserMissing,
+  canvasInk,
+  launchBrowser,
+  rightEdgeInk,
+  screenshot,
+  watchProblems,
 } from '../support/browser.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
@@ -81,7 +90,9 @@ async function openReport(name: string, run: Run): Promise<{ page: Page; problem
 
 /** The deals table's visible rows, as the text of each cell. */
 async function tableRows(page: Page): Promise<string[][]> {
-  return page.$$eval('[data-test="deals-table"] tbody tr', (rows) => rows.map((r) => [...r.children].map((td) => td.textContent ?? '')));
+  return page.$$eval('[data-test="deals-table"] tbody tr', (rows) =>
+    rows.map((r) => [...r.children].map((td) => td.textContent ?? '')),
+  );
 }
 
 const COLUMN = { index: 0, token: 1, pnl: 6, tag: 9 } as const;
@@ -132,7 +143,9 @@ function reportChecks(name: string, run: () => Run): void {
         const tagged = deals.filter((d) => d.special_tag === tag).length;
         expect(rows.length).toBe(Math.min(50, tagged));
         expect(new Set(rows.map((r) => r[COLUMN.tag]))).toEqual(new Set([tag]));
-        expect(await page.$eval('[data-test="deal-count"]', (e) => e.textContent)).toBe(`${tagged} of ${deals.length} deals`);
+        expect(await page.$eval('[data-test="deal-count"]', (e) => e.textContent)).toBe(
+          `${tagged} of ${deals.length} deals`,
+        );
         await page.select('[data-test="tag-filter"]', 'all');
       }
 
@@ -156,7 +169,9 @@ function reportChecks(name: string, run: () => Run): void {
       expect(deal.trades_number).toBe(Math.max(...data.response.deals.map((d) => d.trades_number)));
       await page.click('[data-test="deals-table"] tbody tr');
       await page.waitForSelector('[data-test="trades-table"]');
-      const trades = await page.$$eval('[data-test="trades-table"] tbody tr', (rows) => rows.map((r) => r.children[1]!.textContent));
+      const trades = await page.$$eval('[data-test="trades-table"] tbody tr', (rows) =>
+        rows.map((r) => r.children[1]!.textContent),
+      );
       expect(trades).toEqual(deal.trades.map((t) => t.type));
       expect(await page.$eval('[data-test="deal-title"]', (e) => e.textContent)).toContain(`Deal #${first}`);
       const ink = await canvasInk(page);
@@ -183,8 +198,8 @@ function reportChecks(name: string, run: () => Run): void {
 
     it("shows the copier's wallet and each leader's share when the response has them", async () => {
       const { copier, leaders } = data.response;
-      expect(await page.$('[data-test="copier"]') !== null).toBe(copier !== undefined);
-      expect(await page.$('[data-test="leaders"]') !== null).toBe(leaders !== undefined);
+      expect((await page.$('[data-test="copier"]')) !== null).toBe(copier !== undefined);
+      expect((await page.$('[data-test="leaders"]')) !== null).toBe(leaders !== undefined);
       if (copier !== undefined) {
         const cards = await page.$eval('[data-test="copier"]', (e) => e.textContent ?? '');
         const usd = (v: number): string =>

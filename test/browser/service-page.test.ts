@@ -106,7 +106,9 @@ function servicePageChecks(name: string, served: () => Served): void {
       await page.waitForSelector('[data-test="wallet-list"] tbody tr');
       expect(await credits()).toBe('95');
       await page.click('[data-test="wallet-list"] th[data-key="deals_number"]');
-      const deals = await page.$$eval('[data-test="wallet-list"] tbody tr', (rows) => rows.map((r) => Number(r.children[5]!.textContent)));
+      const deals = await page.$$eval('[data-test="wallet-list"] tbody tr', (rows) =>
+        rows.map((r) => Number(r.children[5]!.textContent)),
+      );
       expect(deals.length).toBeGreaterThan(3);
       expect(deals).toEqual([...deals].sort((a, b) => b - a));
     });
@@ -126,9 +128,17 @@ function servicePageChecks(name: string, served: () => Served): void {
       await page.select('[data-test="network"]', 'sol');
       expect(await unit('priority_fee')).toBe('SOL');
       const copierMembers = [
-        'starting_balance_usd', 'reserve_usd', 'max_open_deals', 'slippage_tolerance_percent',
+        'starting_balance_usd',
+        'reserve_usd',
+        'max_open_deals',
+        'slippage_tolerance_percent',
         'failed_transaction_percent',
-        'retries', 'retry_delay_seconds', 'sandwich_percent', 'random_seed', 'report_wallet', 'report_leaders',
+        'retries',
+        'retry_delay_seconds',
+        'sandwich_percent',
+        'random_seed',
+        'report_wallet',
+        'report_leaders',
       ];
       for (const member of copierMembers) {
         expect(await page.$(`[data-path="strategy.${member}"]`), member).not.toBeNull();
@@ -142,7 +152,9 @@ function servicePageChecks(name: string, served: () => Served): void {
       await field('buy_percentage', '0');
       await page.click('[data-test="run"]');
       await page.waitForFunction('document.querySelector(\'[data-problem="buy_percentage"]\').textContent !== ""');
-      expect(await page.$eval('[data-problem="buy_percentage"]', (e) => e.textContent)).toMatch(/>\s*0|greater than 0/i);
+      expect(await page.$eval('[data-problem="buy_percentage"]', (e) => e.textContent)).toMatch(
+        />\s*0|greater than 0/i,
+      );
       expect(await credits()).toBe('95');
       // The 400 itself is all the browser reports; nothing else went wrong.
       expect(problems.filter((p) => !p.includes('400'))).toEqual([]);
@@ -153,11 +165,15 @@ function servicePageChecks(name: string, served: () => Served): void {
       await field('buy_percentage', '50');
       if (paste.length > 0) {
         // Copy the pasted wallets alone: untick the list's.
-        await page.$$eval('[data-test="wallet-list"] tbody input:checked', (boxes) => boxes.forEach((b) => (b as unknown as { click(): void }).click()));
+        await page.$$eval('[data-test="wallet-list"] tbody input:checked', (boxes) =>
+          boxes.forEach((b) => (b as unknown as { click(): void }).click()),
+        );
         await page.type('[data-test="extra-wallets"]', paste.join('\n'));
       }
       await page.click('[data-test="run"]');
-      await page.waitForSelector('[data-test="report"] [data-test="deals-table"] tbody tr, [data-test="message"]:not(:empty)');
+      await page.waitForSelector(
+        '[data-test="report"] [data-test="deals-table"] tbody tr, [data-test="message"]:not(:empty)',
+      );
       expect(await page.$eval('[data-test="message"]', (e) => e.textContent)).toBe('');
       expect(await credits()).toBe('85');
       expect(await page.$eval('[data-problem="buy_percentage"]', (e) => e.textContent)).toBe('');
@@ -177,7 +193,10 @@ function servicePageChecks(name: string, served: () => Served): void {
       const rows = await page.$$eval('[data-test="indicators"] tbody tr', (r) => r.length);
       expect(rows).toBeGreaterThan(5);
       const ink = await canvasInk(page);
-      expect(ink.slice(4).every((n) => n > 200), 'the wallet charts have drawn pixels').toBe(true);
+      expect(
+        ink.slice(4).every((n) => n > 200),
+        'the wallet charts have drawn pixels',
+      ).toBe(true);
       await screenshot(page, `service-page-${name.replace(/\W+/g, '-')}-wallet`);
       expect(problems).toEqual([]);
     });

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exampleFiles } from '../../scripts/make-example.js';
-import { parseSimulatorRequest, parseTape, simulate, SimulatorResponseSchema, type SimulatorResponse } from '../../src/index.js';
+import {
+  parseSimulatorRequest,
+  parseTape,
+  simulate,
+  SimulatorResponseSchema,
+  type SimulatorResponse,
+} from '../../src/index.js';
 import { formatTextReport, shortAddress } from '../../src/report/text-report.js';
 import { utcIso } from '../../src/model/utc-time.js';
 import { cli } from '../support/cli.js';
@@ -22,19 +28,28 @@ describe('copysim example', () => {
     const result = await cli('example', '--out', out);
     expect(result.code, result.err).toBe(0);
     for (const network of ['sol', 'eth'] as const) {
-      for (const section of [`copysim example: ${network}`, `Inputs: ${network} · `, 'Summary', 'Top 5 deals by PnL', 'Deals closed by a special rule']) {
+      for (const section of [
+        `copysim example: ${network}`,
+        `Inputs: ${network} · `,
+        'Summary',
+        'Top 5 deals by PnL',
+        'Deals closed by a special rule',
+      ]) {
         expect(result.out).toContain(section);
       }
       const file = join(out, `example-${network}.json`);
       expect(result.out).toContain(`full response written to ${file}\n`);
-      expect(result.out).toContain(`HTML report written to ${join(out, `example-${network}.html`)}: open it in a browser\n`);
+      expect(result.out).toContain(
+        `HTML report written to ${join(out, `example-${network}.html`)}: open it in a browser\n`,
+      );
       expect(readFileSync(join(out, `example-${network}.html`), 'utf8')).toMatch(/^<!doctype html>/);
       const written = readJson(file);
       expect(SimulatorResponseSchema.safeParse(written).success).toBe(true);
       const request = readJson(join(EXAMPLE_DIR, `request-${network}.json`));
       expect(written).toEqual(simulate(readJson(join(EXAMPLE_DIR, `tape-${network}.json`)) as never, request));
     }
-    for (const tag of ['close_all', 'sell_timefix', 'sell_timefix_final']) expect(result.out).toMatch(new RegExp(`^  ${tag} +\\d+ deals?  PnL `, 'm'));
+    for (const tag of ['close_all', 'sell_timefix', 'sell_timefix_final'])
+      expect(result.out).toMatch(new RegExp(`^  ${tag} +\\d+ deals?  PnL `, 'm'));
   });
 
   it('prints the same report and writes the same bytes on a second run', async () => {
@@ -79,48 +94,54 @@ describe('bundled example fixtures', () => {
   it.each([
     ['sol', 150, /^[1-9A-HJ-NP-Za-km-z]{32,44}$/],
     ['eth', 3000, /^0x[0-9a-f]{40}$/],
-  ] as const)('%s: a realistic tape of leaders, market wallets and pump-and-dump tokens', (network, nativeUsd, address) => {
-    const path = join(EXAMPLE_DIR, `tape-${network}.json`);
-    expect(readFileSync(path).length).toBeLessThan(1_000_000);
-    const tape = parseTape(readJson(path));
-    const request = readJson(join(EXAMPLE_DIR, `request-${network}.json`)) as { wallets: string[] };
-    expect(tape.network).toBe(network);
-    expect(tape.swaps.length).toBeGreaterThan(500);
-    expect(tape.swaps.length).toBeLessThanOrEqual(5000);
-    expect(request.wallets.length).toBeGreaterThanOrEqual(3);
-    expect(request.wallets.length).toBeLessThanOrEqual(5);
-    for (const leader of request.wallets) expect(tape.swaps.some((s) => s.wallet === leader)).toBe(true);
-    expect(new Set(tape.swaps.map((s) => s.wallet)).size).toBeGreaterThan(20);
-    for (const s of tape.swaps) {
-      expect(s.wallet).toMatch(address);
-      expect(s.token).toMatch(address);
-    }
+  ] as const)(
+    '%s: a realistic tape of leaders, market wallets and pump-and-dump tokens',
+    (network, nativeUsd, address) => {
+      const path = join(EXAMPLE_DIR, `tape-${network}.json`);
+      expect(readFileSync(path).length).toBeLessThan(1_000_000);
+      const tape = parseTape(readJson(path));
+      const request = readJson(join(EXAMPLE_DIR, `request-${network}.json`)) as { wallets: string[] };
+      expect(tape.network).toBe(network);
+      expect(tape.swaps.length).toBeGreaterThan(500);
+      expect(tape.swaps.length).toBeLessThanOrEqual(5000);
+      expect(request.wallets.length).toBeGreaterThanOrEqual(3);
+      expect(request.wallets.length).toBeLessThanOrEqual(5);
+      for (const leader of request.wallets) expect(tape.swaps.some((s) => s.wallet === leader)).toBe(true);
+      expect(new Set(tape.swaps.map((s) => s.wallet)).size).toBeGreaterThan(20);
+      for (const s of tape.swaps) {
+        expect(s.wallet).toMatch(address);
+        expect(s.token).toMatch(address);
+      }
 
-    const byToken = new Map<string, typeof tape.swaps>();
-    for (const s of tape.swaps) byToken.set(s.token, [...(byToken.get(s.token) ?? []), s]);
-    expect(byToken.size).toBeGreaterThanOrEqual(10);
-    expect(byToken.size).toBeLessThanOrEqual(20);
-    for (const [token, swaps] of byToken) {
-      const prices = swaps.map((s) => Number(s.usd_price));
-      const peak = Math.max(...prices);
-      expect(peak, `${token} rises`).toBeGreaterThan(1.5 * prices[0]!);
-      expect(prices.at(-1)!, `${token} collapses`).toBeLessThan(0.8 * peak);
-    }
-    const neverLiquid = [...byToken.values()].filter((swaps) => swaps.every((s) => s.usd_liquidity == null));
-    expect(neverLiquid.length).toBeGreaterThanOrEqual(1);
-    expect(Object.keys(tape.tokens).length).toBeLessThan(byToken.size);
+      const byToken = new Map<string, typeof tape.swaps>();
+      for (const s of tape.swaps) byToken.set(s.token, [...(byToken.get(s.token) ?? []), s]);
+      expect(byToken.size).toBeGreaterThanOrEqual(10);
+      expect(byToken.size).toBeLessThanOrEqual(20);
+      for (const [token, swaps] of byToken) {
+        const prices = swaps.map((s) => Number(s.usd_price));
+        const peak = Math.max(...prices);
+        expect(peak, `${token} rises`).toBeGreaterThan(1.5 * prices[0]!);
+        expect(prices.at(-1)!, `${token} collapses`).toBeLessThan(0.8 * peak);
+      }
+      const neverLiquid = [...byToken.values()].filter((swaps) => swaps.every((s) => s.usd_liquidity == null));
+      expect(neverLiquid.length).toBeGreaterThanOrEqual(1);
+      expect(Object.keys(tape.tokens).length).toBeLessThan(byToken.size);
 
-    const native = tape.native_prices;
-    for (let i = 1; i < native.length; i++) expect(native[i]![0] - native[i - 1]![0]).toBe(3600);
-    for (const [, price] of native) expect(Math.abs(Number(price) / nativeUsd - 1)).toBeLessThan(0.2);
-    const days = (tape.swaps.at(-1)!.time - tape.swaps[0]!.time) / 86_400;
-    expect(days).toBeGreaterThan(2);
-    expect(days).toBeLessThan(5);
-  });
+      const native = tape.native_prices;
+      for (let i = 1; i < native.length; i++) expect(native[i]![0] - native[i - 1]![0]).toBe(3600);
+      for (const [, price] of native) expect(Math.abs(Number(price) / nativeUsd - 1)).toBeLessThan(0.2);
+      const days = (tape.swaps.at(-1)!.time - tape.swaps[0]!.time) / 86_400;
+      expect(days).toBeGreaterThan(2);
+      expect(days).toBeLessThan(5);
+    },
+  );
 
   it('give a meaningful result: deals won and lost, time-fixes, close_all, open deals', () => {
     const run = (network: string): SimulatorResponse =>
-      simulate(readJson(join(EXAMPLE_DIR, `tape-${network}.json`)) as never, readJson(join(EXAMPLE_DIR, `request-${network}.json`)));
+      simulate(
+        readJson(join(EXAMPLE_DIR, `tape-${network}.json`)) as never,
+        readJson(join(EXAMPLE_DIR, `request-${network}.json`)),
+      );
     const deals = [...run('sol').deals, ...run('eth').deals];
     const count = (pred: (d: SimulatorResponse['deals'][number]) => boolean): number => deals.filter(pred).length;
     expect(count((d) => d.pnl_total > 0)).toBeGreaterThanOrEqual(3);
@@ -153,14 +174,15 @@ describe('text report', () => {
     if (!parsed.success) throw new Error('the worked request is invalid');
     return parsed.data;
   };
-  const workedResponse = (): SimulatorResponse => simulate(readJson(join(WORKED_DIR, 'tape.json')) as never, workedRequest());
+  const workedResponse = (): SimulatorResponse =>
+    simulate(readJson(join(WORKED_DIR, 'tape.json')) as never, workedRequest());
 
   it('prints the worked example with hand-checked figures', () => {
     const text = formatTextReport(workedResponse(), workedRequest(), { title: 'worked' });
     // 54.805 rounds half up to 54.81; ROI 100 × 54.805 / 200.5 = 27.334…; bot fees 4.605 → 4.61.
     for (const line of [
       'worked',
-      'Inputs: sol · 2 leaders Lead…1111, Lead…2222 · 2024-03-10 → 2024-03-10 UTC · buy 50 % of the leader\'s amount, at most 100 USD a buy and 150 USD a position · up to 1 extra buy a deal · fees 0.000095 priority + 0 bribe SOL a trade · close_all off · time-fix after 6 h · bot fees on',
+      "Inputs: sol · 2 leaders Lead…1111, Lead…2222 · 2024-03-10 → 2024-03-10 UTC · buy 50 % of the leader's amount, at most 100 USD a buy and 150 USD a position · up to 1 extra buy a deal · fees 0.000095 priority + 0 bribe SOL a trade · close_all off · time-fix after 6 h · bot fees on",
       '  PnL          total +54.81 USD · realized +54.81 · unrealized 0.00',
       '  ROI          total +27.33 % · realized +27.33 %',
       '  Investment   200.50 USD (closed deals 200.50 · open deals 0.00)',
@@ -210,7 +232,13 @@ describe('text report', () => {
 
 describe('the worked example of docs/model.md', async () => {
   const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'model.md'), 'utf8');
-  const run = await cli('simulate', '--tape', join(WORKED_DIR, 'tape.json'), '--request', join(WORKED_DIR, 'request.json'));
+  const run = await cli(
+    'simulate',
+    '--tape',
+    join(WORKED_DIR, 'tape.json'),
+    '--request',
+    join(WORKED_DIR, 'request.json'),
+  );
   const response = JSON.parse(run.out) as SimulatorResponse;
 
   it('runs with `copysim simulate` (exit 0)', () => expect(run.code, run.err).toBe(0));
@@ -226,7 +254,9 @@ describe('the worked example of docs/model.md', async () => {
     const table = checkTable(doc, 'deals');
     expect(table.header).toEqual(['field', ...response.deals.map((_, i) => `deal ${i}`)]);
     const scalarFields = Object.keys(response.deals[0]!).filter((k) => k !== 'trades' && k !== 'token');
-    expect(table.rows.map((r) => r[0])).toEqual(expect.arrayContaining([...scalarFields, 'token.name', 'token.symbol']));
+    expect(table.rows.map((r) => r[0])).toEqual(
+      expect.arrayContaining([...scalarFields, 'token.name', 'token.symbol']),
+    );
     for (const [field, ...cells] of table.rows) {
       cells.forEach((cell, d) => expectCell(cell, pathValue(response.deals[d], field!), `deals[${d}].${field}`));
     }
@@ -238,19 +268,20 @@ describe('the worked example of docs/model.md', async () => {
     for (const [field, cell] of table.rows) expectCell(cell!, pathValue(response.summary, field!), `summary.${field}`);
   });
 
-  it.each(['cumulative_pnl_and_fee_chart', 'cumulative_usd_closed_deals_chart', 'cumulative_usd_open_deals_chart'] as const)(
-    'gives every point of %s',
-    (chart) => {
-      const table = checkTable(doc, chart);
-      const series = response[chart] as Record<string, unknown[]>;
-      expect([...table.header].sort()).toEqual(Object.keys(series).sort());
-      table.rows.forEach((row, i) => {
-        const point = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, v[i]]));
-        expectRow(row, table.header, point, `${chart}[${i}]`);
-      });
-      expect(series.timestamps!.length).toBe(table.rows.length);
-    },
-  );
+  it.each([
+    'cumulative_pnl_and_fee_chart',
+    'cumulative_usd_closed_deals_chart',
+    'cumulative_usd_open_deals_chart',
+  ] as const)('gives every point of %s', (chart) => {
+    const table = checkTable(doc, chart);
+    const series = response[chart] as Record<string, unknown[]>;
+    expect([...table.header].sort()).toEqual(Object.keys(series).sort());
+    table.rows.forEach((row, i) => {
+      const point = Object.fromEntries(Object.entries(series).map(([k, v]) => [k, v[i]]));
+      expectRow(row, table.header, point, `${chart}[${i}]`);
+    });
+    expect(series.timestamps!.length).toBe(table.rows.length);
+  });
 });
 
 /** The markdown table right after `<!-- check: NAME -->` in the doc. */
@@ -258,8 +289,15 @@ function checkTable(doc: string, name: string): { header: string[]; rows: string
   const start = doc.indexOf(`<!-- check: ${name} -->`);
   expect(start, `docs/model.md has no "<!-- check: ${name} -->" table`).toBeGreaterThanOrEqual(0);
   const lines = doc.slice(start).split('\n').slice(1);
-  const table = lines.slice(0, lines.findIndex((l) => !l.startsWith('|')));
-  const cells = (line: string): string[] => line.slice(1, -1).split('|').map((c) => c.trim());
+  const table = lines.slice(
+    0,
+    lines.findIndex((l) => !l.startsWith('|')),
+  );
+  const cells = (line: string): string[] =>
+    line
+      .slice(1, -1)
+      .split('|')
+      .map((c) => c.trim());
   return { header: cells(table[0]!), rows: table.slice(2).map(cells) };
 }
 
@@ -267,7 +305,12 @@ function pathValue(value: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)[key], value);
 }
 
-function expectRow(row: readonly string[], header: readonly string[], actual: Record<string, unknown>, where: string): void {
+function expectRow(
+  row: readonly string[],
+  header: readonly string[],
+  actual: Record<string, unknown>,
+  where: string,
+): void {
   header.forEach((field, c) => expectCell(row[c]!, actual[field], `${where}.${field}`));
 }
 
@@ -284,6 +327,9 @@ function expectCell(cell: string, actual: unknown, where: string): void {
     const shown = Number(numeric[1]);
     const cut = numeric[3] !== undefined;
     const tolerance = cut ? 10 ** -(numeric[2]?.length ?? 0) : 1e-9 * Math.max(1, Math.abs(shown));
-    expect(Math.abs((actual as number) - shown), `${where}: doc says ${cell}, engine gives ${String(actual)}`).toBeLessThan(tolerance);
+    expect(
+      Math.abs((actual as number) - shown),
+      `${where}: doc says ${cell}, engine gives ${String(actual)}`,
+    ).toBeLessThan(tolerance);
   }
 }

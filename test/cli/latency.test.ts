@@ -39,7 +39,12 @@ describe('latencyCurve', () => {
     near(curve.points[3]!.pnl_total, 48, 'delay 10 pnl');
     near(curve.points[2]!.pnl_kept!, 98 / 198, 'delay 5 kept');
     near(curve.points[3]!.roi_total, 48, 'delay 10 roi: 48 / 100 invested');
-    expect(curve.points.map((p) => [p.trades, p.deals])).toEqual([[2, 1], [2, 1], [2, 1], [2, 1]]);
+    expect(curve.points.map((p) => [p.trades, p.deals])).toEqual([
+      [2, 1],
+      [2, 1],
+      [2, 1],
+      [2, 1],
+    ]);
     // 98 / 198 = 0.495 ≤ 0.5: half of the PnL is gone at 5 s
     expect(curve.half_pnl_gone_at).toBe(5);
   });
@@ -52,10 +57,14 @@ describe('latencyCurve', () => {
     expect(curve.half_pnl_gone_at).toBeNull();
   });
 
-  it('keeps the request\'s own strategy and varies only the delay', () => {
+  it("keeps the request's own strategy and varies only the delay", () => {
     const withExit = request({ strategy: { stop_loss_percent: 20 } });
     const curve = latencyCurve(tape(swaps), withExit, { delays: [5], options: FLAT_OPTIONS });
-    const direct = simulate(tape(swaps), request({ strategy: { stop_loss_percent: 20, copy_delay_seconds: 5 } }), FLAT_OPTIONS);
+    const direct = simulate(
+      tape(swaps),
+      request({ strategy: { stop_loss_percent: 20, copy_delay_seconds: 5 } }),
+      FLAT_OPTIONS,
+    );
     expect(curve.points[0]!.pnl_total).toBe(direct.summary.pnl_total);
   });
 
@@ -86,14 +95,24 @@ describe('latencyCurve', () => {
 
   it('refuses a bad request with its 400 body and bad delays with a message', () => {
     expect(() => latencyCurve(tape(swaps), request({ buy_percentage: 0 }))).toThrow(RequestError);
-    expect(() => latencyCurve(tape(swaps), request(), { delays: [] })).toThrow(new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' }));
-    expect(() => latencyCurve(tape(swaps), request(), { delays: [1.5] })).toThrow(/delay 1 \(1.5\) must be whole seconds from 0 to 86400/);
+    expect(() => latencyCurve(tape(swaps), request(), { delays: [] })).toThrow(
+      new InputError('no delays given: name at least one, e.g. 0,5,30', { source: 'delays' }),
+    );
+    expect(() => latencyCurve(tape(swaps), request(), { delays: [1.5] })).toThrow(
+      /delay 1 \(1.5\) must be whole seconds from 0 to 86400/,
+    );
   });
 });
 
 describe('copysim latency', () => {
   it("prints its table on the bundled example: a row per default delay, the copier's columns, then the verdict", async () => {
-    const { code, out, err } = await cli('latency', '--tape', join(EXAMPLE, 'tape-sol.json'), '--request', join(EXAMPLE, 'request-sol.json'));
+    const { code, out, err } = await cli(
+      'latency',
+      '--tape',
+      join(EXAMPLE, 'tape-sol.json'),
+      '--request',
+      join(EXAMPLE, 'request-sol.json'),
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     const lines = out.trimEnd().split('\n');
@@ -102,12 +121,21 @@ describe('copysim latency', () => {
       /^delay \(s\)\s+pnl_total\s+roi_total %\s+trades\s+deals\s+PnL kept\s+failed\s+failed fees\s+sandwiched\s+sandwich loss\s+cash skips$/,
     );
     expect(lines.slice(2, 10).map((l) => Number(l.split(/\s+/)[0]))).toEqual([0, 1, 2, 5, 10, 30, 60, 120]);
-    expect(lines[11]).toMatch(/^Half of the zero-delay PnL \([\d,.]+\) is (still kept at every delay tried|gone at a delay of \d+ s)\.$/);
+    expect(lines[11]).toMatch(
+      /^Half of the zero-delay PnL \([\d,.]+\) is (still kept at every delay tried|gone at a delay of \d+ s)\.$/,
+    );
   });
 
   it('--json prints an array, one object a delay with delay_seconds first, as simulate gives them', async () => {
     const { code, out } = await cli(
-      'latency', '--tape', join(EXAMPLE, 'tape-eth.json'), '--request', join(EXAMPLE, 'request-eth.json'), '--delays', '0,60', '--json',
+      'latency',
+      '--tape',
+      join(EXAMPLE, 'tape-eth.json'),
+      '--request',
+      join(EXAMPLE, 'request-eth.json'),
+      '--delays',
+      '0,60',
+      '--json',
     );
     expect(code).toBe(0);
     const points = JSON.parse(out) as Record<string, number>[];
@@ -115,7 +143,10 @@ describe('copysim latency', () => {
     expect(Object.keys(points[0]!)).toEqual(['delay_seconds', 'pnl_total', 'roi_total', 'trades', 'deals', 'pnl_kept']);
     const { readFileSync } = await import('node:fs');
     const req = JSON.parse(readFileSync(join(EXAMPLE, 'request-eth.json'), 'utf8')) as object;
-    const direct = simulate(JSON.parse(readFileSync(join(EXAMPLE, 'tape-eth.json'), 'utf8')), { ...req, strategy: { copy_delay_seconds: 60 } });
+    const direct = simulate(JSON.parse(readFileSync(join(EXAMPLE, 'tape-eth.json'), 'utf8')), {
+      ...req,
+      strategy: { copy_delay_seconds: 60 },
+    });
     expect(points[1]!.pnl_total).toBe(direct.summary.pnl_total);
     expect(points[1]!.trades).toBe(direct.deals.reduce((n, d) => n + d.trades_number, 0));
   });
@@ -166,8 +197,16 @@ describe('copysim latency', () => {
     expect(points.map((p) => p.copier.failed_transactions)).toEqual([0, 1]);
   });
 
-  it('names a bad --delays list, and prints a bad request\'s 400 body with exit 2', async () => {
-    const bad = await cli('latency', '--tape', join(EXAMPLE, 'tape-sol.json'), '--request', join(EXAMPLE, 'request-sol.json'), '--delays', '0,five');
+  it("names a bad --delays list, and prints a bad request's 400 body with exit 2", async () => {
+    const bad = await cli(
+      'latency',
+      '--tape',
+      join(EXAMPLE, 'tape-sol.json'),
+      '--request',
+      join(EXAMPLE, 'request-sol.json'),
+      '--delays',
+      '0,five',
+    );
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/--delays takes whole seconds from 0 to 86400, comma-separated; "five" is not one/);
     const file = join(scratch, 'bad-request.json');

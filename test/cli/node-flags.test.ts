@@ -15,7 +15,8 @@ describe('needsReplayFlags', () => {
     expect(needsReplayFlags(['sweep'], ['--inspect'])).toBe(true);
     expect(needsReplayFlags(['simulate'], flags)).toBe(false);
     expect(needsReplayFlags(['simulate'], [], ` --trace-warnings ${flags.join(' ')}`)).toBe(false); // NODE_OPTIONS
-    for (const other of [[], ['example'], ['serve'], ['wallets'], ['--help']]) expect(needsReplayFlags(other, [])).toBe(false);
+    for (const other of [[], ['example'], ['serve'], ['wallets'], ['--help']])
+      expect(needsReplayFlags(other, [])).toBe(false);
   });
 });
 
@@ -24,7 +25,13 @@ describe('the restarted command', () => {
     const { main } = await ensureBuild();
     const run = (args: string[]) => spawnSync(process.execPath, [main, ...args], { encoding: 'utf8' });
 
-    const ok = run(['simulate', '--tape', 'fixtures/example/tape-sol.json', '--request', 'fixtures/example/request-sol.json']);
+    const ok = run([
+      'simulate',
+      '--tape',
+      'fixtures/example/tape-sol.json',
+      '--request',
+      'fixtures/example/request-sol.json',
+    ]);
     expect(ok.status).toBe(0);
     expect(JSON.parse(ok.stdout).summary.pnl_total).toBeCloseTo(5446.038195624699, 9);
 
@@ -33,9 +40,21 @@ describe('the restarted command', () => {
     expect(missing.stderr).toContain('no-such-tape.json: no such file');
 
     // Already started with the flags: no second node, the same answer.
-    const direct = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, main, 'simulate', '--tape', 'fixtures/example/tape-sol.json', '--request', 'fixtures/example/request-sol.json'], {
-      encoding: 'utf8',
-    });
+    const direct = spawnSync(
+      process.execPath,
+      [
+        ...REPLAY_NODE_FLAGS,
+        main,
+        'simulate',
+        '--tape',
+        'fixtures/example/tape-sol.json',
+        '--request',
+        'fixtures/example/request-sol.json',
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(direct.stdout).toBe(ok.stdout);
   });
 });

@@ -19,7 +19,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function strategyRequest(): string {
   const request = JSON.parse(readFileSync(join(EXAMPLE, 'request-sol.json'), 'utf8')) as object;
   const file = join(scratch, 'request-strategy.json');
-  const strategy = { copy_delay_seconds: 5, trailing_stop_percent: 30, min_liquidity_usd: 20_000, report_skipped: true };
+  const strategy = {
+    copy_delay_seconds: 5,
+    trailing_stop_percent: 30,
+    min_liquidity_usd: 20_000,
+    report_skipped: true,
+  };
   writeFileSync(file, JSON.stringify({ ...request, strategy }));
   return file;
 }
@@ -37,7 +42,12 @@ describe('copysim simulate --report', () => {
     const section = report.out.slice(report.out.indexOf('Leader swaps not copied:'));
     expect(section.split('\n')[0]).toBe(`Leader swaps not copied: ${skipped.length}, by reason`);
     const counts = Object.fromEntries(
-      section.split('\n').slice(1).filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/) as [string, string]).map(([r, n]) => [r, Number(n)]),
+      section
+        .split('\n')
+        .slice(1)
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.trim().split(/\s+/) as [string, string])
+        .map(([r, n]) => [r, Number(n)]),
     );
     const expected: Record<string, number> = {};
     for (const s of skipped) expected[s.reason] = (expected[s.reason] ?? 0) + 1;
@@ -58,7 +68,15 @@ describe('copysim simulate --report', () => {
   });
 
   it('refuses --pretty with --report', async () => {
-    const both = await cli('simulate', '--tape', TAPE, '--request', join(EXAMPLE, 'request-sol.json'), '--report', '--pretty');
+    const both = await cli(
+      'simulate',
+      '--tape',
+      TAPE,
+      '--request',
+      join(EXAMPLE, 'request-sol.json'),
+      '--report',
+      '--pretty',
+    );
     expect(both.code).toBe(1);
     expect(both.err).toContain('--pretty and --report are two different outputs: choose one');
   });

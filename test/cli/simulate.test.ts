@@ -47,7 +47,15 @@ const goodOptions = file('options.json', FLAT_OPTIONS);
 
 describe('copysim simulate: exit 0', () => {
   it('prints the response, the same as the library gives', async () => {
-    const { code, out, err } = await cli('simulate', '--tape', goodTape, '--request', goodRequest, '--options', goodOptions);
+    const { code, out, err } = await cli(
+      'simulate',
+      '--tape',
+      goodTape,
+      '--request',
+      goodRequest,
+      '--options',
+      goodOptions,
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     expect(out).toBe(`${JSON.stringify(simulate(tape(swaps), request(), FLAT_OPTIONS))}\n`);
@@ -103,23 +111,68 @@ describe('copysim simulate: exit 2, the 400 body on standard output and a line o
   });
 
   it('names the offending field', async () => {
-    const result = await cli('simulate', '--tape', goodTape, '--request', file('bad-request.json', request({ buy_percentage: 0 })));
-    expect(JSON.parse(result.out)).toEqual({ code: 'validation_error', detail: [{ path: 'buy_percentage', message: expect.any(String) }] });
+    const result = await cli(
+      'simulate',
+      '--tape',
+      goodTape,
+      '--request',
+      file('bad-request.json', request({ buy_percentage: 0 })),
+    );
+    expect(JSON.parse(result.out)).toEqual({
+      code: 'validation_error',
+      detail: [{ path: 'buy_percentage', message: expect.any(String) }],
+    });
   });
 });
 
 describe('copysim simulate: exit 1, a message on standard error', () => {
   const badSwaps = swaps.map((s, i) => (i === 3 ? { ...s, usd_price: -1 } : s));
   it.each([
-    { name: 'a bad swap field', flags: () => ['--tape', file('bad-tape.json', tape(badSwaps))], message: /swaps\[3\]\.usd_price/ },
-    { name: 'a swap without a wallet', flags: () => ['--tape', file('bad-tape.json', tape([{ ...swaps[0]!, wallet: '' }]))], message: /swaps\[0\]\.wallet/ },
-    { name: 'a tape that is not JSON', flags: () => ['--tape', file('broken-tape.json', '{"network": "sol", ')], message: /broken-tape\.json.*not valid JSON/ },
-    { name: 'a missing tape file', flags: () => ['--tape', join(dir, 'nowhere.json')], message: /nowhere\.json.*no such file/ },
-    { name: 'a missing options file', flags: () => ['--tape', goodTape, '--options', join(dir, 'no-options.json')], message: /no-options\.json.*no such file/ },
-    { name: 'options that are not JSON', flags: () => ['--tape', goodTape, '--options', file('broken-options.json', '{')], message: /broken-options\.json.*not valid JSON/ },
-    { name: 'a negative option', flags: () => ['--tape', goodTape, '--options', file('bad-options.json', { bot_fee_percent: -1 })], message: /bot_fee_percent/ },
-    { name: 'an unknown option', flags: () => ['--tape', goodTape, '--options', file('bad-options.json', { slippage: 1 })], message: /options/ },
-    { name: 'a network mismatch', flags: () => ['--tape', file('eth-tape.json', tape(swaps, { network: 'eth' }))], message: /network "eth".*"sol"/ },
+    {
+      name: 'a bad swap field',
+      flags: () => ['--tape', file('bad-tape.json', tape(badSwaps))],
+      message: /swaps\[3\]\.usd_price/,
+    },
+    {
+      name: 'a swap without a wallet',
+      flags: () => ['--tape', file('bad-tape.json', tape([{ ...swaps[0]!, wallet: '' }]))],
+      message: /swaps\[0\]\.wallet/,
+    },
+    {
+      name: 'a tape that is not JSON',
+      flags: () => ['--tape', file('broken-tape.json', '{"network": "sol", ')],
+      message: /broken-tape\.json.*not valid JSON/,
+    },
+    {
+      name: 'a missing tape file',
+      flags: () => ['--tape', join(dir, 'nowhere.json')],
+      message: /nowhere\.json.*no such file/,
+    },
+    {
+      name: 'a missing options file',
+      flags: () => ['--tape', goodTape, '--options', join(dir, 'no-options.json')],
+      message: /no-options\.json.*no such file/,
+    },
+    {
+      name: 'options that are not JSON',
+      flags: () => ['--tape', goodTape, '--options', file('broken-options.json', '{')],
+      message: /broken-options\.json.*not valid JSON/,
+    },
+    {
+      name: 'a negative option',
+      flags: () => ['--tape', goodTape, '--options', file('bad-options.json', { bot_fee_percent: -1 })],
+      message: /bot_fee_percent/,
+    },
+    {
+      name: 'an unknown option',
+      flags: () => ['--tape', goodTape, '--options', file('bad-options.json', { slippage: 1 })],
+      message: /options/,
+    },
+    {
+      name: 'a network mismatch',
+      flags: () => ['--tape', file('eth-tape.json', tape(swaps, { network: 'eth' }))],
+      message: /network "eth".*"sol"/,
+    },
     { name: 'no --tape flag', flags: () => [], message: /--tape/ },
   ])('$name', async ({ flags, message }) => {
     const args = flags();
@@ -147,12 +200,16 @@ describe('the public API', () => {
     for (const name of ['sweep', 'sweepEach', 'latencyCurve', 'rankWallets', 'outOfSample'] as const) {
       expect(library, name).toHaveProperty(name, { ...sweepLayer, ...rankLayer }[name]);
     }
-    for (const [entry, layer] of [[importEntry, importLayer], [analyticsEntry, analyticsLayer]] as const) {
+    for (const [entry, layer] of [
+      [importEntry, importLayer],
+      [analyticsEntry, analyticsLayer],
+    ] as const) {
       for (const [name, value] of Object.entries(layer)) expect(entry, name).toHaveProperty(name, value);
     }
     expect(tapeEntry.convertTapeFile).toBeTypeOf('function');
     // the main entry stays curated: no importer, no analytics read, no internal type such as Decimal40
-    for (const name of ['importDune', 'buildAnalyticsIndex', 'WETH', 'PERIOD_SECONDS', 'Decimal40']) expect(library).not.toHaveProperty(name);
+    for (const name of ['importDune', 'buildAnalyticsIndex', 'WETH', 'PERIOD_SECONDS', 'Decimal40'])
+      expect(library).not.toHaveProperty(name);
   });
 });
 

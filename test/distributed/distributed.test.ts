@@ -8,7 +8,17 @@
  * own, on a Unix socket in a temporary folder, stopped by its pid afterwards.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +35,9 @@ import { PROJECT_ROOT } from '../support/paths.js';
 const CLI = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const hasRedis = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
 if (!hasRedis) {
-  process.stderr.write('test/distributed/distributed.test.ts: skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n');
+  process.stderr.write(
+    'test/distributed/distributed.test.ts: skipped: redis-server is not installed (apt-get install redis-server; .ci/run installs it)\n',
+  );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-queue-'));
@@ -79,9 +91,13 @@ function run(args: readonly string[]): Promise<{ code: number | null; out: strin
 
 /** Starts `copysim worker` and waits until it says it is waiting for jobs. */
 async function startWorker(extra: readonly string[] = []): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'worker', '--queue', url, '--threads', '1', '--lock-seconds', '2', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...REPLAY_NODE_FLAGS, CLI, 'worker', '--queue', url, '--threads', '1', '--lock-seconds', '2', ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   children.add(child);
   let log = '';
   await new Promise<void>((resolve, reject) => {
@@ -138,7 +154,9 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
 
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('dist/src/cli/main.js is missing: run "npm run build" first (npm test does)');
-    redis = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     await until('redis-server answers', async () => {
       try {
         await checkRedis(url, 500);
@@ -147,7 +165,17 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
         return false;
       }
     });
-    local = await run(['sweep', '--tape', tape, '--requests', requestsFile, '--workers', '1', '--full', join(dir, 'full-local')]);
+    local = await run([
+      'sweep',
+      '--tape',
+      tape,
+      '--requests',
+      requestsFile,
+      '--workers',
+      '1',
+      '--full',
+      join(dir, 'full-local'),
+    ]);
     expect(local.err).toBe('');
     expect(local.code).toBe(0);
     expect(local.out.split('\n').filter(Boolean)).toHaveLength(33);
@@ -174,17 +202,34 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
 
   it('two workers give the local sweep’s lines byte for byte, 400 bodies and --full files included', async () => {
     const workers = await Promise.all([startWorker(), startWorker()]);
-    const distributed = await run(['sweep', '--tape', tape, '--requests', requestsFile, '--queue', url, '--chunk', '3', '--full', join(dir, 'full-queue')]);
+    const distributed = await run([
+      'sweep',
+      '--tape',
+      tape,
+      '--requests',
+      requestsFile,
+      '--queue',
+      url,
+      '--chunk',
+      '3',
+      '--full',
+      join(dir, 'full-queue'),
+    ]);
     expect(distributed.err).toBe('');
     expect(distributed.code).toBe(0);
     expect(distributed.out).toBe(local.out);
     const files = readdirSync(join(dir, 'full-local')).sort();
     expect(readdirSync(join(dir, 'full-queue')).sort()).toEqual(files);
-    for (const f of files) expect(readFileSync(join(dir, 'full-queue', f), 'utf8'), f).toBe(readFileSync(join(dir, 'full-local', f), 'utf8'));
+    for (const f of files)
+      expect(readFileSync(join(dir, 'full-queue', f), 'utf8'), f).toBe(
+        readFileSync(join(dir, 'full-local', f), 'utf8'),
+      );
     // Both workers took jobs, and the producer took its jobs off the queue.
     for (const w of workers) expect(w.log()).not.toContain('failed');
     const redisClient = client();
-    expect((await redisClient.keys('bull:copysim:*')).filter((k) => /^bull:copysim:[0-9a-f]{8}-[0-9a-f]{4}-/.test(k))).toEqual([]);
+    expect(
+      (await redisClient.keys('bull:copysim:*')).filter((k) => /^bull:copysim:[0-9a-f]{8}-[0-9a-f]{4}-/.test(k)),
+    ).toEqual([]);
     redisClient.disconnect();
     await Promise.all(workers.map((w) => stop(w.child)));
   }, 30_000);
@@ -216,8 +261,9 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     const producer = run(['sweep', '--tape', tape, '--requests', requestsFile, '--queue', url, '--chunk', '1']);
     const watch = client();
     // Kill the worker while it holds a job, after it has finished some.
-    await until('the worker has finished jobs and holds another', async () =>
-      (await watch.zcard('bull:copysim:completed')) >= 3 && (await watch.llen('bull:copysim:active')) > 0,
+    await until(
+      'the worker has finished jobs and holds another',
+      async () => (await watch.zcard('bull:copysim:completed')) >= 3 && (await watch.llen('bull:copysim:active')) > 0,
     );
     await stop(first.child, 'SIGKILL');
     const completedAtKill = await watch.zcard('bull:copysim:completed');
@@ -232,28 +278,34 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     await stop(second.child);
   }, 30_000);
 
-  it.each(['changed.json', 'changed.parquet'])('a tape that differs on the worker (%s) fails the run, naming the path and both hashes', async (name) => {
-    const path = tapeFile(name);
-    const expected = await fileSha256(path);
-    const producer = run(['sweep', '--tape', path, '--requests', requestsFile, '--queue', url]);
-    const watch = client();
-    await until('the jobs are queued', async () => (await watch.llen('bull:copysim:wait')) > 0);
-    watch.disconnect();
-    appendFileSync(path, '\n');
-    const actual = await fileSha256(path);
-    const worker = await startWorker();
-    const result = await producer;
-    expect(result.code).toBe(1);
-    const message =
-      `the job's tape ${path} has SHA-256 ${actual} on this worker ` +
-      `(${(await import('node:os')).hostname()}) but the job expects ${expected}: the worker's file is not the producer's`;
-    expect(result.err).toMatch(/^copysim sweep: no worker is connected to .* yet: the \d+ jobs wait for one \(copysim worker --queue URL\)\n/);
-    expect(result.err.split('\n').at(-2)).toBe(`copysim sweep: job 1 of 30 failed: ${message}`);
-    expect(worker.log()).toContain(message);
-    // The worker lives on, ready for the next run.
-    expect(worker.child.exitCode).toBeNull();
-    await stop(worker.child);
-  }, 30_000);
+  it.each(['changed.json', 'changed.parquet'])(
+    'a tape that differs on the worker (%s) fails the run, naming the path and both hashes',
+    async (name) => {
+      const path = tapeFile(name);
+      const expected = await fileSha256(path);
+      const producer = run(['sweep', '--tape', path, '--requests', requestsFile, '--queue', url]);
+      const watch = client();
+      await until('the jobs are queued', async () => (await watch.llen('bull:copysim:wait')) > 0);
+      watch.disconnect();
+      appendFileSync(path, '\n');
+      const actual = await fileSha256(path);
+      const worker = await startWorker();
+      const result = await producer;
+      expect(result.code).toBe(1);
+      const message =
+        `the job's tape ${path} has SHA-256 ${actual} on this worker ` +
+        `(${(await import('node:os')).hostname()}) but the job expects ${expected}: the worker's file is not the producer's`;
+      expect(result.err).toMatch(
+        /^copysim sweep: no worker is connected to .* yet: the \d+ jobs wait for one \(copysim worker --queue URL\)\n/,
+      );
+      expect(result.err.split('\n').at(-2)).toBe(`copysim sweep: job 1 of 30 failed: ${message}`);
+      expect(worker.log()).toContain(message);
+      // The worker lives on, ready for the next run.
+      expect(worker.child.exitCode).toBeNull();
+      await stop(worker.child);
+    },
+    30_000,
+  );
 
   it('a Parquet tape: sweep and rank on two workers print what they print locally on its JSON form', async () => {
     const parquet = tapeFile('tape.parquet');
@@ -263,7 +315,10 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     expect(sweep.code).toBe(0);
     expect(sweep.out).toBe(local.out);
     const rank = ['rank', '--request', rankRequestFile, '--format', 'jsonl'];
-    const [alone, spread] = [await run([...rank, '--tape', tape]), await run([...rank, '--tape', parquet, '--queue', url, '--chunk', '7'])];
+    const [alone, spread] = [
+      await run([...rank, '--tape', tape]),
+      await run([...rank, '--tape', parquet, '--queue', url, '--chunk', '7']),
+    ];
     expect(alone.code, alone.err).toBe(0);
     expect(alone.out.split('\n').length).toBeGreaterThan(3);
     expect(spread.code, spread.err).toBe(0);
@@ -283,20 +338,28 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     const result = await producer;
     expect(result.code).toBe(1);
     expect(result.err.split('\n').at(-2)).toMatch(
-      new RegExp(`^copysim sweep: job 1 of 30 failed: the job's tape ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read on this worker \\(.*\\): no such file; the producer and every worker must see the tape at the same path \\(shared storage\\)$`),
+      new RegExp(
+        `^copysim sweep: job 1 of 30 failed: the job's tape ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be read on this worker \\(.*\\): no such file; the producer and every worker must see the tape at the same path \\(shared storage\\)$`,
+      ),
     );
     await stop(worker.child);
   }, 30_000);
 
   it('a request for another network answers its own line, as the local sweep does', async () => {
     const file = join(dir, 'other-network.jsonl');
-    writeFileSync(file, `${lines.slice(0, 6).join('\n')}\n${JSON.stringify({ ...base, network: 'eth' })}\n${lines[6]}\n`);
+    writeFileSync(
+      file,
+      `${lines.slice(0, 6).join('\n')}\n${JSON.stringify({ ...base, network: 'eth' })}\n${lines[6]}\n`,
+    );
     const localRun = await run(['sweep', '--tape', tape, '--requests', file, '--workers', '1']);
     const worker = await startWorker();
     const distributed = await run(['sweep', '--tape', tape, '--requests', file, '--queue', url]);
     expect([localRun.code, distributed.code]).toEqual([0, 0]);
     expect(distributed.out).toBe(localRun.out);
-    const out = distributed.out.trimEnd().split('\n').map((l) => JSON.parse(l) as { index: number; error?: { detail: Array<{ path: string }> } });
+    const out = distributed.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { index: number; error?: { detail: Array<{ path: string }> } });
     expect(out).toHaveLength(8);
     expect(out.map((o) => 'error' in o)).toEqual([false, false, false, false, true, false, true, false]); // line 4: buy_percentage 0
     expect(out[6]!.error!.detail[0]!.path).toBe('network');
@@ -311,22 +374,54 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
       run(['worker', '--queue', down]),
       run(['worker', '--queue', `unix://${join(dir, 'none.sock')}`]),
     ]);
-    expect(producer).toEqual({ code: 1, out: '', err: `copysim sweep: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
-    expect(worker).toEqual({ code: 1, out: '', err: `copysim worker: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n` });
+    expect(producer).toEqual({
+      code: 1,
+      out: '',
+      err: `copysim sweep: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
+    expect(worker).toEqual({
+      code: 1,
+      out: '',
+      err: `copysim worker: cannot reach Redis at ${down}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    });
     expect(socketGone.code).toBe(1);
-    expect(socketGone.err).toBe(`copysim worker: cannot reach Redis at unix://${join(dir, 'none.sock')}: connect ENOENT ${join(dir, 'none.sock')}\n`);
+    expect(socketGone.err).toBe(
+      `copysim worker: cannot reach Redis at unix://${join(dir, 'none.sock')}: connect ENOENT ${join(dir, 'none.sock')}\n`,
+    );
   }, 30_000);
 });
 
 describe('the queue flags', () => {
   it('sweep refuses --workers with --queue, and --chunk without it', () => {
     mkdirSync(dir, { recursive: true });
-    const both = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--queue', 'redis://h:1', '--workers', '2'], {
-      encoding: 'utf8',
-    });
+    const both = spawnSync(
+      process.execPath,
+      [
+        ...REPLAY_NODE_FLAGS,
+        CLI,
+        'sweep',
+        '--tape',
+        'x',
+        '--requests',
+        requestsFile,
+        '--queue',
+        'redis://h:1',
+        '--workers',
+        '2',
+      ],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(both.status).toBe(1);
-    expect(both.stderr.split('\n')[0]).toBe('copysim sweep: --workers and --queue do not go together: the workers of a queue set their own threads');
-    const chunk = spawnSync(process.execPath, [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--chunk', '2'], { encoding: 'utf8' });
+    expect(both.stderr.split('\n')[0]).toBe(
+      'copysim sweep: --workers and --queue do not go together: the workers of a queue set their own threads',
+    );
+    const chunk = spawnSync(
+      process.execPath,
+      [...REPLAY_NODE_FLAGS, CLI, 'sweep', '--tape', 'x', '--requests', requestsFile, '--chunk', '2'],
+      { encoding: 'utf8' },
+    );
     expect(chunk.stderr.split('\n')[0]).toBe('copysim sweep: --chunk needs --queue');
   });
 });
@@ -335,11 +430,19 @@ describe('queue URLs and chunks', () => {
   it('reads redis://, rediss:// and Unix socket URLs, and masks a password in messages', () => {
     expect(redisOptions('redis://queue-host:6380/2')).toEqual({ host: 'queue-host', port: 6380, db: 2 });
     expect(redisOptions('redis://queue-host')).toEqual({ host: 'queue-host', port: 6379 });
-    expect(redisOptions('rediss://user:s%40cret@[::1]:6390')).toEqual({ host: '::1', port: 6390, username: 'user', password: 's@cret', tls: {} });
+    expect(redisOptions('rediss://user:s%40cret@[::1]:6390')).toEqual({
+      host: '::1',
+      port: 6390,
+      username: 'user',
+      password: 's@cret',
+      tls: {},
+    });
     expect(redisOptions('unix:///run/redis/redis.sock?db=1')).toEqual({ path: '/run/redis/redis.sock', db: 1 });
     expect(shownUrl('redis://user:secret@h:1')).toBe('redis://user:***@h:1');
     expect(shownUrl('redis://h:1')).toBe('redis://h:1');
-    expect(() => redisOptions('http://h:1')).toThrow('the `queue` URL "http://h:1" is not a Redis URL (scheme "http:"): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH');
+    expect(() => redisOptions('http://h:1')).toThrow(
+      'the `queue` URL "http://h:1" is not a Redis URL (scheme "http:"): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH',
+    );
     expect(() => redisOptions('redis://h:1/x')).toThrow('database "x" is not a whole number');
   });
 

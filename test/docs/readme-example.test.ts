@@ -39,7 +39,8 @@ describe('the README library example', () => {
     }
     expect(printed.length).toBe(expected.length);
     expected.forEach((result, i) => {
-      if (result.endsWith('…')) expect(printed[i]!.startsWith(result.slice(0, -1)), `${printed[i]} starts with ${result}`).toBe(true);
+      if (result.endsWith('…'))
+        expect(printed[i]!.startsWith(result.slice(0, -1)), `${printed[i]} starts with ${result}`).toBe(true);
       else expect(printed[i]).toBe(result);
     });
   });

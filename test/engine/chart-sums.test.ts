@@ -139,7 +139,11 @@ describe('ChartSums: properties against exact sums', () => {
           expect(read(sums)).toEqual([printed(gains.minus(feeSum)), printed(feeSum), printed(bot)]);
         }
         const bot = rate === null ? new Wide(0) : usdAmounts.times(rate);
-        expect(sums.realizedValue().toString()).toBe(new Decimal40(gains.minus(networkFees).minus(bot).toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString()).toString());
+        expect(sums.realizedValue().toString()).toBe(
+          new Decimal40(
+            gains.minus(networkFees).minus(bot).toSignificantDigits(40, Wide.ROUND_HALF_EVEN).toString(),
+          ).toString(),
+        );
       }),
       PARAMS,
     );

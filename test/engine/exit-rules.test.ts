@@ -36,7 +36,14 @@ describe('the exit rules', () => {
   it('run the ladder, then the stop loss, then the trailing stop', () => {
     let price = 1;
     const prices = book(() => price);
-    const rules = ExitRules.of({ ...NO_STRATEGY, take_profit: [{ roi: 50, sell_percent: 25 }, { roi: 100, sell_percent: 25 }], trailing_stop_percent: 40 })!;
+    const rules = ExitRules.of({
+      ...NO_STRATEGY,
+      take_profit: [
+        { roi: 50, sell_percent: 25 },
+        { roi: 100, sell_percent: 25 },
+      ],
+      trailing_stop_percent: 40,
+    })!;
     const d = deal();
     rules.opened(0, new Decimal(1));
     price = 2.5; // ROI 150 %: both levels fire at once, lowest first; the peak becomes 2.5
@@ -59,7 +66,10 @@ describe('the exit rules', () => {
     }
     let price = 1;
     const prices = book(() => price);
-    const rules = ExitRules.of({ ...NO_STRATEGY, take_profit: [{ roi: 50, sell_percent: 10 }] }, [...EXIT_RULES, () => new BelowPrice()])!;
+    const rules = ExitRules.of({ ...NO_STRATEGY, take_profit: [{ roi: 50, sell_percent: 10 }] }, [
+      ...EXIT_RULES,
+      () => new BelowPrice(),
+    ])!;
     const d = deal();
     rules.opened(0, new Decimal(1));
     price = 2; // only the ladder

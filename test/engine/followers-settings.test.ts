@@ -32,7 +32,12 @@ const parsed = (input: SimulatorRequestInput): SimulatorRequest => {
   return result.data;
 };
 
-const BASE: SimulatorRequestInput = { ...request({ wallets: [LEADER_A, LEADER_B] }), buy_percentage: 50, max_buy_amount: 400, max_position_amount: 900 };
+const BASE: SimulatorRequestInput = {
+  ...request({ wallets: [LEADER_A, LEADER_B] }),
+  buy_percentage: 50,
+  max_buy_amount: 400,
+  max_position_amount: 900,
+};
 
 /** One request a setting, each differing from BASE in that setting only. */
 const VARIANTS: [string, Partial<SimulatorRequestInput>][] = [

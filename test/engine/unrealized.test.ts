@@ -141,7 +141,11 @@ const shortDigitsArb = fc
   .map(([first, rest]) => `${first}${rest.join('')}`);
 
 /** A decimal string of at most 15 significant digits, in any spelling the grammar allows. */
-function shortStringArb(minExponent: number, maxExponent: number, negative: fc.Arbitrary<boolean> = fc.boolean()): fc.Arbitrary<string> {
+function shortStringArb(
+  minExponent: number,
+  maxExponent: number,
+  negative: fc.Arbitrary<boolean> = fc.boolean(),
+): fc.Arbitrary<string> {
   return fc
     .tuple(negative, shortDigitsArb, fc.integer({ min: minExponent, max: maxExponent }), spellingArb)
     .map(([isNegative, digits, exponent, how]) => spell({ negative: isNegative, digits, exponent }, how));
@@ -152,13 +156,19 @@ const fractionArb = fc.oneof(
   fc.double({ min: -1, max: 1, noNaN: true }),
   fc.constantFrom(-1, -0.5, 0, 0.5, 1, 1 - 2 ** -52, -(1 - 2 ** -52)),
 );
-function wordArb(sign: fc.Arbitrary<number> = fc.constantFrom(1, -1), minMagnitude = 1e-100, maxMagnitude = 1e100): fc.Arbitrary<readonly [number, number]> {
-  return fc.tuple(sign, fc.double({ min: minMagnitude, max: maxMagnitude, noNaN: true }), fractionArb).map(([s, magnitude, f]) => {
-    const high = s * magnitude;
-    // f × a power of two: exact. Toward zero the gap may be half as wide (just above a power of two).
-    const low = f >= 0 ? f * halfGapAway(high) * s : f * halfGapToward(high) * s;
-    return [high, low] as const;
-  });
+function wordArb(
+  sign: fc.Arbitrary<number> = fc.constantFrom(1, -1),
+  minMagnitude = 1e-100,
+  maxMagnitude = 1e100,
+): fc.Arbitrary<readonly [number, number]> {
+  return fc
+    .tuple(sign, fc.double({ min: minMagnitude, max: maxMagnitude, noNaN: true }), fractionArb)
+    .map(([s, magnitude, f]) => {
+      const high = s * magnitude;
+      // f × a power of two: exact. Toward zero the gap may be half as wide (just above a power of two).
+      const low = f >= 0 ? f * halfGapAway(high) * s : f * halfGapToward(high) * s;
+      return [high, low] as const;
+    });
 }
 
 // ---- toWord and rawToWord: hand-computed ----------------------------------------------------------
@@ -182,7 +192,10 @@ describe('toWord and rawToWord: hand-computed', () => {
     // nearest is 12345678901234567168 (= 6028163525993441 × 2^11), and the rest,
     // 722.1234567890123456789, is the low part (to within half a unit of it, 5.7e-14).
     expect(word[0]).toBe(12345678901234567168);
-    expectWordNear('toWord(1234567890123456789012345678901234567890e-20)', new Wide('12345678901234567890.1234567890123456789'));
+    expectWordNear(
+      'toWord(1234567890123456789012345678901234567890e-20)',
+      new Wide('12345678901234567890.1234567890123456789'),
+    );
   });
 
   it('a negative value: -0.000123456789', () => {
@@ -195,7 +208,10 @@ describe('toWord and rawToWord: hand-computed', () => {
   it('a negative full 40-digit value: -98765432109876543210987654321098765432.1', () => {
     toWord(word, new Decimal40('-98765432109876543210987654321098765432.1'));
     expect(word[0]).toBe(-98765432109876543210987654321098765432.1);
-    expectWordNear('toWord(-98765432109876543210987654321098765432.1)', new Wide('-98765432109876543210987654321098765432.1'));
+    expectWordNear(
+      'toWord(-98765432109876543210987654321098765432.1)',
+      new Wide('-98765432109876543210987654321098765432.1'),
+    );
   });
 
   it('zero: (0, 0)', () => {
@@ -354,19 +370,27 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
     );
   });
 
-
   /** A scale from y to x: often near 1 (the words overlap), else anywhere in 2^±130. */
-  const scaleArb = fc.oneof(fc.double({ min: 0.5, max: 2, noNaN: true }), fc.double({ min: 1e-40, max: 1e40, noNaN: true }));
+  const scaleArb = fc.oneof(
+    fc.double({ min: 0.5, max: 2, noNaN: true }),
+    fc.double({ min: 1e-40, max: 1e40, noNaN: true }),
+  );
 
   it('addWords: operands of the same sign, relative error within 2^-100', () => {
     fc.assert(
-      fc.property(fc.constantFrom(1, -1), wordArb(fc.constant(1), 1e-30, 1e30), scaleArb, fractionArb, (s, [xh, xl], scale, f) => {
-        const yh = xh * scale;
-        const yl = f * halfGapToward(yh);
-        addWords(word, s * xh, s * xl, s * yh, s * yl);
-        const exact = wordValue(s * xh, s * xl).plus(wordValue(s * yh, s * yl));
-        expectWordNear(`addWords(${s * xh}, ${s * xl}, ${s * yh}, ${s * yl})`, exact);
-      }),
+      fc.property(
+        fc.constantFrom(1, -1),
+        wordArb(fc.constant(1), 1e-30, 1e30),
+        scaleArb,
+        fractionArb,
+        (s, [xh, xl], scale, f) => {
+          const yh = xh * scale;
+          const yl = f * halfGapToward(yh);
+          addWords(word, s * xh, s * xl, s * yh, s * yl);
+          const exact = wordValue(s * xh, s * xl).plus(wordValue(s * yh, s * yl));
+          expectWordNear(`addWords(${s * xh}, ${s * xl}, ${s * yh}, ${s * yl})`, exact);
+        },
+      ),
       PARAMS,
     );
   });
@@ -444,7 +468,9 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
     // Bounds: none, or |high| × m × 2^-k (k from 50, wide enough to cross a cell, to 120).
     const boundArb = fc.oneof(
       fc.constant(0),
-      fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 50, max: 120 })).map(([m, k]) => m * 2 ** -k),
+      fc
+        .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 50, max: 120 }))
+        .map(([m, k]) => m * 2 ** -k),
     );
     let decided = 0;
     let undecided = 0;
@@ -464,7 +490,10 @@ describe('double words: properties against decimal.js at 4,000 digits', () => {
             ['high + low − bound', v.minus(b)],
             ['high + low + bound', v.plus(b)],
           ] as const) {
-            if (!roundsTo(x, r)) throw new Error(`decide(${high}, ${low}, ${bound}) = ${r}, but ${what} = ${x.toString()} does not round to it`);
+            if (!roundsTo(x, r))
+              throw new Error(
+                `decide(${high}, ${low}, ${bound}) = ${r}, but ${what} = ${x.toString()} does not round to it`,
+              );
           }
         } else {
           undecided++;
@@ -564,7 +593,14 @@ class FakePrices implements PriceBook, PriceSource {
 class RealPrices implements PriceSource {
   readonly book = new KnownPrices();
   set(tokenId: number, price: Price): void {
-    const swap: Swap = { wallet: 'w', token: `t${tokenId}`, type: 'buy', time: 0, quantity: 1, usd_price: price instanceof Decimal40 ? price.toString() : price };
+    const swap: Swap = {
+      wallet: 'w',
+      token: `t${tokenId}`,
+      type: 'buy',
+      time: 0,
+      quantity: 1,
+      usd_price: price instanceof Decimal40 ? price.toString() : price,
+    };
     this.book.observe(tokenId, swap);
     if (price instanceof Decimal40) this.book.priceOf(tokenId);
   }
@@ -680,7 +716,10 @@ class Harness {
     const total = toJsonNumber(r40.plus(s40));
     const state = (): string =>
       [...this.deals.values()]
-        .map((d) => `{token ${d.tokenId}: qty ${d.qty.toString()}, invested ${d.invested.toString()}, price ${this.price.get(d.tokenId)!.toString()}}`)
+        .map(
+          (d) =>
+            `{token ${d.tokenId}: qty ${d.qty.toString()}, invested ${d.invested.toString()}, price ${this.price.get(d.tokenId)!.toString()}}`,
+        )
         .join(', ');
     if (!Object.is(this.book.unrealized, unrealized) || !Object.is(this.book.total, total)) {
       throw new Error(
@@ -696,7 +735,9 @@ class Harness {
     // The realized PnL the chart prints beside them.
     const realizedPrinted = this.realized.realizedPnl;
     if (!Object.is(realizedPrinted, toJsonNumber(r40))) {
-      throw new Error(`ChartSums' realized PnL of ${this.realizedExact.toString()} (40 digits ${r40.toString()}): ${realizedPrinted}, expected ${toJsonNumber(r40)}`);
+      throw new Error(
+        `ChartSums' realized PnL of ${this.realizedExact.toString()} (40 digits ${r40.toString()}): ${realizedPrinted}, expected ${toJsonNumber(r40)}`,
+      );
     }
   }
 }
@@ -820,7 +861,11 @@ describe('UnrealizedBook: a 40-digit term just past a rounding midpoint', () => 
   it('the reference: B is the nearest double to X, and X is above the midpoint by more than 2^-95 of itself', () => {
     const x = new Wide(X);
     const midpoint = exactOf(A).plus(exactOf(2 ** -37));
-    expect(exactOf(B).minus(exactOf(A)).eq(exactOf(2 ** -36))).toBe(true);
+    expect(
+      exactOf(B)
+        .minus(exactOf(A))
+        .eq(exactOf(2 ** -36)),
+    ).toBe(true);
     expect(x.gt(midpoint)).toBe(true);
     expect(x.minus(midpoint).gt(x.times(new Wide(2).pow(-95)))).toBe(true);
     expect(roundsTo(x, B)).toBe(true);
@@ -917,7 +962,14 @@ describe("UnrealizedBook: the model's 40-digit arithmetic", () => {
     // into their slots, so the book holds them as 3, 4, 2. In deal order: 0.4 + 10^39 rounds to
     // 10^39 at 40 digits, less 10^39: 0. In the slots' order it would be 0 + 0.4 = 0.4.
     const h = new Harness();
-    for (const [token, price] of [[3, '1'], [4, '1'], [0, '0.4'], [1, '1'], [2, '1']] as const) h.move(token, price);
+    for (const [token, price] of [
+      [3, '1'],
+      [4, '1'],
+      [0, '0.4'],
+      [1, '1'],
+      [2, '1'],
+    ] as const)
+      h.move(token, price);
     h.trade(3, d40('1'), ZERO40);
     h.trade(4, d40('1'), ZERO40);
     h.trade(0, d40('1'), ZERO40);
@@ -972,7 +1024,10 @@ describe('UnrealizedBook: properties against the model', () => {
         realized: realizedArb,
       }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), token: tokenArb, realized: realizedArb }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('close' as const), token: tokenArb, realized: realizedArb }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('read' as const), realized: realizedArb }) },
   );
 
@@ -1007,7 +1062,10 @@ describe('UnrealizedBook: properties against the model', () => {
     }
   }
 
-  const scenarioArb = fc.tuple(fc.array(priceArb, { minLength: 4, maxLength: 4 }), fc.array(opArb, { minLength: 1, maxLength: 40, size: 'max' }));
+  const scenarioArb = fc.tuple(
+    fc.array(priceArb, { minLength: 4, maxLength: 4 }),
+    fc.array(opArb, { minLength: 1, maxLength: 40, size: 'max' }),
+  );
 
   for (const [name, makePrices] of [
     ['a price book of raw values and decimals', (): PriceSource => new FakePrices()],

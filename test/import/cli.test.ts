@@ -35,7 +35,20 @@ describe('copysim import', () => {
   it('--help names the three sources and their flags', async () => {
     const { code, out } = await cli('import', '--help');
     expect(code).toBe(0);
-    for (const word of ['uniswap', 'pumpswap', 'csv', '--pools', '--eth-usd', '--usd-from', '--sol-usd', '--network', '--map', '--out', '--outlier-factor', '--request-out']) {
+    for (const word of [
+      'uniswap',
+      'pumpswap',
+      'csv',
+      '--pools',
+      '--eth-usd',
+      '--usd-from',
+      '--sol-usd',
+      '--network',
+      '--map',
+      '--out',
+      '--outlier-factor',
+      '--request-out',
+    ]) {
       expect(out).toContain(word);
     }
   });
@@ -43,12 +56,24 @@ describe('copysim import', () => {
   it('writes the tape and a request, reports drops on stderr and a summary on stdout', async () => {
     const out = join(dir, 'tape.json');
     const requestOut = join(dir, 'request.json');
-    const result = await cli('import', 'pumpswap', capture, '--sol-usd', solUsd, '--out', out, '--request-out', requestOut);
+    const result = await cli(
+      'import',
+      'pumpswap',
+      capture,
+      '--sol-usd',
+      solUsd,
+      '--out',
+      out,
+      '--request-out',
+      requestOut,
+    );
     expect(result.code, result.err).toBe(0);
     expect(result.err).toContain('pumpswap: read 5 swap rows, kept 3, dropped 2:');
     expect(result.err).toContain('1 sell with no SOL amount');
     expect(result.err).toContain('1 outlier price');
-    expect(result.out).toContain(`${out}: 3 swaps, 2 wallets, 1 token, 2024-03-10T00:20:00Z .. 2024-03-10T00:23:20Z, 1 native price`);
+    expect(result.out).toContain(
+      `${out}: 3 swaps, 2 wallets, 1 token, 2024-03-10T00:20:00Z .. 2024-03-10T00:23:20Z, 1 native price`,
+    );
     // W1 made the only round trip: the request follows it over 2024-03-10.
     expect(result.out).toContain(`${requestOut}: 1 leaders, 2024-03-10 .. 2024-03-10`);
     const tape = parseTape(JSON.parse(readFileSync(out, 'utf8')));
@@ -60,9 +85,22 @@ describe('copysim import', () => {
   });
 
   it('imports a CSV with a mapping', async () => {
-    const csv = file('trades.csv', 'who,what,side,when,qty,usd\nW1,T1,buy,2024-03-10T01:00:00Z,5,2\nW1,T1,sell,2024-03-10T02:00:00Z,5,3\n');
+    const csv = file(
+      'trades.csv',
+      'who,what,side,when,qty,usd\nW1,T1,buy,2024-03-10T01:00:00Z,5,2\nW1,T1,sell,2024-03-10T02:00:00Z,5,3\n',
+    );
     const out = join(dir, 'csv-tape.json');
-    const result = await cli('import', 'csv', csv, '--network', 'sol', '--map', 'wallet=who,token=what,type=side,time=when,quantity=qty,usd_price=usd', '--out', out);
+    const result = await cli(
+      'import',
+      'csv',
+      csv,
+      '--network',
+      'sol',
+      '--map',
+      'wallet=who,token=what,type=side,time=when,quantity=qty,usd_price=usd',
+      '--out',
+      out,
+    );
     expect(result.code, result.err).toBe(0);
     expect(result.out).toContain('2 swaps, 1 wallet, 1 token');
     expect(parseTape(JSON.parse(readFileSync(out, 'utf8'))).swaps[1]).toMatchObject({ type: 'sell', usd_price: '3' });
@@ -75,7 +113,10 @@ describe('copysim import', () => {
     [['import', 'pumpswap', 'x.jsonl', '--out', 'y'], /import pumpswap needs --sol-usd/],
     [['import', 'uniswap', 'x.json', '--out', 'y'], /import uniswap needs --pools/],
     [['import', 'csv', 'x.csv', '--out', 'y', '--network', 'btc', '--map', 'a=b'], /--network expects sol or eth/],
-    [['import', 'pumpswap', 'missing.jsonl', '--out', 'y', '--sol-usd', 'missing.json'], /capture file missing\.jsonl: no such file/],
+    [
+      ['import', 'pumpswap', 'missing.jsonl', '--out', 'y', '--sol-usd', 'missing.json'],
+      /capture file missing\.jsonl: no such file/,
+    ],
   ])('%j fails with a clear message', async (argv, message) => {
     const { code, err } = await cli(...argv);
     expect(code).toBe(1);

@@ -75,8 +75,16 @@ describe('CsvTable: a CSV text read by cell offsets', () => {
     );
     const line = fc.array(cell, { minLength: 1, maxLength: 5 });
     const text = fc
-      .tuple(fc.array(line, { minLength: 1, maxLength: 8 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom(',', ';'), fc.boolean())
-      .map(([lines, eol, sep, blank]) => ({ text: lines.map((l) => l.join(sep)).join(blank ? `${eol}${eol}` : eol), sep }));
+      .tuple(
+        fc.array(line, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.constantFrom(',', ';'),
+        fc.boolean(),
+      )
+      .map(([lines, eol, sep, blank]) => ({
+        text: lines.map((l) => l.join(sep)).join(blank ? `${eol}${eol}` : eol),
+        sep,
+      }));
     fc.assert(
       fc.property(text, ({ text, sep }) => {
         if (parseCsv(text, sep).length === 0) return true;
@@ -130,7 +138,9 @@ describe('CsvTable: a CSV text read by cell offsets', () => {
       ['3', '4', 'pieces.csv line 5'],
     ]);
     expect(table.first('b')).toBe(long);
-    expect(() => readExportFile(join(dir, 'missing.csv'), 'missing.csv', 'dune')).toThrow(/dune file .*missing.csv: no such file/);
+    expect(() => readExportFile(join(dir, 'missing.csv'), 'missing.csv', 'dune')).toThrow(
+      /dune file .*missing.csv: no such file/,
+    );
   });
 
   it('names the file of an empty export, and reads rows by column name', () => {

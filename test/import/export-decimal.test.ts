@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
-import { exactQuotient, quotientTape, readDigitsDecimal, roundedPlain, tapeFormDigits } from '../../src/io/import/export-decimal.js';
+import {
+  exactQuotient,
+  quotientTape,
+  readDigitsDecimal,
+  roundedPlain,
+  tapeFormDigits,
+} from '../../src/io/import/export-decimal.js';
 
 /** The decimal.js reference: the magnitude, at most 20 significant digits, plain notation. */
 function decimalJsTape(value: Decimal): string {
@@ -42,7 +48,22 @@ describe('readDigitsDecimal: an export amount read without decimal.js', () => {
   });
 
   it('rejects what is not a decimal and leaves to decimal.js what it does not read', () => {
-    for (const bad of ['', '.', '+', '-', 'e5', '1e', '1e+', '.e5', '1.2.3', '1 2', '0x10', 'NaN', 'Infinity', '1e5.']) {
+    for (const bad of [
+      '',
+      '.',
+      '+',
+      '-',
+      'e5',
+      '1e',
+      '1e+',
+      '.e5',
+      '1.2.3',
+      '1 2',
+      '0x10',
+      'NaN',
+      'Infinity',
+      '1e5.',
+    ]) {
       expect(readDigitsDecimal(bad)).toBeNull();
     }
     expect(readDigitsDecimal('1'.repeat(41))).toBeUndefined();
@@ -68,7 +89,8 @@ describe('readDigitsDecimal: an export amount read without decimal.js', () => {
 });
 
 describe('quotient: a price as decimal.js divides (40 digits, half to even), then 20 for the tape', () => {
-  const price = (amount: string, quantity: string): string => quotientTape(readDigitsDecimal(amount)!, readDigitsDecimal(quantity)!);
+  const price = (amount: string, quantity: string): string =>
+    quotientTape(readDigitsDecimal(amount)!, readDigitsDecimal(quantity)!);
 
   it('gives hand-computed prices', () => {
     expect(price('1', '3')).toBe('0.33333333333333333333');
@@ -145,7 +167,9 @@ describe('roundedPlain and tapeFormDigits', () => {
 
 /** Digit strings with runs of zeros and nines, where rounding and carries happen. */
 function digitRun(maxLength: number): fc.Arbitrary<string> {
-  return fc.array(fc.constantFrom('0', '0', '9', '9', '5', '1', '2', '4', '6', '7', '3', '8'), { minLength: 0, maxLength }).map((d) => d.join(''));
+  return fc
+    .array(fc.constantFrom('0', '0', '9', '9', '5', '1', '2', '4', '6', '7', '3', '8'), { minLength: 0, maxLength })
+    .map((d) => d.join(''));
 }
 
 /** Decimal-like texts: signs, leading zeros, points, exponents, many digits, white space, junk. */
@@ -157,7 +181,13 @@ function decimalText(): fc.Arbitrary<string> {
         digitRun(25),
         fc.constantFrom('', '.', '.'),
         digitRun(25),
-        fc.oneof(fc.constant(''), fc.constant(''), fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 80 })).map(([e, s, n]) => `${e}${s}${n}`)),
+        fc.oneof(
+          fc.constant(''),
+          fc.constant(''),
+          fc
+            .tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 80 }))
+            .map(([e, s, n]) => `${e}${s}${n}`),
+        ),
         fc.constantFrom('', '', '', ' ', '\t'),
       )
       .map(([sign, int, point, fraction, exponent, pad]) => `${pad}${sign}${int}${point}${fraction}${exponent}${pad}`),
@@ -167,6 +197,14 @@ function decimalText(): fc.Arbitrary<string> {
 
 function positiveText(): fc.Arbitrary<string> {
   return fc
-    .tuple(digitRun(22), fc.constantFrom('', '.'), digitRun(22), fc.oneof(fc.constant(''), fc.integer({ min: -30, max: 30 }).map((n) => `e${n}`)))
+    .tuple(
+      digitRun(22),
+      fc.constantFrom('', '.'),
+      digitRun(22),
+      fc.oneof(
+        fc.constant(''),
+        fc.integer({ min: -30, max: 30 }).map((n) => `e${n}`),
+      ),
+    )
     .map(([int, point, fraction, exponent]) => `${int || '1'}${point}${fraction}${exponent}`);
 }

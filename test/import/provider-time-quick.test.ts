@@ -6,7 +6,12 @@ import { parseProviderTime, ProviderTimeReader } from '../../src/io/import/provi
 function generalRule(t: string): number | null {
   const m = /^(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d(?:\.\d+)?)?)\s*(Z|UTC|[+-]\d\d:?\d\d)?$/i.exec(t);
   if (m === null) return null;
-  const zone = m[3] === undefined || /^(z|utc)$/i.test(m[3]) ? 'Z' : m[3].length === 5 ? `${m[3].slice(0, 3)}:${m[3].slice(3)}` : m[3];
+  const zone =
+    m[3] === undefined || /^(z|utc)$/i.test(m[3])
+      ? 'Z'
+      : m[3].length === 5
+        ? `${m[3].slice(0, 3)}:${m[3].slice(3)}`
+        : m[3];
   const ms = Date.parse(`${m[1]}T${m[2]}${zone}`);
   return Number.isFinite(ms) && ms >= 0 ? Math.floor(ms / 1000) : null;
 }

@@ -18,7 +18,10 @@ describe('parseProviderTime', () => {
     expect(parseProviderTime(input)).toBe(expected);
   });
 
-  it.each([['yesterday'], ['10/03/2024'], [''], [null], [-5], ['2024-13-45 10:00:00 UTC']])('%s is not a time', (input) => {
-    expect(parseProviderTime(input)).toBeNull();
-  });
+  it.each([['yesterday'], ['10/03/2024'], [''], [null], [-5], ['2024-13-45 10:00:00 UTC']])(
+    '%s is not a time',
+    (input) => {
+      expect(parseProviderTime(input)).toBeNull();
+    },
+  );
 });

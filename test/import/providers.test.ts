@@ -3,7 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTape } from '../../src/index.js';
-import { importBirdeye, importDune, importFlipside, importHelius, importProviderFile, importProviderText, parsePriceSeries, parseQuoteAssets, readExportFile, readExportTable } from '../../src/import.js';
+import {
+  importBirdeye,
+  importDune,
+  importFlipside,
+  importHelius,
+  importProviderFile,
+  importProviderText,
+  parsePriceSeries,
+  parseQuoteAssets,
+  readExportFile,
+  readExportTable,
+} from '../../src/import.js';
 
 const T = 1_710_064_800; // 2024-03-10 10:00:00 UTC
 const WSOL = 'So11111111111111111111111111111111111111112';
@@ -17,15 +28,31 @@ const ethUsd = parsePriceSeries(`${T},3800\n`, 'eth.tsv');
 const csv = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
 describe('importDune', () => {
-  it('writes the tape in time order, then by the order columns, then file order, whatever the export\'s order', () => {
+  it("writes the tape in time order, then by the order columns, then file order, whatever the export's order", () => {
     const row = (second: number, index: string, wallet: string): string =>
       `solana,2024-03-10 10:00:0${second}.000 UTC,${wallet},TOK1,${WSOL},TOK,SOL,100,1,150,h${wallet},${index}`;
-    const header = 'blockchain,block_time,trader_id,token_bought_mint_address,token_sold_mint_address,token_bought_symbol,token_sold_symbol,token_bought_amount,token_sold_amount,amount_usd,tx_id,tx_index';
+    const header =
+      'blockchain,block_time,trader_id,token_bought_mint_address,token_sold_mint_address,token_bought_symbol,token_sold_symbol,token_bought_amount,token_sold_amount,amount_usd,tx_id,tx_index';
     // Newest first (as a query ordered by block_time desc gives it); in second 1, tx_index 2
     // before 1, and two rows with the same tx_index kept in file order.
-    const newestFirst = csv(header, row(2, '0', 'W1'), row(1, '2', 'W2'), row(1, '1', 'W3'), row(1, '1', 'W4'), row(0, '5', 'W5'));
-    const inOrder = csv(header, row(0, '5', 'W5'), row(1, '1', 'W3'), row(1, '1', 'W4'), row(1, '2', 'W2'), row(2, '0', 'W1'));
-    const wallets = (text: string): string[] => importDune(readExportTable(text, 'dune.csv'), 'dune.csv').tape.swaps.map((s) => s.wallet);
+    const newestFirst = csv(
+      header,
+      row(2, '0', 'W1'),
+      row(1, '2', 'W2'),
+      row(1, '1', 'W3'),
+      row(1, '1', 'W4'),
+      row(0, '5', 'W5'),
+    );
+    const inOrder = csv(
+      header,
+      row(0, '5', 'W5'),
+      row(1, '1', 'W3'),
+      row(1, '1', 'W4'),
+      row(1, '2', 'W2'),
+      row(2, '0', 'W1'),
+    );
+    const wallets = (text: string): string[] =>
+      importDune(readExportTable(text, 'dune.csv'), 'dune.csv').tape.swaps.map((s) => s.wallet);
     expect(wallets(newestFirst)).toEqual(['W5', 'W3', 'W4', 'W2', 'W1']);
     expect(wallets(inOrder)).toEqual(['W5', 'W3', 'W4', 'W2', 'W1']);
   });
@@ -47,15 +74,40 @@ describe('importDune', () => {
     const dir = mkdtempSync(join(tmpdir(), 'copysim-dune-'));
     try {
       writeFileSync(join(dir, 'dune.csv'), text);
-      expect(importDune(readExportFile(join(dir, 'dune.csv'), 'dune.csv', 'dune'), 'dune.csv', { ethUsd })).toEqual({ tape, report });
-      expect(importProviderFile('dune', join(dir, 'dune.csv'), { ethUsd })).toEqual(importProviderText('dune', text, 'dune.csv', { ethUsd }));
+      expect(importDune(readExportFile(join(dir, 'dune.csv'), 'dune.csv', 'dune'), 'dune.csv', { ethUsd })).toEqual({
+        tape,
+        report,
+      });
+      expect(importProviderFile('dune', join(dir, 'dune.csv'), { ethUsd })).toEqual(
+        importProviderText('dune', text, 'dune.csv', { ethUsd }),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     expect(tape.network).toBe('eth');
     expect(tape.swaps).toEqual([
-      { wallet: '0xaaa', token: '0xtok', type: 'buy', time: T, quantity: '1000', usd_price: '1.95', usd_amount: '1950', usd_liquidity: null, transaction_hash: '0xh1' },
-      { wallet: '0xbbb', token: '0xtok', type: 'sell', time: T + 5, quantity: '400', usd_price: '2.375', usd_amount: '950', usd_liquidity: null, transaction_hash: '0xh2' },
+      {
+        wallet: '0xaaa',
+        token: '0xtok',
+        type: 'buy',
+        time: T,
+        quantity: '1000',
+        usd_price: '1.95',
+        usd_amount: '1950',
+        usd_liquidity: null,
+        transaction_hash: '0xh1',
+      },
+      {
+        wallet: '0xbbb',
+        token: '0xtok',
+        type: 'sell',
+        time: T + 5,
+        quantity: '400',
+        usd_price: '2.375',
+        usd_amount: '950',
+        usd_liquidity: null,
+        transaction_hash: '0xh2',
+      },
     ]);
     expect(tape.tokens).toEqual({ '0xtok': { name: null, symbol: 'TOK' } });
     expect(report.dropped.map((d) => [d.reason, d.count, d.examples])).toEqual([
@@ -95,7 +147,11 @@ describe('importDune', () => {
     const { tape, report } = importDune(readExportTable(text, 'big.csv'), 'big.csv', { ethUsd, outlierFactor: 0 });
     expect(tape.swaps.map((s) => s.transaction_hash)).toEqual(['0xh1']);
     expect(report.dropped).toEqual([
-      { reason: "usd_price 1e+67 is outside the tape's range (1e-60 to 1e60)", count: 2, examples: ['big.csv line 3', 'big.csv line 4'] },
+      {
+        reason: "usd_price 1e+67 is outside the tape's range (1e-60 to 1e60)",
+        count: 2,
+        examples: ['big.csv line 3', 'big.csv line 4'],
+      },
       { reason: "quantity 1e+63 is outside the tape's range (1e-60 to 1e60)", count: 1, examples: ['big.csv line 5'] },
     ]);
     expect(() => parseTape(tape)).not.toThrow();
@@ -110,38 +166,96 @@ describe('importDune', () => {
     );
     const { tape, report } = importDune(readExportTable(text, 'legacy.csv'), 'legacy.csv');
     expect(tape.swaps).toEqual([
-      { wallet: '0x56178a0d5f301baf6cf3e1cd53d9863437345bf9', token: 'APE', type: 'buy', time: T, quantity: '4000', usd_price: '15', usd_amount: '60000', usd_liquidity: null },
+      {
+        wallet: '0x56178a0d5f301baf6cf3e1cd53d9863437345bf9',
+        token: 'APE',
+        type: 'buy',
+        time: T,
+        quantity: '4000',
+        usd_price: '15',
+        usd_amount: '60000',
+        usd_liquidity: null,
+      },
     ]);
-    expect(report.dropped).toEqual([{ reason: 'aggregator row: the same trade appears again as its DEX row', count: 1, examples: ['legacy.csv line 3'] }]);
+    expect(report.dropped).toEqual([
+      {
+        reason: 'aggregator row: the same trade appears again as its DEX row',
+        count: 1,
+        examples: ['legacy.csv line 3'],
+      },
+    ]);
     expect(report.notes.join(' ')).toMatch(/tokens are named by their symbol; no transaction hashes/);
   });
 
   it('refuses raw amounts alone, a missing column, and a file with nothing usable, naming why', () => {
-    const raw = csv('blockchain,tx_hash,token_bought_address,token_sold_address,token_bought_amount_raw,token_sold_amount_raw', 'ethereum,0x1,0xa,0xb,1,2');
-    expect(() => importDune(readExportTable(raw, 'raw.csv'), 'raw.csv')).toThrow(/raw.csv: only raw amounts .* cannot be turned into token amounts/);
-    const noTrader = csv('blockchain,block_time,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount', 'solana,1,a,b,1,1');
-    expect(() => importDune(readExportTable(noTrader, 'x.csv'), 'x.csv')).toThrow(/x.csv: no trader column \(taker or trader_id or user or tx_from\); the file has blockchain, block_time/);
+    const raw = csv(
+      'blockchain,tx_hash,token_bought_address,token_sold_address,token_bought_amount_raw,token_sold_amount_raw',
+      'ethereum,0x1,0xa,0xb,1,2',
+    );
+    expect(() => importDune(readExportTable(raw, 'raw.csv'), 'raw.csv')).toThrow(
+      /raw.csv: only raw amounts .* cannot be turned into token amounts/,
+    );
+    const noTrader = csv(
+      'blockchain,block_time,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount',
+      'solana,1,a,b,1,1',
+    );
+    expect(() => importDune(readExportTable(noTrader, 'x.csv'), 'x.csv')).toThrow(
+      /x.csv: no trader column \(taker or trader_id or user or tx_from\); the file has blockchain, block_time/,
+    );
     // A SOL buy without amount_usd and without `solUsd`: nothing usable, exit 1 in the CLI.
-    const unpriced = csv('blockchain,block_time,user,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount', `solana,${T},W,MINT,${WSOL},10,1`);
+    const unpriced = csv(
+      'blockchain,block_time,user,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount',
+      `solana,${T},W,MINT,${WSOL},10,1`,
+    );
     expect(() => importDune(readExportTable(unpriced, 'u.csv'), 'u.csv')).toThrow(
       /u.csv: nothing usable: 1 rows read, none kept \(1 no USD value in the export and no `solUsd` series for its SOL leg\)/,
     );
   });
 
   it('reads a CSV with a byte-order mark and semicolons, and the API JSON answer', () => {
-    const header = 'blockchain;block_time;user;token_bought_address;token_sold_address;token_bought_amount;token_sold_amount;amount_usd';
+    const header =
+      'blockchain;block_time;user;token_bought_address;token_sold_address;token_bought_amount;token_sold_amount;amount_usd';
     const text = `\uFEFF${csv(header, `solana;2024-03-10 10:00:00 UTC;W;MINT;${WSOL};10;1;150`)}`;
-    expect(importDune(readExportTable(text, 'bom.csv'), 'bom.csv').tape.swaps[0]).toMatchObject({ wallet: 'W', quantity: '10', usd_price: '15' });
-    const json = JSON.stringify({ result: { rows: [{ blockchain: 'solana', block_time: '2024-03-10 10:00:00.000 UTC', user: 'W', token_bought_address: 'MINT', token_sold_address: WSOL, token_bought_amount: 10, token_sold_amount: 1, amount_usd: 150 }] } });
-    expect(importDune(readExportTable(json, 'api.json'), 'api.json').tape.swaps[0]).toMatchObject({ time: T, usd_price: '15' });
-    expect(() => readExportTable('{"error":"Query execution failed"}', 'err.json')).toThrow(/err.json: the file is the provider's error answer, not data: Query execution failed/);
+    expect(importDune(readExportTable(text, 'bom.csv'), 'bom.csv').tape.swaps[0]).toMatchObject({
+      wallet: 'W',
+      quantity: '10',
+      usd_price: '15',
+    });
+    const json = JSON.stringify({
+      result: {
+        rows: [
+          {
+            blockchain: 'solana',
+            block_time: '2024-03-10 10:00:00.000 UTC',
+            user: 'W',
+            token_bought_address: 'MINT',
+            token_sold_address: WSOL,
+            token_bought_amount: 10,
+            token_sold_amount: 1,
+            amount_usd: 150,
+          },
+        ],
+      },
+    });
+    expect(importDune(readExportTable(json, 'api.json'), 'api.json').tape.swaps[0]).toMatchObject({
+      time: T,
+      usd_price: '15',
+    });
+    expect(() => readExportTable('{"error":"Query execution failed"}', 'err.json')).toThrow(
+      /err.json: the file is the provider's error answer, not data: Query execution failed/,
+    );
   });
 
   it('takes another quote list with --quote-assets', () => {
-    const text = csv('blockchain,block_time,user,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount,amount_usd', `solana,${T},W,A,B,10,5,20`);
+    const text = csv(
+      'blockchain,block_time,user,token_bought_address,token_sold_address,token_bought_amount,token_sold_amount,amount_usd',
+      `solana,${T},W,A,B,10,5,20`,
+    );
     // Neither A nor B is money by default; with B as a dollar, 10 A for 5 B is a buy at $2 (the export's $20 / 10).
     expect(() => importDune(readExportTable(text, 'q.csv'), 'q.csv')).toThrow(/neither leg is a quote asset/);
-    const { tape } = importDune(readExportTable(text, 'q.csv'), 'q.csv', { quoteAssets: parseQuoteAssets('B:BUSD:usd') });
+    const { tape } = importDune(readExportTable(text, 'q.csv'), 'q.csv', {
+      quoteAssets: parseQuoteAssets('B:BUSD:usd'),
+    });
     expect(tape.swaps[0]).toMatchObject({ token: 'A', type: 'buy', usd_price: '2' });
   });
 });
@@ -155,7 +269,17 @@ describe('importFlipside', () => {
     );
     const { tape } = importFlipside(readExportTable(text, 'ez.csv'), 'ez.csv');
     expect(tape.swaps).toEqual([
-      { wallet: '0xabc', token: '0xtok', type: 'buy', time: T, quantity: '40', usd_price: '2.5125', usd_amount: '100.5', usd_liquidity: null, transaction_hash: '0xh' },
+      {
+        wallet: '0xabc',
+        token: '0xtok',
+        type: 'buy',
+        time: T,
+        quantity: '40',
+        usd_price: '2.5125',
+        usd_amount: '100.5',
+        usd_liquidity: null,
+        transaction_hash: '0xh',
+      },
     ]);
   });
 
@@ -165,12 +289,35 @@ describe('importFlipside', () => {
       // 250 MINT from, 0.5 SOL to: a sell of 250 at 0.5 × 150 = $75 (no USD column values) → $0.3.
       `2024-03-10 10:00:00.000,sig,W,MINT,250,,${WSOL},0.5,`,
     );
-    expect(importFlipside(readExportTable(ez, 'ez.csv'), 'ez.csv', { solUsd }).tape.swaps[0]).toMatchObject({ type: 'sell', quantity: '250', usd_amount: '75', usd_price: '0.3' });
+    expect(importFlipside(readExportTable(ez, 'ez.csv'), 'ez.csv', { solUsd }).tape.swaps[0]).toMatchObject({
+      type: 'sell',
+      quantity: '250',
+      usd_amount: '75',
+      usd_price: '0.3',
+    });
     // The seed has no time: rows are placed at `assumeTime`, in file order; a failed one is dropped.
-    const seed = csv('tx_id, succeeded, swapper, from_mint, from_amt, to_mint, to_amt', `s1,TRUE,W,${USDC_SOL},10,MINT,40`, `s2,FALSE,W,${USDC_SOL},10,MINT,40`);
-    expect(() => importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv')).toThrow(/none kept \(1 no time \(the export has none; `assumeTime` gives one\); 1 failed transaction \(succeeded is false\)\)/);
+    const seed = csv(
+      'tx_id, succeeded, swapper, from_mint, from_amt, to_mint, to_amt',
+      `s1,TRUE,W,${USDC_SOL},10,MINT,40`,
+      `s2,FALSE,W,${USDC_SOL},10,MINT,40`,
+    );
+    expect(() => importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv')).toThrow(
+      /none kept \(1 no time \(the export has none; `assumeTime` gives one\); 1 failed transaction \(succeeded is false\)\)/,
+    );
     const { tape, report } = importFlipside(readExportTable(seed, 'seed.csv'), 'seed.csv', { assumeTime: T });
-    expect(tape.swaps).toEqual([{ wallet: 'W', token: 'MINT', type: 'buy', time: T, quantity: '40', usd_price: '0.25', usd_amount: '10', usd_liquidity: null, transaction_hash: 's1' }]);
+    expect(tape.swaps).toEqual([
+      {
+        wallet: 'W',
+        token: 'MINT',
+        type: 'buy',
+        time: T,
+        quantity: '40',
+        usd_price: '0.25',
+        usd_amount: '10',
+        usd_liquidity: null,
+        transaction_hash: 's1',
+      },
+    ]);
     expect(report.notes).toContain(`1 swaps had no time and were placed at ${T} (\`assumeTime\`), in file order`);
   });
 });
@@ -185,16 +332,35 @@ const swapTx = {
   transactionError: null,
   accountData: [],
   // 0.01 SOL in (10,000,000 lamports), 3000 tokens out (3,000,000,000 at 6 decimals).
-  events: { swap: { nativeInput: { account: 'W', amount: '10000000' }, nativeOutput: null, tokenInputs: [], tokenOutputs: [{ userAccount: 'P', mint: 'MINT', rawTokenAmount: { tokenAmount: '3000000000', decimals: 6 } }] } },
+  events: {
+    swap: {
+      nativeInput: { account: 'W', amount: '10000000' },
+      nativeOutput: null,
+      tokenInputs: [],
+      tokenOutputs: [{ userAccount: 'P', mint: 'MINT', rawTokenAmount: { tokenAmount: '3000000000', decimals: 6 } }],
+    },
+  },
 };
 
 describe('importHelius', () => {
   it('reads events.swap: 0.01 SOL × $150 = $1.5 for 3000 tokens → $0.0005', () => {
     const { tape } = importHelius([swapTx], 'h.json', { solUsd });
-    expect(tape.swaps).toEqual([{ wallet: 'W', token: 'MINT', type: 'buy', time: T, quantity: '3000', usd_price: '0.0005', usd_amount: '1.5', usd_liquidity: null, transaction_hash: 'sig1' }]);
+    expect(tape.swaps).toEqual([
+      {
+        wallet: 'W',
+        token: 'MINT',
+        type: 'buy',
+        time: T,
+        quantity: '3000',
+        usd_price: '0.0005',
+        usd_amount: '1.5',
+        usd_liquidity: null,
+        transaction_hash: 'sig1',
+      },
+    ]);
   });
 
-  it('falls back to the wallet\'s balance changes for UNKNOWN or empty events (fee added back, SOL and wrapped SOL one asset)', () => {
+  it("falls back to the wallet's balance changes for UNKNOWN or empty events (fee added back, SOL and wrapped SOL one asset)", () => {
     const balances = {
       ...swapTx,
       signature: 'sig2',
@@ -203,35 +369,91 @@ describe('importHelius', () => {
       // The wallet's SOL: -5000 lamports, the fee alone; its wrapped SOL -0.02; its MINT +1.
       accountData: [
         { account: 'W', nativeBalanceChange: -5000, tokenBalanceChanges: [] },
-        { account: 'A1', nativeBalanceChange: 0, tokenBalanceChanges: [{ userAccount: 'W', mint: WSOL, rawTokenAmount: { tokenAmount: '-20000000', decimals: 9 } }] },
-        { account: 'A2', nativeBalanceChange: 0, tokenBalanceChanges: [{ userAccount: 'W', mint: 'MINT', rawTokenAmount: { tokenAmount: '1000000', decimals: 6 } }] },
-        { account: 'A3', nativeBalanceChange: 0, tokenBalanceChanges: [{ userAccount: 'OTHER', mint: 'MINT', rawTokenAmount: { tokenAmount: '-1000000', decimals: 6 } }] },
+        {
+          account: 'A1',
+          nativeBalanceChange: 0,
+          tokenBalanceChanges: [
+            { userAccount: 'W', mint: WSOL, rawTokenAmount: { tokenAmount: '-20000000', decimals: 9 } },
+          ],
+        },
+        {
+          account: 'A2',
+          nativeBalanceChange: 0,
+          tokenBalanceChanges: [
+            { userAccount: 'W', mint: 'MINT', rawTokenAmount: { tokenAmount: '1000000', decimals: 6 } },
+          ],
+        },
+        {
+          account: 'A3',
+          nativeBalanceChange: 0,
+          tokenBalanceChanges: [
+            { userAccount: 'OTHER', mint: 'MINT', rawTokenAmount: { tokenAmount: '-1000000', decimals: 6 } },
+          ],
+        },
       ],
     };
     // 0.02 SOL × 150 = $3 for 1 token.
-    const { tape, report } = importHelius([balances, { ...swapTx, signature: 's3', type: 'TRANSFER' }, { ...swapTx, signature: 's4', transactionError: { x: 1 } }], 'h.json', { solUsd });
+    const { tape, report } = importHelius(
+      [
+        balances,
+        { ...swapTx, signature: 's3', type: 'TRANSFER' },
+        { ...swapTx, signature: 's4', transactionError: { x: 1 } },
+      ],
+      'h.json',
+      { solUsd },
+    );
     expect(tape.swaps).toMatchObject([{ type: 'buy', quantity: '1', usd_price: '3', usd_amount: '3' }]);
-    expect(report.dropped.map((d) => d.reason)).toEqual(['type TRANSFER is not a swap', 'failed transaction (transactionError)']);
+    expect(report.dropped.map((d) => d.reason)).toEqual([
+      'type TRANSFER is not a swap',
+      'failed transaction (transactionError)',
+    ]);
   });
 });
 
 describe('importBirdeye', () => {
   it('reads camelCase from/to: USD from the quote leg (1.5 SOL × $180 = $270 for 3000 → $0.09)', () => {
-    const item = { owner: 'W', blockUnixTime: T, txHash: 'h', from: { address: WSOL, symbol: 'SOL', uiAmount: 1.5, price: 180 }, to: { address: 'MINT', symbol: 'M', uiAmount: 3000, price: 0.1 } };
+    const item = {
+      owner: 'W',
+      blockUnixTime: T,
+      txHash: 'h',
+      from: { address: WSOL, symbol: 'SOL', uiAmount: 1.5, price: 180 },
+      to: { address: 'MINT', symbol: 'M', uiAmount: 3000, price: 0.1 },
+    };
     const { tape } = importBirdeye({ success: true, data: { items: [item] } }, 'b.json');
-    expect(tape.swaps).toEqual([{ wallet: 'W', token: 'MINT', type: 'buy', time: T, quantity: '3000', usd_price: '0.09', usd_amount: '270', usd_liquidity: null, transaction_hash: 'h' }]);
+    expect(tape.swaps).toEqual([
+      {
+        wallet: 'W',
+        token: 'MINT',
+        type: 'buy',
+        time: T,
+        quantity: '3000',
+        usd_price: '0.09',
+        usd_amount: '270',
+        usd_liquidity: null,
+        transaction_hash: 'h',
+      },
+    ]);
   });
 
   it('reads snake_case base/quote with type_swap, USD from volume_usd (100 sold for $25.2 → $0.252)', () => {
     const item = {
-      owner: 'W', block_unix_time: T, tx_hash: 'h', volume_usd: 25.2,
+      owner: 'W',
+      block_unix_time: T,
+      tx_hash: 'h',
+      volume_usd: 25.2,
       base: { address: 'MINT', ui_amount: 100, price: 0.25, type_swap: 'from' },
       quote: { address: USDC_SOL, ui_amount: 25, price: 1, type_swap: 'to' },
     };
-    expect(importBirdeye({ success: true, data: { items: [item] } }, 'b.json').tape.swaps[0]).toMatchObject({ type: 'sell', quantity: '100', usd_price: '0.252' });
+    expect(importBirdeye({ success: true, data: { items: [item] } }, 'b.json').tape.swaps[0]).toMatchObject({
+      type: 'sell',
+      quantity: '100',
+      usd_price: '0.252',
+    });
   });
 
   it('refuses an error answer, naming the file', () => {
-    expect(() => importBirdeye({ success: false, message: 'Unauthorized' }, 'b.json')).toThrow(/b.json: the file is the provider's error answer, not data: Unauthorized/);
+    expect(() => importBirdeye({ success: false, message: 'Unauthorized' }, 'b.json')).toThrow(
+      /b.json: the file is the provider's error answer, not data: Unauthorized/,
+    );
   });
 });

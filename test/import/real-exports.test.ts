@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DecimalJs40 as Decimal } from '../../src/numeric/decimal.js';
 import { parseTape } from '../../src/index.js';
-import { importProviderFiles, importPumpSwapFile, importDune, importFlipside, readExportTable, type Provider } from '../../src/import.js';
+import {
+  importProviderFiles,
+  importPumpSwapFile,
+  importDune,
+  importFlipside,
+  readExportTable,
+  type Provider,
+} from '../../src/import.js';
 import { duneExportOf, flipsideExportOf } from '../../scripts/make-export.js';
 import { present, REAL_DATA_DIR } from '../support/paths.js';
 
@@ -40,19 +47,38 @@ describe.skipIf(!available)('the real exports of ../shared/real-data/exports', (
   });
 
   it('a file with nothing usable is an error that says why', () => {
-    expect(() => importProviderFiles('dune', [file('dune', 'uniswap_ethereum_base_trades_seed.csv')])).toThrow(/only raw amounts/);
-    expect(() => importProviderFiles('birdeye', [file('birdeye', 'get-defi-txs-pair-seek_by_time.response.json')])).toThrow(/none kept \(1 both legs are quote assets/);
-    expect(() => importProviderFiles('flipside', [file('flipside', 'testing__swaps_pumpfun.csv')])).toThrow(/none kept \(6 no time/);
+    expect(() => importProviderFiles('dune', [file('dune', 'uniswap_ethereum_base_trades_seed.csv')])).toThrow(
+      /only raw amounts/,
+    );
+    expect(() =>
+      importProviderFiles('birdeye', [file('birdeye', 'get-defi-txs-pair-seek_by_time.response.json')]),
+    ).toThrow(/none kept \(1 both legs are quote assets/);
+    expect(() => importProviderFiles('flipside', [file('flipside', 'testing__swaps_pumpfun.csv')])).toThrow(
+      /none kept \(6 no time/,
+    );
   });
 
   it('every Helius swap with a SOL leg is priced from the series: 0.01 SOL for 18663.358445 Bodi', () => {
     // buySellRaydium (2024-07-02T08:45:27Z = 1719909927): with SOL at $150 that day, 0.01 SOL = $1.5.
     const series = `${1_719_878_400},150\n`;
-    const { tape } = importProviderFiles('helius', [file('helius', 'buySellRaydium.json')], { solUsd: writeTemp('sol.tsv', series) });
-    expect(tape.swaps).toMatchObject([{ type: 'buy', quantity: '18663.358445', usd_amount: '1.5', time: 1_719_909_927 }]);
+    const { tape } = importProviderFiles('helius', [file('helius', 'buySellRaydium.json')], {
+      solUsd: writeTemp('sol.tsv', series),
+    });
+    expect(tape.swaps).toMatchObject([
+      { type: 'buy', quantity: '18663.358445', usd_amount: '1.5', time: 1_719_909_927 },
+    ]);
     // The UNKNOWN transaction, from balance changes: 0.052708178 wrapped SOL for 0.00287442 of 7vfC….
-    const unknown = importProviderFiles('helius', [file('helius', 'test_helius.py__JUPITER_SWAP_TX_RESPONSE.json')], { solUsd: writeTemp('sol2.tsv', `${1_758_153_600},150\n`) });
-    expect(unknown.tape.swaps).toMatchObject([{ wallet: '7rhxnLV8C77o6d8oz26AgK8x8m5ePsdeRawjqvojbjnQ', type: 'buy', quantity: '0.00287442', usd_amount: '7.9062267' }]);
+    const unknown = importProviderFiles('helius', [file('helius', 'test_helius.py__JUPITER_SWAP_TX_RESPONSE.json')], {
+      solUsd: writeTemp('sol2.tsv', `${1_758_153_600},150\n`),
+    });
+    expect(unknown.tape.swaps).toMatchObject([
+      {
+        wallet: '7rhxnLV8C77o6d8oz26AgK8x8m5ePsdeRawjqvojbjnQ',
+        type: 'buy',
+        quantity: '0.00287442',
+        usd_amount: '7.9062267',
+      },
+    ]);
   });
 });
 
@@ -72,8 +98,21 @@ for (const { name, exportOf, importOf } of madeExports) {
       expect(back.swaps.length).toBe(withAmount.length);
       back.swaps.forEach((s, i) => {
         const t = withAmount[i]!;
-        expect([s.wallet, s.token, s.type, s.time, s.quantity, s.usd_amount, s.transaction_hash]).toEqual([t.wallet, t.token, t.type, t.time, t.quantity, t.usd_amount, t.transaction_hash]);
-        expect(s.usd_price).toBe(new Decimal(String(t.usd_amount)).div(new Decimal(String(t.quantity))).toSignificantDigits(20).toString());
+        expect([s.wallet, s.token, s.type, s.time, s.quantity, s.usd_amount, s.transaction_hash]).toEqual([
+          t.wallet,
+          t.token,
+          t.type,
+          t.time,
+          t.quantity,
+          t.usd_amount,
+          t.transaction_hash,
+        ]);
+        expect(s.usd_price).toBe(
+          new Decimal(String(t.usd_amount))
+            .div(new Decimal(String(t.quantity)))
+            .toSignificantDigits(20)
+            .toString(),
+        );
       });
     });
   });

@@ -40,7 +40,6 @@ function inTimeOrder(t: TapeInput): TapeInput {
   return { ...t, swaps: [...t.swaps].sort((a, b) => a.time - b.time) };
 }
 
-
 // Two leader buys and a sell on one token, with market swaps between: 3 follower trades.
 const small = tape([
   buy(LEADER_A, TOKEN_X, at(0), 100, '1.5', { usd_liquidity: 10_000 }),
@@ -54,7 +53,9 @@ describe('a JSONL tape gives the same response as the JSON tape', () => {
   it('on a small tape, through simulateStream, the file reader and the command line', async () => {
     const expected = JSON.stringify(simulate(small, request()));
     const path = writeJsonl(small);
-    expect(JSON.stringify(simulateStream({ network: 'sol', native_prices: small.native_prices }, small.swaps, request()))).toBe(expected);
+    expect(
+      JSON.stringify(simulateStream({ network: 'sol', native_prices: small.native_prices }, small.swaps, request())),
+    ).toBe(expected);
     expect(JSON.stringify(simulateJsonlFile(path, request()))).toBe(expected);
     const requestPath = join(dir, 'request.json');
     writeFileSync(requestPath, JSON.stringify(request()));
@@ -111,11 +112,17 @@ describe('a JSONL tape gives the same response as the JSON tape', () => {
 
   it('in memory (readTapeFile), a JSONL tape may be in any order', () => {
     const shuffled = { ...small, swaps: [...small.swaps].reverse() };
-    expect(JSON.stringify(simulate(readTapeFile(writeJsonl(shuffled)), request()))).toBe(JSON.stringify(simulate(small, request())));
+    expect(JSON.stringify(simulate(readTapeFile(writeJsonl(shuffled)), request()))).toBe(
+      JSON.stringify(simulate(small, request())),
+    );
   });
 });
 
-const goldenCases = present(MODEL_CASES_DIR) ? readdirSync(MODEL_CASES_DIR).filter((d) => present(join(MODEL_CASES_DIR, d, 'expected.json'))).sort() : [];
+const goldenCases = present(MODEL_CASES_DIR)
+  ? readdirSync(MODEL_CASES_DIR)
+      .filter((d) => present(join(MODEL_CASES_DIR, d, 'expected.json')))
+      .sort()
+  : [];
 if (goldenCases.length === 0) console.warn(`JSONL golden comparison skipped: no cases under ${MODEL_CASES_DIR}`);
 
 describe.skipIf(goldenCases.length === 0)('golden cases as JSONL tapes (../shared/golden)', () => {
@@ -144,14 +151,27 @@ describe.skipIf(goldenCases.length === 0)('golden cases as JSONL tapes (../share
 
 describe('problems in a JSONL tape are named by line', () => {
   const header = JSON.stringify({ network: 'sol', native_prices: [[0, 100]] });
-  const swap = (time: number, extra: object = {}): string => JSON.stringify({ ...buy(LEADER_A, TOKEN_X, time, 1, 2), ...extra });
+  const swap = (time: number, extra: object = {}): string =>
+    JSON.stringify({ ...buy(LEADER_A, TOKEN_X, time, 1, 2), ...extra });
 
   it.each([
     ['a line that is not JSON', `${header}\n${swap(at(1))}\n{"wallet": oops}\n`, /line 3: not valid JSON/],
     ['two values on one line', `${header}\n${swap(at(1))},${swap(at(2))}\n`, /line 2: not valid JSON/],
-    ['an invalid swap', `${header}\n${swap(at(1))}\n\n${swap(at(2), { usd_price: '-1' })}\n`, /line 4: tape: swap 1: swaps\[1\]\.usd_price: expected a decimal > 0/],
-    ['a swap out of time order', `${header}\n${swap(at(5))}\n${swap(at(5))}\n${swap(at(4))}\n`, /line 4: tape: swap 2: time 1710028804 is earlier than the time 1710028805/],
-    ['an invalid swap after window_end', `${header}\n${swap(at(1))}\n${swap(at(999_999), { type: 'hold' })}\n`, /line 3: tape: swap 1: swaps\[1\]\.type/],
+    [
+      'an invalid swap',
+      `${header}\n${swap(at(1))}\n\n${swap(at(2), { usd_price: '-1' })}\n`,
+      /line 4: tape: swap 1: swaps\[1\]\.usd_price: expected a decimal > 0/,
+    ],
+    [
+      'a swap out of time order',
+      `${header}\n${swap(at(5))}\n${swap(at(5))}\n${swap(at(4))}\n`,
+      /line 4: tape: swap 2: time 1710028804 is earlier than the time 1710028805/,
+    ],
+    [
+      'an invalid swap after window_end',
+      `${header}\n${swap(at(1))}\n${swap(at(999_999), { type: 'hold' })}\n`,
+      /line 3: tape: swap 1: swaps\[1\]\.type/,
+    ],
     ['an invalid header', `{"network": "btc"}\n${swap(at(1))}\n`, /line 1: tape: network/],
     ['a blank first line', `\n${header}\n`, /line 1: expected the tape header/],
     ['a JSON tape named .jsonl', `${JSON.stringify(small)}\n`, /line 1: a JSONL tape lists its swaps one a line/],
@@ -160,7 +180,9 @@ describe('problems in a JSONL tape are named by line', () => {
     const path = writeText(text);
     // The same line whatever the size of the blocks the file is read in.
     for (const chunkBytes of [16, 100, undefined]) {
-      const e = inputErrorOf(() => simulateJsonlFile(path, request(), {}, chunkBytes === undefined ? {} : { chunkBytes }));
+      const e = inputErrorOf(() =>
+        simulateJsonlFile(path, request(), {}, chunkBytes === undefined ? {} : { chunkBytes }),
+      );
       expect(e.message).toMatch(message);
       expect(e.message.startsWith(`${path}: line `)).toBe(true);
       expect(e.location.source).toBe(path);
@@ -173,7 +195,9 @@ describe('problems in a JSONL tape are named by line', () => {
   });
 
   it('a missing file is an input error naming it', () => {
-    expect(inputErrorOf(() => simulateJsonlFile(join(dir, 'none.jsonl'), request())).message).toMatch(/none\.jsonl: no such file/);
+    expect(inputErrorOf(() => simulateJsonlFile(join(dir, 'none.jsonl'), request())).message).toMatch(
+      /none\.jsonl: no such file/,
+    );
   });
 
   it('an invalid request is refused before any swap is read', () => {

@@ -8,7 +8,10 @@ import { readDeltaInt64 } from '../../src/io/parquet/fast-int64.js';
 function int64File(values: readonly bigint[]): ArrayBuffer {
   const bytes = parquetWriteBuffer({
     columnData: [{ name: 'time', data: values as bigint[], encoding: 'DELTA_BINARY_PACKED' }],
-    schema: [{ name: 'root', num_children: 1 }, { name: 'time', type: 'INT64', repetition_type: 'REQUIRED' }],
+    schema: [
+      { name: 'root', num_children: 1 },
+      { name: 'time', type: 'INT64', repetition_type: 'REQUIRED' },
+    ],
     codec: 'UNCOMPRESSED',
     pageSize: 512,
   });
@@ -41,7 +44,10 @@ describe('the INT64 delta decoder for times', () => {
   it('equals hyparquet on any run of safe integers (deltas of every width up to 32 bits), and gives way beyond', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -5, max: 5 }), fc.constant(0)), { minLength: 1, maxLength: 600 }),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 2 ** 31 }), fc.integer({ min: -5, max: 5 }), fc.constant(0)), {
+          minLength: 1,
+          maxLength: 600,
+        }),
         fc.integer({ min: 0, max: 2 ** 40 }),
         async (steps, first) => {
           const values: bigint[] = [];

@@ -11,9 +11,19 @@ import { cli } from '../support/cli.js';
 /** A simulator request over 1970-01-01 (the tapes' times), following `wallet`. */
 const requestFor = (wallet: string): string =>
   JSON.stringify({
-    wallets: [wallet], network: 'sol', from_date: '1970-01-01', to_date: '1970-01-01', buy_percentage: 50, max_buy_amount: 300,
-    max_position_amount: 800, priority_fee: 0.0005, bribe: 0.0001, max_dupe_buy_times: 2, close_all: false,
-    inactivity_time_fix: null, include_bot_fees: false,
+    wallets: [wallet],
+    network: 'sol',
+    from_date: '1970-01-01',
+    to_date: '1970-01-01',
+    buy_percentage: 50,
+    max_buy_amount: 300,
+    max_position_amount: 800,
+    priority_fee: 0.0005,
+    bribe: 0.0001,
+    max_dupe_buy_times: 2,
+    close_all: false,
+    inactivity_time_fix: null,
+    include_bot_fees: false,
   });
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-parquet-'));
@@ -25,8 +35,7 @@ const tapeText = `${JSON.stringify({
   network: 'sol',
   tokens: { M1: { name: 'Token', symbol: 'T', created_at: 100 } },
   native_prices: [[0, '150.25']],
-})
-  .slice(0, -1)},"swaps":[
+}).slice(0, -1)},"swaps":[
 {"wallet":"W1","token":"M1","type":"buy","time":1000,"quantity":"123456789.123456789123456789","usd_price":"0.000000012345678901234567","usd_amount":1.5,"usd_liquidity":null,"transaction_hash":"sig1"},
 {"wallet":"Wé","token":"M1","type":"sell","time":1000,"quantity":"5","usd_price":"0.3","usd_liquidity":"25000"},
 {"wallet":"W1","token":"M1","type":"sell","time":2000,"quantity":"7e-3","usd_price":"1e2","usd_amount":0.7}
@@ -49,7 +58,11 @@ describe('the Parquet tape', () => {
     convertTapeFile(path('t.json'), path('t.parquet'));
     const file = new ParquetTapeFile(path('t.parquet'));
     try {
-      expect(file.header).toEqual({ network: 'sol', tokens: { M1: { name: 'Token', symbol: 'T', created_at: 100 } }, native_prices: [[0, '150.25']] });
+      expect(file.header).toEqual({
+        network: 'sol',
+        tokens: { M1: { name: 'Token', symbol: 'T', created_at: 100 } },
+        native_prices: [[0, '150.25']],
+      });
       expect(file.forms).toEqual({ numberFields: ['usd_amount'], timeOrdered: true });
       expect([...file.swaps()].map((s) => [s.wallet, s.quantity, s.usd_amount, s.usd_liquidity])).toEqual([
         ['W1', '123456789.123456789123456789', 1.5, null],
@@ -71,7 +84,11 @@ describe('the Parquet tape', () => {
       const swaps = [...file.swaps(['transaction_hash'])];
       expect(swaps.map((s) => 'transaction_hash' in s)).toEqual([false, false, false]);
       // The other optional fields keep their forms: 1.5, an explicit null, absent.
-      expect(swaps.map((s) => [s.usd_amount, s.usd_liquidity])).toEqual([[1.5, null], [undefined, '25000'], [0.7, undefined]]);
+      expect(swaps.map((s) => [s.usd_amount, s.usd_liquidity])).toEqual([
+        [1.5, null],
+        [undefined, '25000'],
+        [0.7, undefined],
+      ]);
       expect('usd_liquidity' in swaps[0]!).toBe(true);
     } finally {
       file.close();
@@ -102,10 +119,26 @@ describe('the Parquet tape', () => {
 });
 
 /** A Parquet file of other columns, as another tool might write it. */
-function foreignParquet(name: string, columns: { name: string; data: unknown[]; type: 'STRING' | 'INT64' | 'DOUBLE' }[], header = true): string {
+function foreignParquet(
+  name: string,
+  columns: { name: string; data: unknown[]; type: 'STRING' | 'INT64' | 'DOUBLE' }[],
+  header = true,
+): string {
   const writer = new ParquetWriter({
     writer: fileWriter(path(name)),
-    schema: [{ name: 'root', num_children: columns.length }, ...columns.map((c) => (c.type === 'STRING' ? { name: c.name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const } : { name: c.name, type: c.type, repetition_type: 'REQUIRED' as const }))],
+    schema: [
+      { name: 'root', num_children: columns.length },
+      ...columns.map((c) =>
+        c.type === 'STRING'
+          ? {
+              name: c.name,
+              type: 'BYTE_ARRAY' as const,
+              converted_type: 'UTF8' as const,
+              repetition_type: 'REQUIRED' as const,
+            }
+          : { name: c.name, type: c.type, repetition_type: 'REQUIRED' as const },
+      ),
+    ],
     ...(header ? { kvMetadata: [{ key: 'copysim.tape.header', value: '{"network":"sol"}' }] } : {}),
   });
   writer.write({ columnData: columns.map((c) => ({ name: c.name, data: c.data as never })) });
@@ -129,35 +162,78 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
   });
 
   it.each([
-    ['a truncated file', () => {
-      writeFileSync(path('t.json'), tapeText);
-      convertTapeFile(path('t.json'), path('full.parquet'));
-      const bytes = readFileSync(path('full.parquet'));
-      writeFileSync(path('cut.parquet'), bytes.subarray(0, bytes.length - 40));
-      return path('cut.parquet');
-    }, /cut\.parquet: not a Parquet file \(it does not end with "PAR1"\): truncated or another format/],
-    ['a JSON file named .parquet', () => {
-      writeFileSync(path('json.parquet'), tapeText);
-      return path('json.parquet');
-    }, /json\.parquet: not a Parquet file/],
-    ['corrupt pages', () => {
-      writeFileSync(path('t.json'), tapeText);
-      convertTapeFile(path('t.json'), path('full.parquet'));
-      const bytes = readFileSync(path('full.parquet'));
-      bytes.fill(0xff, 8, 200);
-      writeFileSync(path('corrupt.parquet'), bytes);
-      return path('corrupt.parquet');
-    }, /corrupt\.parquet: row group 0, column "\w+": cannot be decoded .*: the file is corrupt/],
-    ['a missing required column', () => foreignParquet('nowallet.parquet', good.slice(1)), /nowallet\.parquet: no column "wallet": a tape needs the columns wallet, token, type, time, quantity, usd_price/],
-    ['a column of the wrong type', () => foreignParquet('strtime.parquet', good.map((c) => (c.name === 'time' ? { name: 'time', data: ['5'], type: 'STRING' as const } : c))), /strtime\.parquet: column "time" is BYTE_ARRAY, expected INT64 \(seconds\)/],
-    ['no header metadata', () => foreignParquet('nohead.parquet', good, false), /nohead\.parquet: no "copysim\.tape\.header" key-value metadata/],
-    ['a bad value in a row', () => foreignParquet('badrow.parquet', good.map((c) => (c.name === 'type' ? { ...c, data: ['hold'] } : c))), /badrow\.parquet: row 0: tape: swap 0: swaps\[0\]\.type: Invalid option: expected one of "buy"\|"sell"/],
-    ['a bad decimal in a later row of a wallet not followed', () => {
-      // The row group fails its column check; each swap is then checked and the bad one named.
-      const { swaps, ...header } = JSON.parse(tapeText) as { swaps: Record<string, unknown>[] };
-      writeParquetTape(path('baddecimal.parquet'), { ...header, swaps: swaps.map((swap, k) => (k === 1 ? { ...swap, quantity: '-5' } : swap)) } as never);
-      return path('baddecimal.parquet');
-    }, /baddecimal\.parquet: row 1: tape: swap 1: swaps\[1\]\.quantity: /],
+    [
+      'a truncated file',
+      () => {
+        writeFileSync(path('t.json'), tapeText);
+        convertTapeFile(path('t.json'), path('full.parquet'));
+        const bytes = readFileSync(path('full.parquet'));
+        writeFileSync(path('cut.parquet'), bytes.subarray(0, bytes.length - 40));
+        return path('cut.parquet');
+      },
+      /cut\.parquet: not a Parquet file \(it does not end with "PAR1"\): truncated or another format/,
+    ],
+    [
+      'a JSON file named .parquet',
+      () => {
+        writeFileSync(path('json.parquet'), tapeText);
+        return path('json.parquet');
+      },
+      /json\.parquet: not a Parquet file/,
+    ],
+    [
+      'corrupt pages',
+      () => {
+        writeFileSync(path('t.json'), tapeText);
+        convertTapeFile(path('t.json'), path('full.parquet'));
+        const bytes = readFileSync(path('full.parquet'));
+        bytes.fill(0xff, 8, 200);
+        writeFileSync(path('corrupt.parquet'), bytes);
+        return path('corrupt.parquet');
+      },
+      /corrupt\.parquet: row group 0, column "\w+": cannot be decoded .*: the file is corrupt/,
+    ],
+    [
+      'a missing required column',
+      () => foreignParquet('nowallet.parquet', good.slice(1)),
+      /nowallet\.parquet: no column "wallet": a tape needs the columns wallet, token, type, time, quantity, usd_price/,
+    ],
+    [
+      'a column of the wrong type',
+      () =>
+        foreignParquet(
+          'strtime.parquet',
+          good.map((c) => (c.name === 'time' ? { name: 'time', data: ['5'], type: 'STRING' as const } : c)),
+        ),
+      /strtime\.parquet: column "time" is BYTE_ARRAY, expected INT64 \(seconds\)/,
+    ],
+    [
+      'no header metadata',
+      () => foreignParquet('nohead.parquet', good, false),
+      /nohead\.parquet: no "copysim\.tape\.header" key-value metadata/,
+    ],
+    [
+      'a bad value in a row',
+      () =>
+        foreignParquet(
+          'badrow.parquet',
+          good.map((c) => (c.name === 'type' ? { ...c, data: ['hold'] } : c)),
+        ),
+      /badrow\.parquet: row 0: tape: swap 0: swaps\[0\]\.type: Invalid option: expected one of "buy"\|"sell"/,
+    ],
+    [
+      'a bad decimal in a later row of a wallet not followed',
+      () => {
+        // The row group fails its column check; each swap is then checked and the bad one named.
+        const { swaps, ...header } = JSON.parse(tapeText) as { swaps: Record<string, unknown>[] };
+        writeParquetTape(path('baddecimal.parquet'), {
+          ...header,
+          swaps: swaps.map((swap, k) => (k === 1 ? { ...swap, quantity: '-5' } : swap)),
+        } as never);
+        return path('baddecimal.parquet');
+      },
+      /baddecimal\.parquet: row 1: tape: swap 1: swaps\[1\]\.quantity: /,
+    ],
   ])('%s', async (_name, make, message) => {
     const file = make();
     writeFileSync(path('r.json'), requestFor('W'));
@@ -179,12 +255,30 @@ describe('a Parquet tape works everywhere a tape is read', () => {
     ['rank', (t: string) => ['rank', '--tape', t, '--request', join(example, 'request-sol.json'), '--format', 'jsonl']],
     ['wallets', (t: string) => ['wallets', '--tape', t]],
     ...(['deals', 'indicators', 'pnl-chart', 'investment-chart'] as const).map(
-      (read): [string, (tape: string) => string[]] => [`wallet ${read}`, (t) => ['wallet', read, LEADER, '--tape', t, '--network', 'sol', ...(read.endsWith('chart') ? ['--period', '7d'] : [])]],
+      (read): [string, (tape: string) => string[]] => [
+        `wallet ${read}`,
+        (t) => [
+          'wallet',
+          read,
+          LEADER,
+          '--tape',
+          t,
+          '--network',
+          'sol',
+          ...(read.endsWith('chart') ? ['--period', '7d'] : []),
+        ],
+      ],
     ),
-    ['sweep', (t: string) => {
-      writeFileSync(path('requests.jsonl'), `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, '')}\n`);
-      return ['sweep', '--tape', t, '--requests', path('requests.jsonl'), '--workers', '1'];
-    }],
+    [
+      'sweep',
+      (t: string) => {
+        writeFileSync(
+          path('requests.jsonl'),
+          `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, '')}\n`,
+        );
+        return ['sweep', '--tape', t, '--requests', path('requests.jsonl'), '--workers', '1'];
+      },
+    ],
   ])('%s gives the same output on the Parquet and the JSON tape', async (_name, args) => {
     convertTapeFile(join(example, 'tape-sol.json'), path('example.parquet'));
     const json = await cli(...args(join(example, 'tape-sol.json')));
@@ -199,8 +293,28 @@ describe('a Parquet tape works everywhere a tape is read', () => {
     const request = join(example, 'request-sol.json');
     convertTapeFile(tape, path('example.parquet'));
     writeFileSync(path('response.json'), (await cli('simulate', '--tape', tape, '--request', request)).out);
-    const fromJson = await cli('report', '--response', path('response.json'), '--request', request, '--tape', tape, '--out', path('json.html'));
-    const fromParquet = await cli('report', '--response', path('response.json'), '--request', request, '--tape', path('example.parquet'), '--out', path('parquet.html'));
+    const fromJson = await cli(
+      'report',
+      '--response',
+      path('response.json'),
+      '--request',
+      request,
+      '--tape',
+      tape,
+      '--out',
+      path('json.html'),
+    );
+    const fromParquet = await cli(
+      'report',
+      '--response',
+      path('response.json'),
+      '--request',
+      request,
+      '--tape',
+      path('example.parquet'),
+      '--out',
+      path('parquet.html'),
+    );
     expect(fromJson.code, fromJson.err).toBe(0);
     expect(fromParquet.code, fromParquet.err).toBe(0);
     await cli('report', '--response', path('response.json'), '--request', request, '--out', path('no-tape.html'));
@@ -213,7 +327,15 @@ describe('a Parquet tape works everywhere a tape is read', () => {
     convertTapeFile(join(example, 'tape-sol.json'), path('example.parquet'));
     const bytes = readFileSync(path('example.parquet'));
     writeFileSync(path('example-cut.parquet'), bytes.subarray(0, bytes.length - 40));
-    const { code, out, err } = await cli('wallet', 'deals', LEADER, '--tape', path('example-cut.parquet'), '--network', 'sol');
+    const { code, out, err } = await cli(
+      'wallet',
+      'deals',
+      LEADER,
+      '--tape',
+      path('example-cut.parquet'),
+      '--network',
+      'sol',
+    );
     expect(code).toBe(1);
     expect(out).toBe('');
     const named = `copysim wallet: ${path('example-cut.parquet')}: not a Parquet file (it does not end with "PAR1"): truncated`;

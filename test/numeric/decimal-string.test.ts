@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPositiveDecimalString, isPositiveDecimalStringByDefinition, isPositiveDecimalText } from '../../src/numeric/decimal.js';
+import {
+  isPositiveDecimalString,
+  isPositiveDecimalStringByDefinition,
+  isPositiveDecimalText,
+} from '../../src/numeric/decimal.js';
 
 describe('isPositiveDecimalString: the tape decimal check', () => {
   it.each([
@@ -62,7 +66,9 @@ describe('isPositiveDecimalString: the tape decimal check', () => {
     fc.assert(
       fc.property(piece, piece, piece, (before, text, after) => {
         const whole = before + text + after;
-        expect(isPositiveDecimalText(whole, before.length, before.length + text.length)).toBe(isPositiveDecimalString(text));
+        expect(isPositiveDecimalText(whole, before.length, before.length + text.length)).toBe(
+          isPositiveDecimalString(text),
+        );
       }),
       { numRuns: 20_000, seed: 13 },
     );

@@ -140,9 +140,15 @@ export const digitsArb: fc.Arbitrary<string> = fc.oneof(
   // 100…0: a subtraction borrows through every digit (written with trailing zeros).
   { weight: 1, arbitrary: lengthArb.map((n) => `1${'0'.repeat(n - 1)}`) },
   // …5: sums and products land exactly half-way between two 40-digit neighbours.
-  { weight: 2, arbitrary: lengthArb.chain((n) => (n === 1 ? fc.constant('5') : randomDigits(n - 1).map((d) => `${d}5`))) },
+  {
+    weight: 2,
+    arbitrary: lengthArb.chain((n) => (n === 1 ? fc.constant('5') : randomDigits(n - 1).map((d) => `${d}5`))),
+  },
   // Powers of 2 and 5 (exact quotients, ties in times and div) and small primes (endless quotients).
-  { weight: 1, arbitrary: fc.constantFrom('2', '4', '8', '16', '32', '64', '5', '25', '125', '625', '3125', '3', '7', '11') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('2', '4', '8', '16', '32', '64', '5', '25', '125', '625', '3125', '3', '7', '11'),
+  },
 );
 
 /** Scientific exponents from -70 to 70, often near 0 so that operands overlap. */
@@ -159,7 +165,17 @@ export function stringArb(exponent: fc.Arbitrary<number> = exponentArb): fc.Arbi
 
 /** Zero in every spelling, `-0` included (Decimal40 reads all of them as +0). */
 export const zeroArb: fc.Arbitrary<Input> = fc.constantFrom<Input>(
-  0, -0, '0', '-0', '+0', '0.000', '.0', '0.', '0e7', '-0.0E-5', '00',
+  0,
+  -0,
+  '0',
+  '-0',
+  '+0',
+  '0.000',
+  '.0',
+  '0.',
+  '0e7',
+  '-0.0E-5',
+  '00',
 );
 
 /** Any finite JSON number, -0, subnormals and the largest double included. */
@@ -170,7 +186,11 @@ export const doubleArb: fc.Arbitrary<number> = fc.double({ noNaN: true, noDefaul
  * numbers: ties for toFixed(dp), and for roundHalfUp when dp is 0.
  */
 export const halfwayArb: fc.Arbitrary<Input> = fc
-  .tuple(fc.integer({ min: -99_999, max: 99_999 }), fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 12 })), fc.boolean())
+  .tuple(
+    fc.integer({ min: -99_999, max: 99_999 }),
+    fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 12 })),
+    fc.boolean(),
+  )
   .map(([n, dp, asNumber]) => {
     const text = `${n < 0 ? '-' : ''}${Math.abs(n) * 10 + 5}e-${dp + 1}`;
     return asNumber ? Number(text) : text;
@@ -201,7 +221,15 @@ const gapArb = fc.oneof(fc.constantFrom(0, 1, 80), fc.integer({ min: 38, max: 45
 
 /** Two values whose leading digits lie `gap` decades apart, either one the larger. */
 const gapPairArb: fc.Arbitrary<Pair> = fc
-  .tuple(gapArb, fc.integer({ min: -70, max: 70 }), fc.boolean(), signedDigitsArb, signedDigitsArb, spellingArb, spellingArb)
+  .tuple(
+    gapArb,
+    fc.integer({ min: -70, max: 70 }),
+    fc.boolean(),
+    signedDigitsArb,
+    signedDigitsArb,
+    spellingArb,
+    spellingArb,
+  )
   .map(([gap, base, firstLarger, a, b, howA, howB]) => {
     let ea = base;
     let eb = firstLarger ? base - gap : base + gap;
@@ -217,7 +245,14 @@ const gapPairArb: fc.Arbitrary<Pair> = fc
  * the signs differ). With the whole prefix kept and nothing added, the two are equal.
  */
 const closePairArb: fc.Arbitrary<Pair> = fc
-  .tuple(partsArb(), fc.integer({ min: 1, max: 40 }), fc.array(digitArb, { maxLength: 40, size: 'max' }), fc.boolean(), spellingArb, spellingArb)
+  .tuple(
+    partsArb(),
+    fc.integer({ min: 1, max: 40 }),
+    fc.array(digitArb, { maxLength: 40, size: 'max' }),
+    fc.boolean(),
+    spellingArb,
+    spellingArb,
+  )
   .map(([a, keep, tail, flip, howA, howB]) => {
     const digits = (a.digits.slice(0, keep) + tail.join('')).slice(0, 40);
     const b: Parts = { negative: flip ? !a.negative : a.negative, digits, exponent: a.exponent };
@@ -227,11 +262,21 @@ const closePairArb: fc.Arbitrary<Pair> = fc
 /** One value in two spellings, possibly of opposite signs: `x - x` and `x + (-x)`. */
 const samePairArb: fc.Arbitrary<Pair> = fc
   .tuple(partsArb(), fc.boolean(), spellingArb, spellingArb)
-  .map(([a, flip, howA, howB]) => [spell(a, howA), spell({ ...a, negative: flip ? !a.negative : a.negative }, howB)] as const);
+  .map(
+    ([a, flip, howA, howB]) =>
+      [spell(a, howA), spell({ ...a, negative: flip ? !a.negative : a.negative }, howB)] as const,
+  );
 
 /** 10^e next to 99…9 × 10^(e-n): a difference just below a power of ten. */
 const powerOfTenPairArb: fc.Arbitrary<Pair> = fc
-  .tuple(fc.integer({ min: -60, max: 60 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), fc.boolean(), spellingArb, spellingArb)
+  .tuple(
+    fc.integer({ min: -60, max: 60 }),
+    fc.integer({ min: 1, max: 40 }),
+    fc.boolean(),
+    fc.boolean(),
+    spellingArb,
+    spellingArb,
+  )
   .map(([e, nines, negative, swap, howA, howB]) => {
     const a = spell({ negative, digits: '1', exponent: e }, howA);
     const b = spell({ negative, digits: '9'.repeat(nines), exponent: e - 1 }, howB);
@@ -246,7 +291,9 @@ const halfUlpPairArb: fc.Arbitrary<Pair> = fc
   .tuple(
     fc.oneof(randomDigits(40), fc.constant('9'.repeat(40))),
     fc.integer({ min: -60, max: 60 }),
-    fc.integer({ min: 1, max: 40 }).chain((k) => (k === 1 ? fc.constant('5') : randomDigits(k - 1).map((d) => `${d}5`))),
+    fc
+      .integer({ min: 1, max: 40 })
+      .chain((k) => (k === 1 ? fc.constant('5') : randomDigits(k - 1).map((d) => `${d}5`))),
     fc.boolean(),
     fc.boolean(),
     spellingArb,
@@ -255,7 +302,10 @@ const halfUlpPairArb: fc.Arbitrary<Pair> = fc
   .map(([aDigits, ea, bDigits, negA, negB, howA, howB]) => {
     // b's last digit sits at 10^(ea-40), one place below a's last digit at 10^(ea-39).
     const eb = ea - 40 + (bDigits.length - 1);
-    return [spell({ negative: negA, digits: aDigits, exponent: ea }, howA), spell({ negative: negB, digits: bDigits, exponent: eb }, howB)] as const;
+    return [
+      spell({ negative: negA, digits: aDigits, exponent: ea }, howA),
+      spell({ negative: negB, digits: bDigits, exponent: eb }, howB),
+    ] as const;
   });
 
 /** A 40-digit value and a small power of 2 or 5: `times` 5 and `div` 2 of an odd coefficient are ties. */
@@ -358,7 +408,10 @@ export function isFixedTie(value: Input, dp: number): boolean {
 }
 
 /** Counts the samples that satisfy each predicate. */
-export function countWhere<T>(samples: readonly T[], predicates: Record<string, (sample: T) => boolean>): Record<string, number> {
+export function countWhere<T>(
+  samples: readonly T[],
+  predicates: Record<string, (sample: T) => boolean>,
+): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [name, predicate] of Object.entries(predicates)) counts[name] = samples.filter(predicate).length;
   return counts;

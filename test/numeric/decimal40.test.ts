@@ -53,7 +53,9 @@ function sameNumber(a: number, b: number): boolean {
 /** Decimal40's zeros are +0: `toNumber()` gives +0 and `isNegative()` is false. */
 function assertPositiveZero(what: string, actual: Decimal40): void {
   if (actual.isZero() && (!Object.is(actual.toNumber(), 0) || actual.isNegative())) {
-    throw new Error(`${what}: a zero must be +0, got toNumber() ${show(actual.toNumber())}, isNegative() ${actual.isNegative()}`);
+    throw new Error(
+      `${what}: a zero must be +0, got toNumber() ${show(actual.toNumber())}, isNegative() ${actual.isNegative()}`,
+    );
   }
 }
 
@@ -69,7 +71,8 @@ function assertSame(what: string, actual: Decimal40, expected: InstanceType<type
 }
 
 function assertEqual<T>(what: string, actual: T, expected: T): void {
-  if (!Object.is(actual, expected)) throw new Error(`${what}: got ${String(actual)}, the clone gives ${String(expected)}`);
+  if (!Object.is(actual, expected))
+    throw new Error(`${what}: got ${String(actual)}, the clone gives ${String(expected)}`);
 }
 
 /** One operation on Decimal40 operands, on a raw operand, and on the clone. */
@@ -107,7 +110,11 @@ describe('Decimal40: the four operations match the clone', () => {
     const shapes = pairs.map(([a, b]) => [shape(a), shape(b)] as const);
     const nonZero = shapes.filter(([a, b]) => !a.zero && !b.zero);
     const gap = ([a, b]: (typeof nonZero)[number]) => Math.abs(a.exponent - b.exponent);
-    const stringShapes = pairs.flat().filter((v) => typeof v === 'string').map(shape).filter((s) => !s.zero);
+    const stringShapes = pairs
+      .flat()
+      .filter((v) => typeof v === 'string')
+      .map(shape)
+      .filter((s) => !s.zero);
 
     it('the digits and exponents the generator claims, and never more than 40 digits', () => {
       const all = shapes.flat();
@@ -120,22 +127,26 @@ describe('Decimal40: the four operations match the clone', () => {
         negative: (v) => shape(v).negative && !shape(v).zero,
         positive: (v) => !shape(v).negative,
         zero: (v) => shape(v).zero,
-        '-0 (number or string)': (v) => Object.is(v, -0) || (typeof v === 'string' && shape(v).zero && v.startsWith('-')),
+        '-0 (number or string)': (v) =>
+          Object.is(v, -0) || (typeof v === 'string' && shape(v).zero && v.startsWith('-')),
         '99…9 (8+ nines)': (v) => /^9{8,}$/.test(shape(v).digits),
         '10…0 written with 8+ zeros': (v) => typeof v === 'string' && /1[0.]{8,}/.test(v) && shape(v).digits === '1',
         'ends in 5': (v) => shape(v).digits.length > 1 && shape(v).digits.endsWith('5'),
         'JSON number, not an integer': (v) => typeof v === 'number' && !Number.isInteger(v),
         'JSON number, integer': (v) => typeof v === 'number' && Number.isInteger(v),
-        'JSON number beyond 1e100 or below 1e-100': (v) => typeof v === 'number' && v !== 0 && (Math.abs(v) > 1e100 || Math.abs(v) < 1e-100),
+        'JSON number beyond 1e100 or below 1e-100': (v) =>
+          typeof v === 'number' && v !== 0 && (Math.abs(v) > 1e100 || Math.abs(v) < 1e-100),
         'scientific with E': (v) => typeof v === 'string' && v.includes('E'),
         'leading point': (v) => typeof v === 'string' && /^[+-]?\.\d/.test(v),
         'trailing point': (v) => typeof v === 'string' && /\d\.$/.test(v),
         'plus sign': (v) => typeof v === 'string' && v.startsWith('+'),
         // The two ways a string is read: the short path up to 15 significant digits (with 12 and
         // 13, where it cuts into two or three limbs), the long one beyond.
-        'string of 1..5 digits (short path, one limb)': (v) => typeof v === 'string' && !shape(v).zero && shape(v).digits.length <= 5,
+        'string of 1..5 digits (short path, one limb)': (v) =>
+          typeof v === 'string' && !shape(v).zero && shape(v).digits.length <= 5,
         'string of 12 digits (short path, two limbs)': (v) => typeof v === 'string' && shape(v).digits.length === 12,
-        'string of 13..15 digits (short path, three limbs)': (v) => typeof v === 'string' && shape(v).digits.length >= 13 && shape(v).digits.length <= 15,
+        'string of 13..15 digits (short path, three limbs)': (v) =>
+          typeof v === 'string' && shape(v).digits.length >= 13 && shape(v).digits.length <= 15,
         'string of 16+ digits (long path)': (v) => typeof v === 'string' && shape(v).digits.length >= 16,
       });
       for (const [name, count] of Object.entries(counts)) expect(count, name).toBeGreaterThanOrEqual(5);
@@ -160,8 +171,10 @@ describe('Decimal40: the four operations match the clone', () => {
         'plus: a tie': ([a, b]) => isTie(exactResult('plus', a, b)),
         'minus: a tie': ([a, b]) => isTie(exactResult('minus', a, b)),
         // Ties where the kept digit is odd (rounds up) and even (stays).
-        'plus: a tie that rounds up': ([a, b]) => isTie(exactResult('plus', a, b)) && /[13579]5$/.test(shape(exactResult('plus', a, b)).digits),
-        'plus: a tie that stays': ([a, b]) => isTie(exactResult('plus', a, b)) && /[02468]5$/.test(shape(exactResult('plus', a, b)).digits),
+        'plus: a tie that rounds up': ([a, b]) =>
+          isTie(exactResult('plus', a, b)) && /[13579]5$/.test(shape(exactResult('plus', a, b)).digits),
+        'plus: a tie that stays': ([a, b]) =>
+          isTie(exactResult('plus', a, b)) && /[02468]5$/.test(shape(exactResult('plus', a, b)).digits),
         'plus: more than 40 digits, not a tie': ([a, b]) => shape(exactResult('plus', a, b)).digits.length > 41,
         'minus: 10+ leading digits cancel': ([a, b]) => cancels(exactResult('minus', a, b), a, b, 10),
         'plus: 10+ leading digits cancel': ([a, b]) => cancels(exactResult('plus', a, b), a, b, 10),
@@ -183,14 +196,26 @@ describe('Decimal40: the four operations match the clone', () => {
         // The one-limb product: a factor of at most five significant digits, the other longer.
         'times: by at most five digits, over 40 digits': ([a, b]) => {
           const [x, y] = [shape(a).digits.length, shape(b).digits.length];
-          return !shape(a).zero && !shape(b).zero && Math.min(x, y) <= 5 && Math.max(x, y) > 5 && shape(exactResult('times', a, b)).digits.length > 40;
+          return (
+            !shape(a).zero &&
+            !shape(b).zero &&
+            Math.min(x, y) <= 5 &&
+            Math.max(x, y) > 5 &&
+            shape(exactResult('times', a, b)).digits.length > 40
+          );
         },
         // The two-limb product: a factor of six to twelve significant digits, the other longer.
         'times: by six to twelve digits, over 40 digits': ([a, b]) => {
           const [x, y] = [significantDigits(a), significantDigits(b)];
-          return Math.min(x, y) >= 6 && Math.min(x, y) <= 12 && Math.max(x, y) > 12 && shape(exactResult('times', a, b)).digits.length > 40;
+          return (
+            Math.min(x, y) >= 6 &&
+            Math.min(x, y) <= 12 &&
+            Math.max(x, y) > 12 &&
+            shape(exactResult('times', a, b)).digits.length > 40
+          );
         },
-        'times: both factors of at most five digits': ([a, b]) => !shape(a).zero && !shape(b).zero && shape(a).digits.length <= 5 && shape(b).digits.length <= 5,
+        'times: both factors of at most five digits': ([a, b]) =>
+          !shape(a).zero && !shape(b).zero && shape(a).digits.length <= 5 && shape(b).digits.length <= 5,
         // The two 40-digit coefficients' product has 79 or 80 digits: its top limb two or three.
         'times: a product of 79 digits': ([a, b]) => productDigits(a, b) === 79,
         'times: a product of 80 digits': ([a, b]) => productDigits(a, b) === 80,
@@ -236,9 +261,17 @@ describe('Decimal40: division whose quotient is exact or one unit off', () => {
   // at the end. Exact quotients (the estimate of the last limb lands just below it) and their
   // neighbours (a ± 1 over b) are where a wrong correction would show.
   const digitsArb = (max: number) =>
-    fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: max - 1 })).map(([d, ds]) => BigInt(`${d}${ds.join('')}`));
+    fc
+      .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { maxLength: max - 1 }))
+      .map(([d, ds]) => BigInt(`${d}${ds.join('')}`));
   const caseArb = fc
-    .tuple(digitsArb(20), digitsArb(20), fc.constantFrom(-1n, 0n, 1n), fc.integer({ min: -30, max: 30 }), fc.integer({ min: -30, max: 30 }))
+    .tuple(
+      digitsArb(20),
+      digitsArb(20),
+      fc.constantFrom(-1n, 0n, 1n),
+      fc.integer({ min: -30, max: 30 }),
+      fc.integer({ min: -30, max: 30 }),
+    )
     .filter(([b, q, nudge]) => (b * q + nudge).toString().length <= 40 && b * q + nudge > 0n);
 
   it('(b × q + 0 or ±1) / b and / q, against the clone', () => {
@@ -258,7 +291,11 @@ describe('Decimal40: division whose quotient is exact or one unit off', () => {
     ['1219326311370217949657019380001519084789', '12345678901234567890123', '98765432109876543'],
     ['1219326311370217949657019380001519084789', '98765432109876543', '12345678901234567890123'],
     ['9999999999999999999999999999999999999999', '3', '3333333333333333333333333333333333333333'],
-    ['9999999999999999999999999999999999999998', '9999999999999999999999999999999999999999', '0.9999999999999999999999999999999999999999'],
+    [
+      '9999999999999999999999999999999999999998',
+      '9999999999999999999999999999999999999999',
+      '0.9999999999999999999999999999999999999999',
+    ],
   ])('%s / %s = %s', (a, b, expected) => {
     expect(new Decimal40(a).div(new Decimal40(b)).toString()).toBe(expected);
     expect(new Decimal40(a).div(new Decimal40(b)).toString()).toBe(new Clone(a).div(new Clone(b)).toString());
@@ -322,7 +359,10 @@ describe('Decimal40: comparisons, signs, neg, abs, max and min match the clone',
         assertEqual(`gte of ${what}`, x.gte(y), cx.gte(cy));
         assertSame(`Decimal40.max(${what})`, Decimal40.max(x, y), Clone.max(cx, cy));
         assertSame(`Decimal40.min(${what})`, Decimal40.min(x, y), Clone.min(cx, cy));
-        for (const [input, d, c] of [[a, x, cx], [b, y, cy]] as const) {
+        for (const [input, d, c] of [
+          [a, x, cx],
+          [b, y, cy],
+        ] as const) {
           assertEqual(`isZero of ${show(input)}`, d.isZero(), c.isZero());
           // Not the clone's isNegative/isPositive: they follow the sign of a zero (-0 is
           // negative, +0 positive); Decimal40's are strict: < 0 and > 0.
@@ -342,7 +382,8 @@ describe('Decimal40: comparisons, signs, neg, abs, max and min match the clone',
       'a < b': ([a, b]) => new Clone(a).lt(b),
       'a > b': ([a, b]) => new Clone(a).gt(b),
       'equal, spelled differently': ([a, b]) => new Clone(a).eq(b) && a !== b && !shape(a).zero,
-      'equal in their first 10+ digits only': ([a, b]) => !new Clone(a).eq(b) && cancels(exactResult('minus', a, b), a, b, 10),
+      'equal in their first 10+ digits only': ([a, b]) =>
+        !new Clone(a).eq(b) && cancels(exactResult('minus', a, b), a, b, 10),
       'opposite signs, same magnitude': ([a, b]) => !shape(a).zero && new Clone(a).eq(new Clone(b).neg()),
       'a zero': ([a, b]) => shape(a).zero || shape(b).zero,
       '-0': ([a, b]) => [a, b].some((v) => shape(v).zero && shape(v).negative),
@@ -362,7 +403,11 @@ describe('Decimal40: conversions and rounding match the clone', () => {
           assertEqual(`new Decimal40(${show(v)}).toFixed(${dp})`, x.toFixed(dp), c.toFixed(dp));
           assertEqual(`new Decimal40(${show(v)}).toExponential(${dp})`, x.toExponential(dp), c.toExponential(dp));
         }
-        assertSame(`new Decimal40(${show(v)}).roundHalfUp()`, x.roundHalfUp(), c.toDecimalPlaces(0, Clone.ROUND_HALF_UP));
+        assertSame(
+          `new Decimal40(${show(v)}).roundHalfUp()`,
+          x.roundHalfUp(),
+          c.toDecimalPlaces(0, Clone.ROUND_HALF_UP),
+        );
       }),
       PARAMS,
     );
@@ -376,7 +421,8 @@ describe('Decimal40: conversions and rounding match the clone', () => {
       'a toFixed tie for some dp ≥ 1': (v) => DECIMAL_PLACES.slice(1).some((dp) => isFixedTie(v, dp)),
       'a toExponential tie for some dp': expTie,
       'a roundHalfUp tie (…​.5)': (v) => isFixedTie(v, 0),
-      'negative, toFixed(12) rounds to 0': (v) => new Clone(v).isNeg() && !shape(v).zero && new Clone(v).abs().lt('5e-13'),
+      'negative, toFixed(12) rounds to 0': (v) =>
+        new Clone(v).isNeg() && !shape(v).zero && new Clone(v).abs().lt('5e-13'),
       'at least 1e21': (v) => new Clone(v).abs().gte('1e21'),
       'below 1e-7, not 0': (v) => !shape(v).zero && new Clone(v).abs().lt('1e-7'),
     });
@@ -464,7 +510,12 @@ describe('Decimal40: hand-written cases', () => {
     // …and not from an even one.
     ['1234567890123456789012345678901234567890', 'plus', '0.5', '1234567890123456789012345678901234567890'],
     // Just above half rounds up.
-    ['1234567890123456789012345678901234567890', 'plus', '0.5000000000000000000000000000000000000001', '1234567890123456789012345678901234567891'],
+    [
+      '1234567890123456789012345678901234567890',
+      'plus',
+      '0.5000000000000000000000000000000000000001',
+      '1234567890123456789012345678901234567891',
+    ],
     // Ties are symmetric in the sign.
     ['-1234567890123456789012345678901234567891', 'minus', '0.5', '-1234567890123456789012345678901234567892'],
     ['-1234567890123456789012345678901234567890', 'minus', '0.5', '-1234567890123456789012345678901234567890'],
@@ -488,7 +539,12 @@ describe('Decimal40: hand-written cases', () => {
     ['123.45', 'times', '0.1', '12.345'],
     // A product whose top limb has two digits (3.3 × 3 = 10…) and one with three (9.9 × 9.9 = 99…).
     ['3.333333333333333333333333333333333333333', 'times', '3.000000000000000000000000000000000000001', '10'],
-    ['9.999999999999999999999999999999999999999', 'times', '9.999999999999999999999999999999999999999', '99.99999999999999999999999999999999999998'],
+    [
+      '9.999999999999999999999999999999999999999',
+      'times',
+      '9.999999999999999999999999999999999999999',
+      '99.99999999999999999999999999999999999998',
+    ],
     // A carry through all forty digits, printed plainly with 41 digits.
     ['9999999999999999999999999999999999999999', 'plus', '1', '10000000000000000000000000000000000000000'],
     // A tie on a 9: rounds up and carries through all digits.
@@ -524,9 +580,28 @@ describe('Decimal40: hand-written cases', () => {
   });
 
   it.each<[Input]>([
-    [NaN], [Infinity], [-Infinity],
-    ['abc'], [''], [' 1'], ['1 '], ['1e'], ['e5'], ['.'], ['-'], ['+'], ['.e1'],
-    ['1.2.3'], ['--1'], ['+-1'], ['1e+-2'], ['0x10'], ['Infinity'], ['NaN'], ['1,5'], ['1_000'],
+    [NaN],
+    [Infinity],
+    [-Infinity],
+    ['abc'],
+    [''],
+    [' 1'],
+    ['1 '],
+    ['1e'],
+    ['e5'],
+    ['.'],
+    ['-'],
+    ['+'],
+    ['.e1'],
+    ['1.2.3'],
+    ['--1'],
+    ['+-1'],
+    ['1e+-2'],
+    ['0x10'],
+    ['Infinity'],
+    ['NaN'],
+    ['1,5'],
+    ['1_000'],
   ])('the invalid input %o throws a TypeError, as a value and as an operand', (input) => {
     expect(() => new Decimal40(input)).toThrow(TypeError);
     expect(() => new Decimal40(1).plus(input)).toThrow(TypeError);

@@ -8,7 +8,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal40 } from '../../src/numeric/decimal40.js';
 import { ExactSum } from '../../src/numeric/exact-sum.js';
-import { Clone, nearValueArb, PROPERTY_RUNS, PROPERTY_SEED, stringArb, valueArb, type Input } from './decimal40-cases.js';
+import {
+  Clone,
+  nearValueArb,
+  PROPERTY_RUNS,
+  PROPERTY_SEED,
+  stringArb,
+  valueArb,
+  type Input,
+} from './decimal40-cases.js';
 
 /**
  * Exact for everything generated here: the widest sum, of products of two doubles (down to
@@ -190,13 +198,17 @@ describe('ExactSum: against exact decimal.js sums', () => {
 
   it('clear() starts again from zero', () => {
     fc.assert(
-      fc.property(fc.array(termArb(valueArb), { maxLength: 8 }), fc.array(termArb(valueArb), { maxLength: 8 }), (before, after) => {
-        const sum = new ExactSum();
-        addAll(sum, before);
-        sum.clear();
-        addAll(sum, after);
-        expect(sum.value().toString()).toBe(expected(after));
-      }),
+      fc.property(
+        fc.array(termArb(valueArb), { maxLength: 8 }),
+        fc.array(termArb(valueArb), { maxLength: 8 }),
+        (before, after) => {
+          const sum = new ExactSum();
+          addAll(sum, before);
+          sum.clear();
+          addAll(sum, after);
+          expect(sum.value().toString()).toBe(expected(after));
+        },
+      ),
       PARAMS,
     );
   });
@@ -242,7 +254,10 @@ describe('ExactSum: addSum, a sum of sums', () => {
   });
 
   it('adds any sums with any signs: the exact sum of all their terms, rounded once', () => {
-    const partsArb = fc.array(fc.tuple(fc.array(termArb(valueArb), { maxLength: 8 }), signArb), { minLength: 1, maxLength: 4 });
+    const partsArb = fc.array(fc.tuple(fc.array(termArb(valueArb), { maxLength: 8 }), signArb), {
+      minLength: 1,
+      maxLength: 4,
+    });
     fc.assert(
       fc.property(partsArb, fc.array(termArb(nearValueArb), { maxLength: 4 }), (parts, own) => {
         const total = new ExactSum();
@@ -300,17 +315,23 @@ describe('ExactSum: addSumTimes, a sum times a decimal', () => {
 
   it('adds any sum times any decimal, with any sign: the exact products, rounded once', () => {
     fc.assert(
-      fc.property(fc.array(termArb(valueArb), { maxLength: 8 }), valueArb, signArb, fc.array(termArb(nearValueArb), { maxLength: 4 }), (terms, factor, sign, own) => {
-        const part = new ExactSum();
-        addAll(part, terms);
-        const total = new ExactSum();
-        addAll(total, own);
-        total.addSumTimes(part, d(factor), sign);
-        const ownExact = own.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
-        const partExact = terms.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
-        const want = ownExact.plus(partExact.times(new Decimal40(factor).toString()).times(sign));
-        expect(total.value().toString()).toBe(rounded(want));
-      }),
+      fc.property(
+        fc.array(termArb(valueArb), { maxLength: 8 }),
+        valueArb,
+        signArb,
+        fc.array(termArb(nearValueArb), { maxLength: 4 }),
+        (terms, factor, sign, own) => {
+          const part = new ExactSum();
+          addAll(part, terms);
+          const total = new ExactSum();
+          addAll(total, own);
+          total.addSumTimes(part, d(factor), sign);
+          const ownExact = own.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
+          const partExact = terms.reduce((sum, t) => sum.plus(termValue(t)), new Wide(0));
+          const want = ownExact.plus(partExact.times(new Decimal40(factor).toString()).times(sign));
+          expect(total.value().toString()).toBe(rounded(want));
+        },
+      ),
       PARAMS,
     );
   });

@@ -84,13 +84,18 @@ describe('nearestDouble', () => {
   it('powers of two and values just around them', () => {
     for (let n = -26; n <= 119; n++) {
       const x = new Wide(2).pow(n);
-      for (const nudge of ['0', '1e-17', '-1e-17', '1e-30', '-1e-30']) assertNeverWrong(x.plus(x.times(nudge)).toSignificantDigits(40).toString());
+      for (const nudge of ['0', '1e-17', '-1e-17', '1e-30', '-1e-30'])
+        assertNeverWrong(x.plus(x.times(nudge)).toSignificantDigits(40).toString());
     }
   });
 
   it('short coefficients (1 to 12 digits), tiny to large: the exact double, answered whenever the value is in range', () => {
     const shortArb = fc
-      .tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: -60, max: 30 }))
+      .tuple(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 999_999_999_999 }),
+        fc.integer({ min: -60, max: 30 }),
+      )
       .map(([digits, n, e]) => `${n % 10 ** digits || 1}e${e}`);
     fc.assert(
       fc.property(shortArb, (text) => {

@@ -42,7 +42,12 @@ const nearTieArb = fc
   .tuple(fc.double({ min: 1e-12, max: 1e12, noNaN: true }), positiveArb(-20, 10), fc.integer({ min: -2, max: 2 }))
   .map(([x, b, nudge]) => {
     const target = midpointAbove(x).times(b.toString()).toSignificantDigits(40);
-    const a = new Decimal40(target.plus(target.times(`${nudge}e-39`)).toSignificantDigits(40).toString());
+    const a = new Decimal40(
+      target
+        .plus(target.times(`${nudge}e-39`))
+        .toSignificantDigits(40)
+        .toString(),
+    );
     return [a, b] as const;
   });
 
@@ -78,7 +83,12 @@ describe('toJsonNumber: properties', () => {
     fc.assert(
       fc.property(fc.double({ min: 1e-30, max: 1e30, noNaN: true }), fc.integer({ min: -3, max: 3 }), (x, nudge) => {
         const mid = midpointAbove(x);
-        const d = new Decimal40(mid.plus(mid.times(`${nudge}e-40`)).toSignificantDigits(40).toString());
+        const d = new Decimal40(
+          mid
+            .plus(mid.times(`${nudge}e-40`))
+            .toSignificantDigits(40)
+            .toString(),
+        );
         expect(toJsonNumber(d)).toBe(exact(d));
       }),
       PARAMS,

@@ -37,14 +37,25 @@ beforeAll(() => {
   }
   // --ignore-scripts: npm test has just built dist/; packing must not rebuild it under the other tests.
   const packed = JSON.parse(
-    execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: PROJECT_ROOT, encoding: 'utf8' }),
+    execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    }),
   ) as { filename: string; files: { path: string }[] }[];
   writeFileSync(join(scratch, 'files.json'), JSON.stringify(packed[0]!.files.map((f) => f.path)));
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'copysim-user', private: true, type: 'module' }));
   execFileSync(
     npm,
-    ['install', join(scratch, packed[0]!.filename), '--omit=optional', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'],
+    [
+      'install',
+      join(scratch, packed[0]!.filename),
+      '--omit=optional',
+      '--omit=dev',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
     { cwd: app, encoding: 'utf8', stdio: 'pipe' },
   );
 }, 180_000);
@@ -60,7 +71,8 @@ describe('the packed library, installed without optional dependencies', () => {
 
   it('installs no web framework, no SQLite, no queue or Redis client and no native addon', () => {
     expect(existsSync(join(installed, 'copysim', 'package.json'))).toBe(true);
-    for (const name of [...Object.keys(SERVICE_PACKAGES), ...Object.keys(QUEUE_PACKAGES)]) expect(existsSync(join(installed, name)), name).toBe(false);
+    for (const name of [...Object.keys(SERVICE_PACKAGES), ...Object.keys(QUEUE_PACKAGES)])
+      expect(existsSync(join(installed, name)), name).toBe(false);
     expect(filesEndingIn(installed, '.node')).toEqual([]);
   });
 
@@ -69,7 +81,9 @@ describe('the packed library, installed without optional dependencies', () => {
     const code = /^```ts\n([\s\S]*?)^```$/m.exec(readme)?.[1] ?? '';
     const expected = [...code.matchAll(/console\.log\(.*\); \/\/ (.+)$/gm)].map((m) => m[1]!);
     expect(expected.length).toBeGreaterThanOrEqual(4);
-    const js = ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
+    const js = ts.transpileModule(code, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
     writeFileSync(join(app, 'example.mjs'), js);
     const { status, stdout, stderr } = runNode(['example.mjs']);
     expect(stderr).toBe('');
@@ -77,7 +91,8 @@ describe('the packed library, installed without optional dependencies', () => {
     const printed = stdout.trimEnd().split('\n');
     expect(printed).toHaveLength(expected.length);
     expected.forEach((result, i) => {
-      if (result.endsWith('…')) expect(printed[i]!.startsWith(result.slice(0, -1)), `${printed[i]} starts with ${result}`).toBe(true);
+      if (result.endsWith('…'))
+        expect(printed[i]!.startsWith(result.slice(0, -1)), `${printed[i]} starts with ${result}`).toBe(true);
       else expect(printed[i]).toBe(result);
     });
   });
@@ -97,7 +112,14 @@ describe('the packed library, installed without optional dependencies', () => {
   it('runs copysim simulate on the bundled example', () => {
     const example = join(installed, 'copysim', 'fixtures', 'example');
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
-    const { status, stdout } = runNode([cli, 'simulate', '--tape', join(example, 'tape-sol.json'), '--request', join(example, 'request-sol.json')]);
+    const { status, stdout } = runNode([
+      cli,
+      'simulate',
+      '--tape',
+      join(example, 'tape-sol.json'),
+      '--request',
+      join(example, 'request-sol.json'),
+    ]);
     expect(status).toBe(0);
     const response = JSON.parse(stdout) as { summary: { pnl_total: number }; deals: unknown[] };
     expect(response.deals.length).toBeGreaterThan(0);
@@ -108,7 +130,16 @@ describe('the packed library, installed without optional dependencies', () => {
     const example = join(installed, 'copysim', 'fixtures', 'example');
     const cli = join(installed, 'copysim', 'dist', 'src', 'cli', 'main.js');
     const html = join(app, 'report.html');
-    const { status, stderr } = runNode([cli, 'simulate', '--tape', join(example, 'tape-sol.json'), '--request', join(example, 'request-sol.json'), '--html', html]);
+    const { status, stderr } = runNode([
+      cli,
+      'simulate',
+      '--tape',
+      join(example, 'tape-sol.json'),
+      '--request',
+      join(example, 'request-sol.json'),
+      '--html',
+      html,
+    ]);
     expect(stderr).toBe('');
     expect(status).toBe(0);
     const page = readFileSync(html, 'utf8');
@@ -137,19 +168,36 @@ describe('the packed library, installed without optional dependencies', () => {
     const worker = runNode([cli, 'worker', '--queue', 'redis://127.0.0.1:1']);
     expect(worker.status).toBe(1);
     expect(worker.stderr).toBe(`copysim worker: ${message}`);
-    writeFileSync(join(app, 'requests.jsonl'), `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, ' ')}\n`);
-    const sweep = runNode([cli, 'sweep', '--tape', join(example, 'tape-sol.json'), '--requests', 'requests.jsonl', '--queue', 'redis://127.0.0.1:1']);
+    writeFileSync(
+      join(app, 'requests.jsonl'),
+      `${readFileSync(join(example, 'request-sol.json'), 'utf8').replace(/\n\s*/g, ' ')}\n`,
+    );
+    const sweep = runNode([
+      cli,
+      'sweep',
+      '--tape',
+      join(example, 'tape-sol.json'),
+      '--requests',
+      'requests.jsonl',
+      '--queue',
+      'redis://127.0.0.1:1',
+    ]);
     expect(sweep.status).toBe(1);
     expect(sweep.stdout).toBe('');
     expect(sweep.stderr).toBe(`copysim sweep: ${message}`);
   });
 
   it('importing copysim/server fails with the same message, not a module-resolution error', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal
-    writeFileSync(join(app, 'server.mjs'), "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n");
+    writeFileSync(
+      join(app, 'server.mjs'),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the script's own template literal
+      "import('copysim/server').catch((e) => { console.log(`${e.name}: ${e.message}`); });\n",
+    );
     const { status, stdout } = runNode(['server.mjs']);
     expect(status).toBe(0);
-    expect(stdout).toMatch(/^MissingDependencyError: the HTTP service needs fastify, @fastify\/static and better-sqlite3, .* npm install fastify@\^5\.12\.8 @fastify\/static@\^10\.1\.11 better-sqlite3@\^12\.11\.1\n$/);
+    expect(stdout).toMatch(
+      /^MissingDependencyError: the HTTP service needs fastify, @fastify\/static and better-sqlite3, .* npm install fastify@\^5\.12\.8 @fastify\/static@\^10\.1\.11 better-sqlite3@\^12\.11\.1\n$/,
+    );
   });
 });
 

@@ -52,14 +52,23 @@ describe('bench:gen options', () => {
       seed: 1,
       requests: 0,
     });
-    expect(gen(['--swaps', '100k', '--requests', '1k', '--leader-share', '1', '--days', '0.5', '--out', 'x.jsonl'])).toMatchObject({
+    expect(
+      gen(['--swaps', '100k', '--requests', '1k', '--leader-share', '1', '--days', '0.5', '--out', 'x.jsonl']),
+    ).toMatchObject({
       swaps: 100_000,
       requests: 1_000,
       'leader-share': 1,
       days: 0.5,
       out: 'x.jsonl',
     });
-    expect(DEFAULT_SHAPE).toMatchObject({ leaders: 100, tokens: 2_000, marketWallets: 20_000, leaderShare: 0.5, days: 30, seed: 1 });
+    expect(DEFAULT_SHAPE).toMatchObject({
+      leaders: 100,
+      tokens: 2_000,
+      marketWallets: 20_000,
+      leaderShare: 0.5,
+      days: 30,
+      seed: 1,
+    });
   });
 
   it('names the option and its value when one is wrong', () => {
@@ -72,7 +81,9 @@ describe('bench:gen options', () => {
     expect(thrown(() => gen(['--leader-share', '1.5']))).toBe('--leader-share 1.5: expected a share of at most 1');
     expect(thrown(() => gen(['--days', 'soon']))).toBe('--days soon: expected a number');
     expect(thrown(() => gen(['--seed', '2.5']))).toBe('--seed 2.5: expected a whole number');
-    expect(thrown(() => gen(['--out', 'tape.csv']))).toBe('--out tape.csv: expected a file name ending in .json or .jsonl');
+    expect(thrown(() => gen(['--out', 'tape.csv']))).toBe(
+      '--out tape.csv: expected a file name ending in .json or .jsonl',
+    );
     expect(() => gen(['--swaps', 'abc'])).toThrow(UsageError);
   });
 
@@ -90,11 +101,18 @@ describe('bench:gen options', () => {
 describe('bench options', () => {
   it('reads the suites, rounds and workers', () => {
     expect(run([])).toEqual({ quick: false, workers: 2 });
-    expect(run(['--only', 'loop, floor', '--rounds', '5', '--quick'])).toEqual({ quick: true, only: ['loop', 'floor'], rounds: 5, workers: 2 });
+    expect(run(['--only', 'loop, floor', '--rounds', '5', '--quick'])).toEqual({
+      quick: true,
+      only: ['loop', 'floor'],
+      rounds: 5,
+      workers: 2,
+    });
   });
 
   it('names an unknown suite and lists the suites', () => {
-    expect(thrown(() => run(['--only', 'loop,nope']))).toBe('--only loop,nope: unknown suite "nope": the suites are decimal, loop, floor, rank, report, stream, sweep, distributed, columnar, importer, live');
+    expect(thrown(() => run(['--only', 'loop,nope']))).toBe(
+      '--only loop,nope: unknown suite "nope": the suites are decimal, loop, floor, rank, report, stream, sweep, distributed, columnar, importer, live',
+    );
     expect(thrown(() => run(['--rounds', '0']))).toBe('--rounds 0: expected at least 1');
     expect(thrown(() => run(['--workers', 'two']))).toBe('--workers two: expected a whole number');
   });

@@ -13,7 +13,9 @@ import { ensureBuild } from '../server/support/build.js';
 
 /** Runs `script` (an ES module that may use V8 natives) and gives what it printed. */
 function natives(script: string): string {
-  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`the child node failed: ${run.stderr}`);
   return run.stdout;
 }
@@ -56,7 +58,8 @@ describe('Decimal40 in V8', () => {
       }
       %DebugPrint(a);
     `);
-    for (const line of out.split('\n').filter((l) => l.includes('same shape'))) expect(line).toMatch(/same shape true$/);
+    for (const line of out.split('\n').filter((l) => l.includes('same shape')))
+      expect(line).toMatch(/same shape true$/);
     expect(out.split('\n').filter((l) => l.includes('same shape'))).toHaveLength(14);
     // V8 prints an unboxed small integer field as its value, a boxed one as `<HeapNumber …>`.
     // The shape is shared: one value made with a fractional or boxed exponent anywhere (an exact

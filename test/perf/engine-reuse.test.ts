@@ -39,7 +39,11 @@ describe('leader facts and prices kept with an indexed tape', () => {
           // Other leader sets and windows fill the cache first (leaders named by position in the tape).
           const wallets = [...new Set(s.tape.swaps.map((w) => w.wallet))];
           const picked = o.wallets.map((k) => wallets[k]).filter((w): w is string => w !== undefined);
-          const request: SimulatorRequestInput = { ...s.request, ...o, wallets: picked.length > 0 ? picked : s.request.wallets };
+          const request: SimulatorRequestInput = {
+            ...s.request,
+            ...o,
+            wallets: picked.length > 0 ? picked : s.request.wallets,
+          };
           outcome(() => simulate(shared, request, s.options));
         }
         expect(outcome(() => simulate(shared, s.request, s.options))).toBe(fresh);
@@ -78,11 +82,14 @@ describe('replay switches and hooks', () => {
         } catch {
           return; // a tape the engine cannot use fails either way (checked elsewhere)
         }
-        const tradesOf = (run: typeof full): unknown[][] => run.deals.map((d) => run.trades.rowsOf(d.index).map((row) => run.trades.get(row)));
+        const tradesOf = (run: typeof full): unknown[][] =>
+          run.deals.map((d) => run.trades.rowsOf(d.index).map((row) => run.trades.get(row)));
         expect(bare.points.length).toBe(0);
         expect(tradesOf(bare)).toEqual(tradesOf(full));
         const state = (run: typeof full): unknown[] =>
-          run.deals.map((d) => [d.pnlRealized, d.qty, d.boughtUsd, d.tradeCount, d.closeTime, d.specialTag].map(String));
+          run.deals.map((d) =>
+            [d.pnlRealized, d.qty, d.boughtUsd, d.tradeCount, d.closeTime, d.specialTag].map(String),
+          );
         const printed = (run: typeof full): unknown[] =>
           run.deals.map((d) => [d.networkFee, d.botFee, d.slippageLoss, d.soldQty].map(String));
         const totals = (run: typeof full): unknown[] => Object.values(run.totals).map(String);
@@ -93,7 +100,15 @@ describe('replay switches and hooks', () => {
         // replay's totals; the printed-only sums stay zero and no row is kept.
         expect(state(sums)).toEqual(state(full));
         expect(totals(sums)).toEqual(totals(full));
-        expect(sums.deals.every((d) => sums.trades.rowsOf(d.index).length === 0 && d.networkFee.isZero() && d.slippageLoss.isZero() && d.soldQty.isZero())).toBe(true);
+        expect(
+          sums.deals.every(
+            (d) =>
+              sums.trades.rowsOf(d.index).length === 0 &&
+              d.networkFee.isZero() &&
+              d.slippageLoss.isZero() &&
+              d.soldQty.isZero(),
+          ),
+        ).toBe(true);
         expect(full.deals.map((d) => full.trades.rowsOf(d.index).length)).toEqual(full.deals.map((d) => d.tradeCount));
         expect(windowEnd(s.request)).toBe(full.window.end);
       }),
@@ -103,7 +118,14 @@ describe('replay switches and hooks', () => {
 
   it('progress reports climb to the total and change nothing', () => {
     // 70,000 market swaps a second apart, and a leader's buy and sell among them.
-    const swaps = Array.from({ length: 70_000 }, (_, i) => ({ wallet: 'M', token: 'T', type: 'buy' as 'buy' | 'sell', time: DAY_START + i, quantity: 1, usd_price: 1 + (i % 7) }));
+    const swaps = Array.from({ length: 70_000 }, (_, i) => ({
+      wallet: 'M',
+      token: 'T',
+      type: 'buy' as 'buy' | 'sell',
+      time: DAY_START + i,
+      quantity: 1,
+      usd_price: 1 + (i % 7),
+    }));
     swaps[10] = { ...swaps[10]!, wallet: LEADER_A };
     swaps[60_000] = { ...swaps[60_000]!, wallet: LEADER_A, type: 'sell' };
     const tape = indexTape({ network: 'sol', native_prices: FLAT_NATIVE, swaps });

@@ -9,10 +9,14 @@ import { scenarioArb } from '../support/arbitraries.js';
 function written(value: unknown, chunkChars?: number): { text: string; pieces: number } {
   let text = '';
   let pieces = 0;
-  writeJson(value, (t) => {
-    text += t;
-    pieces++;
-  }, chunkChars);
+  writeJson(
+    value,
+    (t) => {
+      text += t;
+      pieces++;
+    },
+    chunkChars,
+  );
   return { text, pieces };
 }
 

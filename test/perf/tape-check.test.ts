@@ -10,10 +10,64 @@ import { inputErrorOf } from '../support/errors.js';
 
 /** Values that sit on the edges of every swap field's rule, valid and not. */
 const edgeValue = fc.constantFrom<unknown>(
-  undefined, null, true, 0, -0, 1, -1, 0.5, 1e-300, 1e300, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 53 - 1, 1.5,
-  1e-60, 1e60, 9.99e-61, 1.01e60, 5e-324, 1e11 - 1, 1e11, 1_710_064_800_000,
-  '', 'x', 'buy', 'sell', 'Buy', '0', '1', '-1', '+1', '0.0', '.5', '5.', '.', '1e5', '1E-5', '1e', '1e+', '0e5', ' 1', '1 ',
-  '00.10', '1.2.3', '0x10', 'Infinity', 'NaN', '1e-60', '1e60', '1e-61', '1e61', '2e400', [], {}, [1], { value: 1 },
+  undefined,
+  null,
+  true,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1e-300,
+  1e300,
+  NaN,
+  Infinity,
+  -Infinity,
+  2 ** 53,
+  2 ** 53 - 1,
+  1.5,
+  1e-60,
+  1e60,
+  9.99e-61,
+  1.01e60,
+  5e-324,
+  1e11 - 1,
+  1e11,
+  1_710_064_800_000,
+  '',
+  'x',
+  'buy',
+  'sell',
+  'Buy',
+  '0',
+  '1',
+  '-1',
+  '+1',
+  '0.0',
+  '.5',
+  '5.',
+  '.',
+  '1e5',
+  '1E-5',
+  '1e',
+  '1e+',
+  '0e5',
+  ' 1',
+  '1 ',
+  '00.10',
+  '1.2.3',
+  '0x10',
+  'Infinity',
+  'NaN',
+  '1e-60',
+  '1e60',
+  '1e-61',
+  '1e61',
+  '2e400',
+  [],
+  {},
+  [1],
+  { value: 1 },
 );
 
 const swapLike = fc.record(
@@ -43,7 +97,16 @@ describe('isValidSwap accepts exactly what SwapSchema accepts', () => {
   });
 
   it('on a valid swap with each field replaced by each edge value', () => {
-    const valid = { wallet: 'W', token: 'T', type: 'buy', time: 1, quantity: '2', usd_price: 0.5, usd_amount: 1, usd_liquidity: null };
+    const valid = {
+      wallet: 'W',
+      token: 'T',
+      type: 'buy',
+      time: 1,
+      quantity: '2',
+      usd_price: 0.5,
+      usd_amount: 1,
+      usd_liquidity: null,
+    };
     let accepted = 0;
     for (const field of [...Object.keys(valid), 'transaction_hash']) {
       fc.assert(
@@ -70,7 +133,16 @@ describe('validateTape', () => {
     ['bad native point', { network: 'sol', native_prices: [[1, 0]], swaps: [swap] }],
     ['bad token meta', { network: 'sol', tokens: { T: { name: 5 } }, swaps: [swap] }],
     ['a bad swap in the middle', { network: 'sol', swaps: [swap, swap, { ...swap, usd_price: '-1' }, swap] }],
-    ['two bad swaps', { network: 'sol', swaps: [{ ...swap, time: 1.5 }, { ...swap, type: 'hold' }] }],
+    [
+      'two bad swaps',
+      {
+        network: 'sol',
+        swaps: [
+          { ...swap, time: 1.5 },
+          { ...swap, type: 'hold' },
+        ],
+      },
+    ],
   ])('gives the schema’s own error: %s', (_name, input) => {
     const quick = inputErrorOf(() => validateTape(input));
     const schema = inputErrorOf(() => parseTape(input));

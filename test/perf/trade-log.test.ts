@@ -1,23 +1,41 @@
 /** The logs of a replay give back exactly the doubles put in, across chunk boundaries. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BOT_FEE, BUY_PRICE_AVG, DoubleRows, INVESTED, LIQUIDITY, NETWORK_FEE, PointLog, PRICE, QUANTITY, SLIPPAGE, TradeLog, USD_AMOUNT, type TradeRecord } from '../../src/engine/trade-log.js';
+import {
+  BOT_FEE,
+  BUY_PRICE_AVG,
+  DoubleRows,
+  INVESTED,
+  LIQUIDITY,
+  NETWORK_FEE,
+  PointLog,
+  PRICE,
+  QUANTITY,
+  SLIPPAGE,
+  TradeLog,
+  USD_AMOUNT,
+  type TradeRecord,
+} from '../../src/engine/trade-log.js';
 
 describe('DoubleRows', () => {
   it('gives back every value of every row, NaN and -0 included', () => {
     const value = fc.oneof(fc.double(), fc.constantFrom(NaN, -0, 0));
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.array(value, { minLength: 12, maxLength: 12 }), { maxLength: 40 }), (width, rows) => {
-        const store = new DoubleRows(width);
-        rows.forEach((r, i) => {
-          expect(store.next()).toBe(i);
-          for (let k = 0; k < width; k++) store.chunk[store.at + k] = r[k]!;
-        });
-        expect(store.length).toBe(rows.length);
-        rows.forEach((r, i) => {
-          for (let k = 0; k < width; k++) expect(Object.is(store.get(i, k), r[k])).toBe(true);
-        });
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.array(fc.array(value, { minLength: 12, maxLength: 12 }), { maxLength: 40 }),
+        (width, rows) => {
+          const store = new DoubleRows(width);
+          rows.forEach((r, i) => {
+            expect(store.next()).toBe(i);
+            for (let k = 0; k < width; k++) store.chunk[store.at + k] = r[k]!;
+          });
+          expect(store.length).toBe(rows.length);
+          rows.forEach((r, i) => {
+            for (let k = 0; k < width; k++) expect(Object.is(store.get(i, k), r[k])).toBe(true);
+          });
+        },
+      ),
     );
   });
 
@@ -72,7 +90,15 @@ describe('TradeLog and PointLog', () => {
     records.forEach((r, k) => expect(log.get(k)).toEqual(r));
 
     const points = new PointLog();
-    const point = { time: 5, dealIndex: 2, realized: -1.5, unrealized: 3 / 7, total: -1.5 + 3 / 7, feeSum: 0.1, botFeeSum: 0 };
+    const point = {
+      time: 5,
+      dealIndex: 2,
+      realized: -1.5,
+      unrealized: 3 / 7,
+      total: -1.5 + 3 / 7,
+      feeSum: 0.1,
+      botFeeSum: 0,
+    };
     points.add(
       { lastOperationTime: point.time, index: point.dealIndex },
       { realizedPnl: point.realized, feeSum: point.feeSum, botFeeSum: point.botFeeSum },

@@ -17,7 +17,10 @@ import { ensureBuild } from '../server/support/build.js';
  * Minor collections a node with `flags` (and a 16 MB young generation from the start) makes
  * across one collectYoungGeneration() call, with `fill` bytes of objects in its young generation.
  */
-async function minorCollections(flags: readonly string[], fill: number): Promise<{ status: number | null; minors: number; stderr: string }> {
+async function minorCollections(
+  flags: readonly string[],
+  fill: number,
+): Promise<{ status: number | null; minors: number; stderr: string }> {
   const { main } = await ensureBuild();
   const module = pathToFileURL(join(dirname(main), '..', 'threads', 'young-collection.js')).href;
   // Only collections that start at the call are counted: an earlier one's entry may be
@@ -38,7 +41,9 @@ async function minorCollections(flags: readonly string[], fill: number): Promise
     collectYoungGeneration();
     await new Promise((r) => setTimeout(r, 200));
     console.log(minors);`;
-  const run = spawnSync(process.execPath, [...flags, '--min-semi-space-size=16', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [...flags, '--min-semi-space-size=16', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   return { status: run.status, minors: Number(run.stdout.trim()), stderr: run.stderr };
 }
 

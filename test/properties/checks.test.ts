@@ -26,9 +26,17 @@ const base: Scenario = {
     ],
   },
   request: {
-    wallets: ['L'], network: 'sol', from_date: '2024-03-10', to_date: '2024-03-10',
-    buy_percentage: 50, max_buy_amount: 100, max_position_amount: 1_000,
-    priority_fee: 0, bribe: 0, max_dupe_buy_times: 1, include_bot_fees: true,
+    wallets: ['L'],
+    network: 'sol',
+    from_date: '2024-03-10',
+    to_date: '2024-03-10',
+    buy_percentage: 50,
+    max_buy_amount: 100,
+    max_position_amount: 1_000,
+    priority_fee: 0,
+    bribe: 0,
+    max_dupe_buy_times: 1,
+    include_bot_fees: true,
   },
   options: { bot_fee_percent: 1, unknown_liquidity_slippage_percent: 0, base_fee_native: { sol: 0.00001 } },
 };
@@ -57,18 +65,42 @@ describe('the checks on a hand-computed run', () => {
   const mutations: Mutation[] = [
     ['checkSums', 'a deal total that is not realized + unrealized', (r) => void (r.deals[0]!.pnl_total += 1)],
     ['checkSums', 'summary bot fees off the deals', (r) => void (r.summary.bot_fees += 0.01)],
-    ['checkLastPoint', 'last chart realized off the summary', (r) => void (r.cumulative_pnl_and_fee_chart.pnl_realized[2]! += 1)],
-    ['checkLastPoint', 'open deals chart off by more than rounding', (r) => void (r.cumulative_usd_open_deals_chart.values[0]! += 5)],
+    [
+      'checkLastPoint',
+      'last chart realized off the summary',
+      (r) => void (r.cumulative_pnl_and_fee_chart.pnl_realized[2]! += 1),
+    ],
+    [
+      'checkLastPoint',
+      'open deals chart off by more than rounding',
+      (r) => void (r.cumulative_usd_open_deals_chart.values[0]! += 5),
+    ],
     ['checkDealStatus', 'a closed deal not fully sold', (r) => void (r.deals[0]!.closed_position = 50)],
-    ['checkDealStatus', 'a closed deal whose cash flows do not add up', (r) => void (r.deals[0]!.trades[1]!.usd_amount! += 1)],
+    [
+      'checkDealStatus',
+      'a closed deal whose cash flows do not add up',
+      (r) => void (r.deals[0]!.trades[1]!.usd_amount! += 1),
+    ],
     ['checkDealStatus', 'an open deal sold past 100 %', (r) => void (r.deals[1]!.closed_position = 120)],
-    ['checkDealStatus', 'an open deal fully sold with nothing held', (r) => {
-      r.deals[1]!.closed_position = 100;
-      r.deals[1]!.trades[0]!.usd_invested = 0;
-    }],
+    [
+      'checkDealStatus',
+      'an open deal fully sold with nothing held',
+      (r) => {
+        r.deals[1]!.closed_position = 100;
+        r.deals[1]!.trades[0]!.usd_invested = 0;
+      },
+    ],
     ['checkCaps', 'a buy above max_buy_amount', (r) => void (r.deals[0]!.trades[0]!.usd_amount = 101)],
-    ['checkCaps', 'too many buys', (r) => void r.deals[0]!.trades.unshift({ ...r.deals[0]!.trades[0]! }, { ...r.deals[0]!.trades[0]! })],
-    ['checkSettings', 'a time-fix sell without inactivity_time_fix', (r) => void (r.deals[0]!.trades[1]!.type = 'sell_timefix')],
+    [
+      'checkCaps',
+      'too many buys',
+      (r) => void r.deals[0]!.trades.unshift({ ...r.deals[0]!.trades[0]! }, { ...r.deals[0]!.trades[0]! }),
+    ],
+    [
+      'checkSettings',
+      'a time-fix sell without inactivity_time_fix',
+      (r) => void (r.deals[0]!.trades[1]!.type = 'sell_timefix'),
+    ],
     ['checkSettings', 'a trade outside the window', (r) => void (r.deals[1]!.trades[0]!.time = t0 - 1)],
     ['checkFees', 'a wrong network fee', (r) => void (r.deals[0]!.trades[0]!.usd_network_fee = 0.002)],
     ['checkFees', 'a fee sum going down', (r) => void (r.cumulative_pnl_and_fee_chart.fee_sum[1] = 0)],

@@ -16,7 +16,15 @@ export { checkCaps, checkCharts, checkFees, checkSettings } from './checks/rules
 export { near, type Run } from './checks/support.js';
 
 /** Every identity above; the ones that hold for every valid input. */
-export const ALL_CHECKS = { checkSums, checkLastPoint, checkDealStatus, checkCaps, checkSettings, checkFees, checkCharts } as const;
+export const ALL_CHECKS = {
+  checkSums,
+  checkLastPoint,
+  checkDealStatus,
+  checkCaps,
+  checkSettings,
+  checkFees,
+  checkCharts,
+} as const;
 
 /** Runs every check and returns all problems, each prefixed by its check's name. */
 export function checkAll(run: Run): string[] {

@@ -41,7 +41,8 @@ describe("the copier's wallet: identities (copier-wallet.md 7)", () => {
         if (response === null) return;
         const { copier, summary } = response;
         // Exact in decimals; in the printed doubles, up to the rounding of ending_equity (~1e6).
-        const gap = copier!.ending_equity! - copier!.starting_balance! - (summary.pnl_total - copier!.failed_transaction_fees);
+        const gap =
+          copier!.ending_equity! - copier!.starting_balance! - (summary.pnl_total - copier!.failed_transaction_fees);
         expect(Math.abs(gap)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(copier!.ending_equity!)));
       }),
       { numRuns: 100, seed: 41 },
@@ -72,7 +73,10 @@ describe("the copier's wallet: identities (copier-wallet.md 7)", () => {
     const landing = { slippage_tolerance_percent: null, sandwich_percent: 0, failed_transaction_percent: 0 };
     fc.assert(
       fc.property(copierScenarioArb(), (s) => {
-        const unlimited = run(s, withStrategy(s, { ...landing, starting_balance_usd: null, reserve_usd: 0, report_wallet: true }));
+        const unlimited = run(
+          s,
+          withStrategy(s, { ...landing, starting_balance_usd: null, reserve_usd: 0, report_wallet: true }),
+        );
         if (unlimited === null) return;
         const balance = unlimited.copier!.capital_required + 1;
         const funded = run(s, withStrategy(s, { ...landing, starting_balance_usd: balance, reserve_usd: 0 }))!;
@@ -88,7 +92,10 @@ describe("the copier's wallet: identities (copier-wallet.md 7)", () => {
       fc.property(strategyScenarioArb(), (s) => {
         const plain = run(s);
         if (plain === null) return;
-        for (const members of [{ report_wallet: false }, { starting_balance_usd: null, max_open_deals: null, slippage_tolerance_percent: null }]) {
+        for (const members of [
+          { report_wallet: false },
+          { starting_balance_usd: null, max_open_deals: null, slippage_tolerance_percent: null },
+        ]) {
           expect(JSON.stringify(run(s, withStrategy(s, members)))).toBe(JSON.stringify(plain));
         }
       }),
@@ -102,7 +109,10 @@ describe("the copier's wallet: identities (copier-wallet.md 7)", () => {
         const response = run(s);
         if (response === null) return;
         for (const deal of response.deals.filter((d) => d.status === 'closed')) {
-          const flow = deal.trades.reduce((t, x) => t + (x.type === 'buy' ? -x.usd_amount! : x.usd_amount!) - x.usd_network_fee - x.usd_bot_fee, 0);
+          const flow = deal.trades.reduce(
+            (t, x) => t + (x.type === 'buy' ? -x.usd_amount! : x.usd_amount!) - x.usd_network_fee - x.usd_bot_fee,
+            0,
+          );
           expect(Math.abs(flow - deal.pnl_realized)).toBeLessThanOrEqual(1e-9 * Math.max(1, deal.investment_amount));
         }
       }),

@@ -3,7 +3,13 @@
  * comparison sees it: shared by the reference, precision and strategy property tests.
  */
 import { Decimal } from 'decimal.js';
-import { InputError, simulate, type EngineOptionsInput, type SimulatorRequestInput, type TapeInput } from '../../src/index.js';
+import {
+  InputError,
+  simulate,
+  type EngineOptionsInput,
+  type SimulatorRequestInput,
+  type TapeInput,
+} from '../../src/index.js';
 import type { Arithmetic } from '../reference/decimal.js';
 import { referenceSimulate, ReferenceInputError } from '../reference/model.js';
 import { compareGolden } from '../support/golden.js';
@@ -33,7 +39,12 @@ export function engineOutcome(tape: TapeInput, request: SimulatorRequestInput, o
 }
 
 /** The reference's answer, at `arithmetic` (default: the engine's, or the environment's, see above). */
-export function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput, arithmetic: Arithmetic = REFERENCE_ARITHMETIC): Outcome {
+export function referenceOutcome(
+  tape: TapeInput,
+  request: SimulatorRequestInput,
+  options: EngineOptionsInput,
+  arithmetic: Arithmetic = REFERENCE_ARITHMETIC,
+): Outcome {
   try {
     return { body: referenceSimulate(tape, request, options, arithmetic) };
   } catch (e) {
@@ -46,8 +57,8 @@ export function referenceOutcome(tape: TapeInput, request: SimulatorRequestInput
 export function departures(tape: TapeInput, request: SimulatorRequestInput, options: EngineOptionsInput): string[] {
   const expected = referenceOutcome(tape, request, options);
   const actual = engineOutcome(tape, request, options);
-  if ('refused' in expected) return 'refused' in actual ? [] : [`the reference refuses the input (${expected.refused}) but the engine answers`];
+  if ('refused' in expected)
+    return 'refused' in actual ? [] : [`the reference refuses the input (${expected.refused}) but the engine answers`];
   if ('refused' in actual) return [`the engine refuses the input (${actual.refused}) but the reference answers`];
   return compareGolden(expected.body, actual.body);
 }
-

@@ -36,32 +36,37 @@ const variationArb = fc.record(
 
 function varied(s: Scenario, v: { leaders?: number[]; [key: string]: unknown }): SimulatorRequestInput {
   const { leaders, ...rest } = v;
-  const wallets = leaders === undefined ? s.request.wallets : leaders.map((k) => s.request.wallets[k % s.request.wallets.length]!);
+  const wallets =
+    leaders === undefined ? s.request.wallets : leaders.map((k) => s.request.wallets[k % s.request.wallets.length]!);
   return { ...s.request, ...rest, wallets: [...new Set(wallets)] } as SimulatorRequestInput;
 }
 
 describe('replayFollowers', () => {
   it("gives each follower simulate's response, byte for byte", () => {
     const arb = fc.tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }));
-    checkProperty('followers', arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>, (s) => {
-      const requests: SimulatorRequest[] = [];
-      for (const v of s.variations) {
-        const parsed = parseSimulatorRequest(varied(s, v as never));
-        if (parsed.success) requests.push(parsed.data);
-      }
-      let expected: string[];
-      try {
-        expected = requests.map((r) => JSON.stringify(simulate(s.tape, r, s.options)));
-      } catch (e) {
-        if (e instanceof InputError) return []; // a tape the engine refuses (e.g. no native price): nothing to compare
-        throw e;
-      }
-      const tape = indexTape(s.tape);
-      const runs = replayFollowers(tape, requests, resolveEngineOptions(s.options));
-      return runs.flatMap((run, f) => {
-        const actual = JSON.stringify(buildResponse(run, tape.tokens));
-        return actual === expected[f] ? [] : [`follower ${f} differs from simulate`];
-      });
-    });
+    checkProperty(
+      'followers',
+      arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>,
+      (s) => {
+        const requests: SimulatorRequest[] = [];
+        for (const v of s.variations) {
+          const parsed = parseSimulatorRequest(varied(s, v as never));
+          if (parsed.success) requests.push(parsed.data);
+        }
+        let expected: string[];
+        try {
+          expected = requests.map((r) => JSON.stringify(simulate(s.tape, r, s.options)));
+        } catch (e) {
+          if (e instanceof InputError) return []; // a tape the engine refuses (e.g. no native price): nothing to compare
+          throw e;
+        }
+        const tape = indexTape(s.tape);
+        const runs = replayFollowers(tape, requests, resolveEngineOptions(s.options));
+        return runs.flatMap((run, f) => {
+          const actual = JSON.stringify(buildResponse(run, tape.tokens));
+          return actual === expected[f] ? [] : [`follower ${f} differs from simulate`];
+        });
+      },
+    );
   });
 });

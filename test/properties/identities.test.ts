@@ -5,7 +5,15 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { scenarioArb, type Scenario } from '../support/arbitraries.js';
-import { checkCaps, checkCharts, checkDealStatus, checkFees, checkLastPoint, checkSettings, checkSums } from './checks.js';
+import {
+  checkCaps,
+  checkCharts,
+  checkDealStatus,
+  checkFees,
+  checkLastPoint,
+  checkSettings,
+  checkSums,
+} from './checks.js';
 import { checkProperty, runScenario } from './run.js';
 
 /** Scenarios with one request setting forced, so the rules that need it are exercised often. */

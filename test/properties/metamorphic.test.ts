@@ -11,7 +11,8 @@ import { checkProperty } from './run.js';
 type SwapInput = Scenario['tape']['swaps'][number];
 
 const output = (s: Scenario): string => JSON.stringify(simulate(s.tape, s.request, s.options));
-const totalBuys = (r: SimulatorResponse): number => r.deals.reduce((n, d) => n + d.trades.filter((t) => t.type === 'buy').length, 0);
+const totalBuys = (r: SimulatorResponse): number =>
+  r.deals.reduce((n, d) => n + d.trades.filter((t) => t.type === 'buy').length, 0);
 
 /** Inserts `extra[k]` before position `at[k]` (modulo the length) of `swaps`. */
 function insertAt(swaps: readonly SwapInput[], extra: readonly SwapInput[], at: readonly number[]): SwapInput[] {
@@ -24,7 +25,9 @@ function differs(a: string, b: string): string[] {
   if (a === b) return [];
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
-  return [`outputs differ at character ${i}: …${a.slice(Math.max(0, i - 80), i + 80)}… vs …${b.slice(Math.max(0, i - 80), i + 80)}…`];
+  return [
+    `outputs differ at character ${i}: …${a.slice(Math.max(0, i - 80), i + 80)}… vs …${b.slice(Math.max(0, i - 80), i + 80)}…`,
+  ];
 }
 
 describe('metamorphic properties', () => {
@@ -38,9 +41,13 @@ describe('metamorphic properties', () => {
 
   it('adding swaps after window_end changes nothing', () => {
     const arb = scenarioArb().chain((s) =>
-      fc.record({ late: lateSwapsArb(s), at: fc.array(fc.nat(), { maxLength: 8 }) }).map((extra) => ({ ...s, ...extra })),
+      fc
+        .record({ late: lateSwapsArb(s), at: fc.array(fc.nat(), { maxLength: 8 }) })
+        .map((extra) => ({ ...s, ...extra })),
     );
-    checkProperty('late-swaps', arb, (s) => differs(output(s), output({ ...s, tape: { ...s.tape, swaps: insertAt(s.tape.swaps, s.late, s.at) } })));
+    checkProperty('late-swaps', arb, (s) =>
+      differs(output(s), output({ ...s, tape: { ...s.tape, swaps: insertAt(s.tape.swaps, s.late, s.at) } })),
+    );
   });
 
   it("adding an unfollowed wallet's swaps of a token no deal holds changes nothing", () => {
@@ -56,7 +63,9 @@ describe('metamorphic properties', () => {
       }),
       { minLength: 1, maxLength: 6 },
     );
-    const arb = scenarioArb().chain((s) => fc.record({ extra: extraArb, at: fc.array(fc.nat(), { maxLength: 6 }) }).map((e) => ({ ...s, ...e })));
+    const arb = scenarioArb().chain((s) =>
+      fc.record({ extra: extraArb, at: fc.array(fc.nat(), { maxLength: 6 }) }).map((e) => ({ ...s, ...e })),
+    );
     checkProperty('unfollowed-swaps', arb, (s) => {
       const before = simulate(s.tape, s.request, s.options);
       const key = (a: string): string => (s.tape.network === 'eth' ? a.toLowerCase() : a);
@@ -74,13 +83,18 @@ describe('metamorphic properties', () => {
         usd_price: e.usd_price,
         usd_liquidity: e.usd_liquidity,
       }));
-      return differs(JSON.stringify(before), output({ ...s, tape: { ...s.tape, swaps: insertAt(s.tape.swaps, swaps, s.at) } }));
+      return differs(
+        JSON.stringify(before),
+        output({ ...s, tape: { ...s.tape, swaps: insertAt(s.tape.swaps, swaps, s.at) } }),
+      );
     });
   });
 
   it('reordering swaps with distinct times in the input list changes nothing', () => {
     const arb = scenarioArb().chain((s) =>
-      fc.array(fc.nat(), { minLength: s.tape.swaps.length, maxLength: s.tape.swaps.length }).map((keys) => ({ ...s, keys })),
+      fc
+        .array(fc.nat(), { minLength: s.tape.swaps.length, maxLength: s.tape.swaps.length })
+        .map((keys) => ({ ...s, keys })),
     );
     checkProperty('reorder', arb, (s) => {
       const swaps = s.tape.swaps;
@@ -100,7 +114,11 @@ describe('metamorphic properties', () => {
         const leader = s.request.wallets[0]!;
         const key = (a: string): string => (s.tape.network === 'eth' ? a.toLowerCase() : a);
         const others = new Set(s.request.wallets.slice(1).map(key));
-        return { ...s, request: { ...s.request, wallets: [leader] }, tape: { ...s.tape, swaps: s.tape.swaps.filter((w) => !others.has(key(w.wallet))) } };
+        return {
+          ...s,
+          request: { ...s.request, wallets: [leader] },
+          tape: { ...s.tape, swaps: s.tape.swaps.filter((w) => !others.has(key(w.wallet))) },
+        };
       })
       .chain((s) => fc.integer({ min: 1, max: 3 }).map((raise) => ({ ...s, raise })));
     checkProperty('dupe-monotone', arb, (s) => {

@@ -59,7 +59,11 @@ function withRequest(patch: fc.Arbitrary<Partial<SimulatorRequestInput>>): fc.Ar
 
 const KINDS: readonly (readonly [string, fc.Arbitrary<Scenario>, number])[] = [
   ['any setting', scenarioArb(), RUNS],
-  ['inactivity time-fix', withRequest(fc.integer({ min: 1, max: 6 }).map((hours) => ({ inactivity_time_fix: { hours } }))), RUNS],
+  [
+    'inactivity time-fix',
+    withRequest(fc.integer({ min: 1, max: 6 }).map((hours) => ({ inactivity_time_fix: { hours } }))),
+    RUNS,
+  ],
   ['close_all', withRequest(fc.constant({ close_all: true })), RUNS],
   [
     'caps that bind, dupe buys',
@@ -89,14 +93,17 @@ describe('the digits decide nothing beyond last-digit residues (model 1.1)', () 
           departures.push(`scenario ${i}, ${label}: only one of the engine and the reference refuses the input`);
           continue;
         }
-        const problems = 'refused' in engine || 'refused' in reference ? [] : compareGolden(reference.body, engine.body);
+        const problems =
+          'refused' in engine || 'refused' in reference ? [] : compareGolden(reference.body, engine.body);
         const residues = problems.filter((p) => isResidue(p, 'body' in reference ? reference.body : null));
         if (residues.length > 0) residue = true;
         departures.push(...problems.filter((p) => !residues.includes(p)).map((p) => `scenario ${i}, ${label}: ${p}`));
       }
       if (residue) residueScenarios++;
     });
-    console.log(`precision scan, ${kind}: ${scenarios.length} scenarios, ${departures.length} departures, ${residueScenarios} with last-digit residues only`);
+    console.log(
+      `precision scan, ${kind}: ${scenarios.length} scenarios, ${departures.length} departures, ${residueScenarios} with last-digit residues only`,
+    );
     expect(departures.slice(0, 10)).toEqual([]);
   });
 });

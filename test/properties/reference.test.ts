@@ -58,7 +58,9 @@ describe('the engine against the reference model, on generated scenarios', () =>
 
 describe('the engine against the reference model, on saved departures', () => {
   // Scenarios where the two once departed (test/support/regressions/reference-*.json), each with a note.
-  const files = readdirSync(REGRESSIONS_DIR).filter((f) => f.startsWith('reference-') && f.endsWith('.json')).sort();
+  const files = readdirSync(REGRESSIONS_DIR)
+    .filter((f) => f.startsWith('reference-') && f.endsWith('.json'))
+    .sort();
 
   it.each(files)('%s', (file) => {
     const fixture = JSON.parse(readFileSync(join(REGRESSIONS_DIR, file), 'utf8')) as RegressionFixture;
@@ -81,7 +83,8 @@ describe('the engine against the reference model, on seeded benchmark tapes', ()
 });
 
 const available = present(REAL_DATA_DIR);
-if (!available) console.warn(`engine-against-reference on real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
+if (!available)
+  console.warn(`engine-against-reference on real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
 
 function realTape(name: string, imported: () => ImportResult): void {
   describe(name, () => {

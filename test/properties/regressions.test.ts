@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { checkAll } from './checks.js';
 import { REGRESSIONS_DIR, runScenario, type RegressionFixture } from './run.js';
 
-const files = readdirSync(REGRESSIONS_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(REGRESSIONS_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('saved counterexamples', () => {
   it('are there to replay', () => {

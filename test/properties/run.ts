@@ -63,7 +63,8 @@ export function checkProperty<T extends Scenario>(
   if (!details.failed) return;
   const [scenario] = details.counterexample ?? [];
   const error = details.errorInstance;
-  const problems = error instanceof PropertyProblems ? error.problems : [String((error as Error | undefined)?.stack ?? error)];
+  const problems =
+    error instanceof PropertyProblems ? error.problems : [String((error as Error | undefined)?.stack ?? error)];
   const fixture: RegressionFixture = {
     property,
     seed: details.seed,

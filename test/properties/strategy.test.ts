@@ -18,14 +18,17 @@ import { checkCharts, checkDealStatus, checkLastPoint, checkSums } from './check
 import { checkProperty, runScenario } from './run.js';
 import { departures } from './departures.js';
 
-const json = (s: Scenario, request: SimulatorRequestInput = s.request): string => JSON.stringify(simulate(s.tape, request, s.options));
+const json = (s: Scenario, request: SimulatorRequestInput = s.request): string =>
+  JSON.stringify(simulate(s.tape, request, s.options));
 
 /** `[]` when `a` and `b` are the same text, else where they first differ. */
 function sameText(a: string, b: string, label: string): string[] {
   if (a === b) return [];
   let i = 0;
   while (a[i] === b[i]) i++;
-  return [`${label}: the responses differ from character ${i}: …${a.slice(i, i + 60)}… against …${b.slice(i, i + 60)}…`];
+  return [
+    `${label}: the responses differ from character ${i}: …${a.slice(i, i + 60)}… against …${b.slice(i, i + 60)}…`,
+  ];
 }
 
 describe('a strategy of defaults is model 1.1, byte for byte', () => {
@@ -33,9 +36,25 @@ describe('a strategy of defaults is model 1.1, byte for byte', () => {
     ['strategy: null', null],
     ['strategy: {}', {}],
     ['copy_delay_seconds: 0', { copy_delay_seconds: 0 }],
-    ['every member at its default', { copy_delay_seconds: 0, fixed_buy_amount: null, min_leader_buy_usd: 0, min_liquidity_usd: null, max_token_age_hours: null, take_profit: [], stop_loss_percent: null, trailing_stop_percent: null, max_hold_hours: null, report_skipped: false }],
+    [
+      'every member at its default',
+      {
+        copy_delay_seconds: 0,
+        fixed_buy_amount: null,
+        min_leader_buy_usd: 0,
+        min_liquidity_usd: null,
+        max_token_age_hours: null,
+        take_profit: [],
+        stop_loss_percent: null,
+        trailing_stop_percent: null,
+        max_hold_hours: null,
+        report_skipped: false,
+      },
+    ],
   ])('%s', (label, strategy) => {
-    checkProperty(`no-strategy-${label}`, scenarioArb(), (s) => sameText(json(s), json(s, { ...s.request, strategy }), label));
+    checkProperty(`no-strategy-${label}`, scenarioArb(), (s) =>
+      sameText(json(s), json(s, { ...s.request, strategy }), label),
+    );
   });
 });
 
@@ -60,14 +79,21 @@ describe('identities that hold whatever the strategy', () => {
     checkProperty('strategy-unreached-level', arb, (s) => {
       const strategy = s.request.strategy!;
       const ladder = [...(strategy.take_profit ?? []), { roi: 1e9, sell_percent: 100 }];
-      return sameText(json(s), json(s, { ...s.request, strategy: { ...strategy, take_profit: ladder } }), 'unreached level');
+      return sameText(
+        json(s),
+        json(s, { ...s.request, strategy: { ...strategy, take_profit: ladder } }),
+        'unreached level',
+      );
     });
   });
 
   it('a streamed tape answers as the tape in memory', () => {
     checkProperty('strategy-stream', arb, (s) => {
       const { swaps, ...header } = s.tape;
-      const ordered = swaps.map((swap, k) => ({ swap, k })).sort((a, b) => a.swap.time - b.swap.time || a.k - b.k).map((x) => x.swap);
+      const ordered = swaps
+        .map((swap, k) => ({ swap, k }))
+        .sort((a, b) => a.swap.time - b.swap.time || a.k - b.k)
+        .map((x) => x.swap);
       const streamed = JSON.stringify(simulateStream(header, ordered, s.request, s.options));
       return sameText(json(s), streamed, 'stream');
     });
@@ -78,7 +104,10 @@ describe('identities that hold whatever the strategy', () => {
     let run = 0;
     checkProperty('strategy-parquet', arb, (s) => {
       const { swaps, ...header } = s.tape;
-      const ordered = swaps.map((swap, k) => ({ swap, k })).sort((a, b) => a.swap.time - b.swap.time || a.k - b.k).map((x) => x.swap);
+      const ordered = swaps
+        .map((swap, k) => ({ swap, k }))
+        .sort((a, b) => a.swap.time - b.swap.time || a.k - b.k)
+        .map((x) => x.swap);
       const file = join(dir, `tape-${run++}.parquet`);
       writeParquetTape(file, { ...header, swaps: ordered });
       const parquet = JSON.stringify(assembleResponse(simulateParquetFileParts(file, s.request, s.options)));
@@ -97,12 +126,21 @@ describe('the engine against the reference model, with strategies', () => {
       .tuple(scenarioArb(), strategyArb, fc.integer({ min: 1, max: 6 }), fc.constantFrom(60, 1_800, 3_600))
       .map(([s, strategy, hours, delay]) => ({
         ...s,
-        request: { ...s.request, inactivity_time_fix: { hours }, strategy: { ...strategy, copy_delay_seconds: delay, max_hold_hours: hours } },
+        request: {
+          ...s.request,
+          inactivity_time_fix: { hours },
+          strategy: { ...strategy, copy_delay_seconds: delay, max_hold_hours: hours },
+        },
       }));
     checkProperty('reference-strategy-schedule', arb, (s) => departures(s.tape, s.request, s.options));
   });
 
   it('agrees on long scenarios', () => {
-    checkProperty('reference-strategy-long', strategyScenarioArb(200), (s) => departures(s.tape, s.request, s.options), 30);
+    checkProperty(
+      'reference-strategy-long',
+      strategyScenarioArb(200),
+      (s) => departures(s.tape, s.request, s.options),
+      30,
+    );
   });
 });

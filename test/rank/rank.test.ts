@@ -21,16 +21,36 @@ import { copierScenarioArb, strategyArb, scenarioArb } from '../support/arbitrar
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, LEADER_C, MARKET, near, request, sell, tape, TOKEN_X, TOKEN_Y, TOKEN_Z } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  LEADER_C,
+  MARKET,
+  near,
+  request,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+  TOKEN_Z,
+} from '../support/scenario.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
-const exampleTape = (net: string): TapeInput => JSON.parse(readFileSync(join(EXAMPLE, `tape-${net}.json`), 'utf8')) as TapeInput;
-const exampleRequest = (net: string): SimulatorRequestInput => JSON.parse(readFileSync(join(EXAMPLE, `request-${net}.json`), 'utf8')) as SimulatorRequestInput;
+const exampleTape = (net: string): TapeInput =>
+  JSON.parse(readFileSync(join(EXAMPLE, `tape-${net}.json`), 'utf8')) as TapeInput;
+const exampleRequest = (net: string): SimulatorRequestInput =>
+  JSON.parse(readFileSync(join(EXAMPLE, `request-${net}.json`), 'utf8')) as SimulatorRequestInput;
 
 /** Every row's summary against simulate of that wallet alone. */
 function mismatches(t: TapeInput, r: SimulatorRequestInput, options = {}): string[] {
   return rankWallets(t, r, { engineOptions: options })
-    .filter((row) => JSON.stringify(row.summary) !== JSON.stringify(simulate(t, { ...r, wallets: [row.wallet] }, options).summary))
+    .filter(
+      (row) =>
+        JSON.stringify(row.summary) !== JSON.stringify(simulate(t, { ...r, wallets: [row.wallet] }, options).summary),
+    )
     .map((row) => row.wallet);
 }
 
@@ -41,7 +61,9 @@ describe('every ranked row is simulate of that wallet alone', () => {
   });
 
   it('on generated scenarios, strategies included', () => {
-    const arb = fc.tuple(scenarioArb({}, 30), fc.option(strategyArb, { nil: null })).map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
+    const arb = fc
+      .tuple(scenarioArb({}, 30), fc.option(strategyArb, { nil: null }))
+      .map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
     fc.assert(
       fc.property(arb, (s) => {
         let problems: string[];
@@ -59,13 +81,16 @@ describe('every ranked row is simulate of that wallet alone', () => {
 
   const available = present(REAL_DATA_DIR);
   if (!available) console.warn(`ranking of real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
-  it.skipIf(!available).each(REAL_TAPES.map(([name, load]) => [name, load] as const))('on the real tape: %s', (_name, load) => {
-    const { tape: real } = load();
-    const req = suggestRequest(real, 5)!;
-    const rows = rankWallets(real, req, { top: 25 });
-    expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(row.summary).toEqual(simulate(real, { ...req, wallets: [row.wallet] }).summary);
-  });
+  it.skipIf(!available).each(REAL_TAPES.map(([name, load]) => [name, load] as const))(
+    'on the real tape: %s',
+    (_name, load) => {
+      const { tape: real } = load();
+      const req = suggestRequest(real, 5)!;
+      const rows = rankWallets(real, req, { top: 25 });
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.summary).toEqual(simulate(real, { ...req, wallets: [row.wallet] }).summary);
+    },
+  );
 });
 
 describe("a row's figures (hand-computed)", () => {
@@ -115,16 +140,30 @@ describe("a row's figures (hand-computed)", () => {
   it('sorts by any metric, leaves out wallets under --min-deals, keeps --top', () => {
     const t = tape(swaps);
     const r = request({ wallets: [LEADER_A] });
-    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'max_drawdown' }).map((x) => x.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
-    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'own_pnl_total', top: 1 }).map((x) => x.wallet)).toEqual([LEADER_A]);
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'max_drawdown' }).map((x) => x.wallet)).toEqual([
+      LEADER_A,
+      LEADER_B,
+      MARKET,
+    ]);
+    expect(
+      rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'own_pnl_total', top: 1 }).map((x) => x.wallet),
+    ).toEqual([LEADER_A]);
     expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, minDeals: 2 }).map((x) => x.wallet)).toEqual([LEADER_A]);
     // profit factor: A 2.8, B and MARKET none (null sorts last, ties by address)
-    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'profit_factor' }).map((x) => x.wallet)).toEqual([LEADER_A, LEADER_B, MARKET]);
+    expect(rankWallets(t, r, { engineOptions: FLAT_OPTIONS, sortBy: 'profit_factor' }).map((x) => x.wallet)).toEqual([
+      LEADER_A,
+      LEADER_B,
+      MARKET,
+    ]);
   });
 
   it('ranks only the given wallets, and names one the tape does not have', () => {
-    expect(rankWallets(tape(swaps), request(), { wallets: [LEADER_B], engineOptions: FLAT_OPTIONS }).map((x) => x.wallet)).toEqual([LEADER_B]);
-    expect(() => rankWallets(tape(swaps), request(), { wallets: [LEADER_C] })).toThrow(/wallet 1 of the list \(LeaderC.*\) has no swap in the tape: check its spelling/);
+    expect(
+      rankWallets(tape(swaps), request(), { wallets: [LEADER_B], engineOptions: FLAT_OPTIONS }).map((x) => x.wallet),
+    ).toEqual([LEADER_B]);
+    expect(() => rankWallets(tape(swaps), request(), { wallets: [LEADER_C] })).toThrow(
+      /wallet 1 of the list \(LeaderC.*\) has no swap in the tape: check its spelling/,
+    );
   });
 });
 
@@ -297,11 +336,15 @@ describe('out of sample', () => {
     expect(check.spearman_wallets).toBe(2);
     // the before-split top 1 (A) copied after the split: −52
     expect(check.top.wallets).toEqual([LEADER_A]);
-    expect(check.top.summary).toEqual(simulate(tape(swaps), { ...twoDays, from_date: '2024-03-11', wallets: [LEADER_A] }, FLAT_OPTIONS).summary);
+    expect(check.top.summary).toEqual(
+      simulate(tape(swaps), { ...twoDays, from_date: '2024-03-11', wallets: [LEADER_A] }, FLAT_OPTIONS).summary,
+    );
   });
 
   it('refuses a split outside the window', () => {
-    expect(() => outOfSample(tape(swaps), twoDays, '2024-03-10')).toThrow(/must fall after from_date 2024-03-10 and no later than to_date 2024-03-11/);
+    expect(() => outOfSample(tape(swaps), twoDays, '2024-03-10')).toThrow(
+      /must fall after from_date 2024-03-10 and no later than to_date 2024-03-11/,
+    );
     // The library names its parameter; the command line names its flag (below).
     const notADay = /^split tomorrow is not a date in the form YYYY-MM-DD$/;
     expect(() => outOfSample(tape(swaps), twoDays, 'tomorrow')).toThrow(notADay);
@@ -329,7 +372,10 @@ describe('copysim rank', () => {
 
   it('--format jsonl: one object a line with wallet and the summary, as rankWallets gives them', async () => {
     const { out } = await cli('rank', ...args, '--format', 'jsonl', '--sort-by', 'roi_total', '--min-deals', '3');
-    const rows = out.trimEnd().split('\n').map((l) => JSON.parse(l) as { wallet: string; summary: object });
+    const rows = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { wallet: string; summary: object });
     expect(rows).toEqual(rankWallets(exampleTape('sol'), exampleRequest('sol'), { sortBy: 'roi_total', minDeals: 3 }));
   });
 

@@ -27,7 +27,9 @@ export interface RequestErrorBody {
 /** The cases where the command exits 2 (spec 8): the request fails validation; `body` is the 400 body. */
 export class ReferenceRequestError extends Error {
   constructor(readonly body: RequestErrorBody) {
-    super(`${body.code}: ${typeof body.detail === 'string' ? body.detail : body.detail.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+    super(
+      `${body.code}: ${typeof body.detail === 'string' ? body.detail : body.detail.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+    );
     this.name = 'ReferenceRequestError';
   }
 }

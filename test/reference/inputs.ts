@@ -175,10 +175,14 @@ export function readTape(raw: unknown): Tape {
 function checkTime(value: unknown, index: number): void {
   const t = seconds(value);
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1e11) {
-    throw new ReferenceInputError(`swap ${index}: field time ${value} is 10^11 or more: it looks like milliseconds, not seconds`);
+    throw new ReferenceInputError(
+      `swap ${index}: field time ${value} is 10^11 or more: it looks like milliseconds, not seconds`,
+    );
   }
   if (!Number.isInteger(t) || t < 0 || t >= 1e11) {
-    throw new ReferenceInputError(`swap ${index}: field time ${JSON.stringify(value)} must be an integer number of seconds, 0 <= time < 10^11`);
+    throw new ReferenceInputError(
+      `swap ${index}: field time ${JSON.stringify(value)} must be an integer number of seconds, 0 <= time < 10^11`,
+    );
   }
 }
 

@@ -37,7 +37,14 @@ function request(extra: Json = {}): Json {
   };
 }
 
-function swap(wallet: string, type: 'buy' | 'sell', second: number, quantity: number, usd_price: number, usd_liquidity: number | null = 100000): Json {
+function swap(
+  wallet: string,
+  type: 'buy' | 'sell',
+  second: number,
+  quantity: number,
+  usd_price: number,
+  usd_liquidity: number | null = 100000,
+): Json {
   return { wallet, token: TOKEN, type, time: DAY + second, quantity, usd_price, usd_liquidity };
 }
 
@@ -102,7 +109,9 @@ describe('request validation (1.2, 7, S-1)', () => {
   it('accepts a valid request, with or without a strategy', () => {
     expect(refusal(request())).toBeNull();
     expect(refusal(request({ strategy: null }))).toBeNull();
-    expect(refusal(request({ strategy: { take_profit: [{ roi: 10, sell_percent: 100 }], max_hold_hours: null } }))).toBeNull();
+    expect(
+      refusal(request({ strategy: { take_profit: [{ roi: 10, sell_percent: 100 }], max_hold_hours: null } })),
+    ).toBeNull();
   });
 
   it('a strategy that is not an object or null', () => {
@@ -126,7 +135,15 @@ describe('request validation (1.2, 7, S-1)', () => {
     [{ take_profit: [{ roi: 0, sell_percent: 10 }] }, 'strategy.take_profit.0.roi'],
     [{ take_profit: [{ roi: 5, sell_percent: 0 }] }, 'strategy.take_profit.0.sell_percent'],
     [{ take_profit: [{ roi: 5, sell_percent: 100.5 }] }, 'strategy.take_profit.0.sell_percent'],
-    [{ take_profit: [{ roi: 5, sell_percent: 10 }, { roi: 5, sell_percent: 10 }] }, 'strategy.take_profit.1.roi'],
+    [
+      {
+        take_profit: [
+          { roi: 5, sell_percent: 10 },
+          { roi: 5, sell_percent: 10 },
+        ],
+      },
+      'strategy.take_profit.1.roi',
+    ],
     [{ take_profit: [{ roi: 5, sell_percent: 10, note: 'x' }] }, 'strategy.take_profit.0.note'],
     [{ take_profit: [{ roi: 5 }] }, 'strategy.take_profit.0.sell_percent'],
     [{ take_profit: Array.from({ length: 11 }, (_, i) => ({ roi: i + 1, sell_percent: 10 })) }, 'strategy.take_profit'],
@@ -164,7 +181,9 @@ describe('request validation (1.2, 7, S-1)', () => {
 
   it('a member the interface does not define, at the top level or inside inactivity_time_fix (1.2)', () => {
     expect(paths(refusal(request({ colse_all: true })))).toEqual(['colse_all']);
-    expect(paths(refusal(request({ inactivity_time_fix: { hours: 2, minutes: 5 } })))).toEqual(['inactivity_time_fix.minutes']);
+    expect(paths(refusal(request({ inactivity_time_fix: { hours: 2, minutes: 5 } })))).toEqual([
+      'inactivity_time_fix.minutes',
+    ]);
   });
 
   it('the interface constraints and 1.2 dates', () => {
@@ -216,7 +235,14 @@ describe('small scenarios of the strategy extensions', () => {
     const t = tape([swap(LEADER, 'buy', 100, 100, 1), swap(MARKET, 'buy', 200, 1, 3)]);
     const body = referenceSimulate(
       t,
-      request({ strategy: { take_profit: [{ roi: 10, sell_percent: 50 }, { roi: 20, sell_percent: 50 }] } }),
+      request({
+        strategy: {
+          take_profit: [
+            { roi: 10, sell_percent: 50 },
+            { roi: 20, sell_percent: 50 },
+          ],
+        },
+      }),
     );
     const [deal] = deals(body);
     const [buy, tp1, tp2] = deal!.trades;
@@ -228,7 +254,10 @@ describe('small scenarios of the strategy extensions', () => {
 
   it('S-2, S-7: a pending copy due after window_end is listed last with after_window', () => {
     const t = tape([swap(LEADER, 'buy', 86390, 100, 1), swap(LEADER, 'buy', 100, 10, 1)]);
-    const body = referenceSimulate(t, request({ strategy: { copy_delay_seconds: 30, min_leader_buy_usd: 50, report_skipped: true } })) as Json;
+    const body = referenceSimulate(
+      t,
+      request({ strategy: { copy_delay_seconds: 30, min_leader_buy_usd: 50, report_skipped: true } }),
+    ) as Json;
     expect(body['skipped_copies']).toEqual([
       { time: DAY + 130, wallet: LEADER, token: TOKEN, type: 'buy', reason: 'leader_buy_too_small' },
       { time: DAY + 86420, wallet: LEADER, token: TOKEN, type: 'buy', reason: 'after_window' },

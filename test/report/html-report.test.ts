@@ -32,7 +32,9 @@ function request(input: object): SimulatorRequest {
 
 /** The parts of a report file, read back as the page reads them (blocks joined, base64, gzip, JSON). */
 function embedded(html: string, part: string): unknown {
-  const blocks = [...html.matchAll(new RegExp(`<script type="application/octet-stream" data-part="${part}">([^<]*)</script>`, 'g'))];
+  const blocks = [
+    ...html.matchAll(new RegExp(`<script type="application/octet-stream" data-part="${part}">([^<]*)</script>`, 'g')),
+  ];
   return JSON.parse(gunzipSync(Buffer.from(blocks.map((m) => m[1]).join(''), 'base64')).toString('utf8'));
 }
 
@@ -40,7 +42,9 @@ describe('minMaxIndices: thinning for display', () => {
   it('keeps the lowest and highest point of each column, and the ends', () => {
     // x 1..4 fall in column 0 (x/9·2 < 1): lowest y=1 at 4, highest y=9 at 3;
     // x 5..8 in column 1: lowest y=2 at 5, highest y=8 at 6. Plus the first and the last.
-    expect(minMaxIndices([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 5, 3, 9, 1, 2, 8, 4, 6, 7], 2)).toEqual([0, 3, 4, 5, 6, 9]);
+    expect(minMaxIndices([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [0, 5, 3, 9, 1, 2, 8, 4, 6, 7], 2)).toEqual([
+      0, 3, 4, 5, 6, 9,
+    ]);
   });
 
   it('keeps a series of at most two points a column whole', () => {
@@ -54,15 +58,19 @@ describe('minMaxIndices: thinning for display', () => {
 
   it("keeps every column's extremes, in order, and the page's copy picks the same points", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (ys, columns) => {
-        const xs = ys.map((_, i) => i * 3);
-        const kept = minMaxIndices(xs, ys, columns);
-        expect(pageMinMaxIndices(xs, ys, columns)).toEqual(kept);
-        expect(kept).toEqual([...new Set(kept)].sort((a, b) => a - b));
-        expect(kept.length).toBeLessThanOrEqual(Math.max(ys.length <= 2 * columns ? ys.length : 2 * columns + 2, 1));
-        expect(Math.max(...kept.map((i) => ys[i]!))).toBe(Math.max(...ys));
-        expect(Math.min(...kept.map((i) => ys[i]!))).toBe(Math.min(...ys));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 300 }),
+        fc.integer({ min: 1, max: 40 }),
+        (ys, columns) => {
+          const xs = ys.map((_, i) => i * 3);
+          const kept = minMaxIndices(xs, ys, columns);
+          expect(pageMinMaxIndices(xs, ys, columns)).toEqual(kept);
+          expect(kept).toEqual([...new Set(kept)].sort((a, b) => a - b));
+          expect(kept.length).toBeLessThanOrEqual(Math.max(ys.length <= 2 * columns ? ys.length : 2 * columns + 2, 1));
+          expect(Math.max(...kept.map((i) => ys[i]!))).toBe(Math.max(...ys));
+          expect(Math.min(...kept.map((i) => ys[i]!))).toBe(Math.min(...ys));
+        },
+      ),
     );
   });
 });
@@ -94,12 +102,27 @@ describe("the page's arithmetic and numbers", () => {
 
 describe('the settings that vary across a sweep', () => {
   it('flattens a request to its leaves, arrays whole', () => {
-    expect(settingLeaves({ a: 1, b: { c: null, d: [1, 2] }, e: null })).toEqual({ a: 1, 'b.c': null, 'b.d': '[1,2]', e: null });
+    expect(settingLeaves({ a: 1, b: { c: null, d: [1, 2] }, e: null })).toEqual({
+      a: 1,
+      'b.c': null,
+      'b.d': '[1,2]',
+      e: null,
+    });
   });
 
   it('finds the leaves that differ, a missing one included', () => {
-    expect(varyingPaths([{ a: 1, b: { c: 2 } }, { a: 1, b: { c: 3 } }])).toEqual(['b.c']);
-    expect(varyingPaths([{ a: 1, s: null }, { a: 2, s: { delay: 5 } }])).toEqual(['a', 's', 's.delay']);
+    expect(
+      varyingPaths([
+        { a: 1, b: { c: 2 } },
+        { a: 1, b: { c: 3 } },
+      ]),
+    ).toEqual(['b.c']);
+    expect(
+      varyingPaths([
+        { a: 1, s: null },
+        { a: 2, s: { delay: 5 } },
+      ]),
+    ).toEqual(['a', 's', 's.delay']);
     expect(varyingPaths([{ a: 1 }, { a: 1 }])).toEqual([]);
   });
 });
@@ -149,7 +172,11 @@ describe('the report data', () => {
   it('keeps every value of the response, each token once, trades apart', () => {
     const deal = response.deals[0]!;
     const row = Object.fromEntries(data.deal_columns.map((c, i) => [c, data.deals[0]![i]]));
-    expect({ ...row, token: data.tokens[row.token as number], trades: data.trades[0]!.map((t) => Object.fromEntries(data.trade_columns.map((c, i) => [c, t[i]]))) }).toEqual(deal);
+    expect({
+      ...row,
+      token: data.tokens[row.token as number],
+      trades: data.trades[0]!.map((t) => Object.fromEntries(data.trade_columns.map((c, i) => [c, t[i]]))),
+    }).toEqual(deal);
     expect(data.tokens).toEqual([{ address: SOL_TOKEN, name: 'Alpha', symbol: 'ALP' }]);
     expect(Object.keys(data.chart)).toEqual(['timestamps', 'pnl_total', 'pnl_realized', 'fee_sum', 'bot_fee']);
     expect(data.chart.pnl_total).toEqual(response.cumulative_pnl_and_fee_chart.pnl_total);
@@ -180,10 +207,23 @@ describe('copysim report and simulate --html', () => {
     const responseFile = join(scratch, 'response.json');
     writeFileSync(responseFile, sim.out);
     const fromResponse = join(scratch, 'b.html');
-    const rep = await cli('report', '--response', responseFile, '--request', requestFile, '--tape', tapeFile, '--out', fromResponse);
+    const rep = await cli(
+      'report',
+      '--response',
+      responseFile,
+      '--request',
+      requestFile,
+      '--tape',
+      tapeFile,
+      '--out',
+      fromResponse,
+    );
     expect(rep.code, rep.err).toBe(0);
     expect(rep.out).toMatch(/^report written to .*b\.html \(0\.1 MB\): open it in a browser\n$/);
-    for (const part of ['trades', 'prices']) expect(embedded(readFileSync(fromResponse, 'utf8'), part)).toEqual(embedded(readFileSync(fromSimulate, 'utf8'), part));
+    for (const part of ['trades', 'prices'])
+      expect(embedded(readFileSync(fromResponse, 'utf8'), part)).toEqual(
+        embedded(readFileSync(fromSimulate, 'utf8'), part),
+      );
   });
 
   it('says which file is not a response, and where', async () => {
@@ -191,7 +231,9 @@ describe('copysim report and simulate --html', () => {
     writeFileSync(bad, JSON.stringify({ summary: {}, deals: [] }));
     const run = await cli('report', '--response', bad);
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(/^copysim report: response file .*bad\.json is not a simulator response \(the output of copysim simulate\): summary\.pnl_total: .*; and \d+ more\n$/);
+    expect(run.err).toMatch(
+      /^copysim report: response file .*bad\.json is not a simulator response \(the output of copysim simulate\): summary\.pnl_total: .*; and \d+ more\n$/,
+    );
   });
 
   it('refuses a tape of another network than the request', async () => {

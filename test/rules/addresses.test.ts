@@ -19,10 +19,10 @@ describe('eth addresses are case-insensitive (model 1.1)', () => {
     // buy 1000 at 1 (spelled lowercase), sell 500 of h 1000 spelled in checksum case:
     // the same leader, f = 0.5 → 500 tokens sold from the same deal
     const response = simulate(
-      tape(
-        [buy(LEADER_LOWER, TOKEN_LOWER, at(100), 1000, 1), sell(LEADER_CHECKSUM, TOKEN_UPPER, at(200), 500, 1)],
-        { network: 'eth', tokens: { [TOKEN_UPPER]: { name: 'Hex Token', symbol: 'HEX' } } },
-      ),
+      tape([buy(LEADER_LOWER, TOKEN_LOWER, at(100), 1000, 1), sell(LEADER_CHECKSUM, TOKEN_UPPER, at(200), 500, 1)], {
+        network: 'eth',
+        tokens: { [TOKEN_UPPER]: { name: 'Hex Token', symbol: 'HEX' } },
+      }),
       request({ network: 'eth', wallets: [LEADER_CHECKSUM] }),
       ETH_OPTIONS,
     );
@@ -67,7 +67,11 @@ describe('eth addresses are case-insensitive (model 1.1)', () => {
   });
 
   it('on sol the same case difference is another wallet', () => {
-    const response = simulate(tape([buy('LeaderSol', 'TokenSol', at(100), 10, 1)]), request({ wallets: ['leadersol'] }), ETH_OPTIONS);
+    const response = simulate(
+      tape([buy('LeaderSol', 'TokenSol', at(100), 10, 1)]),
+      request({ wallets: ['leadersol'] }),
+      ETH_OPTIONS,
+    );
     expect(response.deals).toEqual([]);
   });
 });
@@ -79,7 +83,9 @@ describe('duplicate wallets (model 1.2)', () => {
     if (result.success) return;
     expect(result.error.code).toBe('validation_error');
     expect(result.error.detail).toEqual([expect.objectContaining({ path: 'wallets[1]' })]);
-    expect(() => simulate(tape([], { network: 'eth' }), request({ network: 'eth', wallets: [LEADER_LOWER, LEADER_CHECKSUM] }))).toThrow(RequestError);
+    expect(() =>
+      simulate(tape([], { network: 'eth' }), request({ network: 'eth', wallets: [LEADER_LOWER, LEADER_CHECKSUM] })),
+    ).toThrow(RequestError);
   });
 
   it('differing only in case are two wallets on sol', () => {
@@ -88,6 +94,9 @@ describe('duplicate wallets (model 1.2)', () => {
 
   it('exact duplicates are a 400 validation_error on sol', () => {
     const result = parseSimulatorRequest(request({ wallets: ['LeaderSol', 'LeaderSol'] }));
-    expect(result).toEqual({ success: false, error: { code: 'validation_error', detail: [expect.objectContaining({ path: 'wallets[1]' })] } });
+    expect(result).toEqual({
+      success: false,
+      error: { code: 'validation_error', detail: [expect.objectContaining({ path: 'wallets[1]' })] },
+    });
   });
 });

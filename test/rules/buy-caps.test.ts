@@ -44,7 +44,10 @@ describe('the buy amount A and its caps (model 3.1)', () => {
       // 2nd: min(1000, 1000, 1500 − 1000 = 500) = 500
       name: 'max_position_amount − usd_invested binds',
       overrides: { max_position_amount: 1500 },
-      leaderBuys: [[1000, 1], [1000, 1]],
+      leaderBuys: [
+        [1000, 1],
+        [1000, 1],
+      ],
       amounts: [1000, 500],
     },
     {
@@ -52,14 +55,20 @@ describe('the buy amount A and its caps (model 3.1)', () => {
       // 2nd at p = 4: a = 250 × 4 = 1000, room = 1600 − 1000 = 600 → A = 600
       name: 'the room uses usd_invested (cost), not the market value',
       overrides: { max_position_amount: 1600 },
-      leaderBuys: [[1000, 1], [250, 4]],
+      leaderBuys: [
+        [1000, 1],
+        [250, 4],
+      ],
       amounts: [1000, 600],
     },
     {
       // 1st: 1000; 2nd: room = 1000 − 1000 = 0 → A = 0 ≤ 0 → skipped, no trace
       name: 'A = 0 skips the buy',
       overrides: { max_position_amount: 1000 },
-      leaderBuys: [[1000, 1], [1000, 1]],
+      leaderBuys: [
+        [1000, 1],
+        [1000, 1],
+      ],
       amounts: [1000],
     },
     {
@@ -87,7 +96,11 @@ describe('the buy amount A and its caps (model 3.1)', () => {
       // no slippage: quantity = A / p
       near(trade.quantity, amounts[i]! / leaderBuys[i]![1], `trade ${i} quantity`);
     });
-    near(deal.investment_amount, amounts.reduce((s, a) => s + a, 0), 'investment_amount');
+    near(
+      deal.investment_amount,
+      amounts.reduce((s, a) => s + a, 0),
+      'investment_amount',
+    );
   });
 });
 
@@ -97,7 +110,9 @@ describe('the dust rule: skip when A ≤ max_position_amount × 10⁻²⁰ (mode
     // quantity = 1 / 3 = 0.333…3 (40 threes); avg = 1 / 0.333…3 = 3 (the 3 × 10⁻⁴⁰ tail rounds
     // away at 40 digits); usd_invested = 0.333…3 × 3 = 0.999…9 (40 nines) = 1 − 10⁻⁴⁰.
     // The second buy: A = min(3, 1000, 10⁻⁴⁰) = 10⁻⁴⁰ ≤ 1 × 10⁻²⁰, skipped (model 1.0 bought it and paid a fee).
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1, 3), buy(LEADER_A, TOKEN_X, at(200), 1, 3)], { max_position_amount: 1 }));
+    const deal = onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, at(100), 1, 3), buy(LEADER_A, TOKEN_X, at(200), 1, 3)], { max_position_amount: 1 }),
+    );
     expect(deal.trades.map((t) => t.type)).toEqual(['buy']);
     near(deal.trades[0]!.usd_amount, 1, 'usd_amount');
     near(deal.usd_network_fee, 1, 'one network fee of 1 USD, not two');
@@ -133,13 +148,16 @@ describe('the dupe limit (model 3.1 step 1)', () => {
     { maxDupe: 5, leaderBuys: 4, followerBuys: 4 },
   ];
 
-  it.each(cases)('max_dupe_buy_times $maxDupe: $leaderBuys leader buys give $followerBuys follower buys', ({ maxDupe, leaderBuys, followerBuys }) => {
-    const swaps = Array.from({ length: leaderBuys }, (_, i) => buy(LEADER_A, TOKEN_X, at(100 * (i + 1)), 100, 1));
-    const deal = onlyDeal(run(swaps, { max_dupe_buy_times: maxDupe }));
-    expect(deal.trades_number).toBe(followerBuys);
-    // each buy: A = min(100, 1000, room) = 100
-    near(deal.investment_amount, 100 * followerBuys, 'investment_amount');
-  });
+  it.each(cases)(
+    'max_dupe_buy_times $maxDupe: $leaderBuys leader buys give $followerBuys follower buys',
+    ({ maxDupe, leaderBuys, followerBuys }) => {
+      const swaps = Array.from({ length: leaderBuys }, (_, i) => buy(LEADER_A, TOKEN_X, at(100 * (i + 1)), 100, 1));
+      const deal = onlyDeal(run(swaps, { max_dupe_buy_times: maxDupe }));
+      expect(deal.trades_number).toBe(followerBuys);
+      // each buy: A = min(100, 1000, room) = 100
+      near(deal.investment_amount, 100 * followerBuys, 'investment_amount');
+    },
+  );
 
   it('counts buys per deal: after a close, the next buy opens a new deal with a fresh count', () => {
     // max_dupe 0: buy (deal 0), a skipped buy, the leader sells all (f = 1, deal 0 closes),

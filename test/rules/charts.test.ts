@@ -8,7 +8,22 @@
  * - cumulative_usd_open_deals_chart: per deal open at the end, in deal order, likewise, at open_time.
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, dealWithPnl, END, FREE_OPTIONS, LEADER_A, MARKET, near, nearList, run, sell, TOKEN_X, TOKEN_Y, TOKEN_Z } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  dealWithPnl,
+  END,
+  FREE_OPTIONS,
+  LEADER_A,
+  MARKET,
+  near,
+  nearList,
+  run,
+  sell,
+  TOKEN_X,
+  TOKEN_Y,
+  TOKEN_Z,
+} from '../support/scenario.js';
 
 describe('cumulative_pnl_and_fee_chart (model 6)', () => {
   // Flat scenario with bot fees on (1 %): network fee 1 a trade, no slippage.
@@ -79,7 +94,10 @@ describe('cumulative_usd_closed_deals_chart (model 6)', () => {
     ];
     const response = run(swaps, {}, FREE_OPTIONS);
     expect(response.deals.map((d) => d.token.address)).toEqual(['Tok0', 'Tok1', 'Tok2']);
-    expect(response.cumulative_usd_closed_deals_chart).toEqual({ values: [20, 30, 60], timestamps: [at(500), at(1000), at(1000)] });
+    expect(response.cumulative_usd_closed_deals_chart).toEqual({
+      values: [20, 30, 60],
+      timestamps: [at(500), at(1000), at(1000)],
+    });
   });
 });
 

@@ -31,14 +31,20 @@ describe('close_all (model 3.2)', () => {
 
   it('closes on a sell of a leader who holds no lot', () => {
     // B never bought: lot_B 0, h_B 0, but close_all sells everything anyway
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_B, TOKEN_X, at(200), 5, 1)], CLOSE_ALL));
+    const deal = onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_B, TOKEN_X, at(200), 5, 1)], CLOSE_ALL),
+    );
     expect(deal.special_tag).toBe('close_all');
     near(deal.trades[1]!.quantity, 1000, 'sold');
   });
 
   it('ignores sells of unfollowed wallets and sells with no open deal', () => {
     const response = run(
-      [sell(LEADER_A, TOKEN_X, at(50), 10, 1), buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(MARKET, TOKEN_X, at(200), 1000, 1)],
+      [
+        sell(LEADER_A, TOKEN_X, at(50), 10, 1),
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        sell(MARKET, TOKEN_X, at(200), 1000, 1),
+      ],
       CLOSE_ALL,
     );
     expect(onlyDeal(response).status).toBe('open');
@@ -47,7 +53,9 @@ describe('close_all (model 3.2)', () => {
 
   it('without close_all the same sell is proportional and leaves no tag', () => {
     // B sells 100 of h_B 500: f = 0.2 → 0.2 × lot_B 500 = 100 tokens
-    const deal = onlyDeal(run([...opening, sell(LEADER_B, TOKEN_X, at(300), 100, 2)], { ...CLOSE_ALL, close_all: false }));
+    const deal = onlyDeal(
+      run([...opening, sell(LEADER_B, TOKEN_X, at(300), 100, 2)], { ...CLOSE_ALL, close_all: false }),
+    );
     near(deal.trades[2]!.quantity, 100, 'sold');
     expect(deal.special_tag).toBeNull();
     expect(deal.status).toBe('open');

@@ -72,7 +72,10 @@ describe('cash (copier-wallet.md 2)', () => {
 
   it('ending_equity − B = pnl_total − failed fees, and capital_required without a balance', () => {
     // no balance: cash from 0; buy 100 (−101), sell at 2 (+199): cash 98, most in use 101
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 100, 1), sell(LEADER_A, TOKEN_X, at(200), 100, 2)], strategy({ report_wallet: true }));
+    const response = run(
+      [buy(LEADER_A, TOKEN_X, at(100), 100, 1), sell(LEADER_A, TOKEN_X, at(200), 100, 2)],
+      strategy({ report_wallet: true }),
+    );
     const copier = response.copier!;
     expect(copier.starting_balance).toBeNull();
     expect(copier.ending_cash).toBeNull();
@@ -85,7 +88,11 @@ describe('cash (copier-wallet.md 2)', () => {
 describe('open deals (copier-wallet.md 3)', () => {
   it('skips a buy of a new token while max_open_deals are open, not one into an open deal', () => {
     const response = run(
-      [buy(LEADER_A, TOKEN_X, at(100), 10, 1), buy(LEADER_A, TOKEN_Y, at(200), 10, 1), buy(LEADER_A, TOKEN_X, at(300), 10, 1)],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 10, 1),
+        buy(LEADER_A, TOKEN_Y, at(200), 10, 1),
+        buy(LEADER_A, TOKEN_X, at(300), 10, 1),
+      ],
       strategy({ max_open_deals: 1 }),
     );
     expect(response.deals).toHaveLength(1);
@@ -105,7 +112,13 @@ describe('attempts, tolerance and retries (copier-wallet.md 4, 8)', () => {
         sell(LEADER_A, TOKEN_X, at(301), 200, '1.3'),
         buy(MARKET, TOKEN_X, at(304), 1, '1.1'),
       ],
-      strategy({ starting_balance_usd: 250, copy_delay_seconds: 5, slippage_tolerance_percent: 10, retries: 1, retry_delay_seconds: 2 }),
+      strategy({
+        starting_balance_usd: 250,
+        copy_delay_seconds: 5,
+        slippage_tolerance_percent: 10,
+        retries: 1,
+        retry_delay_seconds: 2,
+      }),
     );
     const deal = response.deals[0]!;
     expect(deal.trades.map((t) => [t.type, t.time])).toEqual([
@@ -126,7 +139,9 @@ describe('attempts, tolerance and retries (copier-wallet.md 4, 8)', () => {
     // fail everything: 99.99 % of attempts dropped (seeded, so fixed), no retries
     const response = run([buy(LEADER_A, TOKEN_X, at(100), 10, 1)], strategy({ failed_transaction_percent: 99.99 }));
     expect(response.deals).toHaveLength(0);
-    expect(response.skipped_copies).toEqual([{ time: at(100), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'failed_transaction' }]);
+    expect(response.skipped_copies).toEqual([
+      { time: at(100), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'failed_transaction' },
+    ]);
     expect(response.copier!.failed_transactions).toBe(1);
   });
 });
@@ -135,7 +150,10 @@ describe('sandwiches (copier-wallet.md 5)', () => {
   it('fills a sandwiched buy at the tolerance’s worst price and counts its loss', () => {
     // every landed copy sandwiched: buy 100 at p = 1, x = 1, τ = 5 → w = 1.05,
     // quantity 100 / 1.05, loss (100 / 1 − 100 / 1.05) × 1 = 4.7619…
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 100, 1)], strategy({ slippage_tolerance_percent: 5, sandwich_percent: 100 }));
+    const response = run(
+      [buy(LEADER_A, TOKEN_X, at(100), 100, 1)],
+      strategy({ slippage_tolerance_percent: 5, sandwich_percent: 100 }),
+    );
     const trade = response.deals[0]!.trades[0]!;
     near(trade.usd_price, 1.05, 'usd_price');
     near(trade.quantity, 100 / 1.05, 'quantity');
@@ -150,7 +168,11 @@ describe('leaders (copier-wallet.md 7)', () => {
     // A buys 100 at 1, B buys 100 at 1; the market moves to 2; the final time-fix sells 200 at 2:
     // each lot 100 × 2 − 100 basis − half of the 1 USD fee = 99.5, less its buy's 1 USD fee = 98.5
     const response = run(
-      [buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_B, TOKEN_X, at(200), 100, 1), buy(MARKET, TOKEN_X, at(300), 1, 2)],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+        buy(LEADER_B, TOKEN_X, at(200), 100, 1),
+        buy(MARKET, TOKEN_X, at(300), 1, 2),
+      ],
       { wallets: [LEADER_A, LEADER_B], inactivity_time_fix: { hours: 192 }, strategy: { report_leaders: true } },
     );
     expect(response.copier).toBeUndefined();

@@ -6,7 +6,19 @@
  * closed_position = 100 × sold / bought_qty. Flat scenario: no slippage, network fee 1 a trade.
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, END, LEADER_A, MARKET, nearAll, nearList, onlyDeal, run, sell, TOKEN_X } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  END,
+  LEADER_A,
+  MARKET,
+  nearAll,
+  nearList,
+  onlyDeal,
+  run,
+  sell,
+  TOKEN_X,
+} from '../support/scenario.js';
 
 describe('an open deal after a partial sell (model 4)', () => {
   // buy 1000 at p 1 (A 1000) → qty 1000, bought 1000 USD / 1000 tokens, avg 1, invested 1000
@@ -24,9 +36,21 @@ describe('an open deal after a partial sell (model 4)', () => {
   const deal = onlyDeal(response);
 
   it('records usd_buy_price_avg and usd_invested after every trade', () => {
-    nearList(deal.trades.map((t) => t.usd_buy_price_avg), [1, 4 / 3, 4 / 3], 'usd_buy_price_avg');
-    nearList(deal.trades.map((t) => t.usd_invested), [1000, 2000, 1000], 'usd_invested');
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 750], 'quantity');
+    nearList(
+      deal.trades.map((t) => t.usd_buy_price_avg),
+      [1, 4 / 3, 4 / 3],
+      'usd_buy_price_avg',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_invested),
+      [1000, 2000, 1000],
+      'usd_invested',
+    );
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 750],
+      'quantity',
+    );
   });
 
   it('gives the deal results', () => {
@@ -85,16 +109,28 @@ describe('closed deals (model 4)', () => {
     // sell all at 1.5: gain 500 − 2 = 498, roi 49.8
     { name: 'a gain', exit: 1.5, pnl: 498, roi: 49.8 },
   ])('$name: pnl_realized $pnl, roi $roi, nothing unrealized', ({ exit, pnl, roi }) => {
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 1000, exit), buy(MARKET, TOKEN_X, at(300), 1, 9)]);
+    const response = run([
+      buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+      sell(LEADER_A, TOKEN_X, at(200), 1000, exit),
+      buy(MARKET, TOKEN_X, at(300), 1, 9),
+    ]);
     const deal = onlyDeal(response);
     expect(deal.status).toBe('closed');
     // closed: pnl_unrealized 0 whatever the later price (MARKET at 9)
-    nearAll(deal, { pnl_realized: pnl, pnl_unrealized: 0, pnl_total: pnl, roi_realized: roi, roi_total: roi, closed_position: 100 }, 'deal');
+    nearAll(
+      deal,
+      { pnl_realized: pnl, pnl_unrealized: 0, pnl_total: pnl, roi_realized: roi, roi_total: roi, closed_position: 100 },
+      'deal',
+    );
     nearAll(response.summary, { investment_amount_closed_deals: 1000, investment_amount_open_deals: 0 }, 'summary');
   });
 
   it('token metadata is null when unknown', () => {
-    expect(onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1, 1)])).token).toEqual({ address: TOKEN_X, name: null, symbol: null });
+    expect(onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1, 1)])).token).toEqual({
+      address: TOKEN_X,
+      name: null,
+      symbol: null,
+    });
   });
 
   it('an empty run has a zero summary (roi 0 without investment)', () => {

@@ -9,7 +9,19 @@
  * L is the copied swap's liquidity, else the token's known liquidity (the last non-null one).
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, near, nearAll, onlyDeal, run, sell, TOKEN_X } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  MARKET,
+  near,
+  nearAll,
+  onlyDeal,
+  run,
+  sell,
+  TOKEN_X,
+} from '../support/scenario.js';
 
 describe('a buy against known liquidity (model 3.3)', () => {
   it.each([
@@ -35,9 +47,18 @@ describe('a sell against known liquidity (model 3.3)', () => {
     // buy 1000 at p 1 with no liquidity and flat slippage 0 → 1000 tokens;
     // sell all at p 2, L 100000: V = 2000, s = 2000 / 50000 = 0.04, usd = 2000 / 1.04,
     // price = 2 / 1.04, slippage = 100 × 0.04 / 1.04 = 4 / 1.04, loss = 2000 − 2000/1.04
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 1000, 2, { usd_liquidity: 100_000 })]));
+    const deal = onlyDeal(
+      run([
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        sell(LEADER_A, TOKEN_X, at(200), 1000, 2, { usd_liquidity: 100_000 }),
+      ]),
+    );
     const trade = deal.trades[1]!;
-    nearAll(trade, { quantity: 1000, usd_amount: 2000 / 1.04, usd_price: 2 / 1.04, slippage: 4 / 1.04, usd_liquidity: 100_000 }, 'sell');
+    nearAll(
+      trade,
+      { quantity: 1000, usd_amount: 2000 / 1.04, usd_price: 2 / 1.04, slippage: 4 / 1.04, usd_liquidity: 100_000 },
+      'sell',
+    );
     near(deal.usd_slippage_loss, 2000 - 2000 / 1.04, 'usd_slippage_loss');
     // gain = 2000/1.04 − 1000 × 1; fees 2 × 1
     near(deal.pnl_realized, 2000 / 1.04 - 1000 - 2, 'pnl_realized');
@@ -53,12 +74,18 @@ describe('the unknown-liquidity fallback (model 3.3)', () => {
     // sell all Q = 1000 / (1 + s) at p 2: V = 2000 / (1 + s), usd = V / (1 + s),
     // price = usd / Q = 2 / (1 + s), slippage = 100 s / (1 + s)
     const options = { ...FLAT_OPTIONS, unknown_liquidity_slippage_percent: percent };
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 1000, 2)], {}, options));
+    const deal = onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 1000, 2)], {}, options),
+    );
     const [bought, sold] = deal.trades as [(typeof deal.trades)[0], (typeof deal.trades)[0]];
     const Q = 1000 / (1 + s);
     const V = 2000 / (1 + s);
     nearAll(bought, { usd_price: 1 + s, quantity: Q, slippage: 100 * s }, 'buy');
-    nearAll(sold, { quantity: Q, usd_amount: V / (1 + s), usd_price: 2 / (1 + s), slippage: (100 * s) / (1 + s) }, 'sell');
+    nearAll(
+      sold,
+      { quantity: Q, usd_amount: V / (1 + s), usd_price: 2 / (1 + s), slippage: (100 * s) / (1 + s) },
+      'sell',
+    );
     expect(bought.usd_liquidity).toBeNull();
     expect(sold.usd_liquidity).toBeNull();
     // losses: (1000 − Q × 1) + (V − V / (1 + s))
@@ -95,14 +122,22 @@ describe('the liquidity used (model 3.3)', () => {
   it('the copied swap’s own liquidity wins over the known one', () => {
     // known L 100000, the leader's buy carries 20000: s = 1000 / 10000 = 0.1, price 1.1
     const trade = onlyDeal(
-      run([buy(MARKET, TOKEN_X, at(10), 1, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(20), 1000, 1, { usd_liquidity: 20_000 })]),
+      run([
+        buy(MARKET, TOKEN_X, at(10), 1, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(20), 1000, 1, { usd_liquidity: 20_000 }),
+      ]),
     ).trades[0]!;
     nearAll(trade, { usd_liquidity: 20_000, usd_price: 1.1, slippage: 10 }, 'buy');
   });
 
   it('liquidity of another token is not used', () => {
     // another token carries L, TOKEN_X none: X's buy falls back to s = 0 (flat options)
-    const trade = onlyDeal(run([buy(MARKET, 'TokenOther', at(10), 1, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(20), 1000, 1)])).trades[0]!;
+    const trade = onlyDeal(
+      run([
+        buy(MARKET, 'TokenOther', at(10), 1, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(20), 1000, 1),
+      ]),
+    ).trades[0]!;
     expect(trade.usd_liquidity).toBeNull();
     near(trade.usd_price, 1, 'usd_price');
   });

@@ -9,7 +9,21 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/errors.js';
 import { simulate } from '../../src/simulate.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, MARKET, near, nearAll, onlyDeal, request, run, sell, tape, TOKEN_X } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  MARKET,
+  near,
+  nearAll,
+  onlyDeal,
+  request,
+  run,
+  sell,
+  tape,
+  TOKEN_X,
+} from '../support/scenario.js';
 
 describe('the native price at a trade’s time (model 1.1)', () => {
   const sorted: [number, number][] = [
@@ -32,7 +46,8 @@ describe('the native price at a trade’s time (model 1.1)', () => {
     ...rows.map((r) => ({ ...r, order: 'sorted', native: sorted })),
     ...rows.map((r) => ({ ...r, order: 'unsorted', native: unsorted })),
   ])('a trade at +$time with points given $order pays $fee', ({ time, fee, native }) => {
-    const trade = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(time), 100, 1)], {}, FLAT_OPTIONS, { native_prices: native })).trades[0]!;
+    const trade = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(time), 100, 1)], {}, FLAT_OPTIONS, { native_prices: native }))
+      .trades[0]!;
     near(trade.usd_network_fee, fee, 'usd_network_fee');
   });
 });
@@ -55,7 +70,12 @@ describe('a deal’s network fees over a moving native price (model 4)', () => {
       buy(LEADER_A, TOKEN_X, at(4100), 20, 1), // fee 1
       sell(LEADER_A, TOKEN_X, at(4200), 120, 1), // fee 1, sells the whole lot at cost
     ];
-    const response = run(swaps, { max_dupe_buy_times: 10, max_buy_amount: 10, max_position_amount: 1000 }, FLAT_OPTIONS, { native_prices: native });
+    const response = run(
+      swaps,
+      { max_dupe_buy_times: 10, max_buy_amount: 10, max_position_amount: 1000 },
+      FLAT_OPTIONS,
+      { native_prices: native },
+    );
     const deal = onlyDeal(response);
     expect(deal.trades.map((t) => t.usd_network_fee)).toEqual([1, 1, 3, 3, 3, 1, 1]);
     // 1 + 1 + 3 + 3 + 3 + 1 + 1 = 13; the sell gains nothing (sold at the average price 1).
@@ -68,13 +88,27 @@ describe('a deal’s network fees over a moving native price (model 4)', () => {
 describe('the network fee per transaction (model 3.3)', () => {
   it.each([
     // (0.01 + 0.02 + 0.03) × 100 = 6
-    { name: 'base + priority_fee + bribe', network: 'sol' as const, req: { priority_fee: 0.02, bribe: 0.03 }, options: FLAT_OPTIONS, native: 100, fee: 6 },
+    {
+      name: 'base + priority_fee + bribe',
+      network: 'sol' as const,
+      req: { priority_fee: 0.02, bribe: 0.03 },
+      options: FLAT_OPTIONS,
+      native: 100,
+      fee: 6,
+    },
     // default sol base fee 0.000005 × 150 = 0.00075
     { name: 'the default sol base fee', network: 'sol' as const, req: {}, options: {}, native: 150, fee: 0.00075 },
     // default eth base fee 0.002 × 150 = 0.3
     { name: 'the default eth base fee', network: 'eth' as const, req: {}, options: {}, native: 150, fee: 0.3 },
     // base_fee_native.sol 0.5 × 100 = 50
-    { name: 'a non-default base_fee_native', network: 'sol' as const, req: {}, options: { base_fee_native: { sol: 0.5 } }, native: 100, fee: 50 },
+    {
+      name: 'a non-default base_fee_native',
+      network: 'sol' as const,
+      req: {},
+      options: { base_fee_native: { sol: 0.5 } },
+      native: 100,
+      fee: 50,
+    },
   ])('$name: $fee USD', ({ network, req, options, native, fee }) => {
     const leader = network === 'eth' ? '0xleader' : LEADER_A;
     const response = simulate(
@@ -133,7 +167,9 @@ describe('bot fees (model 3.3)', () => {
 
 describe('engine options as JSON carries them (model 1.3, 8)', () => {
   const trade = (options: unknown): number =>
-    onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, options as typeof FLAT_OPTIONS)).trades[0]!.usd_bot_fee;
+    onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, options as typeof FLAT_OPTIONS),
+    ).trades[0]!.usd_bot_fee;
 
   it('takes decimal strings as numbers: bot_fee_percent "2.5" on 1000 USD is 25', () => {
     expect(trade({ ...FLAT_OPTIONS, bot_fee_percent: '2.5' })).toBe(25);
@@ -142,14 +178,20 @@ describe('engine options as JSON carries them (model 1.3, 8)', () => {
   it('keeps every digit of a decimal string: 0.1000000000000000000001 % of 1000 USD', () => {
     // 1000 × 0.1000000000000000000001 / 100 = 1.000000000000000000001, printed as the double 1.
     // As a JSON number the option would already be the double 0.1; the decimal is exact.
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, { ...FLAT_OPTIONS, bot_fee_percent: '0.1000000000000000000001' } as typeof FLAT_OPTIONS);
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], { include_bot_fees: true }, {
+      ...FLAT_OPTIONS,
+      bot_fee_percent: '0.1000000000000000000001',
+    } as typeof FLAT_OPTIONS);
     expect(onlyDeal(response).trades[0]!.usd_bot_fee).toBe(1);
   });
 
   it('takes null as the default, like a missing name', () => {
     // Default 1 %: 10 USD. Default sol base fee 0.000005 × 100 = 0.0005 USD a trade.
     expect(trade({ ...FLAT_OPTIONS, bot_fee_percent: null })).toBe(10);
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], {}, { base_fee_native: null, unknown_liquidity_slippage_percent: null } as unknown as typeof FLAT_OPTIONS);
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1)], {}, {
+      base_fee_native: null,
+      unknown_liquidity_slippage_percent: null,
+    } as unknown as typeof FLAT_OPTIONS);
     const fill = onlyDeal(response).trades[0]!;
     expect(fill.usd_network_fee).toBe(0.0005);
     expect(fill.slippage).toBe(1); // the default unknown_liquidity_slippage_percent

@@ -5,7 +5,20 @@
  * Flat scenario: no slippage, network fee 1 USD a trade (0.01 native × 100).
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, LEADER_A, LEADER_B, LEADER_C, MARKET, near, nearList, onlyDeal, run, sell, TOKEN_X } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  LEADER_A,
+  LEADER_B,
+  LEADER_C,
+  MARKET,
+  near,
+  nearList,
+  onlyDeal,
+  run,
+  sell,
+  TOKEN_X,
+} from '../support/scenario.js';
 
 const AB = { wallets: [LEADER_A, LEADER_B] };
 
@@ -30,10 +43,22 @@ describe('two leaders in one deal (model 3, 3.2)', () => {
       ),
     );
     expect(deal.trades.map((t) => t.type)).toEqual(['buy', 'buy', 'sell', 'sell', 'sell']);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 250, 500, 750], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 500, 500, 1000, 1500], 'usd_amount');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 250, 500, 750],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 500, 500, 1000, 1500],
+      'usd_amount',
+    );
     // usd_invested = qty × avg 1 after each trade: 1000, 1500, 1250, 750, 0
-    nearList(deal.trades.map((t) => t.usd_invested), [1000, 1500, 1250, 750, 0], 'usd_invested');
+    nearList(
+      deal.trades.map((t) => t.usd_invested),
+      [1000, 1500, 1250, 750, 0],
+      'usd_invested',
+    );
     expect(deal.status).toBe('closed');
     expect(deal.special_tag).toBeNull();
     // (500 − 250) + (1000 − 500) + (1500 − 750) − 5 trades × 1 fee = 1495
@@ -51,11 +76,18 @@ describe('two leaders in one deal (model 3, 3.2)', () => {
 
   it.each([
     // B is followed but never bought: lot_B = 0 → nothing (close_all off)
-    { name: 'a leader who never bought', swaps: [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_B, TOKEN_X, at(200), 10, 1)] },
+    {
+      name: 'a leader who never bought',
+      swaps: [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_B, TOKEN_X, at(200), 10, 1)],
+    },
     // B bought but the dupe limit skipped the copy: holdings 500, lot_B still 0
     {
       name: 'a leader whose buy was skipped',
-      swaps: [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(LEADER_B, TOKEN_X, at(150), 500, 1), sell(LEADER_B, TOKEN_X, at(200), 500, 1)],
+      swaps: [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        buy(LEADER_B, TOKEN_X, at(150), 500, 1),
+        sell(LEADER_B, TOKEN_X, at(200), 500, 1),
+      ],
     },
   ])('a sell by $name (no lot) does nothing', ({ swaps }) => {
     const deal = onlyDeal(run(swaps, { ...AB, max_dupe_buy_times: 0 }));
@@ -72,7 +104,11 @@ describe('the sell fraction f and leader holdings (model 2, 3.2)', () => {
   it('uses the leader’s holdings, not the follower’s lot: f = q / h', () => {
     // A buys 1000 at p 1 but max_buy_amount 100 → lot_A 100 tokens, h_A 1000.
     // A sells 250: f = 250 / 1000 = 0.25 → 0.25 × 100 = 25 tokens
-    const deal = onlyDeal(run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 250, 1)], { max_buy_amount: 100 }));
+    const deal = onlyDeal(
+      run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 250, 1)], {
+        max_buy_amount: 100,
+      }),
+    );
     near(deal.trades[1]!.quantity, 25, 'sold');
   });
 

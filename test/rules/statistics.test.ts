@@ -41,13 +41,31 @@ describe('linearity_r2_closed_deals (model 5)', () => {
     // fewer than 2 closed deals
     { name: 'one closed deal', deals: [{ pnl: 10, open: 100, close: 200 }], r2: 0 },
     // y = 10, 30: two points always lie on a line
-    { name: 'two closed deals', deals: [{ pnl: 10, open: 100, close: 200 }, { pnl: 20, open: 300, close: 400 }], r2: 1 },
+    {
+      name: 'two closed deals',
+      deals: [
+        { pnl: 10, open: 100, close: 200 },
+        { pnl: 20, open: 300, close: 400 },
+      ],
+      r2: 1,
+    },
     // y = 10, 10: ȳ = 10, SS_tot = 0 → 0
-    { name: 'SS_tot = 0', deals: [{ pnl: 10, open: 100, close: 200 }, { pnl: 0, open: 300, close: 400 }], r2: 0 },
+    {
+      name: 'SS_tot = 0',
+      deals: [
+        { pnl: 10, open: 100, close: 200 },
+        { pnl: 0, open: 300, close: 400 },
+      ],
+      r2: 0,
+    },
     // open deals do not count: closed y = 10, 30 → 1 despite the open deal's −500
     {
       name: 'two closed and one open deal',
-      deals: [{ pnl: 10, open: 100, close: 200 }, { pnl: -500, open: 150, close: 5000, stillOpen: true }, { pnl: 20, open: 300, close: 400 }],
+      deals: [
+        { pnl: 10, open: 100, close: 200 },
+        { pnl: -500, open: 150, close: 5000, stillOpen: true },
+        { pnl: 20, open: 300, close: 400 },
+      ],
       r2: 1,
     },
     // Deals open in order 0..4 with pnl −10, 10, 0, 20, 30 but close in the order 1, 3, 0, 4, 2:
@@ -83,9 +101,12 @@ describe('linearity_r2_closed_deals (model 5)', () => {
       order: [1, 0, 2],
       r2: 75 / 76,
     },
-  ] as { name: string; deals: DealSpec[]; order?: number[]; r2: number }[])('$name: R² = $r2', ({ deals, order, r2 }) => {
-    near(runDeals(deals, order).summary.linearity_r2_closed_deals, r2, 'linearity_r2_closed_deals');
-  });
+  ] as { name: string; deals: DealSpec[]; order?: number[]; r2: number }[])(
+    '$name: R² = $r2',
+    ({ deals, order, r2 }) => {
+      near(runDeals(deals, order).summary.linearity_r2_closed_deals, r2, 'linearity_r2_closed_deals');
+    },
+  );
 });
 
 describe('top_deal_dominance (model 5)', () => {
@@ -141,7 +162,9 @@ describe('linearityR2 in closed form equals the textbook 1 − SS_res / SS_tot',
 
   const pnlArb = fc.oneof(
     fc.integer({ min: -5000, max: 5000 }).map(String),
-    fc.tuple(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 0, max: 12 })).map(([m, e]) => `${m}e-${e}`),
+    fc
+      .tuple(fc.integer({ min: -10_000_000, max: 10_000_000 }), fc.integer({ min: 0, max: 12 }))
+      .map(([m, e]) => `${m}e-${e}`),
     fc.constant('0'),
   );
 
@@ -159,8 +182,12 @@ describe('linearityR2 in closed form equals the textbook 1 − SS_res / SS_tot',
   });
 
   it('when the first deal dwarfs the rest (the sums are taken shifted by the first point)', () => {
-    const small = fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 })).map(([m, e]) => `${m}e-${e}`);
-    const large = fc.tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 })).map(([m, e]) => `${m}e${e}`);
+    const small = fc
+      .tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 }))
+      .map(([m, e]) => `${m}e-${e}`);
+    const large = fc
+      .tuple(fc.integer({ min: -1_000_000, max: 1_000_000 }), fc.integer({ min: 3, max: 9 }))
+      .map(([m, e]) => `${m}e${e}`);
     fc.assert(
       fc.property(large, fc.array(small, { minLength: 1, maxLength: 60 }), (first, rest) => {
         const pnls = [first, ...rest];

@@ -57,13 +57,24 @@ describe('a delayed buy (strategy 2)', () => {
     // fires at step 1 of that swap, before it is recorded, so the reference price is 2.
     // A = min(1000 × 100/100, 1000, 10000) = 1000; quantity = 1000 / 2 = 500; time +130.
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(110), 1, 2), buy(MARKET, TOKEN_X, at(130), 1, 5)], {
-        copy_delay_seconds: 30,
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          buy(MARKET, TOKEN_X, at(110), 1, 2),
+          buy(MARKET, TOKEN_X, at(130), 1, 5),
+        ],
+        {
+          copy_delay_seconds: 30,
+        },
+      ),
     );
     expect(shape(deal)).toEqual([['buy', 130]]);
     expect(deal.open_time).toBe(at(130));
-    nearAll(deal.trades[0]!, { usd_amount: 1000, quantity: 500, usd_price: 2, usd_buy_price_avg: 2, usd_invested: 1000, slippage: 0 }, 'buy');
+    nearAll(
+      deal.trades[0]!,
+      { usd_amount: 1000, quantity: 500, usd_price: 2, usd_buy_price_avg: 2, usd_invested: 1000, slippage: 0 },
+      'buy',
+    );
     expect(deal.trades[0]!.usd_liquidity).toBeNull();
     // unrealized at window_end: 500 × 5 − 1000 = 1500; realized: −1 (the buy's fee)
     near(deal.pnl_unrealized, 1500, 'pnl_unrealized');
@@ -121,32 +132,45 @@ describe('a delayed buy (strategy 2)', () => {
       s: 0.01,
     },
   ];
-  it.each(liquidityCases)('reference liquidity: $name', ({ leaderLiquidity, marketLiquidity, options, usdLiquidity, s }) => {
-    const deal = onlyDeal(
-      runStrategy(
-        [
-          buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: leaderLiquidity }),
-          buy(MARKET, TOKEN_X, at(110), 1, 2, { usd_liquidity: marketLiquidity }),
-        ],
-        { copy_delay_seconds: 30 },
-        {},
-        options,
-      ),
-    );
-    const trade = deal.trades[0]!;
-    expect(trade.time).toBe(at(130));
-    expect(trade.usd_liquidity).toBe(usdLiquidity);
-    nearAll(trade, { usd_amount: 1000, usd_price: 2 * (1 + s), quantity: 1000 / (2 * (1 + s)), slippage: 100 * s }, 'buy');
-  });
+  it.each(liquidityCases)(
+    'reference liquidity: $name',
+    ({ leaderLiquidity, marketLiquidity, options, usdLiquidity, s }) => {
+      const deal = onlyDeal(
+        runStrategy(
+          [
+            buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: leaderLiquidity }),
+            buy(MARKET, TOKEN_X, at(110), 1, 2, { usd_liquidity: marketLiquidity }),
+          ],
+          { copy_delay_seconds: 30 },
+          {},
+          options,
+        ),
+      );
+      const trade = deal.trades[0]!;
+      expect(trade.time).toBe(at(130));
+      expect(trade.usd_liquidity).toBe(usdLiquidity);
+      nearAll(
+        trade,
+        { usd_amount: 1000, usd_price: 2 * (1 + s), quantity: 1000 / (2 * (1 + s)), slippage: 100 * s },
+        'buy',
+      );
+    },
+  );
 
   it('pays the network fee at the native price of t + d, not of the swap that fired it', () => {
     // native 100, then 200 from +130, 300 from +150. d = 30: due +130; it fires at step 1 of
     // MARKET's swap at +200, but the trade's time is +130: fee = 0.01 × 200 = 2 (not 3).
     const native: [number, number][] = [...FLAT_NATIVE, [at(130), 200], [at(150), 300]];
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 1)], { copy_delay_seconds: 30 }, {}, FLAT_OPTIONS, {
-        native_prices: native,
-      }),
+      runStrategy(
+        [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 1)],
+        { copy_delay_seconds: 30 },
+        {},
+        FLAT_OPTIONS,
+        {
+          native_prices: native,
+        },
+      ),
     );
     expect(deal.trades[0]!.time).toBe(at(130));
     near(deal.trades[0]!.usd_network_fee, 2, 'usd_network_fee');
@@ -159,9 +183,16 @@ describe('a pending copy and window_end (strategy 2, 6)', () => {
     // d = 30 → due END: A = 1000, quantity 1000 / 1 = 1000, time END;
     // unrealized = 1000 × 2 (known price at window_end) − 1000 = 1000
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, END - 30, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 5, 1, 9)], {
-        copy_delay_seconds: 30,
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, END - 30, 1000, 1),
+          buy(MARKET, TOKEN_X, END, 1, 2),
+          buy(MARKET, TOKEN_X, END + 5, 1, 9),
+        ],
+        {
+          copy_delay_seconds: 30,
+        },
+      ),
     );
     expect(deal.trades.map((t) => [t.type, t.time])).toEqual([['buy', END]]);
     near(deal.trades[0]!.usd_price, 1, 'usd_price');
@@ -171,7 +202,11 @@ describe('a pending copy and window_end (strategy 2, 6)', () => {
   it('due exactly at window_end, then the final time-fix sells it at window_end', () => {
     // as above, then inactivity_time_fix: the final time-fix at END sells 1000 at the known price 2
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, END - 30, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2)], { copy_delay_seconds: 30 }, { inactivity_time_fix: { hours: 24 } }),
+      runStrategy(
+        [buy(LEADER_A, TOKEN_X, END - 30, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2)],
+        { copy_delay_seconds: 30 },
+        { inactivity_time_fix: { hours: 24 } },
+      ),
     );
     expect(deal.trades.map((t) => [t.type, t.time])).toEqual([
       ['buy', END],
@@ -182,16 +217,22 @@ describe('a pending copy and window_end (strategy 2, 6)', () => {
 
   it('due one second after window_end: never fires', () => {
     // d = 31 → due END + 1 > window_end: no trade, no deal
-    const response = runStrategy([buy(LEADER_A, TOKEN_X, END - 30, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 5, 1, 9)], {
-      copy_delay_seconds: 31,
-    });
+    const response = runStrategy(
+      [buy(LEADER_A, TOKEN_X, END - 30, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 5, 1, 9)],
+      {
+        copy_delay_seconds: 31,
+      },
+    );
     expect(response.deals).toEqual([]);
     expect(response.summary.trading_volume).toBe(0);
   });
 
   it('a leader swap before window_start is not copied even when t + d is inside the window', () => {
     // A buys at window_start − 10, d = 30 → would be due at +20, but only swaps inside the window are copied
-    const response = runStrategy([buy(LEADER_A, TOKEN_X, DAY_START - 10, 1000, 1), buy(MARKET, TOKEN_X, at(100), 1, 1)], { copy_delay_seconds: 30 });
+    const response = runStrategy(
+      [buy(LEADER_A, TOKEN_X, DAY_START - 10, 1000, 1), buy(MARKET, TOKEN_X, at(100), 1, 1)],
+      { copy_delay_seconds: 30 },
+    );
     expect(response.deals).toEqual([]);
   });
 });
@@ -226,9 +267,21 @@ describe('a delayed sell (strategy 2)', () => {
       ['sell', 360],
       ['sell', 380],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 250, 750], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 500, 1500], 'usd_amount');
-    nearList(deal.trades.map((t) => t.usd_price!), [1, 2, 2], 'usd_price');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 250, 750],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 500, 1500],
+      'usd_amount',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_price!),
+      [1, 2, 2],
+      'usd_price',
+    );
     expect(deal.status).toBe('closed');
     expect(deal.special_tag).toBeNull();
     expect(deal.last_operation_time).toBe(at(380));
@@ -258,9 +311,17 @@ describe('a delayed sell (strategy 2)', () => {
       ['sell', 260],
       ['buy', 270],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 1000], 'quantity');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 1000],
+      'quantity',
+    );
     // usd_invested after: 1000, 500, 1500 (avg 1 throughout)
-    nearList(deal.trades.map((t) => t.usd_invested), [1000, 500, 1500], 'usd_invested');
+    nearList(
+      deal.trades.map((t) => t.usd_invested),
+      [1000, 500, 1500],
+      'usd_invested',
+    );
   });
 
   it('takes the lot of the deal open when it fires, not of the deal open when it was scheduled', () => {
@@ -298,8 +359,16 @@ describe('a delayed sell (strategy 2)', () => {
       ['buy', 260],
       ['sell', 270],
     ]);
-    nearList(second.trades.map((t) => t.quantity), [400, 200], 'deal 1 quantity');
-    nearList(second.trades.map((t) => t.usd_amount!), [200, 100], 'deal 1 usd_amount');
+    nearList(
+      second.trades.map((t) => t.quantity),
+      [400, 200],
+      'deal 1 quantity',
+    );
+    nearList(
+      second.trades.map((t) => t.usd_amount!),
+      [200, 100],
+      'deal 1 usd_amount',
+    );
     expect(second.status).toBe('open');
     near(second.pnl_realized, -2, 'deal 1 pnl_realized');
     near(second.closed_position, 50, 'deal 1 closed_position');
@@ -371,12 +440,20 @@ describe('judged when it fires (strategy 2)', () => {
     // max_position_amount 1500, d = 60: A buys 1000 at 1 at +0 and 1000 at 1 at +10 (both a = 1000).
     // +60: A = min(1000, 1000, 1500 − 0) = 1000; +70: A = min(1000, 1000, 1500 − 1000) = 500.
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(0), 1000, 1), buy(LEADER_A, TOKEN_X, at(10), 1000, 1)], { copy_delay_seconds: 60 }, { max_position_amount: 1500 }),
+      runStrategy(
+        [buy(LEADER_A, TOKEN_X, at(0), 1000, 1), buy(LEADER_A, TOKEN_X, at(10), 1000, 1)],
+        { copy_delay_seconds: 60 },
+        { max_position_amount: 1500 },
+      ),
     );
     expect(shape(deal)).toEqual([
       ['buy', 60],
       ['buy', 70],
     ]);
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 500], 'usd_amount');
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 500],
+      'usd_amount',
+    );
   });
 });

@@ -14,12 +14,32 @@
 import { describe, expect, it } from 'vitest';
 import type { SimulatorRequestInput } from '../../src/model/request.js';
 import type { SimulatedDeal, SimulatorResponse } from '../../src/model/response.js';
-import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, nearAll, nearList, onlyDeal, run, sell, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  near,
+  nearAll,
+  nearList,
+  onlyDeal,
+  run,
+  sell,
+  TOKEN_X,
+  TOKEN_Y,
+} from '../support/scenario.js';
 
 type Swap = Parameters<typeof run>[0][number];
 
 /** `run` with a `strategy` member (the request input type may not know it yet). */
-function runStrategy(swaps: Swap[], strategy: Record<string, unknown>, overrides: Partial<SimulatorRequestInput> = {}): SimulatorResponse {
+function runStrategy(
+  swaps: Swap[],
+  strategy: Record<string, unknown>,
+  overrides: Partial<SimulatorRequestInput> = {},
+): SimulatorResponse {
   return run(swaps, { ...overrides, strategy } as Partial<SimulatorRequestInput>, FLAT_OPTIONS);
 }
 
@@ -41,21 +61,48 @@ describe('take profit (strategy 5.1)', () => {
     // +300 MARKET at 3: ROI 200, but both levels have fired → nothing.
     // pnl_realized = (1250 − 500) + (625 − 250) − 3 fees = 1122; unrealized = 250 × 3 − 250 = 500
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 2.5), buy(MARKET, TOKEN_X, at(300), 1, 3)], {
-        take_profit: LADDER,
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          buy(MARKET, TOKEN_X, at(200), 1, 2.5),
+          buy(MARKET, TOKEN_X, at(300), 1, 3),
+        ],
+        {
+          take_profit: LADDER,
+        },
+      ),
     );
     expect(shape(deal)).toEqual([
       ['buy', 100],
       ['sell_take_profit', 200],
       ['sell_take_profit', 200],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 250], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 1250, 625], 'usd_amount');
-    nearList(deal.trades.map((t) => t.usd_price!), [1, 2.5, 2.5], 'usd_price');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 250],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 1250, 625],
+      'usd_amount',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_price!),
+      [1, 2.5, 2.5],
+      'usd_price',
+    );
     // avg does not change by a sell: usd_invested = qty × 1 → 1000, 500, 250
-    nearList(deal.trades.map((t) => t.usd_invested), [1000, 500, 250], 'usd_invested');
-    nearList(deal.trades.map((t) => t.usd_buy_price_avg), [1, 1, 1], 'usd_buy_price_avg');
+    nearList(
+      deal.trades.map((t) => t.usd_invested),
+      [1000, 500, 250],
+      'usd_invested',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_buy_price_avg),
+      [1, 1, 1],
+      'usd_buy_price_avg',
+    );
     expect(deal.status).toBe('open');
     expect(deal.special_tag).toBeNull();
     near(deal.pnl_realized, 1122, 'pnl_realized');
@@ -90,8 +137,16 @@ describe('take profit (strategy 5.1)', () => {
       ['sell_take_profit', 300],
       ['sell_take_profit', 600],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 250], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 750, 500], 'usd_amount');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 250],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 750, 500],
+      'usd_amount',
+    );
     near(deal.pnl_realized, 497, 'pnl_realized');
   });
 
@@ -103,7 +158,12 @@ describe('take profit (strategy 5.1)', () => {
     //      (60 ≤ ROI? no: 50 < 60, level 2 does not fire; the deal is closed anyway.)
     // deal 0: pnl = 2000 − 1000 − 2 = 998; deal 1: pnl = 1500 − 1000 − 2 = 498
     const response = runStrategy(
-      [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 2), buy(LEADER_A, TOKEN_X, at(300), 500, 2), buy(MARKET, TOKEN_X, at(400), 1, 3)],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        buy(MARKET, TOKEN_X, at(200), 1, 2),
+        buy(LEADER_A, TOKEN_X, at(300), 500, 2),
+        buy(MARKET, TOKEN_X, at(400), 1, 3),
+      ],
       {
         take_profit: [
           { roi: 50, sell_percent: 100 },
@@ -125,7 +185,11 @@ describe('take profit (strategy 5.1)', () => {
       ['closed', 'take_profit'],
       ['closed', 'take_profit'],
     ]);
-    nearList(response.deals.map((d) => d.pnl_realized), [998, 498], 'pnl_realized');
+    nearList(
+      response.deals.map((d) => d.pnl_realized),
+      [998, 498],
+      'pnl_realized',
+    );
     near(response.deals[0]!.trades[1]!.usd_invested, 0, 'usd_invested after the last sell');
   });
 
@@ -133,17 +197,32 @@ describe('take profit (strategy 5.1)', () => {
     // ladder [50 → 50 %]. buy 1000 at 1; A sells 600 of h 1000 at 1: f = 0.6 → 600 tokens; qty 400.
     // MARKET at 2: ROI 100 → 50 % of 400 = 200 at 2 = 400 (not 50 % of 1000 = 500); qty 200.
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), sell(LEADER_A, TOKEN_X, at(200), 600, 1), buy(MARKET, TOKEN_X, at(300), 1, 2)], {
-        take_profit: [{ roi: 50, sell_percent: 50 }],
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          sell(LEADER_A, TOKEN_X, at(200), 600, 1),
+          buy(MARKET, TOKEN_X, at(300), 1, 2),
+        ],
+        {
+          take_profit: [{ roi: 50, sell_percent: 50 }],
+        },
+      ),
     );
     expect(shape(deal)).toEqual([
       ['buy', 100],
       ['sell', 200],
       ['sell_take_profit', 300],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 600, 200], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 600, 400], 'usd_amount');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 600, 200],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 600, 400],
+      'usd_amount',
+    );
   });
 
   it("is checked at a leader's own sell swap before the sell is copied", () => {
@@ -161,7 +240,11 @@ describe('take profit (strategy 5.1)', () => {
       ['sell_take_profit', 200],
       ['sell', 200],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 250], 'quantity');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 250],
+      'quantity',
+    );
     near(deal.pnl_realized, 747, 'pnl_realized');
   });
 
@@ -189,15 +272,22 @@ describe('take profit (strategy 5.1)', () => {
     // usd_amount = 2000 / 1.04 = 1923.0769…; price = 2 / 1.04 = 1.923…; slippage = 4 / 1.04 = 3.846…
     // pnl_realized = 2000 / 1.04 − 1000 − 2 = 921.0769…; slippage loss = 2000 − 2000 / 1.04
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 2, { usd_liquidity: 100_000 })], {
-        take_profit: [{ roi: 50, sell_percent: 100 }],
-      }),
+      runStrategy(
+        [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 2, { usd_liquidity: 100_000 })],
+        {
+          take_profit: [{ roi: 50, sell_percent: 100 }],
+        },
+      ),
     );
     const exit = deal.trades[1]!;
     expect(exit.type).toBe('sell_take_profit');
     expect(exit.time).toBe(at(200));
     expect(exit.usd_liquidity).toBe(100_000);
-    nearAll(exit, { quantity: 1000, usd_amount: 2000 / 1.04, usd_price: 2 / 1.04, slippage: 4 / 1.04, usd_invested: 0 }, 'exit');
+    nearAll(
+      exit,
+      { quantity: 1000, usd_amount: 2000 / 1.04, usd_price: 2 / 1.04, slippage: 4 / 1.04, usd_invested: 0 },
+      'exit',
+    );
     near(deal.pnl_realized, 2000 / 1.04 - 1002, 'pnl_realized');
     near(deal.usd_slippage_loss, 2000 - 2000 / 1.04, 'usd_slippage_loss');
   });
@@ -232,10 +322,22 @@ describe('a partial exit sell takes g × lot from every lot (strategy 5)', () =>
       ['sell', 400],
       ['sell', 500],
     ]);
-    nearList(deal.trades.map((t) => t.quantity), [1000, 500, 600, 600, 150], 'quantity');
-    nearList(deal.trades.map((t) => t.usd_amount!), [1000, 500, 1200, 1200, 300], 'usd_amount');
+    nearList(
+      deal.trades.map((t) => t.quantity),
+      [1000, 500, 600, 600, 150],
+      'quantity',
+    );
+    nearList(
+      deal.trades.map((t) => t.usd_amount!),
+      [1000, 500, 1200, 1200, 300],
+      'usd_amount',
+    );
     // qty × avg 1 after each: 1000, 1500, 900, 300, 150
-    nearList(deal.trades.map((t) => t.usd_invested), [1000, 1500, 900, 300, 150], 'usd_invested');
+    nearList(
+      deal.trades.map((t) => t.usd_invested),
+      [1000, 1500, 900, 300, 150],
+      'usd_invested',
+    );
     expect(deal.status).toBe('open');
   });
 
@@ -243,7 +345,12 @@ describe('a partial exit sell takes g × lot from every lot (strategy 5)', () =>
     // leaders A and B, ladder [50 → 100 %]: lots 1000 and 500 sold whole (1500 at 2 = 3000), closed;
     // A's sell at +400 then has no open deal: nothing.
     const response = runStrategy(
-      [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(LEADER_B, TOKEN_X, at(200), 500, 1), buy(MARKET, TOKEN_X, at(300), 1, 2), sell(LEADER_A, TOKEN_X, at(400), 1000, 2)],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        buy(LEADER_B, TOKEN_X, at(200), 500, 1),
+        buy(MARKET, TOKEN_X, at(300), 1, 2),
+        sell(LEADER_A, TOKEN_X, at(400), 1000, 2),
+      ],
       { take_profit: [{ roi: 50, sell_percent: 100 }] },
       { wallets: [LEADER_A, LEADER_B] },
     );
@@ -265,7 +372,11 @@ describe('stop loss (strategy 5.2)', () => {
     // P 0.8001: ROI = −19.99 > −20 → nothing
     { name: 'ROI just above −stop_loss_percent: nothing', price: 0.8001, fires: false },
   ])('$name', ({ price, fires }) => {
-    const deal = onlyDeal(runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, price)], { stop_loss_percent: 20 }));
+    const deal = onlyDeal(
+      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, price)], {
+        stop_loss_percent: 20,
+      }),
+    );
     if (!fires) {
       expect(shape(deal)).toEqual([['buy', 100]]);
       expect(deal.status).toBe('open');
@@ -291,9 +402,16 @@ describe('stop loss (strategy 5.2)', () => {
     { price: 0.78, fires: false },
   ])('uses avg over all buys: P $price', ({ price, fires }) => {
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(LEADER_A, TOKEN_X, at(200), 500, 0.9), buy(MARKET, TOKEN_X, at(300), 1, price)], {
-        stop_loss_percent: 20,
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          buy(LEADER_A, TOKEN_X, at(200), 500, 0.9),
+          buy(MARKET, TOKEN_X, at(300), 1, price),
+        ],
+        {
+          stop_loss_percent: 20,
+        },
+      ),
     );
     expect(deal.trades.map((t) => t.type)).toEqual(fires ? ['buy', 'buy', 'sell_stop_loss'] : ['buy', 'buy']);
     near(deal.trades[1]!.usd_buy_price_avg, 1450 / 1500, 'avg');
@@ -304,7 +422,10 @@ describe('stop loss (strategy 5.2)', () => {
     // stop loss 20, trailing 10; buy 1000 at 1 (peak 1). P 0.8: ROI −20 → stop loss sells 1000.
     // The trailing stop (0.8 ≤ 1 × 0.9) would fire too, but the deal is closed: one exit, tag stop_loss.
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 0.8)], { stop_loss_percent: 20, trailing_stop_percent: 10 }),
+      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(200), 1, 0.8)], {
+        stop_loss_percent: 20,
+        trailing_stop_percent: 10,
+      }),
     );
     expect(shape(deal)).toEqual([
       ['buy', 100],
@@ -322,7 +443,10 @@ describe('stop loss (strategy 5.2)', () => {
     // = 5·10⁷ / 52000 = 961.538…; price = usd / quantity = 0.98076…; slippage = 100 s / (1 + s) = 1.923…
     // pnl_realized = 961.538… − 1000 − 2 = −40.4615…
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 100_000 }), buy(MARKET, TOKEN_X, at(200), 1, 1)], { stop_loss_percent: 1 }),
+      runStrategy(
+        [buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 100_000 }), buy(MARKET, TOKEN_X, at(200), 1, 1)],
+        { stop_loss_percent: 1 },
+      ),
     );
     expect(shape(deal)).toEqual([
       ['buy', 100],
@@ -332,7 +456,13 @@ describe('stop loss (strategy 5.2)', () => {
     expect(exit.usd_liquidity).toBe(100_000);
     nearAll(
       exit,
-      { quantity: 1000 / 1.02, usd_amount: 50_000_000 / 52_000, usd_price: 50_000_000 / 52_000 / (1000 / 1.02), slippage: 100 / 52, usd_invested: 0 },
+      {
+        quantity: 1000 / 1.02,
+        usd_amount: 50_000_000 / 52_000,
+        usd_price: 50_000_000 / 52_000 / (1000 / 1.02),
+        slippage: 100 / 52,
+        usd_invested: 0,
+      },
       'exit',
     );
     near(deal.pnl_realized, 50_000_000 / 52_000 - 1002, 'pnl_realized');
@@ -341,7 +471,11 @@ describe('stop loss (strategy 5.2)', () => {
   it("checks only the deal of the swap's token", () => {
     // stop loss 20; deals X and Y bought at 1; MARKET trades Y at 0.5 → Y's stop loss only
     const response = runStrategy(
-      [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(LEADER_A, TOKEN_Y, at(100), 1000, 1), buy(MARKET, TOKEN_Y, at(200), 1, 0.5)],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+        buy(LEADER_A, TOKEN_Y, at(100), 1000, 1),
+        buy(MARKET, TOKEN_Y, at(200), 1, 0.5),
+      ],
       { stop_loss_percent: 20 },
     );
     expect(response.deals.map((d) => [d.token.address, d.status, d.special_tag])).toEqual([
@@ -358,7 +492,11 @@ describe('trailing stop (strategy 5.3)', () => {
     { name: 'P exactly peak × (1 − x/100): fires', price: 1.5, fires: true },
     { name: 'P just above: nothing', price: 1.5001, fires: false },
   ])('the peak starts at the first buy’s reference price; $name', ({ price, fires }) => {
-    const deal = onlyDeal(runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 2), buy(MARKET, TOKEN_X, at(200), 1, price)], { trailing_stop_percent: 25 }));
+    const deal = onlyDeal(
+      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 2), buy(MARKET, TOKEN_X, at(200), 1, price)], {
+        trailing_stop_percent: 25,
+      }),
+    );
     if (!fires) {
       expect(deal.status).toBe('open');
       expect(deal.trades_number).toBe(1);
@@ -429,10 +567,17 @@ describe('trailing stop (strategy 5.3)', () => {
     // +170 MARKET at 1.5: step 1 fires the buy at the known price 2: A = 1000 → 500 tokens, time +160,
     // peak 2; step 2 records 1.5 and checks: 1.5 ≤ 2 × 0.75 = 1.5 → sells 500 at 1.5 = 750 at +170.
     const deal = onlyDeal(
-      runStrategy([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(130), 1, 2), buy(MARKET, TOKEN_X, at(170), 1, 1.5)], {
-        copy_delay_seconds: 60,
-        trailing_stop_percent: 25,
-      }),
+      runStrategy(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          buy(MARKET, TOKEN_X, at(130), 1, 2),
+          buy(MARKET, TOKEN_X, at(170), 1, 1.5),
+        ],
+        {
+          copy_delay_seconds: 60,
+          trailing_stop_percent: 25,
+        },
+      ),
     );
     expect(shape(deal)).toEqual([
       ['buy', 160],

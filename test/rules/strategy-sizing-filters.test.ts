@@ -13,7 +13,22 @@ import { describe, expect, it } from 'vitest';
 import type { EngineOptionsInput } from '../../src/model/options.js';
 import type { SimulatorRequestInput } from '../../src/model/request.js';
 import type { SimulatorResponse } from '../../src/model/response.js';
-import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, MARKET, near, nearList, onlyDeal, run, sell, TOKEN_X, TOKEN_Y, type SwapExtra } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  FLAT_OPTIONS,
+  LEADER_A,
+  MARKET,
+  near,
+  nearList,
+  onlyDeal,
+  run,
+  sell,
+  TOKEN_X,
+  TOKEN_Y,
+  type SwapExtra,
+} from '../support/scenario.js';
 
 type Swap = Parameters<typeof run>[0][number];
 
@@ -144,12 +159,27 @@ describe('min_leader_buy_usd (strategy 4.1)', () => {
     // a = 99.99 × 1 < 100 → skipped
     { name: 'a = 99.99: skipped', quantity: '99.99', price: 1, extra: {}, copied: false },
     // usd_amount 100 given, though quantity × price = 50 → copied
-    { name: 'usd_amount 100 (quantity × price 50): copied', quantity: '50', price: 1, extra: { usd_amount: 100 }, copied: true },
+    {
+      name: 'usd_amount 100 (quantity × price 50): copied',
+      quantity: '50',
+      price: 1,
+      extra: { usd_amount: 100 },
+      copied: true,
+    },
     // usd_amount 99 given, though quantity × price = 1000 → skipped
-    { name: 'usd_amount 99 (quantity × price 1000): skipped', quantity: '1000', price: 1, extra: { usd_amount: 99 }, copied: false },
+    {
+      name: 'usd_amount 99 (quantity × price 1000): skipped',
+      quantity: '1000',
+      price: 1,
+      extra: { usd_amount: 99 },
+      copied: false,
+    },
   ];
   it.each(cases)('$name', ({ quantity, price, extra, copied }) => {
-    const response = runStrategy([buy(LEADER_A, TOKEN_X, at(100), quantity, price, extra)], { min_leader_buy_usd: 100, report_skipped: true });
+    const response = runStrategy([buy(LEADER_A, TOKEN_X, at(100), quantity, price, extra)], {
+      min_leader_buy_usd: 100,
+      report_skipped: true,
+    });
     expect(response.deals).toHaveLength(copied ? 1 : 0);
     expect(reasons(response)).toEqual(copied ? [] : ['leader_buy_too_small']);
   });
@@ -175,7 +205,9 @@ describe('min_leader_buy_usd (strategy 4.1)', () => {
       report_skipped: true,
     });
     expect(response.deals).toEqual([]);
-    expect(response.skipped_copies).toEqual([{ time: at(160), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'leader_buy_too_small' }]);
+    expect(response.skipped_copies).toEqual([
+      { time: at(160), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'leader_buy_too_small' },
+    ]);
   });
 });
 
@@ -192,17 +224,47 @@ describe('min_liquidity_usd (strategy 4.2)', () => {
   // the leader buys 1000 at 1 at +100 (a = 1000 → A = 1000); MARKET swaps at 1 at +10, +20, …
   const cases: LiquidityCase[] = [
     // L = 50000, not below 50000 → copied
-    { name: 'the swap’s liquidity equal to the minimum: copied', min: 50_000, before: [], leaderLiquidity: 50_000, copiedAt: 50_000 },
+    {
+      name: 'the swap’s liquidity equal to the minimum: copied',
+      min: 50_000,
+      before: [],
+      leaderLiquidity: 50_000,
+      copiedAt: 50_000,
+    },
     // 49999.99 < 50000 → skipped
-    { name: 'the swap’s liquidity just below: skipped', min: 50_000, before: [], leaderLiquidity: 49_999.99, copiedAt: null },
+    {
+      name: 'the swap’s liquidity just below: skipped',
+      min: 50_000,
+      before: [],
+      leaderLiquidity: 49_999.99,
+      copiedAt: null,
+    },
     // unknown (none ever carried) → skipped
     { name: 'unknown liquidity: skipped', min: 50_000, before: [], leaderLiquidity: null, copiedAt: null },
     // unknown is skipped even with a minimum of 0
-    { name: 'unknown liquidity with a minimum of 0: skipped', min: 0, before: [], leaderLiquidity: null, copiedAt: null },
+    {
+      name: 'unknown liquidity with a minimum of 0: skipped',
+      min: 0,
+      before: [],
+      leaderLiquidity: null,
+      copiedAt: null,
+    },
     // the swap carries none: the known liquidity 60000 (MARKET at +10) is the reference → copied
-    { name: 'the known liquidity when the swap carries none: copied', min: 50_000, before: [60_000], leaderLiquidity: null, copiedAt: 60_000 },
+    {
+      name: 'the known liquidity when the swap carries none: copied',
+      min: 50_000,
+      before: [60_000],
+      leaderLiquidity: null,
+      copiedAt: 60_000,
+    },
     // the swap's own 40000 is the reference, not the earlier 60000 → skipped
-    { name: 'the swap’s own liquidity over an earlier one: skipped', min: 50_000, before: [60_000], leaderLiquidity: 40_000, copiedAt: null },
+    {
+      name: 'the swap’s own liquidity over an earlier one: skipped',
+      min: 50_000,
+      before: [60_000],
+      leaderLiquidity: 40_000,
+      copiedAt: null,
+    },
   ];
   it.each(cases)('$name', ({ min, before, leaderLiquidity, copiedAt }) => {
     const swaps = [
@@ -230,11 +292,16 @@ describe('min_liquidity_usd (strategy 4.2)', () => {
     // d = 60, min 50000: the leader's swap carries 100000, MARKET at +130 carries 1000 → at +160
     // the reference liquidity is 1000 < 50000 → liquidity_too_low at +160
     const response = runStrategy(
-      [buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 100_000 }), buy(MARKET, TOKEN_X, at(130), 1, 1, { usd_liquidity: 1000 })],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 100_000 }),
+        buy(MARKET, TOKEN_X, at(130), 1, 1, { usd_liquidity: 1000 }),
+      ],
       { copy_delay_seconds: 60, min_liquidity_usd: 50_000, report_skipped: true },
     );
     expect(response.deals).toEqual([]);
-    expect(response.skipped_copies).toEqual([{ time: at(160), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'liquidity_too_low' }]);
+    expect(response.skipped_copies).toEqual([
+      { time: at(160), wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'liquidity_too_low' },
+    ]);
   });
 
   it('a delayed copy uses the known liquidity when it fires: risen to the minimum → copied', () => {
@@ -242,7 +309,10 @@ describe('min_liquidity_usd (strategy 4.2)', () => {
     // 100000 → at +160 the reference liquidity is 100000: s = 1000 / 50000 = 0.02,
     // quantity = 1000 / 1.02 = 980.392…
     const response = runStrategy(
-      [buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 1000 }), buy(MARKET, TOKEN_X, at(130), 1, 1, { usd_liquidity: 100_000 })],
+      [
+        buy(LEADER_A, TOKEN_X, at(100), 1000, 1, { usd_liquidity: 1000 }),
+        buy(MARKET, TOKEN_X, at(130), 1, 1, { usd_liquidity: 100_000 }),
+      ],
       { copy_delay_seconds: 60, min_liquidity_usd: 50_000, report_skipped: true },
     );
     const trade = onlyDeal(response).trades[0]!;
@@ -270,24 +340,54 @@ describe('max_token_age_hours (strategy 4.3)', () => {
     // age = 3601 > 3600 → skipped
     { name: 'one second past the limit: skipped', firstSwap: at(0), leaderBuy: at(3601), delay: 0, copied: false },
     // first swap 1800 s before window_start (it counts): age = 1800 − (−1800) = 3600 → copied
-    { name: 'first swap before the window, age exactly the limit: copied', firstSwap: DAY_START - 1800, leaderBuy: at(1800), delay: 0, copied: true },
+    {
+      name: 'first swap before the window, age exactly the limit: copied',
+      firstSwap: DAY_START - 1800,
+      leaderBuy: at(1800),
+      delay: 0,
+      copied: true,
+    },
     // age = 1801 + 1800 = 3601 → skipped
-    { name: 'first swap before the window, one second past: skipped', firstSwap: DAY_START - 1800, leaderBuy: at(1801), delay: 0, copied: false },
+    {
+      name: 'first swap before the window, one second past: skipped',
+      firstSwap: DAY_START - 1800,
+      leaderBuy: at(1801),
+      delay: 0,
+      copied: false,
+    },
     // the copy's time counts: swap at +3000 (age 3000), d = 600 → copy at +3600, age 3600 → copied
-    { name: 'with a delay, the copy time at the limit: copied', firstSwap: at(0), leaderBuy: at(3000), delay: 600, copied: true },
+    {
+      name: 'with a delay, the copy time at the limit: copied',
+      firstSwap: at(0),
+      leaderBuy: at(3000),
+      delay: 600,
+      copied: true,
+    },
     // swap at +3001 (age 3001 ≤ 3600 at the swap), d = 600 → copy at +3601, age 3601 → skipped
-    { name: 'with a delay, the copy time one second past: skipped', firstSwap: at(0), leaderBuy: at(3001), delay: 600, copied: false },
+    {
+      name: 'with a delay, the copy time one second past: skipped',
+      firstSwap: at(0),
+      leaderBuy: at(3001),
+      delay: 600,
+      copied: false,
+    },
   ];
   it.each(cases)('$name', ({ firstSwap, leaderBuy, delay, copied }) => {
     // MARKET's swap of TOKEN_Y long before is another token's: it does not count
     const response = runStrategy(
-      [buy(MARKET, TOKEN_Y, DAY_START - 86_000, 1, 1), buy(MARKET, TOKEN_X, firstSwap, 1, 1), buy(LEADER_A, TOKEN_X, leaderBuy, 1000, 1)],
+      [
+        buy(MARKET, TOKEN_Y, DAY_START - 86_000, 1, 1),
+        buy(MARKET, TOKEN_X, firstSwap, 1, 1),
+        buy(LEADER_A, TOKEN_X, leaderBuy, 1000, 1),
+      ],
       { max_token_age_hours: 1, copy_delay_seconds: delay, report_skipped: true },
     );
     expect(response.deals).toHaveLength(copied ? 1 : 0);
     if (copied) expect(response.deals[0]!.open_time).toBe(leaderBuy + delay);
     expect(response.skipped_copies).toEqual(
-      copied ? [] : [{ time: leaderBuy + delay, wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'token_too_old' }],
+      copied
+        ? []
+        : [{ time: leaderBuy + delay, wallet: LEADER_A, token: TOKEN_X, type: 'buy', reason: 'token_too_old' }],
     );
   });
 
@@ -340,7 +440,11 @@ describe('the order of the checks (strategy 4): dupe limit, then the filters in 
       // max_position_amount 500: A's buy at +100 (a = 500, L 100000) gives A = 500, usd_invested
       // = quantity × avg = 500; at +4000 the room is 0, but the age fails first → token_too_old
       name: 'age and the amount fail: token_too_old',
-      swaps: [first, buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(4000), 500, 1, { usd_liquidity: 100_000 })],
+      swaps: [
+        first,
+        buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(4000), 500, 1, { usd_liquidity: 100_000 }),
+      ],
       overrides: { max_position_amount: 500 },
       reason: 'token_too_old',
     },
@@ -348,7 +452,11 @@ describe('the order of the checks (strategy 4): dupe limit, then the filters in 
       // as above with the second buy at +3000 (age 3000 ≤ 3600): every filter passes, the room is
       // 500 − 500 = 0 → position_full
       name: 'only the amount fails: position_full',
-      swaps: [first, buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(3000), 500, 1, { usd_liquidity: 100_000 })],
+      swaps: [
+        first,
+        buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(3000), 500, 1, { usd_liquidity: 100_000 }),
+      ],
       overrides: { max_position_amount: 500 },
       reason: 'position_full',
     },
@@ -356,7 +464,11 @@ describe('the order of the checks (strategy 4): dupe limit, then the filters in 
       // max_dupe_buy_times 0: the deal opened at +100 has 1 buy; at +4000 all three filters fail
       // too, but the dupe limit is checked first → dupe_limit
       name: 'the dupe limit and every filter fail: dupe_limit',
-      swaps: [first, buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(4000), 50, 1)],
+      swaps: [
+        first,
+        buy(LEADER_A, TOKEN_X, at(100), 500, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(4000), 50, 1),
+      ],
       overrides: { max_dupe_buy_times: 0 },
       reason: 'dupe_limit',
     },

@@ -12,7 +12,23 @@ import { describe, expect, it } from 'vitest';
 import type { SimulatorRequestInput } from '../../src/model/request.js';
 import type { SimulatorResponse } from '../../src/model/response.js';
 import { simulate } from '../../src/simulate.js';
-import { at, buy, DAY_START, END, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, run, sell, tape, TOKEN_X, TOKEN_Y, TOKEN_Z } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  END,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  request,
+  run,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+  TOKEN_Z,
+} from '../support/scenario.js';
 
 type Swap = Parameters<typeof run>[0][number];
 
@@ -26,7 +42,11 @@ interface SkippedCopy {
 type StrategyResponse = SimulatorResponse & { skipped_copies?: SkippedCopy[] };
 
 /** `run` with a `strategy` member (the request input type may not know it yet). */
-function runStrategy(swaps: Swap[], strategy: Record<string, unknown>, overrides: Partial<SimulatorRequestInput> = {}): StrategyResponse {
+function runStrategy(
+  swaps: Swap[],
+  strategy: Record<string, unknown>,
+  overrides: Partial<SimulatorRequestInput> = {},
+): StrategyResponse {
   return run(swaps, { ...overrides, strategy } as Partial<SimulatorRequestInput>, FLAT_OPTIONS) as StrategyResponse;
 }
 
@@ -114,7 +134,11 @@ describe('every skip reason (strategy 7)', () => {
       // leaders A and B: A bought before the window (holdings 1000, no lot); B's buy at +100 opens
       // the deal; A's sell at +200: lot_A = 0, close_all off → no_lot
       name: 'no_lot',
-      swaps: [buy(LEADER_A, TOKEN_X, DAY_START - 100, 1000, 1), buy(LEADER_B, TOKEN_X, at(100), 100, 1), sell(LEADER_A, TOKEN_X, at(200), 500, 1)],
+      swaps: [
+        buy(LEADER_A, TOKEN_X, DAY_START - 100, 1000, 1),
+        buy(LEADER_B, TOKEN_X, at(100), 100, 1),
+        sell(LEADER_A, TOKEN_X, at(200), 500, 1),
+      ],
       strategy: {},
       overrides: { wallets: [LEADER_A, LEADER_B] },
       skipped: [entry(at(200), LEADER_A, TOKEN_X, 'sell', 'no_lot')],
@@ -123,7 +147,11 @@ describe('every skip reason (strategy 7)', () => {
     {
       // the same with close_all: A's sell closes the whole deal (a copy, not a skip)
       name: 'no lot but close_all: copied, nothing skipped',
-      swaps: [buy(LEADER_A, TOKEN_X, DAY_START - 100, 1000, 1), buy(LEADER_B, TOKEN_X, at(100), 100, 1), sell(LEADER_A, TOKEN_X, at(200), 500, 1)],
+      swaps: [
+        buy(LEADER_A, TOKEN_X, DAY_START - 100, 1000, 1),
+        buy(LEADER_B, TOKEN_X, at(100), 100, 1),
+        sell(LEADER_A, TOKEN_X, at(200), 500, 1),
+      ],
       strategy: {},
       overrides: { wallets: [LEADER_A, LEADER_B], close_all: true },
       skipped: [],
@@ -210,7 +238,9 @@ describe('the order of the entries (strategy 7)', () => {
       entry(END + 10, LEADER_A, TOKEN_Z, 'buy', 'after_window'),
       entry(END + 20, LEADER_A, TOKEN_X, 'sell', 'after_window'),
     ]);
-    expect(response.deals.map((d) => [d.token.address, d.open_time, d.trades_number])).toEqual([[TOKEN_X, at(1060), 1]]);
+    expect(response.deals.map((d) => [d.token.address, d.open_time, d.trades_number])).toEqual([
+      [TOKEN_X, at(1060), 1],
+    ]);
   });
 });
 
@@ -236,7 +266,10 @@ describe('addresses as the leader swap spells them (strategy 7, eth)', () => {
         ],
         { network: 'eth' },
       ),
-      { ...request({ network: 'eth', wallets: [LEADER_LOWER], max_dupe_buy_times: 0 }), strategy: { report_skipped: true } },
+      {
+        ...request({ network: 'eth', wallets: [LEADER_LOWER], max_dupe_buy_times: 0 }),
+        strategy: { report_skipped: true },
+      },
       { unknown_liquidity_slippage_percent: 0, base_fee_native: { eth: 0.01 } },
     ) as StrategyResponse;
     expect(response.deals.map((d) => d.token.address)).toEqual([TOKEN_LOWER]);
@@ -253,7 +286,10 @@ describe('the member itself (strategy 7)', () => {
 
   it.each([
     { name: 'no strategy', overrides: { max_dupe_buy_times: 0 } },
-    { name: 'a strategy without report_skipped', overrides: { max_dupe_buy_times: 0, strategy: { min_leader_buy_usd: 10 } } },
+    {
+      name: 'a strategy without report_skipped',
+      overrides: { max_dupe_buy_times: 0, strategy: { min_leader_buy_usd: 10 } },
+    },
     { name: 'report_skipped false', overrides: { max_dupe_buy_times: 0, strategy: { report_skipped: false } } },
   ])('is absent with $name', ({ overrides }) => {
     const response = run(swaps, overrides as Partial<SimulatorRequestInput>, FLAT_OPTIONS);

@@ -10,7 +10,20 @@ import { RequestError } from '../../src/model/errors.js';
 import { parseSimulatorRequest, type SimulatorRequestInput } from '../../src/model/request.js';
 import { ErrorBodySchema } from '../../src/model/response.js';
 import { simulate } from '../../src/simulate.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, run, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  request,
+  run,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+} from '../support/scenario.js';
 
 /** The default request with `strategy` set to `strategy`. */
 function withStrategy(strategy: unknown): Record<string, unknown> {
@@ -32,9 +45,18 @@ describe('a strategy that breaks a constraint → validation_error at its path (
   const cases: BadCase[] = [
     // copy_delay_seconds: integer, 0 to 86400
     { name: 'copy_delay_seconds −1', strategy: { copy_delay_seconds: -1 }, path: 'strategy.copy_delay_seconds' },
-    { name: 'copy_delay_seconds 86401', strategy: { copy_delay_seconds: 86_401 }, path: 'strategy.copy_delay_seconds', says: /86400/ },
+    {
+      name: 'copy_delay_seconds 86401',
+      strategy: { copy_delay_seconds: 86_401 },
+      path: 'strategy.copy_delay_seconds',
+      says: /86400/,
+    },
     { name: 'copy_delay_seconds 1.5', strategy: { copy_delay_seconds: 1.5 }, path: 'strategy.copy_delay_seconds' },
-    { name: 'copy_delay_seconds a string', strategy: { copy_delay_seconds: '10' }, path: 'strategy.copy_delay_seconds' },
+    {
+      name: 'copy_delay_seconds a string',
+      strategy: { copy_delay_seconds: '10' },
+      path: 'strategy.copy_delay_seconds',
+    },
     { name: 'copy_delay_seconds null', strategy: { copy_delay_seconds: null }, path: 'strategy.copy_delay_seconds' },
     // fixed_buy_amount: number > 0 or null
     { name: 'fixed_buy_amount 0', strategy: { fixed_buy_amount: 0 }, path: 'strategy.fixed_buy_amount' },
@@ -48,18 +70,48 @@ describe('a strategy that breaks a constraint → validation_error at its path (
     { name: 'min_liquidity_usd a boolean', strategy: { min_liquidity_usd: true }, path: 'strategy.min_liquidity_usd' },
     // max_token_age_hours: integer, 1 to 8760, or null
     { name: 'max_token_age_hours 0', strategy: { max_token_age_hours: 0 }, path: 'strategy.max_token_age_hours' },
-    { name: 'max_token_age_hours 8761', strategy: { max_token_age_hours: 8761 }, path: 'strategy.max_token_age_hours', says: /8760/ },
+    {
+      name: 'max_token_age_hours 8761',
+      strategy: { max_token_age_hours: 8761 },
+      path: 'strategy.max_token_age_hours',
+      says: /8760/,
+    },
     { name: 'max_token_age_hours 1.5', strategy: { max_token_age_hours: 1.5 }, path: 'strategy.max_token_age_hours' },
     // take_profit: at most 10 levels, roi > 0, 0 < sell_percent ≤ 100, roi strictly increasing
-    { name: 'take_profit with 11 levels', strategy: { take_profit: levels(11) }, path: 'strategy.take_profit', says: /10/ },
+    {
+      name: 'take_profit with 11 levels',
+      strategy: { take_profit: levels(11) },
+      path: 'strategy.take_profit',
+      says: /10/,
+    },
     { name: 'take_profit not an array', strategy: { take_profit: level(10, 10) }, path: 'strategy.take_profit' },
-    { name: 'a take_profit level not an object', strategy: { take_profit: [level(10, 10), 20] }, path: 'strategy.take_profit[1]' },
+    {
+      name: 'a take_profit level not an object',
+      strategy: { take_profit: [level(10, 10), 20] },
+      path: 'strategy.take_profit[1]',
+    },
     { name: 'take_profit roi 0', strategy: { take_profit: [level(0, 10)] }, path: 'strategy.take_profit[0].roi' },
     { name: 'take_profit roi −10', strategy: { take_profit: [level(-10, 10)] }, path: 'strategy.take_profit[0].roi' },
-    { name: 'take_profit roi missing', strategy: { take_profit: [{ sell_percent: 10 }] }, path: 'strategy.take_profit[0].roi' },
-    { name: 'take_profit sell_percent 0', strategy: { take_profit: [level(10, 0)] }, path: 'strategy.take_profit[0].sell_percent' },
-    { name: 'take_profit sell_percent 100.01', strategy: { take_profit: [level(10, 100.01)] }, path: 'strategy.take_profit[0].sell_percent' },
-    { name: 'take_profit sell_percent missing', strategy: { take_profit: [{ roi: 10 }] }, path: 'strategy.take_profit[0].sell_percent' },
+    {
+      name: 'take_profit roi missing',
+      strategy: { take_profit: [{ sell_percent: 10 }] },
+      path: 'strategy.take_profit[0].roi',
+    },
+    {
+      name: 'take_profit sell_percent 0',
+      strategy: { take_profit: [level(10, 0)] },
+      path: 'strategy.take_profit[0].sell_percent',
+    },
+    {
+      name: 'take_profit sell_percent 100.01',
+      strategy: { take_profit: [level(10, 100.01)] },
+      path: 'strategy.take_profit[0].sell_percent',
+    },
+    {
+      name: 'take_profit sell_percent missing',
+      strategy: { take_profit: [{ roi: 10 }] },
+      path: 'strategy.take_profit[0].sell_percent',
+    },
     {
       name: 'take_profit roi equal to the previous level',
       strategy: { take_profit: [level(10, 10), level(10, 20)] },
@@ -72,14 +124,26 @@ describe('a strategy that breaks a constraint → validation_error at its path (
       path: 'strategy.take_profit[2].roi',
       says: /increasing/,
     },
-    { name: 'an unknown member of a take_profit level', strategy: { take_profit: [{ roi: 10, sell_percent: 10, price: 2 }] }, path: 'strategy.take_profit[0].price' },
+    {
+      name: 'an unknown member of a take_profit level',
+      strategy: { take_profit: [{ roi: 10, sell_percent: 10, price: 2 }] },
+      path: 'strategy.take_profit[0].price',
+    },
     // stop_loss_percent, trailing_stop_percent: 0 < x < 100, or null
     { name: 'stop_loss_percent 0', strategy: { stop_loss_percent: 0 }, path: 'strategy.stop_loss_percent' },
     { name: 'stop_loss_percent 100', strategy: { stop_loss_percent: 100 }, path: 'strategy.stop_loss_percent' },
     { name: 'stop_loss_percent −5', strategy: { stop_loss_percent: -5 }, path: 'strategy.stop_loss_percent' },
     { name: 'trailing_stop_percent 0', strategy: { trailing_stop_percent: 0 }, path: 'strategy.trailing_stop_percent' },
-    { name: 'trailing_stop_percent 100', strategy: { trailing_stop_percent: 100 }, path: 'strategy.trailing_stop_percent' },
-    { name: 'trailing_stop_percent a string', strategy: { trailing_stop_percent: '10' }, path: 'strategy.trailing_stop_percent' },
+    {
+      name: 'trailing_stop_percent 100',
+      strategy: { trailing_stop_percent: 100 },
+      path: 'strategy.trailing_stop_percent',
+    },
+    {
+      name: 'trailing_stop_percent a string',
+      strategy: { trailing_stop_percent: '10' },
+      path: 'strategy.trailing_stop_percent',
+    },
     // max_hold_hours: integer, 1 to 8760, or null
     { name: 'max_hold_hours 0', strategy: { max_hold_hours: 0 }, path: 'strategy.max_hold_hours' },
     { name: 'max_hold_hours 8761', strategy: { max_hold_hours: 8761 }, path: 'strategy.max_hold_hours', says: /8760/ },
@@ -110,10 +174,16 @@ describe('a strategy that breaks a constraint → validation_error at its path (
   });
 
   it('reports every broken member of one strategy', () => {
-    const result = parseSimulatorRequest(withStrategy({ copy_delay_seconds: -1, stop_loss_percent: 100, take_profit: [level(10, 10), level(5, 10)] }));
+    const result = parseSimulatorRequest(
+      withStrategy({ copy_delay_seconds: -1, stop_loss_percent: 100, take_profit: [level(10, 10), level(5, 10)] }),
+    );
     expect(result.success).toBe(false);
     if (result.success || result.error.code !== 'validation_error') return;
-    expect(result.error.detail.map((p) => p.path).sort()).toEqual(['strategy.copy_delay_seconds', 'strategy.stop_loss_percent', 'strategy.take_profit[1].roi']);
+    expect(result.error.detail.map((p) => p.path).sort()).toEqual([
+      'strategy.copy_delay_seconds',
+      'strategy.stop_loss_percent',
+      'strategy.take_profit[1].roi',
+    ]);
   });
 
   it('simulate throws a RequestError with the 400 body, computing nothing', () => {
@@ -146,8 +216,14 @@ describe('a valid strategy is accepted (strategy 1)', () => {
     { name: 'max_token_age_hours null', strategy: { max_token_age_hours: null } },
     { name: 'take_profit empty', strategy: { take_profit: [] } },
     { name: 'take_profit with 10 levels', strategy: { take_profit: levels(10) } },
-    { name: 'take_profit sell_percent 100 and fractional roi', strategy: { take_profit: [level(0.5, 100), level(0.51, 0.001)] } },
-    { name: 'stop_loss_percent 99.99 and trailing 0.01', strategy: { stop_loss_percent: 99.99, trailing_stop_percent: 0.01 } },
+    {
+      name: 'take_profit sell_percent 100 and fractional roi',
+      strategy: { take_profit: [level(0.5, 100), level(0.51, 0.001)] },
+    },
+    {
+      name: 'stop_loss_percent 99.99 and trailing 0.01',
+      strategy: { stop_loss_percent: 99.99, trailing_stop_percent: 0.01 },
+    },
     { name: 'max_hold_hours 8760', strategy: { max_hold_hours: 8760 } },
     { name: 'max_hold_hours null', strategy: { max_hold_hours: null } },
     { name: 'report_skipped true', strategy: { report_skipped: true } },

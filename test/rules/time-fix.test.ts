@@ -6,7 +6,21 @@
  * Flat scenario: no slippage without liquidity, network fee 0.01 native × native price.
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, DAY_START, END, FLAT_NATIVE, LEADER_A, MARKET, near, nearAll, onlyDeal, run, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  END,
+  FLAT_NATIVE,
+  LEADER_A,
+  MARKET,
+  near,
+  nearAll,
+  onlyDeal,
+  run,
+  TOKEN_X,
+  TOKEN_Y,
+} from '../support/scenario.js';
 
 const ONE_HOUR = { inactivity_time_fix: { hours: 1 } };
 
@@ -18,7 +32,11 @@ describe('the time-fix in the middle (model 3.4)', () => {
     const native: [number, number][] = [...FLAT_NATIVE, [at(3700), 200]];
     const deal = onlyDeal(
       run(
-        [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(1000), 1, 2), buy(MARKET, TOKEN_X, at(5000), 1, 5)],
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 1000, 1),
+          buy(MARKET, TOKEN_X, at(1000), 1, 2),
+          buy(MARKET, TOKEN_X, at(5000), 1, 5),
+        ],
         ONE_HOUR,
         undefined,
         { native_prices: native },
@@ -27,7 +45,11 @@ describe('the time-fix in the middle (model 3.4)', () => {
     const fix = deal.trades[1]!;
     expect(fix.type).toBe('sell_timefix');
     expect(fix.time).toBe(at(3700));
-    nearAll(fix, { quantity: 1000, usd_amount: 2000, usd_price: 2, usd_network_fee: 2, usd_invested: 0, slippage: 0 }, 'fix');
+    nearAll(
+      fix,
+      { quantity: 1000, usd_amount: 2000, usd_price: 2, usd_network_fee: 2, usd_invested: 0, slippage: 0 },
+      'fix',
+    );
     expect(fix.usd_liquidity).toBeNull();
     expect(deal.special_tag).toBe('sell_timefix');
     expect(deal.status).toBe('closed');
@@ -41,7 +63,10 @@ describe('the time-fix in the middle (model 3.4)', () => {
     // Time-fix: V = 1000 × 2 = 2000, s = 2000 / 50000 = 0.04, usd = 2000 / 1.04,
     // price = usd / 1000, slippage = 100 × 0.04 / 1.04
     const fix = onlyDeal(
-      run([buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(1000), 1, 2, { usd_liquidity: 100_000 })], ONE_HOUR),
+      run(
+        [buy(LEADER_A, TOKEN_X, at(100), 1000, 1), buy(MARKET, TOKEN_X, at(1000), 1, 2, { usd_liquidity: 100_000 })],
+        ONE_HOUR,
+      ),
     ).trades[1]!;
     expect(fix.usd_liquidity).toBe(100_000);
     nearAll(fix, { usd_amount: 2000 / 1.04, usd_price: 2 / 1.04, slippage: 4 / 1.04 }, 'fix');
@@ -50,7 +75,14 @@ describe('the time-fix in the middle (model 3.4)', () => {
   it('is pushed back by every follower trade', () => {
     // buys at +100 and +1000: due at 1000 + 3600 = 4600, not 3700 (MARKET at 3700 fires nothing)
     const deal = onlyDeal(
-      run([buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_A, TOKEN_X, at(1000), 100, 1), buy(MARKET, TOKEN_X, at(3700), 1, 1)], ONE_HOUR),
+      run(
+        [
+          buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+          buy(LEADER_A, TOKEN_X, at(1000), 100, 1),
+          buy(MARKET, TOKEN_X, at(3700), 1, 1),
+        ],
+        ONE_HOUR,
+      ),
     );
     expect(deal.trades.map((t) => [t.type, t.time - DAY_START])).toEqual([
       ['buy', 100],
@@ -64,7 +96,11 @@ describe('the time-fix in the middle (model 3.4)', () => {
     // The time-fix goes first, at the known price 1: 1000 × 1 = 1000 (pnl 0 − 2 fees = −2).
     // A's buy then opens deal 1 (A = 100 × 3 = 300), due at 7200, sold at 100 × 3 = 300.
     const response = run(
-      [buy(LEADER_A, TOKEN_X, at(0), 1000, 1), buy(MARKET, TOKEN_X, at(3600), 1, 3), buy(LEADER_A, TOKEN_X, at(3600), 100, 3)],
+      [
+        buy(LEADER_A, TOKEN_X, at(0), 1000, 1),
+        buy(MARKET, TOKEN_X, at(3600), 1, 3),
+        buy(LEADER_A, TOKEN_X, at(3600), 100, 3),
+      ],
       ONE_HOUR,
     );
     expect(response.deals).toHaveLength(2);
@@ -87,7 +123,11 @@ describe('the time-fix in the middle (model 3.4)', () => {
     // MARKET's swap makes TOKEN_Y the first token seen, so token order ≠ deal order.
     // deal 0 = X (buy +100), deal 1 = Y (buy +100): both due at +3700, sold in deal order 0, 1.
     const response = run(
-      [buy(MARKET, TOKEN_Y, at(10), 1, 1), buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_A, TOKEN_Y, at(100), 100, 1)],
+      [
+        buy(MARKET, TOKEN_Y, at(10), 1, 1),
+        buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+        buy(LEADER_A, TOKEN_Y, at(100), 100, 1),
+      ],
       ONE_HOUR,
     );
     const chart = response.cumulative_pnl_and_fee_chart;
@@ -99,7 +139,11 @@ describe('the time-fix in the middle (model 3.4)', () => {
   it('fires the earlier deadline first even when its deal opened later', () => {
     // deal 0 = Y (buys +50, +200 → due 3800), deal 1 = X (buy +100 → due 3700)
     const response = run(
-      [buy(LEADER_A, TOKEN_Y, at(50), 100, 1), buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_A, TOKEN_Y, at(200), 100, 1)],
+      [
+        buy(LEADER_A, TOKEN_Y, at(50), 100, 1),
+        buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+        buy(LEADER_A, TOKEN_Y, at(200), 100, 1),
+      ],
       ONE_HOUR,
     );
     const chart = response.cumulative_pnl_and_fee_chart;
@@ -118,7 +162,10 @@ describe('the time-fix at window_end (model 3.4)', () => {
   ])('$name', ({ buyAt, type, usd }) => {
     // MARKET's p 9 after window_end is ignored entirely
     const deal = onlyDeal(
-      run([buy(LEADER_A, TOKEN_X, buyAt, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 1, 1, 9)], ONE_HOUR),
+      run(
+        [buy(LEADER_A, TOKEN_X, buyAt, 1000, 1), buy(MARKET, TOKEN_X, END, 1, 2), buy(MARKET, TOKEN_X, END + 1, 1, 9)],
+        ONE_HOUR,
+      ),
     );
     const fix = deal.trades[1]!;
     expect(fix.type).toBe(type);
@@ -131,7 +178,9 @@ describe('the time-fix at window_end (model 3.4)', () => {
 
   it('closes every deal still open at window_end, in deal order', () => {
     // hours 24: nothing is due before the end; both deals end with sell_timefix_final at END
-    const response = run([buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_A, TOKEN_Y, at(200), 100, 2)], { inactivity_time_fix: { hours: 24 } });
+    const response = run([buy(LEADER_A, TOKEN_X, at(100), 100, 1), buy(LEADER_A, TOKEN_Y, at(200), 100, 2)], {
+      inactivity_time_fix: { hours: 24 },
+    });
     expect(response.deals.map((d) => [d.special_tag, d.last_operation_time])).toEqual([
       ['sell_timefix_final', END],
       ['sell_timefix_final', END],

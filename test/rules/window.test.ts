@@ -63,7 +63,10 @@ describe('swaps before the window (model 2)', () => {
     // MARKET's swap before the window carries liquidity 100000; A's buy has none, so
     // L = 100000: s = 1000 / 50000 = 0.02, price 1 × 1.02, quantity 1000 / 1.02
     const trade = onlyDeal(
-      run([buy(MARKET, TOKEN_X, DAY_START - 60, 5, 1, { usd_liquidity: 100_000 }), buy(LEADER_A, TOKEN_X, at(60), 1000, 1)]),
+      run([
+        buy(MARKET, TOKEN_X, DAY_START - 60, 5, 1, { usd_liquidity: 100_000 }),
+        buy(LEADER_A, TOKEN_X, at(60), 1000, 1),
+      ]),
     ).trades[0]!;
     expect(trade.usd_liquidity).toBe(100_000);
     near(trade.usd_price, 1.02, 'usd_price');

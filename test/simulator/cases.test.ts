@@ -19,12 +19,18 @@ function goldenSuite(title: string, dir: string): void {
 
     it.each(cases)('%s', async (name) => {
       const folder = join(dir, name);
-      const expected = JSON.parse(readFileSync(join(folder, 'expected.json'), 'utf8')) as { exit_code: number; body?: unknown };
+      const expected = JSON.parse(readFileSync(join(folder, 'expected.json'), 'utf8')) as {
+        exit_code: number;
+        body?: unknown;
+      };
       const result = await cli(
         'simulate',
-        '--tape', join(folder, 'tape.json'),
-        '--request', join(folder, 'request.json'),
-        '--options', join(folder, 'options.json'),
+        '--tape',
+        join(folder, 'tape.json'),
+        '--request',
+        join(folder, 'request.json'),
+        '--options',
+        join(folder, 'options.json'),
       );
       expect(result.code, result.err).toBe(expected.exit_code);
       if (expected.exit_code === 0) {

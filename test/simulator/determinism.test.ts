@@ -12,7 +12,22 @@ import type { SimulatorRequestInput } from '../../src/model/request.js';
 import type { TapeInput } from '../../src/model/tape.js';
 import { simulate } from '../../src/simulate.js';
 import { MODEL_CASES_DIR, present } from '../support/paths.js';
-import { at, buy, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, near, onlyDeal, request, run, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  near,
+  onlyDeal,
+  request,
+  run,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+} from '../support/scenario.js';
 
 type Swap = TapeInput['swaps'][number];
 
@@ -37,16 +52,23 @@ const swapArb: fc.Arbitrary<Swap> = fc.record({
 
 const scenarioArb = fc.record({
   swaps: fc.array(swapArb, { minLength: 1, maxLength: 40 }),
-  req: fc.record({
-    close_all: fc.boolean(),
-    max_dupe_buy_times: fc.integer({ min: 0, max: 3 }),
-    inactivity_time_fix: fc.constantFrom(null, { hours: 1 }, { hours: 3 }),
-    include_bot_fees: fc.boolean(),
-  }).map((r): SimulatorRequestInput => request({ ...r, wallets: [LEADER_A, LEADER_B], max_position_amount: 1500 })),
+  req: fc
+    .record({
+      close_all: fc.boolean(),
+      max_dupe_buy_times: fc.integer({ min: 0, max: 3 }),
+      inactivity_time_fix: fc.constantFrom(null, { hours: 1 }, { hours: 3 }),
+      include_bot_fees: fc.boolean(),
+    })
+    .map((r): SimulatorRequestInput => request({ ...r, wallets: [LEADER_A, LEADER_B], max_position_amount: 1500 })),
 });
 
-const randomCases = present(MODEL_CASES_DIR) ? readdirSync(MODEL_CASES_DIR).filter((d) => d.startsWith('random-')).sort() : [];
-if (randomCases.length === 0) console.warn(`golden random cases skipped in the determinism test: none under ${MODEL_CASES_DIR}`);
+const randomCases = present(MODEL_CASES_DIR)
+  ? readdirSync(MODEL_CASES_DIR)
+      .filter((d) => d.startsWith('random-'))
+      .sort()
+  : [];
+if (randomCases.length === 0)
+  console.warn(`golden random cases skipped in the determinism test: none under ${MODEL_CASES_DIR}`);
 
 describe('a rerun gives byte-identical JSON', () => {
   it.skipIf(randomCases.length === 0).each(randomCases)('golden case %s', (name) => {
@@ -63,13 +85,17 @@ describe('a rerun gives byte-identical JSON', () => {
   it('on generated tapes, and on any reordering that keeps equal-time swaps in order', () => {
     let withDeals = 0;
     fc.assert(
-      fc.property(scenarioArb, fc.array(fc.double({ noNaN: true }), { minLength: 40, maxLength: 40 }), ({ swaps, req }, keys) => {
-        const response = simulate(tape(swaps), req, FLAT_OPTIONS);
-        if (response.deals.length > 0) withDeals++;
-        const first = JSON.stringify(response);
-        expect(JSON.stringify(simulate(tape(swaps), req, FLAT_OPTIONS))).toBe(first);
-        expect(JSON.stringify(simulate(tape(shuffleKeepingTies(swaps, keys)), req, FLAT_OPTIONS))).toBe(first);
-      }),
+      fc.property(
+        scenarioArb,
+        fc.array(fc.double({ noNaN: true }), { minLength: 40, maxLength: 40 }),
+        ({ swaps, req }, keys) => {
+          const response = simulate(tape(swaps), req, FLAT_OPTIONS);
+          if (response.deals.length > 0) withDeals++;
+          const first = JSON.stringify(response);
+          expect(JSON.stringify(simulate(tape(swaps), req, FLAT_OPTIONS))).toBe(first);
+          expect(JSON.stringify(simulate(tape(shuffleKeepingTies(swaps, keys)), req, FLAT_OPTIONS))).toBe(first);
+        },
+      ),
       { numRuns: 60 },
     );
     // the property means something only if the generated tapes make deals

@@ -11,7 +11,19 @@ import { diagnose, simulate, WarningSchema, type Warning } from '../../src/index
 import { convertTapeFile } from '../../src/tape.js';
 import { InputError, RequestError } from '../../src/model/errors.js';
 import { cli } from '../support/cli.js';
-import { at, buy, DAY_START, FLAT_OPTIONS, LEADER_A, LEADER_B, MARKET, request, sell, tape, TOKEN_X } from '../support/scenario.js';
+import {
+  at,
+  buy,
+  DAY_START,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  MARKET,
+  request,
+  sell,
+  tape,
+  TOKEN_X,
+} from '../support/scenario.js';
 
 // The pool's liquidity known, so the follower's trades slip by their size (no unknown_liquidity).
 const pool = { usd_liquidity: 50_000 };
@@ -32,7 +44,8 @@ describe('diagnose', () => {
     expect(warnings).toEqual([
       {
         code: 'empty_tape',
-        message: 'the tape holds no swap, so every figure is zero: check the file (a JSONL tape has its header on line 1 and one swap a line after it)',
+        message:
+          'the tape holds no swap, so every figure is zero: check the file (a JSONL tape has its header on line 1 and one swap a line after it)',
       },
     ]);
     expect(warnings.every((w) => WarningSchema.safeParse(w).success)).toBe(true);
@@ -41,20 +54,31 @@ describe('diagnose', () => {
   it('a followed wallet with no swap in the tape (a typo) is named with its index', () => {
     const typo = LEADER_A.replace('A1', 'A2');
     expect(diagnose(tape(swaps), request({ wallets: [LEADER_A, typo] }))).toEqual([
-      { code: 'wallet_not_in_tape', message: `wallets[1] "${typo}" has no swap in the tape: check the address`, wallets: [typo] },
+      {
+        code: 'wallet_not_in_tape',
+        message: `wallets[1] "${typo}" has no swap in the tape: check the address`,
+        wallets: [typo],
+      },
     ]);
   });
 
-  it('on sol, a wallet that differs only in letter case points at the tape\'s spelling', () => {
+  it("on sol, a wallet that differs only in letter case points at the tape's spelling", () => {
     const lower = LEADER_A.toLowerCase();
     const [warning] = diagnose(tape(swaps), request({ wallets: [lower] }));
-    expect(warning!.message).toBe(`wallets[0] "${lower}" (the tape has "${LEADER_A}": sol addresses are case-sensitive) has no swap in the tape: check the address`);
+    expect(warning!.message).toBe(
+      `wallets[0] "${lower}" (the tape has "${LEADER_A}": sol addresses are case-sensitive) has no swap in the tape: check the address`,
+    );
   });
 
   it('on eth, letter case does not count: no warning', () => {
     const eth = `0x${'ab'.repeat(20)}`;
     const ethSwaps = [buy(eth, TOKEN_X, at(100), 1000, 1, pool), sell(eth, TOKEN_X, at(200), 500, 2, pool)];
-    expect(diagnose(tape(ethSwaps, { network: 'eth' }), request({ network: 'eth', wallets: [eth.toUpperCase().replace('0X', '0x')] }))).toEqual([]);
+    expect(
+      diagnose(
+        tape(ethSwaps, { network: 'eth' }),
+        request({ network: 'eth', wallets: [eth.toUpperCase().replace('0X', '0x')] }),
+      ),
+    ).toEqual([]);
   });
 
   it('a wallet with swaps only outside the window, the window inside the tape', () => {
@@ -74,14 +98,19 @@ describe('diagnose', () => {
     expect(warnings).toEqual([
       {
         code: 'window_outside_tape',
-        message: 'the window 2023-03-10 to 2023-03-11 (from_date to to_date) does not overlap the tape, whose swaps run from 2024-03-10 to 2024-03-10: set the dates within the tape\'s days',
+        message:
+          "the window 2023-03-10 to 2023-03-11 (from_date to to_date) does not overlap the tape, whose swaps run from 2024-03-10 to 2024-03-10: set the dates within the tape's days",
       },
     ]);
   });
 
   it('no follower trade: the reasons the skip log gives, counted', () => {
     // The leader only sells in the window (its buy came the day before): each sell finds no open deal.
-    const sellsOnly = [buy(LEADER_A, TOKEN_X, DAY_START - 60, 1000, 1), sell(LEADER_A, TOKEN_X, at(100), 400, 2), sell(LEADER_A, TOKEN_X, at(200), 400, 2)];
+    const sellsOnly = [
+      buy(LEADER_A, TOKEN_X, DAY_START - 60, 1000, 1),
+      sell(LEADER_A, TOKEN_X, at(100), 400, 2),
+      sell(LEADER_A, TOKEN_X, at(200), 400, 2),
+    ];
     const response = simulate(tape(sellsOnly), request(), FLAT_OPTIONS);
     expect(response.deals).toEqual([]);
     const expected: Warning = {
@@ -99,7 +128,9 @@ describe('diagnose', () => {
     const strategy = { min_leader_buy_usd: 5000 }; // the leader's buy is 1000 × 1 = 1000 USD
     const [warning] = diagnose(tape(swaps), request({ strategy }), { options: FLAT_OPTIONS });
     expect(warning!.code).toBe('no_follower_trade');
-    expect(warning!.message).toContain('1 leader_buy_too_small (a leader buy below strategy.min_leader_buy_usd); 1 no_open_deal');
+    expect(warning!.message).toContain(
+      '1 leader_buy_too_small (a leader buy below strategy.min_leader_buy_usd); 1 no_open_deal',
+    );
   });
 
   it('throws as simulate does for a bad request or another network', () => {
@@ -110,14 +141,19 @@ describe('diagnose', () => {
   it('gives several warnings together, in a fixed order', () => {
     const typo = 'NoSuchWallet111111111111111111111111111111';
     const early = [...swaps, buy(LEADER_B, TOKEN_X, DAY_START - 3600, 10, 1)];
-    expect(codes(diagnose(tape(early), request({ wallets: [typo, LEADER_B] })))).toEqual(['wallet_not_in_tape', 'wallet_not_in_window']);
+    expect(codes(diagnose(tape(early), request({ wallets: [typo, LEADER_B] })))).toEqual([
+      'wallet_not_in_tape',
+      'wallet_not_in_window',
+    ]);
   });
 
   it('lists five wallets and counts the rest', () => {
     const wallets = Array.from({ length: 7 }, (_, i) => `Missing${i}111111111111111111111111111111111`);
     const [warning] = diagnose(tape(swaps), request({ wallets: [LEADER_A, ...wallets] }));
     expect(warning!.wallets).toEqual(wallets);
-    expect(warning!.message).toMatch(/wallets\[5\] "Missing4\w+" and 2 more have no swap in the tape: check the addresses$/);
+    expect(warning!.message).toMatch(
+      /wallets\[5\] "Missing4\w+" and 2 more have no swap in the tape: check the addresses$/,
+    );
   });
 });
 
@@ -138,7 +174,9 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
     const { code, out, err } = await cli('simulate', '--tape', goodTape, '--request', typoRequest);
     expect(code).toBe(0);
     expect(out).toBe(expected);
-    expect(err).toBe('copysim simulate: warning: wallets[0] "NoSuchWallet111111111111111111111111111111" has no swap in the tape: check the address\n');
+    expect(err).toBe(
+      'copysim simulate: warning: wallets[0] "NoSuchWallet111111111111111111111111111111" has no swap in the tape: check the address\n',
+    );
   });
 
   it('--strict: the warning is an error, exit 1, nothing on standard output', async () => {
@@ -149,16 +187,38 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
   });
 
   it('--strict without warnings: the response, exit 0', async () => {
-    const { code, err } = await cli('simulate', '--tape', goodTape, '--request', file('ok.json', request()), '--strict');
+    const { code, err } = await cli(
+      'simulate',
+      '--tape',
+      goodTape,
+      '--request',
+      file('ok.json', request()),
+      '--strict',
+    );
     expect([code, err]).toEqual([0, '']);
   });
 
   it('a JSONL tape with its header and no swap: empty_tape, and the same with a swap streamed', async () => {
     const header = JSON.stringify({ network: 'sol', native_prices: [[DAY_START, 100]] });
-    const empty = await cli('simulate', '--tape', file('empty.jsonl', `${header}\n`), '--request', file('r.json', request()));
+    const empty = await cli(
+      'simulate',
+      '--tape',
+      file('empty.jsonl', `${header}\n`),
+      '--request',
+      file('r.json', request()),
+    );
     expect(empty.code).toBe(0);
-    expect(empty.err).toBe('copysim simulate: warning: the tape holds no swap, so every figure is zero: check the file (a JSONL tape has its header on line 1 and one swap a line after it)\n');
-    const strict = await cli('simulate', '--tape', file('empty2.jsonl', `${header}\n`), '--request', file('r.json', request()), '--strict');
+    expect(empty.err).toBe(
+      'copysim simulate: warning: the tape holds no swap, so every figure is zero: check the file (a JSONL tape has its header on line 1 and one swap a line after it)\n',
+    );
+    const strict = await cli(
+      'simulate',
+      '--tape',
+      file('empty2.jsonl', `${header}\n`),
+      '--request',
+      file('r.json', request()),
+      '--strict',
+    );
     expect(strict.code).toBe(1);
   });
 
@@ -180,8 +240,16 @@ describe('copysim simulate: warnings on standard error, --strict', () => {
     expect(blind.err).toMatch(
       /^copysim simulate: warning: 2 of the 2 follower trades went into pools of unknown liquidity .* largest 1000 USD/,
     );
-    const outside = await cli('simulate', '--tape', path, '--request', file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })));
-    expect(outside.err).toMatch(/^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/);
+    const outside = await cli(
+      'simulate',
+      '--tape',
+      path,
+      '--request',
+      file('r2.json', request({ from_date: '2025-01-01', to_date: '2025-01-01' })),
+    );
+    expect(outside.err).toMatch(
+      /^copysim simulate: warning: the window 2025-01-01 to 2025-01-01 \(from_date to to_date\) does not overlap the tape, whose swaps run from 2024-03-09 to 2024-03-10/,
+    );
   });
 });
 
@@ -212,7 +280,13 @@ describe('copysim latency: the same warnings on standard error', () => {
   it('names a followed wallet with no swap, the table unchanged on standard output', async () => {
     const goodTape = file('latency-tape.json', tape(swaps));
     const typo = 'NoSuchWallet111111111111111111111111111111';
-    const { code, out, err } = await cli('latency', '--tape', goodTape, '--request', file('latency-typo.json', request({ wallets: [LEADER_A, typo] })));
+    const { code, out, err } = await cli(
+      'latency',
+      '--tape',
+      goodTape,
+      '--request',
+      file('latency-typo.json', request({ wallets: [LEADER_A, typo] })),
+    );
     expect(code).toBe(0);
     expect(out).toMatch(/^delay \(s\)/);
     expect(err).toBe(`copysim latency: warning: wallets[1] "${typo}" has no swap in the tape: check the address\n`);

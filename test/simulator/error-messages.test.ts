@@ -21,7 +21,6 @@ function file(name: string, content: string): string {
   return path;
 }
 
-
 describe('a tape', () => {
   const swap = { wallet: LEADER_A, token: TOKEN_X, type: 'buy', time: at(1), quantity: '2', usd_price: '0.5' };
 
@@ -39,11 +38,16 @@ describe('a tape', () => {
   ])('a missing %s says "missing"', (member, message) => {
     const without: Record<string, unknown> = { ...swap };
     delete without[member];
-    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [without] } as never, request())).message).toBe(`tape: swap 0: swaps[0].${member}: ${message}`);
+    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [without] } as never, request())).message).toBe(
+      `tape: swap 0: swaps[0].${member}: ${message}`,
+    );
   });
 
   it('a present but wrong usd_price says what is expected, not "missing"', () => {
-    expect(inputErrorOf(() => simulate({ network: 'sol', swaps: [{ ...swap, usd_price: '-1' }] } as never, request())).message).toBe(
+    expect(
+      inputErrorOf(() => simulate({ network: 'sol', swaps: [{ ...swap, usd_price: '-1' }] } as never, request()))
+        .message,
+    ).toBe(
       'tape: swap 0: swaps[0].usd_price: expected a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)',
     );
   });
@@ -59,7 +63,13 @@ describe('a tape', () => {
 
   it('without native prices, the command line names its flag where the library names its option', async () => {
     const swaps = [buy(LEADER_A, TOKEN_X, at(100), 10, 1)];
-    const { code, err } = await cli('simulate', '--tape', file('no-native.json', JSON.stringify(tape(swaps, { native_prices: [] }))), '--request', file('r-native.json', JSON.stringify(request())));
+    const { code, err } = await cli(
+      'simulate',
+      '--tape',
+      file('no-native.json', JSON.stringify(tape(swaps, { native_prices: [] }))),
+      '--request',
+      file('r-native.json', JSON.stringify(request())),
+    );
     expect(code).toBe(1);
     expect(err).toContain('(importers take them in their --native-prices FILE (copysim import) option)');
   });
@@ -67,7 +77,13 @@ describe('a tape', () => {
   it('millisecond times in a JSONL tape: the line, and that they look like milliseconds', async () => {
     const header = JSON.stringify({ network: 'sol', native_prices: [[1_710_028_800, 100]] });
     const path = file('ms.jsonl', `${header}\n${JSON.stringify({ ...swap, time: 1_710_064_800_000 })}\n`);
-    const { code, out, err } = await cli('simulate', '--tape', path, '--request', file('r.json', JSON.stringify(request())));
+    const { code, out, err } = await cli(
+      'simulate',
+      '--tape',
+      path,
+      '--request',
+      file('r.json', JSON.stringify(request())),
+    );
     expect([code, out]).toEqual([1, '']);
     expect(err).toBe(
       `copysim simulate: ${path}: line 2: tape: swap 0: swaps[0].time: expected seconds since the epoch (below 10¹¹, the year 5138); 1710064800000 looks like milliseconds: divide the times by 1000\n`,
@@ -121,7 +137,10 @@ describe('page limits are stated as limits', () => {
 
   it('the wallet list: page and min_deals alike', () => {
     const parsed = ListWalletsBodySchema.safeParse({ page: 0, min_deals: -1 });
-    expect(parsed.success === false && parsed.error.issues.map((i) => i.message)).toEqual(['must be at least 1', 'must be at least 0']);
+    expect(parsed.success === false && parsed.error.issues.map((i) => i.message)).toEqual([
+      'must be at least 1',
+      'must be at least 0',
+    ]);
   });
 });
 
@@ -129,7 +148,10 @@ describe('a request', () => {
   it('a misspelt optional setting is named with the real one (model 1.1), not dropped', () => {
     expect(parseSimulatorRequest({ ...request(), closeAll: true })).toEqual({
       success: false,
-      error: { code: 'validation_error', detail: [{ path: 'closeAll', message: 'unknown member "closeAll": did you mean "close_all"?' }] },
+      error: {
+        code: 'validation_error',
+        detail: [{ path: 'closeAll', message: 'unknown member "closeAll": did you mean "close_all"?' }],
+      },
     });
   });
 });

@@ -57,10 +57,26 @@ describe('validation_error (interface 4.1)', () => {
     { name: 'max_dupe_buy_times −1', patch: { max_dupe_buy_times: -1 }, path: 'max_dupe_buy_times' },
     { name: 'max_dupe_buy_times 0.5', patch: { max_dupe_buy_times: 0.5 }, path: 'max_dupe_buy_times' },
     { name: 'close_all not a boolean', patch: { close_all: 'yes' }, path: 'close_all' },
-    { name: 'inactivity_time_fix.hours 0', patch: { inactivity_time_fix: { hours: 0 } }, path: 'inactivity_time_fix.hours' },
-    { name: 'inactivity_time_fix.hours 193', patch: { inactivity_time_fix: { hours: 193 } }, path: 'inactivity_time_fix.hours' },
-    { name: 'inactivity_time_fix.hours 1.5', patch: { inactivity_time_fix: { hours: 1.5 } }, path: 'inactivity_time_fix.hours' },
-    { name: 'inactivity_time_fix.hours missing', patch: { inactivity_time_fix: {} }, path: 'inactivity_time_fix.hours' },
+    {
+      name: 'inactivity_time_fix.hours 0',
+      patch: { inactivity_time_fix: { hours: 0 } },
+      path: 'inactivity_time_fix.hours',
+    },
+    {
+      name: 'inactivity_time_fix.hours 193',
+      patch: { inactivity_time_fix: { hours: 193 } },
+      path: 'inactivity_time_fix.hours',
+    },
+    {
+      name: 'inactivity_time_fix.hours 1.5',
+      patch: { inactivity_time_fix: { hours: 1.5 } },
+      path: 'inactivity_time_fix.hours',
+    },
+    {
+      name: 'inactivity_time_fix.hours missing',
+      patch: { inactivity_time_fix: {} },
+      path: 'inactivity_time_fix.hours',
+    },
     { name: 'inactivity_time_fix a number', patch: { inactivity_time_fix: 24 }, path: 'inactivity_time_fix' },
     { name: 'include_bot_fees not a boolean', patch: { include_bot_fees: 1 }, path: 'include_bot_fees' },
     ...REQUIRED.map((field) => ({ name: `${field} missing`, patch: { [field]: undefined }, path: field })),
@@ -83,9 +99,24 @@ describe('validation_error (interface 4.1)', () => {
 
 describe('a member the interface does not define (model 1.1, 1.2)', () => {
   it.each([
-    { name: 'a misspelt optional setting, camel case', patch: { closeAll: true }, path: 'closeAll', message: 'unknown member "closeAll": did you mean "close_all"?' },
-    { name: 'a typo', patch: { include_bot_fee: true }, path: 'include_bot_fee', message: 'unknown member "include_bot_fee": did you mean "include_bot_fees"?' },
-    { name: 'a dash for an underscore', patch: { 'max-buy-amount': 5 }, path: 'max-buy-amount', message: 'unknown member "max-buy-amount": did you mean "max_buy_amount"?' },
+    {
+      name: 'a misspelt optional setting, camel case',
+      patch: { closeAll: true },
+      path: 'closeAll',
+      message: 'unknown member "closeAll": did you mean "close_all"?',
+    },
+    {
+      name: 'a typo',
+      patch: { include_bot_fee: true },
+      path: 'include_bot_fee',
+      message: 'unknown member "include_bot_fee": did you mean "include_bot_fees"?',
+    },
+    {
+      name: 'a dash for an underscore',
+      patch: { 'max-buy-amount': 5 },
+      path: 'max-buy-amount',
+      message: 'unknown member "max-buy-amount": did you mean "max_buy_amount"?',
+    },
     {
       name: 'inside inactivity_time_fix',
       patch: { inactivity_time_fix: { hours: 2, hour: 3 } },
@@ -119,12 +150,17 @@ describe('a member the interface does not define (model 1.1, 1.2)', () => {
       message: 'unknown member "sell_percnt": did you mean "sell_percent"?',
     },
   ])('$name → validation_error naming it', ({ patch, path, message }) => {
-    expect(parseSimulatorRequest(broken(patch))).toEqual({ success: false, error: { code: 'validation_error', detail: [{ path, message }] } });
+    expect(parseSimulatorRequest(broken(patch))).toEqual({
+      success: false,
+      error: { code: 'validation_error', detail: [{ path, message }] },
+    });
   });
 
   it('names every unknown member, each on its own', () => {
     const result = parseSimulatorRequest(broken({ closeAll: true, foo: 1 }));
-    expect(result.success === false && result.error.code === 'validation_error' && result.error.detail.map((p) => p.path)).toEqual(['closeAll', 'foo']);
+    expect(
+      result.success === false && result.error.code === 'validation_error' && result.error.detail.map((p) => p.path),
+    ).toEqual(['closeAll', 'foo']);
   });
 });
 
@@ -174,7 +210,11 @@ describe('valid requests and defaults', () => {
 
   it('applies the defaults of the optional fields', () => {
     const result = parseSimulatorRequest(request());
-    expect(result.success && result.data).toMatchObject({ close_all: false, inactivity_time_fix: null, include_bot_fees: false });
+    expect(result.success && result.data).toMatchObject({
+      close_all: false,
+      inactivity_time_fix: null,
+      include_bot_fees: false,
+    });
   });
 
   it('simulate throws a RequestError carrying the 400 body', () => {
@@ -185,7 +225,10 @@ describe('valid requests and defaults', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(RequestError);
-    expect((caught as RequestError).body).toEqual({ code: 'validation_error', detail: [{ path: 'buy_percentage', message: expect.any(String) }] });
+    expect((caught as RequestError).body).toEqual({
+      code: 'validation_error',
+      detail: [{ path: 'buy_percentage', message: expect.any(String) }],
+    });
   });
 });
 

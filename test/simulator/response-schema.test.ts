@@ -23,12 +23,22 @@ const scenarios: Record<string, SimulatorResponse> = {
     ],
     { inactivity_time_fix: { hours: 1 }, include_bot_fees: true },
   ),
-  'close-all': run([buy(LEADER_A, TOKEN_X, at(100), 10, 1), sell(LEADER_A, TOKEN_X, at(200), 1, 2)], { close_all: true }),
-  'open-with-liquidity': run([buy(LEADER_A, TOKEN_X, at(100), 10, 1, { usd_liquidity: 100_000 })], {}, {}, { tokens: { [TOKEN_X]: { name: 'X', symbol: 'X' } } }),
+  'close-all': run([buy(LEADER_A, TOKEN_X, at(100), 10, 1), sell(LEADER_A, TOKEN_X, at(200), 1, 2)], {
+    close_all: true,
+  }),
+  'open-with-liquidity': run(
+    [buy(LEADER_A, TOKEN_X, at(100), 10, 1, { usd_liquidity: 100_000 })],
+    {},
+    {},
+    { tokens: { [TOKEN_X]: { name: 'X', symbol: 'X' } } },
+  ),
   empty: run([]),
   // Found by the reader fuzz: a sell at 2⁵³ USD a token values the open half of the deal beyond
   // 2⁵³ USD, so the open deals chart holds a whole number past the safe integers.
-  'pnl-beyond-2^53': run([buy(LEADER_A, TOKEN_X, at(100), 1000, '1.5'), sell(LEADER_A, TOKEN_X, at(200), 500, 2 ** 53, { usd_amount: 1000 })]),
+  'pnl-beyond-2^53': run([
+    buy(LEADER_A, TOKEN_X, at(100), 1000, '1.5'),
+    sell(LEADER_A, TOKEN_X, at(200), 500, 2 ** 53, { usd_amount: 1000 }),
+  ]),
 };
 
 it('a deals chart value past 2⁵³ is still a whole number of the schema', () => {
@@ -54,8 +64,12 @@ if (present(MODEL_CASES_DIR)) {
 describe('every response validates (interface 4.1)', () => {
   it('the scenarios cover every trade type, special tag and status', () => {
     const deals = Object.values(scenarios).flatMap((r) => r.deals);
-    expect(new Set(deals.flatMap((d) => d.trades.map((t) => t.type)))).toEqual(new Set(['buy', 'sell', 'sell_timefix', 'sell_timefix_final']));
-    expect(new Set(deals.map((d) => d.special_tag))).toEqual(new Set([null, 'sell_timefix', 'sell_timefix_final', 'close_all']));
+    expect(new Set(deals.flatMap((d) => d.trades.map((t) => t.type)))).toEqual(
+      new Set(['buy', 'sell', 'sell_timefix', 'sell_timefix_final']),
+    );
+    expect(new Set(deals.map((d) => d.special_tag))).toEqual(
+      new Set([null, 'sell_timefix', 'sell_timefix_final', 'close_all']),
+    );
     expect(new Set(deals.map((d) => d.status))).toEqual(new Set(['open', 'closed']));
   });
 

@@ -76,7 +76,9 @@ const shapeArb: fc.Arbitrary<Shape> = fc
     markets: fc.integer({ min: 0, max: 2 }),
     tokens: fc.integer({ min: 1, max: 4 }),
   })
-  .chain((s) => fc.array(fc.boolean(), { minLength: s.tokens, maxLength: s.tokens }).map((liquid) => ({ ...s, liquid })));
+  .chain((s) =>
+    fc.array(fc.boolean(), { minLength: s.tokens, maxLength: s.tokens }).map((liquid) => ({ ...s, liquid })),
+  );
 
 function swapArb(shape: Shape): fc.Arbitrary<SwapInput> {
   const { network } = shape;
@@ -95,7 +97,10 @@ function swapArb(shape: Shape): fc.Arbitrary<SwapInput> {
       quantityCents: fc.integer({ min: 1, max: 200_000 }),
       priceCents: fc.integer({ min: 1, max: 5_000 }),
       asString: fc.boolean(),
-      amount: fc.oneof(fc.constant<'absent' | 'product' | 'other'>('absent'), fc.constantFrom<'product' | 'other'>('product', 'other')),
+      amount: fc.oneof(
+        fc.constant<'absent' | 'product' | 'other'>('absent'),
+        fc.constantFrom<'product' | 'other'>('product', 'other'),
+      ),
       liquidityCents: fc.option(fc.integer({ min: 100_000, max: 50_000_000 }), { nil: null }),
       hash: fc.option(fc.integer({ min: 0, max: 1_000 }), { nil: undefined }),
     })
@@ -190,7 +195,10 @@ const optionsArb: fc.Arbitrary<EngineOptionsInput> = fc.oneof(
     {
       // Decimal strings too, and rates whose products run past 40 digits.
       bot_fee_percent: fc.constantFrom<number | string>(0, 0.5, 1, 2.5, '1.5', '0.7', '0.123456789012345678901'),
-      base_fee_native: fc.record({ sol: fc.constantFrom<number | string>(0, 0.000005, 0.001, '0.0000073'), eth: fc.constantFrom(0, 0.002) }, { requiredKeys: [] }),
+      base_fee_native: fc.record(
+        { sol: fc.constantFrom<number | string>(0, 0.000005, 0.001, '0.0000073'), eth: fc.constantFrom(0, 0.002) },
+        { requiredKeys: [] },
+      ),
       unknown_liquidity_slippage_percent: fc.constantFrom<number | string>(0, 1, 3, '0.7'),
     },
     { requiredKeys: [] },
@@ -265,7 +273,11 @@ export const strategyArb: fc.Arbitrary<NonNullable<SimulatorRequestInput['strate
       take_profit: fc
         .uniqueArray(fc.integer({ min: 1, max: 400 }), { maxLength: 3 })
         .chain((rois) =>
-          fc.tuple(...[...rois].sort((a, b) => a - b).map((roi) => fc.constantFrom(10, 25, 50, 100).map((sell_percent) => ({ roi, sell_percent })))),
+          fc.tuple(
+            ...[...rois]
+              .sort((a, b) => a - b)
+              .map((roi) => fc.constantFrom(10, 25, 50, 100).map((sell_percent) => ({ roi, sell_percent }))),
+          ),
         ),
       stop_loss_percent: fc.option(fc.constantFrom(5, 20, 50, 90), { nil: null }),
       trailing_stop_percent: fc.option(fc.constantFrom(5, 20, 50, 90), { nil: null }),
@@ -278,7 +290,9 @@ export const strategyArb: fc.Arbitrary<NonNullable<SimulatorRequestInput['strate
 
 /** A scenario whose request carries a generated strategy. */
 export function strategyScenarioArb(maxSwaps = 40): fc.Arbitrary<Scenario> {
-  return fc.tuple(scenarioArb({}, maxSwaps), strategyArb).map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
+  return fc
+    .tuple(scenarioArb({}, maxSwaps), strategyArb)
+    .map(([s, strategy]) => ({ ...s, request: { ...s.request, strategy } }));
 }
 
 /**
@@ -304,14 +318,16 @@ export const copierArb: fc.Arbitrary<Record<string, unknown>> = fc
   .chain((wallet) => {
     const withBalance = wallet.starting_balance_usd !== undefined && wallet.starting_balance_usd !== null;
     const withTolerance = wallet.slippage_tolerance_percent !== undefined && wallet.slippage_tolerance_percent !== null;
-    return fc.record({
-      reserve: withBalance ? fc.constantFrom(0, 10, 100) : fc.constant(undefined),
-      sandwich: withTolerance ? fc.constantFrom(0, 20, 100) : fc.constant(undefined),
-    }).map(({ reserve, sandwich }) => ({
-      ...wallet,
-      ...(reserve === undefined ? {} : { reserve_usd: reserve }),
-      ...(sandwich === undefined ? {} : { sandwich_percent: sandwich }),
-    }));
+    return fc
+      .record({
+        reserve: withBalance ? fc.constantFrom(0, 10, 100) : fc.constant(undefined),
+        sandwich: withTolerance ? fc.constantFrom(0, 20, 100) : fc.constant(undefined),
+      })
+      .map(({ reserve, sandwich }) => ({
+        ...wallet,
+        ...(reserve === undefined ? {} : { reserve_usd: reserve }),
+        ...(sandwich === undefined ? {} : { sandwich_percent: sandwich }),
+      }));
   });
 
 /** A scenario whose request carries a generated strategy and copier's wallet, and sometimes model 1.2's options. */

@@ -29,7 +29,9 @@ export function watchProblems(page: Page): string[] {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${(e as Error).message}`));
-  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url().slice(0, 120)} ${r.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (r) =>
+    problems.push(`request failed: ${r.url().slice(0, 120)} ${r.failure()?.errorText ?? ''}`),
+  );
   page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url().slice(0, 120)}`);
   });

@@ -5,7 +5,9 @@ import { MODEL_CASES_DIR, present } from './paths.js';
 /** The golden cases of `dir` (folders holding an `expected.json`), by name; none when it is absent. */
 export function goldenCases(dir = MODEL_CASES_DIR): string[] {
   if (!present(dir)) return [];
-  return readdirSync(dir).filter((d) => present(join(dir, d, 'expected.json'))).sort();
+  return readdirSync(dir)
+    .filter((d) => present(join(dir, d, 'expected.json')))
+    .sort();
 }
 
 /**
@@ -20,16 +22,19 @@ export function compareGolden(expected: unknown, actual: unknown, path = ''): st
     if (typeof actual !== 'number') return [`${path}: expected number ${expected}, got ${JSON.stringify(actual)}`];
     const tolerance = inDealsChart ? 1 : Math.max(1e-9, 1e-9 * Math.abs(expected));
     if (Math.abs(expected - actual) > tolerance) problems.push(`${path}: expected ${expected}, got ${actual}`);
-    if (Number.isInteger(expected) && !Number.isInteger(actual)) problems.push(`${path}: expected an integer, got ${actual}`);
+    if (Number.isInteger(expected) && !Number.isInteger(actual))
+      problems.push(`${path}: expected an integer, got ${actual}`);
     return problems;
   }
   if (expected === null || typeof expected !== 'object') {
-    if (expected !== actual) problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    if (expected !== actual)
+      problems.push(`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
     return problems;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${path}: expected an array, got ${JSON.stringify(actual)}`];
-    if (expected.length !== actual.length) problems.push(`${path}: expected ${expected.length} items, got ${actual.length}`);
+    if (expected.length !== actual.length)
+      problems.push(`${path}: expected ${expected.length} items, got ${actual.length}`);
     const n = Math.min(expected.length, actual.length);
     for (let i = 0; i < n; i++) problems.push(...compareGolden(expected[i], actual[i], `${path}[${i}]`));
     return problems;
@@ -48,7 +53,8 @@ export function compareGolden(expected: unknown, actual: unknown, path = ''): st
   }
   // Member order, where the models fix it (../shared/cases/README.md): the same keys in the same order.
   const order = Object.keys(e).join(',');
-  if (problems.length === 0 && Object.keys(a).join(',') !== order) problems.push(`${path || 'body'}: members in the order ${Object.keys(a).join(', ')}, expected ${order}`);
+  if (problems.length === 0 && Object.keys(a).join(',') !== order)
+    problems.push(`${path || 'body'}: members in the order ${Object.keys(a).join(', ')}, expected ${order}`);
   return problems;
 }
 

@@ -41,5 +41,8 @@ export const REAL_SETTINGS: readonly (readonly [string, Partial<SimulatorRequest
   ['time-fix 1 h', { inactivity_time_fix: { hours: 1 } }],
   ['tight caps, no dupes', { max_buy_amount: 50, max_position_amount: 120, max_dupe_buy_times: 0 }],
   ['tight caps, dupe buys', { max_buy_amount: 50, max_position_amount: 120, max_dupe_buy_times: 2 }],
-  ['no bot fees, priority fee and bribe', { include_bot_fees: false, priority_fee: 0.001, bribe: 0.0005, buy_percentage: 10 }],
+  [
+    'no bot fees, priority fee and bribe',
+    { include_bot_fees: false, priority_fee: 0.001, bribe: 0.0005, buy_percentage: 10 },
+  ],
 ];

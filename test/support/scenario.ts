@@ -45,12 +45,26 @@ export const TOKEN_Z = 'TokenZzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz';
 export type SwapExtra = Partial<Pick<SwapInput, 'usd_amount' | 'usd_liquidity' | 'transaction_hash'>>;
 
 /** A buy swap of `quantity` tokens at `price` USD each. */
-export function buy(wallet: string, token: string, time: number, quantity: number | string, price: number | string, extra: SwapExtra = {}): SwapInput {
+export function buy(
+  wallet: string,
+  token: string,
+  time: number,
+  quantity: number | string,
+  price: number | string,
+  extra: SwapExtra = {},
+): SwapInput {
   return { wallet, token, type: 'buy', time, quantity, usd_price: price, ...extra };
 }
 
 /** A sell swap of `quantity` tokens at `price` USD each. */
-export function sell(wallet: string, token: string, time: number, quantity: number | string, price: number | string, extra: SwapExtra = {}): SwapInput {
+export function sell(
+  wallet: string,
+  token: string,
+  time: number,
+  quantity: number | string,
+  price: number | string,
+  extra: SwapExtra = {},
+): SwapInput {
   return { wallet, token, type: 'sell', time, quantity, usd_price: price, ...extra };
 }
 
@@ -121,7 +135,8 @@ export function near(actual: number | null | undefined, expected: number, label 
 /** {@link near} on every number of `expected`, by key, against `actual`. */
 export function nearAll(actual: object, expected: Record<string, number>, label = ''): void {
   const got = actual as Record<string, unknown>;
-  for (const [key, value] of Object.entries(expected)) near(got[key] as number, value, `${label}${label ? '.' : ''}${key}`);
+  for (const [key, value] of Object.entries(expected))
+    near(got[key] as number, value, `${label}${label ? '.' : ''}${key}`);
 }
 
 /** {@link near} element by element, lengths equal. */
@@ -138,5 +153,8 @@ export function nearList(actual: readonly number[], expected: readonly number[],
  */
 export function dealWithPnl(token: string, pnl: number, openAt: number, closeAt: number, open = false): SwapInput[] {
   const exit = String((1000 + pnl) / 1000);
-  return [buy(LEADER_A, token, openAt, 1000, 1), open ? buy(MARKET, token, closeAt, 1, exit) : sell(LEADER_A, token, closeAt, 1000, exit)];
+  return [
+    buy(LEADER_A, token, openAt, 1000, 1),
+    open ? buy(MARKET, token, closeAt, 1, exit) : sell(LEADER_A, token, closeAt, 1000, exit),
+  ];
 }

@@ -69,16 +69,27 @@ describe('sweep', () => {
 
   it('summaries equal simulate’s on generated scenarios (every feature of the model)', async () => {
     await fc.assert(
-      fc.asyncProperty(scenarioArb({}, 30), fc.array(fc.record({ close_all: fc.boolean(), max_dupe_buy_times: fc.nat(3), strategy: fc.option(strategyArb, { nil: null }) }), { maxLength: 3 }), async (s, changes) => {
-        const reqs: SimulatorRequestInput[] = [s.request, ...changes.map((c) => ({ ...s.request, ...c }))];
-        let want: SweepResult[];
-        try {
-          want = reqs.map((r, index) => ({ index, summary: simulate(s.tape, r, s.options).summary }));
-        } catch {
-          return; // a tape the engine cannot use: covered below
-        }
-        expect(await sweep(s.tape, reqs, { workers: 0, engineOptions: s.options })).toEqual(want);
-      }),
+      fc.asyncProperty(
+        scenarioArb({}, 30),
+        fc.array(
+          fc.record({
+            close_all: fc.boolean(),
+            max_dupe_buy_times: fc.nat(3),
+            strategy: fc.option(strategyArb, { nil: null }),
+          }),
+          { maxLength: 3 },
+        ),
+        async (s, changes) => {
+          const reqs: SimulatorRequestInput[] = [s.request, ...changes.map((c) => ({ ...s.request, ...c }))];
+          let want: SweepResult[];
+          try {
+            want = reqs.map((r, index) => ({ index, summary: simulate(s.tape, r, s.options).summary }));
+          } catch {
+            return; // a tape the engine cannot use: covered below
+          }
+          expect(await sweep(s.tape, reqs, { workers: 0, engineOptions: s.options })).toEqual(want);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -87,7 +98,13 @@ describe('sweep', () => {
     const base = requests[0] as object;
     const strategies = [
       { copy_delay_seconds: 5 },
-      { take_profit: [{ roi: 50, sell_percent: 50 }, { roi: 150, sell_percent: 100 }], stop_loss_percent: 30 },
+      {
+        take_profit: [
+          { roi: 50, sell_percent: 50 },
+          { roi: 150, sell_percent: 100 },
+        ],
+        stop_loss_percent: 30,
+      },
       { trailing_stop_percent: 25, max_hold_hours: 6, min_liquidity_usd: 1_000, report_skipped: true },
     ];
     const reqs = strategies.map((strategy) => ({ ...base, strategy }));
@@ -111,7 +128,13 @@ describe('sweep', () => {
         index: 1,
         error: {
           code: 'validation_error',
-          detail: [{ path: 'network', message: 'the tape holds swaps of network "sol" but the request asks for "eth": use a eth tape, or set network to "sol"' }],
+          detail: [
+            {
+              path: 'network',
+              message:
+                'the tape holds swaps of network "sol" but the request asks for "eth": use a eth tape, or set network to "sol"',
+            },
+          ],
         },
       },
       { ...expected[1]!, index: 2 },
@@ -120,7 +143,9 @@ describe('sweep', () => {
 
   it('refuses the whole sweep when the tape cannot serve a request, naming it', async () => {
     const noNative = { ...tape, native_prices: [] };
-    await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+    await expect(sweep(noNative, [requests[0]], { workers: 0 })).rejects.toThrow(
+      /request 0: tape: native_prices is empty/,
+    );
   });
 
   it('runs a batch as one walk; a request the tape cannot serve gets its own error and the others their outputs', () => {
@@ -145,7 +170,9 @@ describe('sweep', () => {
     const indexed = indexTape(tape);
     const all = requests.filter((r) => parseSimulatorRequest(r).success).map(valid);
     const defaults = resolveEngineOptions({});
-    expect(runBatch(indexed, all, defaults, true)).toEqual(all.map((r) => ({ output: runOne(indexed, r, defaults, true) })));
+    expect(runBatch(indexed, all, defaults, true)).toEqual(
+      all.map((r) => ({ output: runOne(indexed, r, defaults, true) })),
+    );
   });
 
   it("calls the host's afterWalk once a walk of two requests, and changes no result with it", async () => {
@@ -165,12 +192,15 @@ describe('sweep', () => {
   });
 
   const workerUrl = sweepWorkerUrl();
-  if (workerUrl === null) console.warn('sweep on worker threads skipped: no build (run `npm run build`; `npm test` does)');
+  if (workerUrl === null)
+    console.warn('sweep on worker threads skipped: no build (run `npm run build`; `npm test` does)');
   it.skipIf(workerUrl === null)('gives the same results on worker threads (the compiled worker of dist/)', async () => {
     expect(await sweep(tape, requests, { workers: 2 })).toEqual(expected);
     expect(await sweep(tape, requests.slice(0, 2), { workers: 5 })).toEqual(expected.slice(0, 2));
     const eth = { ...(requests[0] as object), network: 'eth' };
-    await expect(sweep({ ...tape, native_prices: [] }, [requests[0], requests[1]], { workers: 2 })).rejects.toThrow(/request 0: tape: native_prices is empty/);
+    await expect(sweep({ ...tape, native_prices: [] }, [requests[0], requests[1]], { workers: 2 })).rejects.toThrow(
+      /request 0: tape: native_prices is empty/,
+    );
     expect(await sweep(tape, [eth, requests[0]], { workers: 2 })).toEqual([
       { index: 0, error: expect.objectContaining({ code: 'validation_error' }) },
       { ...expected[0]!, index: 1 },
@@ -189,11 +219,27 @@ describe('copysim sweep', () => {
   it('prints one JSON line per request, in input order; a line that is not JSON gets a 400 body', async () => {
     const run = await cli('sweep', '--tape', tapePath, '--requests', requestsPath, '--workers', '0');
     expect(run.code, run.err).toBe(0);
-    const out = run.out.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const out = run.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     // lines: requests 0 and 1, the broken line, requests 2, 3 (buy_percentage 0: a 400) and 4
-    expect(out.map((o) => Object.keys(o))).toEqual([['index', 'summary'], ['index', 'summary'], ['index', 'error'], ['index', 'summary'], ['index', 'error'], ['index', 'summary']]);
+    expect(out.map((o) => Object.keys(o))).toEqual([
+      ['index', 'summary'],
+      ['index', 'summary'],
+      ['index', 'error'],
+      ['index', 'summary'],
+      ['index', 'error'],
+      ['index', 'summary'],
+    ]);
     expect(out.map((o) => o.index)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(out[2]).toEqual({ index: 2, error: { code: 'validation_error', detail: [{ path: '', message: expect.stringMatching(/^line 4 is not valid JSON/) }] } });
+    expect(out[2]).toEqual({
+      index: 2,
+      error: {
+        code: 'validation_error',
+        detail: [{ path: '', message: expect.stringMatching(/^line 4 is not valid JSON/) }],
+      },
+    });
     expect(out.filter((_, i) => i !== 2).map((o) => ('summary' in o ? o.summary : o.error))).toEqual(
       expected.map((r) => ('summary' in r ? r.summary : r.error)),
     );
@@ -352,7 +398,9 @@ describe('the progress bar of long simulations and sweeps', () => {
     const bar = progressBar(io, 'sweep', 'requests');
     for (let done = 0; done <= 1000; done++) bar.update(done, 1000);
     bar.finish();
-    const draws = text().split('\r').filter((s) => s.startsWith('sweep'));
+    const draws = text()
+      .split('\r')
+      .filter((s) => s.startsWith('sweep'));
     expect(draws).toHaveLength(101); // 0 % to 100 %, once each
     expect(draws[50]).toBe(`sweep  [${'#'.repeat(15)}${'.'.repeat(15)}]  50%  500 / 1,000 requests`);
     expect(text().endsWith('\r\x1b[2K')).toBe(true);

@@ -26,7 +26,11 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`ROUNDS must be a whole number above 0, not ${argv[0]}`);
   if (modes.length !== 2) throw new Error(`give two modes, as full,summary; not ${argv[1]}`);
   const controls = modes.map(replayMode);
-  const { tape, request } = readReplayInput(argv[2] ?? 'bench/data/tape-1000000.json', argv[3], 'npm run bench -- --only loop');
+  const { tape, request } = readReplayInput(
+    argv[2] ?? 'bench/data/tape-1000000.json',
+    argv[3],
+    'npm run bench -- --only loop',
+  );
   const options = resolveEngineOptions({});
   for (let i = 0; i < WARM_UP; i++) for (const control of controls) replay(tape, request, options, control);
 
@@ -50,7 +54,12 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 /** Own time per function and mode, in ms per replay, from the samples inside each replay's span. */
-function report(profile: Profiler.Profile, spans: readonly { mode: string; start: number; end: number }[], modes: readonly string[], rounds: number): void {
+function report(
+  profile: Profiler.Profile,
+  spans: readonly { mode: string; start: number; end: number }[],
+  modes: readonly string[],
+  rounds: number,
+): void {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const own = modes.map(() => new Map<string, number>());
   const totals = modes.map(() => 0);

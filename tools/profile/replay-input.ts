@@ -27,10 +27,15 @@ export function replayMode(name: string): ReplayControl {
  * The tape at `tapePath`, indexed, and the request at `requestPath` (default: the tape's own,
  * `tape-N.request.json`). `generatedBy` is the command that makes a missing default file.
  */
-export function readReplayInput(tapePath: string, requestPath: string | undefined, generatedBy: string): { tape: IndexedTape; request: SimulatorRequest } {
+export function readReplayInput(
+  tapePath: string,
+  requestPath: string | undefined,
+  generatedBy: string,
+): { tape: IndexedTape; request: SimulatorRequest } {
   const requestFile = requestPath ?? tapePath.replace(/\.jsonl?$/, '.request.json');
   for (const path of [tapePath, requestFile]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing: \`${generatedBy}\` generates the default tape and request`);
+    if (!existsSync(path))
+      throw new Error(`${path} is missing: \`${generatedBy}\` generates the default tape and request`);
   }
   const parsed = parseSimulatorRequest(JSON.parse(readFileSync(requestFile, 'utf8')));
   if (!parsed.success) throw new Error(`${requestFile} is not a valid request`);

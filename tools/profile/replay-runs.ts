@@ -30,15 +30,22 @@ function main(argv: readonly string[]): void {
   const mode = argv[1] ?? 'chart';
   if (!Number.isInteger(count) || count < 0) throw new Error(`N must be a whole number of replays, not ${argv[0]}`);
   const control = replayMode(mode);
-  const { tape, request } = readReplayInput(argv[2] ?? 'bench/data/tape-100000.json', argv[3], 'npm run bench -- --only sweep');
+  const { tape, request } = readReplayInput(
+    argv[2] ?? 'bench/data/tape-100000.json',
+    argv[3],
+    'npm run bench -- --only sweep',
+  );
   const options = resolveEngineOptions({});
   for (let i = 0; i < WARM_UP; i++) replay(tape, request, options, control);
   let trades = 0;
   const start = performance.now();
-  for (let i = 0; i < count; i++) trades = replay(tape, request, options, control).deals.reduce((n, d) => n + d.tradeCount, 0);
+  for (let i = 0; i < count; i++)
+    trades = replay(tape, request, options, control).deals.reduce((n, d) => n + d.tradeCount, 0);
   const ms = performance.now() - start;
   const each = count > 0 ? `${(ms / count).toFixed(1)} ms a replay` : '-';
-  process.stdout.write(`${count} replays (${mode}, ${trades} follower trades each) after ${WARM_UP} to warm up: ${each}\n`);
+  process.stdout.write(
+    `${count} replays (${mode}, ${trades} follower trades each) after ${WARM_UP} to warm up: ${each}\n`,
+  );
 }
 
 if (isMain(import.meta.url)) {

@@ -34,19 +34,27 @@ import { isMain } from '../is-main.js';
 
 function main(argv: readonly string[]): void {
   const warmUp = Number(process.env.COPYSIM_SWEEP_WARM_UP ?? 3);
-  if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`COPYSIM_SWEEP_WARM_UP must be a whole number, not ${process.env.COPYSIM_SWEEP_WARM_UP}`);
+  if (!Number.isInteger(warmUp) || warmUp < 0)
+    throw new Error(`COPYSIM_SWEEP_WARM_UP must be a whole number, not ${process.env.COPYSIM_SWEEP_WARM_UP}`);
   const asSweep = process.env.COPYSIM_SWEEP_BATCH === 'sweep';
   const batch = asSweep ? 1 : Number(process.env.COPYSIM_SWEEP_BATCH ?? 1);
-  if (!Number.isInteger(batch) || batch < 1) throw new Error(`COPYSIM_SWEEP_BATCH must be "sweep" or a whole number of requests, not ${process.env.COPYSIM_SWEEP_BATCH}`);
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new Error(
+      `COPYSIM_SWEEP_BATCH must be "sweep" or a whole number of requests, not ${process.env.COPYSIM_SWEEP_BATCH}`,
+    );
   const count = Number(argv[0] ?? 20);
   const tapePath = argv[1] ?? 'bench/data/tape-100000.json';
   const requestsPath = argv[2] ?? 'bench/data/sweep-100000-1000.requests.jsonl';
   if (!Number.isInteger(count) || count < 0) throw new Error(`N must be a whole number of requests, not ${argv[0]}`);
   for (const path of [tapePath, requestsPath]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and requests`);
+    if (!existsSync(path))
+      throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and requests`);
   }
-  const lines = readFileSync(requestsPath, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  if (lines.length < warmUp + count) throw new Error(`${requestsPath} holds ${lines.length} requests; ${warmUp + count} are needed`);
+  const lines = readFileSync(requestsPath, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (lines.length < warmUp + count)
+    throw new Error(`${requestsPath} holds ${lines.length} requests; ${warmUp + count} are needed`);
   const requests = lines.slice(0, warmUp + count).map((line, index) => {
     const parsed = parseSimulatorRequest(JSON.parse(line));
     if (!parsed.success) throw new Error(`${requestsPath}: request ${index} is not valid`);
@@ -66,7 +74,9 @@ function main(argv: readonly string[]): void {
       replayFollowers(tape, timed.slice(k, k + batch), options, { chart: false, trades: false }).map(summaryOf);
     }
   const ms = performance.now() - start;
-  process.stdout.write(`${count} sweep requests after ${warmUp} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`);
+  process.stdout.write(
+    `${count} sweep requests after ${warmUp} to warm up: ${count > 0 ? (ms / count).toFixed(1) : '-'} ms a request\n`,
+  );
 }
 
 if (isMain(import.meta.url)) {

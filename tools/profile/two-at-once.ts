@@ -20,7 +20,9 @@ const SWEEP_REQUESTS = fileURLToPath(new URL('./sweep-requests.js', import.meta.
 /** One run of sweep-requests: its milliseconds a request. */
 function msARequest(flags: readonly string[], count: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, SWEEP_REQUESTS, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...flags, SWEEP_REQUESTS, String(count)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -29,7 +31,8 @@ function msARequest(flags: readonly string[], count: number): Promise<number> {
     // 'close', not 'exit': the output is read whole only once the streams have closed.
     child.on('close', (code) => {
       const ms = /([\d.]+) ms a request/.exec(out)?.[1];
-      if (code !== 0 || ms === undefined) reject(new Error(`sweep-requests with node flags [${flags.join(' ')}] failed (${code}): ${err.trim()}`));
+      if (code !== 0 || ms === undefined)
+        reject(new Error(`sweep-requests with node flags [${flags.join(' ')}] failed (${code}): ${err.trim()}`));
       else resolve(Number(ms));
     });
   });
@@ -46,7 +49,9 @@ async function main(argv: readonly string[]): Promise<void> {
       const alone = await msARequest(flags, count);
       const two = await Promise.all([msARequest(flags, count), msARequest(flags, count)]);
       const gain = (2 * alone) / ((two[0] + two[1]) / 2);
-      process.stdout.write(`round ${round} [${flags.join(' ')}]: alone ${alone} ms, two ${two[0]} and ${two[1]} ms: ${gain.toFixed(2)}×\n`);
+      process.stdout.write(
+        `round ${round} [${flags.join(' ')}]: alone ${alone} ms, two ${two[0]} and ${two[1]} ms: ${gain.toFixed(2)}×\n`,
+      );
     }
   }
 }

@@ -35,7 +35,10 @@ export class Api {
     try {
       parsed = JSON.parse(text);
     } catch {
-      parsed = { code: 'not_json', detail: `the service answered ${response.status} with no JSON body: ${text.slice(0, 200)}` };
+      parsed = {
+        code: 'not_json',
+        detail: `the service answered ${response.status} with no JSON body: ${text.slice(0, 200)}`,
+      };
     }
     // The simulator tells the credits in headers, the other operations in the body's envelope.
     const remaining = response.headers.get('x-credits-remaining') ?? parsed?.credits?.remaining;

@@ -9,23 +9,55 @@ import { settingsForm } from './settings-form.js';
 import { showWallet } from './wallet-page.js';
 
 const root = document.getElementById('app');
-const state = { api: null, network: 'sol', picked: new Set(), wallets: [], sort: { key: 'pnl_total', descending: true } };
+const state = {
+  api: null,
+  network: 'sol',
+  picked: new Set(),
+  wallets: [],
+  sort: { key: 'pnl_total', descending: true },
+};
 
-const keyInput = el('input', { type: 'password', placeholder: 'your API key (copysim keys create)', 'data-test': 'key', autocomplete: 'off' });
-const networkSelect = el('select', { 'data-test': 'network' }, el('option', { value: 'sol' }, 'sol'), el('option', { value: 'eth' }, 'eth'));
+const keyInput = el('input', {
+  type: 'password',
+  placeholder: 'your API key (copysim keys create)',
+  'data-test': 'key',
+  autocomplete: 'off',
+});
+const networkSelect = el(
+  'select',
+  { 'data-test': 'network' },
+  el('option', { value: 'sol' }, 'sol'),
+  el('option', { value: 'eth' }, 'eth'),
+);
 const credits = el('span', { class: 'credits', 'data-test': 'credits' }, '–');
 const message = el('div', { class: 'message', 'data-test': 'message' });
 const walletSection = el('section', {});
 // Wallets that are not on the list's page: pasted, one address a line.
-const extraWallets = el('textarea', { 'data-test': 'extra-wallets', rows: 3, cols: 60, placeholder: 'more wallets to copy: one address a line' });
+const extraWallets = el('textarea', {
+  'data-test': 'extra-wallets',
+  rows: 3,
+  cols: 60,
+  placeholder: 'more wallets to copy: one address a line',
+});
 const settingsSection = el('section', {});
 const reportSection = el('section', { 'data-test': 'report' });
 const walletPage = el('section', { 'data-test': 'wallet-page' });
 
 root.replaceChildren(
   el('h1', {}, 'copysim'),
-  el('p', { class: 'muted' }, 'Copy-trade simulations over the served tapes. Each call spends your key’s credits: the wallet list 5, the simulator 10, a wallet’s read 1.'),
-  el('div', { class: 'bar' }, el('label', {}, 'API key ', keyInput), el('label', {}, 'network ', networkSelect), el('button', { 'data-test': 'connect', onclick: guarded(connect) }, 'Open the wallet list (5 credits)'), el('span', {}, 'credits left: ', credits)),
+  el(
+    'p',
+    { class: 'muted' },
+    'Copy-trade simulations over the served tapes. Each call spends your key’s credits: the wallet list 5, the simulator 10, a wallet’s read 1.',
+  ),
+  el(
+    'div',
+    { class: 'bar' },
+    el('label', {}, 'API key ', keyInput),
+    el('label', {}, 'network ', networkSelect),
+    el('button', { 'data-test': 'connect', onclick: guarded(connect) }, 'Open the wallet list (5 credits)'),
+    el('span', {}, 'credits left: ', credits),
+  ),
   message,
   walletSection,
   settingsSection,
@@ -94,7 +126,9 @@ async function connect() {
   say('');
   state.api = new Api(keyInput.value.trim(), (n) => (credits.textContent = String(n)));
   state.network = networkSelect.value;
-  const answer = await state.api.call('POST', '/v1/wallets', { body: { network: state.network, sort_by: { indicator: 'pnl_total', period: 'all' } } });
+  const answer = await state.api.call('POST', '/v1/wallets', {
+    body: { network: state.network, sort_by: { indicator: 'pnl_total', period: 'all' } },
+  });
   if (answer.status !== 200) return say(problemText(answer.status, answer.body));
   state.wallets = answer.body.result.wallets;
   state.picked = new Set(state.wallets.slice(0, 3).map((w) => w.address));
@@ -111,18 +145,40 @@ const WALLET_COLUMNS = [
 function drawWallets() {
   const { key, descending } = state.sort;
   const value = (w) => (key === 'address' ? w.address : w.indicators[key].all.initial);
-  const rows = [...state.wallets].sort((a, b) => (descending ? -1 : 1) * (key === 'address' ? value(a).localeCompare(value(b)) : value(a) - value(b)));
+  const rows = [...state.wallets].sort(
+    (a, b) => (descending ? -1 : 1) * (key === 'address' ? value(a).localeCompare(value(b)) : value(a) - value(b)),
+  );
   const sortBy = (k) => {
     state.sort = state.sort.key === k ? { key: k, descending: !descending } : { key: k, descending: k !== 'address' };
     drawWallets();
   };
-  const header = (k, label, num) => el('th', { class: `sortable${num ? ' num' : ''}${k === key ? ' sorted' : ''}`, 'data-key': k, 'data-direction': k === key ? (descending ? 'descending' : 'ascending') : '', onclick: () => sortBy(k) }, label);
+  const header = (k, label, num) =>
+    el(
+      'th',
+      {
+        class: `sortable${num ? ' num' : ''}${k === key ? ' sorted' : ''}`,
+        'data-key': k,
+        'data-direction': k === key ? (descending ? 'descending' : 'ascending') : '',
+        onclick: () => sortBy(k),
+      },
+      label,
+    );
   walletSection.replaceChildren(
     el('h2', {}, `Wallets (${state.network}, the list’s first page; tick the ones to copy)`),
     el(
       'table',
       { class: 'wallets', 'data-test': 'wallet-list' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'copy'), header('address', 'wallet'), WALLET_COLUMNS.map((c) => header(c.key, c.label, true)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', {}, 'copy'),
+          header('address', 'wallet'),
+          WALLET_COLUMNS.map((c) => header(c.key, c.label, true)),
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -130,8 +186,24 @@ function drawWallets() {
           el(
             'tr',
             { class: state.picked.has(w.address) ? 'picked' : '', 'data-wallet': w.address },
-            el('td', {}, el('input', { type: 'checkbox', checked: state.picked.has(w.address), onchange: (e) => pick(w.address, e.target.checked) })),
-            el('td', {}, el('a', { class: 'wallet-link', title: w.address, onclick: guarded(() => openWallet(w.address)) }, shortAddress(w.address))),
+            el(
+              'td',
+              {},
+              el('input', {
+                type: 'checkbox',
+                checked: state.picked.has(w.address),
+                onchange: (e) => pick(w.address, e.target.checked),
+              }),
+            ),
+            el(
+              'td',
+              {},
+              el(
+                'a',
+                { class: 'wallet-link', title: w.address, onclick: guarded(() => openWallet(w.address)) },
+                shortAddress(w.address),
+              ),
+            ),
             WALLET_COLUMNS.map((c) => el('td', { class: 'num' }, c.show(w.indicators[c.key].all.initial))),
           ),
         ),
@@ -156,12 +228,22 @@ async function run() {
   say('');
   if (!state.api) return say('Enter your API key and open the wallet list first.');
   if (!form) return say('The settings form is not ready yet.');
-  const pasted = extraWallets.value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const pasted = extraWallets.value
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const request = { wallets: [...new Set([...state.picked, ...pasted])], network: state.network, ...form.read() };
   const answer = await state.api.call('POST', '/v1/wallets/simulator', { body: request });
   if (answer.status !== 200) {
-    const unplaced = answer.status === 400 && Array.isArray(answer.body.detail) ? form.showProblems(answer.body.detail) : null;
-    return say(unplaced === null ? problemText(answer.status, answer.body) : unplaced.length > 0 ? unplaced.join('\n') : `The settings have problems: see ${answer.body.detail.map((d) => d.path).join(', ')} (marked in red).`);
+    const unplaced =
+      answer.status === 400 && Array.isArray(answer.body.detail) ? form.showProblems(answer.body.detail) : null;
+    return say(
+      unplaced === null
+        ? problemText(answer.status, answer.body)
+        : unplaced.length > 0
+          ? unplaced.join('\n')
+          : `The settings have problems: see ${answer.body.detail.map((d) => d.path).join(', ')} (marked in red).`,
+    );
   }
   form.showProblems([]);
   const title = `Simulation of ${request.wallets.length} wallet${request.wallets.length === 1 ? '' : 's'}, ${request.from_date} → ${request.to_date}`;

@@ -58,9 +58,19 @@ function unwrap(schema) {
 /** The limits of a number in words: "integer, > 0", "1 … 192". */
 function limits(schema) {
   const parts = [schema.type === 'integer' ? 'whole number' : 'number'];
-  const low = schema.minimum !== undefined ? `≥ ${schema.minimum}` : schema.exclusiveMinimum !== undefined ? `> ${schema.exclusiveMinimum}` : '';
+  const low =
+    schema.minimum !== undefined
+      ? `≥ ${schema.minimum}`
+      : schema.exclusiveMinimum !== undefined
+        ? `> ${schema.exclusiveMinimum}`
+        : '';
   const big = Number.MAX_SAFE_INTEGER;
-  const high = schema.maximum !== undefined && schema.maximum < big ? `≤ ${schema.maximum}` : schema.exclusiveMaximum !== undefined ? `< ${schema.exclusiveMaximum}` : '';
+  const high =
+    schema.maximum !== undefined && schema.maximum < big
+      ? `≤ ${schema.maximum}`
+      : schema.exclusiveMaximum !== undefined
+        ? `< ${schema.exclusiveMaximum}`
+        : '';
   return [...parts, low, high].filter(Boolean).join(', ');
 }
 
@@ -72,7 +82,11 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
   const problemSlots = new Map();
   const nativeUnits = [];
   const inputs = new Map();
-  const form = el('form', { class: 'settings-form', 'data-test': 'settings-form', onsubmit: (e) => e.preventDefault() });
+  const form = el('form', {
+    class: 'settings-form',
+    'data-test': 'settings-form',
+    onsubmit: (e) => e.preventDefault(),
+  });
 
   /** The unit after an input, and the note in the hint. */
   function unitOf(name) {
@@ -93,10 +107,26 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
     if (schema.type === 'object') {
       const on = el('input', { type: 'checkbox', id, 'data-path': path, checked: value != null });
       const inner = el('div');
-      const box = el('fieldset', {}, el('legend', {}, el('label', { for: id }, on, ` ${name}`, nullable ? ' (off: null)' : '')), inner, problem);
+      const box = el(
+        'fieldset',
+        {},
+        el('legend', {}, el('label', { for: id }, on, ` ${name}`, nullable ? ' (off: null)' : '')),
+        inner,
+        problem,
+      );
       container.append(box);
-      const nested = Object.entries(schema.properties).map(([key, sub]) => field(inner, `${path}.${key}`, key, sub, (schema.required ?? []).includes(key)));
-      return { key: name, read: () => (on.checked ? Object.fromEntries(nested.map((r) => [r.key, r.read()]).filter(([, v]) => v !== undefined)) : nullable ? null : undefined) };
+      const nested = Object.entries(schema.properties).map(([key, sub]) =>
+        field(inner, `${path}.${key}`, key, sub, (schema.required ?? []).includes(key)),
+      );
+      return {
+        key: name,
+        read: () =>
+          on.checked
+            ? Object.fromEntries(nested.map((r) => [r.key, r.read()]).filter(([, v]) => v !== undefined))
+            : nullable
+              ? null
+              : undefined,
+      };
     }
 
     let input;
@@ -107,17 +137,38 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
       hint = MEMBERS[name]?.note ?? '';
       read = () => input.checked;
     } else if (schema.enum) {
-      input = el('select', { id, 'data-path': path }, schema.enum.map((v) => el('option', { value: v, selected: v === (value ?? schema.default) }, v)));
+      input = el(
+        'select',
+        { id, 'data-path': path },
+        schema.enum.map((v) => el('option', { value: v, selected: v === (value ?? schema.default) }, v)),
+      );
       read = () => input.value;
     } else if (schema.type === 'integer' || schema.type === 'number') {
       const min = schema.minimum ?? schema.exclusiveMinimum;
-      const max = schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER ? schema.maximum : schema.exclusiveMaximum;
-      input = el('input', { type: 'number', id, 'data-path': path, step: schema.type === 'integer' ? 1 : 'any', min, max, value: value ?? (schema.default ?? '') });
+      const max =
+        schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER
+          ? schema.maximum
+          : schema.exclusiveMaximum;
+      input = el('input', {
+        type: 'number',
+        id,
+        'data-path': path,
+        step: schema.type === 'integer' ? 1 : 'any',
+        min,
+        max,
+        value: value ?? schema.default ?? '',
+      });
       const note = MEMBERS[name]?.note;
       hint = limits(schema) + (note ? `; ${note}` : nullable ? '; empty: none' : '');
       read = () => (input.value === '' ? (nullable ? null : undefined) : Number(input.value));
     } else if (schema.type === 'array') {
-      input = el('input', { type: 'text', id, 'data-path': path, value: value === undefined ? '' : JSON.stringify(value), placeholder: JSON.stringify(schema.default ?? []) });
+      input = el('input', {
+        type: 'text',
+        id,
+        'data-path': path,
+        value: value === undefined ? '' : JSON.stringify(value),
+        placeholder: JSON.stringify(schema.default ?? []),
+      });
       hint = `JSON list${schema.maxItems ? `, at most ${schema.maxItems}` : ''}${schema.items?.properties ? ` of {${Object.keys(schema.items.properties).join(', ')}}` : ''}`;
       read = () => {
         if (input.value.trim() === '') return undefined;
@@ -128,7 +179,14 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
         }
       };
     } else {
-      input = el('input', { type: 'text', id, 'data-path': path, value: value ?? '', pattern: schema.pattern, placeholder: schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$' ? 'YYYY-MM-DD' : '' });
+      input = el('input', {
+        type: 'text',
+        id,
+        'data-path': path,
+        value: value ?? '',
+        pattern: schema.pattern,
+        placeholder: schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$' ? 'YYYY-MM-DD' : '',
+      });
       read = () => (input.value === '' ? undefined : input.value);
     }
     inputs.set(path, input);
@@ -139,7 +197,9 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
   }
 
   const properties = Object.entries(requestSchema.properties).filter(([name]) => !FROM_THE_LIST.has(name));
-  const members = properties.map(([name, member]) => field(form, name, name, member, (requestSchema.required ?? []).includes(name)));
+  const members = properties.map(([name, member]) =>
+    field(form, name, name, member, (requestSchema.required ?? []).includes(name)),
+  );
 
   return {
     element: form,
@@ -151,7 +211,10 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
     },
     /** Fills in the dates, unless the user has typed others than those filled in before. */
     fillDates(from, to, before = { from: '', to: '' }) {
-      for (const [path, date, old] of [['from_date', from, before.from], ['to_date', to, before.to]]) {
+      for (const [path, date, old] of [
+        ['from_date', from, before.from],
+        ['to_date', to, before.to],
+      ]) {
         const input = inputs.get(path);
         if (input && date && (input.value === '' || input.value === old)) input.value = date;
       }

@@ -7,7 +7,10 @@ import { problemText } from './api.js';
 const PERIODS = ['12h', '24h', '7d', '1m', '1y', 'all'];
 
 export async function showWallet(root, api, network, address) {
-  root.replaceChildren(el('h2', { 'data-test': 'wallet-title' }, `Wallet ${address}`), el('p', { class: 'muted' }, 'Loading…'));
+  root.replaceChildren(
+    el('h2', { 'data-test': 'wallet-title' }, `Wallet ${address}`),
+    el('p', { class: 'muted' }, 'Loading…'),
+  );
   const base = `/v1/wallets/${encodeURIComponent(address)}`;
   const [indicators, pnl, investment, deals] = await Promise.all([
     api.call('GET', `${base}/indicators`, { query: { network } }),
@@ -29,12 +32,32 @@ export async function showWallet(root, api, network, address) {
     el(
       'table',
       { 'data-test': 'indicators' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'indicator'), PERIODS.map((p) => el('th', { class: 'num' }, p)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          el('th', {}, 'indicator'),
+          PERIODS.map((p) => el('th', { class: 'num' }, p)),
+        ),
+      ),
       el(
         'tbody',
         {},
         Object.entries(map).map(([name, byPeriod]) =>
-          el('tr', {}, el('td', {}, name), PERIODS.map((p) => el('td', { class: 'num' }, `${formatNumber(byPeriod[p].initial)} / ${byPeriod[p].following === null ? '–' : formatNumber(byPeriod[p].following)}`))),
+          el(
+            'tr',
+            {},
+            el('td', {}, name),
+            PERIODS.map((p) =>
+              el(
+                'td',
+                { class: 'num' },
+                `${formatNumber(byPeriod[p].initial)} / ${byPeriod[p].following === null ? '–' : formatNumber(byPeriod[p].following)}`,
+              ),
+            ),
+          ),
         ),
       ),
     ),
@@ -54,14 +77,29 @@ export async function showWallet(root, api, network, address) {
     });
   }
   const i = investment.body.result.chart;
-  if (i.timestamps.length > 0) timeLineChart(charts, { title: 'Investment amount (USD)', times: i.timestamps, series: [{ label: 'invested', values: i.values, colour: '#8e44ad' }] });
+  if (i.timestamps.length > 0)
+    timeLineChart(charts, {
+      title: 'Investment amount (USD)',
+      times: i.timestamps,
+      series: [{ label: 'invested', values: i.values, colour: '#8e44ad' }],
+    });
 
   root.append(
     el('h3', {}, `Deals (first ${deals.body.result.deals.length})`),
     el(
       'table',
       { 'data-test': 'wallet-deals' },
-      el('thead', {}, el('tr', {}, ['token', 'open (UTC)', 'status', 'trades', 'PnL USD (wallet / follower)', 'ROI % (wallet / follower)'].map((h) => el('th', {}, h)))),
+      el(
+        'thead',
+        {},
+        el(
+          'tr',
+          {},
+          ['token', 'open (UTC)', 'status', 'trades', 'PnL USD (wallet / follower)', 'ROI % (wallet / follower)'].map(
+            (h) => el('th', {}, h),
+          ),
+        ),
+      ),
       el(
         'tbody',
         {},
@@ -73,8 +111,16 @@ export async function showWallet(root, api, network, address) {
             el('td', {}, formatTime(d.open_time.initial)),
             el('td', {}, d.status.initial),
             el('td', { class: 'num' }, d.trades_number.initial),
-            el('td', { class: 'num' }, `${formatNumber(d.pnl_total.initial, 2, true)} / ${d.pnl_total.following === null ? '–' : formatNumber(d.pnl_total.following, 2, true)}`),
-            el('td', { class: 'num' }, `${formatNumber(d.roi_total.initial, 2, true)} / ${d.roi_total.following === null ? '–' : formatNumber(d.roi_total.following, 2, true)}`),
+            el(
+              'td',
+              { class: 'num' },
+              `${formatNumber(d.pnl_total.initial, 2, true)} / ${d.pnl_total.following === null ? '–' : formatNumber(d.pnl_total.following, 2, true)}`,
+            ),
+            el(
+              'td',
+              { class: 'num' },
+              `${formatNumber(d.roi_total.initial, 2, true)} / ${d.roi_total.following === null ? '–' : formatNumber(d.roi_total.following, 2, true)}`,
+            ),
           ),
         ),
       ),

@@ -28,7 +28,11 @@ export function plot(container, options, data) {
  */
 export function timeLineChart(container, { title, times, series, height = 260, sync }) {
   const width = chartWidth(container);
-  const thin = thinTogether(times, series.map((s) => s.values), width);
+  const thin = thinTogether(
+    times,
+    series.map((s) => s.values),
+    width,
+  );
   return plot(
     container,
     {
@@ -76,7 +80,14 @@ export function timeScatterChart(container, { title, groups, height = 260, yLabe
       title,
       width,
       height,
-      axes: [timeAxis, { label: yLabel, values: (_u, ticks) => ticks.map((v) => (prices ? formatPrice(v) : formatNumber(v, 0))), size: 80 }],
+      axes: [
+        timeAxis,
+        {
+          label: yLabel,
+          values: (_u, ticks) => ticks.map((v) => (prices ? formatPrice(v) : formatNumber(v, 0))),
+          size: 80,
+        },
+      ],
       series: [
         timeSeries,
         ...lines.map((g) => ({ label: g.label, stroke: g.colour, width: 1, spanGaps: true, points: { show: false } })),

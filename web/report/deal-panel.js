@@ -25,13 +25,34 @@ export async function showDeal(container, data, index) {
   const row = data.deals[index];
   const token = read(row, 'token');
   const at = Object.fromEntries(data.trade_columns.map((name, i) => [name, i]));
-  const trades = (await part(data, 'trades'))[index].map((t) => Object.fromEntries(Object.entries(at).map(([name, i]) => [name, t[i]])));
+  const trades = (await part(data, 'trades'))[index].map((t) =>
+    Object.fromEntries(Object.entries(at).map(([name, i]) => [name, t[i]])),
+  );
   const prices = (await part(data, 'prices'))?.[index];
 
   const table = el(
     'table',
     { class: 'trades', 'data-test': 'trades-table' },
-    el('thead', {}, el('tr', {}, ['time (UTC)', 'type', 'USD amount', 'quantity', 'price USD', 'avg buy price', 'invested USD', 'slippage', 'network fee USD', 'bot fee USD'].map((h) => el('th', {}, h)))),
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        [
+          'time (UTC)',
+          'type',
+          'USD amount',
+          'quantity',
+          'price USD',
+          'avg buy price',
+          'invested USD',
+          'slippage',
+          'network fee USD',
+          'bot fee USD',
+        ].map((h) => el('th', {}, h)),
+      ),
+    ),
     el(
       'tbody',
       {},
@@ -71,17 +92,47 @@ export async function showDeal(container, data, index) {
     table,
   );
 
-  const priced = (type) => trades.filter((t) => (type === 'buy' ? t.type === 'buy' : t.type !== 'buy') && t.usd_price !== null);
-  const follower = (type, label, colour) => ({ label, colour, size: 9, times: priced(type).map((t) => t.time), values: priced(type).map((t) => t.usd_price) });
+  const priced = (type) =>
+    trades.filter((t) => (type === 'buy' ? t.type === 'buy' : t.type !== 'buy') && t.usd_price !== null);
+  const follower = (type, label, colour) => ({
+    label,
+    colour,
+    size: 9,
+    times: priced(type).map((t) => t.time),
+    values: priced(type).map((t) => t.usd_price),
+  });
   const groups = [follower('buy', 'follower buys', '#1e8449'), follower('sell', 'follower sells', '#c0392b')];
   const lines = [];
   if (prices) {
     const open = read(row, 'open_time');
-    lines.push({ label: 'price (every swap of the token)', colour: '#5d6d7e', ...decodePoints(prices.market, open, prices.e) });
+    lines.push({
+      label: 'price (every swap of the token)',
+      colour: '#5d6d7e',
+      ...decodePoints(prices.market, open, prices.e),
+    });
     groups.unshift(
-      { label: 'leader buys', colour: 'rgba(30,132,73,0.35)', size: 5, ...decodePoints(prices.leader_buys, open, prices.e) },
-      { label: 'leader sells', colour: 'rgba(192,57,43,0.35)', size: 5, ...decodePoints(prices.leader_sells, open, prices.e) },
+      {
+        label: 'leader buys',
+        colour: 'rgba(30,132,73,0.35)',
+        size: 5,
+        ...decodePoints(prices.leader_buys, open, prices.e),
+      },
+      {
+        label: 'leader sells',
+        colour: 'rgba(192,57,43,0.35)',
+        size: 5,
+        ...decodePoints(prices.leader_sells, open, prices.e),
+      },
     );
   }
-  timeScatterChart(chartBox, { title: prices ? `${tokenLabel(token)}: price over the deal's life` : `${tokenLabel(token)}: the follower's trade prices`, groups, lines, yLabel: 'USD', height: 280, prices: true });
+  timeScatterChart(chartBox, {
+    title: prices
+      ? `${tokenLabel(token)}: price over the deal's life`
+      : `${tokenLabel(token)}: the follower's trade prices`,
+    groups,
+    lines,
+    yLabel: 'USD',
+    height: 280,
+    prices: true,
+  });
 }

@@ -20,7 +20,13 @@ const COLUMNS = [
   { key: 'open_time', label: 'open (UTC)', value: (d) => d.open_time, show: formatTime },
   { key: 'last_operation_time', label: 'last trade (UTC)', value: (d) => d.last_operation_time, show: formatTime },
   { key: 'status', label: 'status', value: (d) => d.status },
-  { key: 'investment_amount', label: 'invested USD', num: true, value: (d) => d.investment_amount, show: (v) => formatNumber(v) },
+  {
+    key: 'investment_amount',
+    label: 'invested USD',
+    num: true,
+    value: (d) => d.investment_amount,
+    show: (v) => formatNumber(v),
+  },
   { key: 'pnl_total', label: 'PnL USD', num: true, value: (d) => d.pnl_total, show: (v) => formatNumber(v, 2, true) },
   { key: 'roi_total', label: 'ROI', num: true, value: (d) => d.roi_total, show: (v) => formatPercent(v, true) },
   { key: 'trades_number', label: 'trades', num: true, value: (d) => d.trades_number },
@@ -45,7 +51,12 @@ export function dealsTable(container, data, onSelect) {
   const tags = [...new Set(deals.map((d) => d.special_tag ?? 'none'))].sort();
   const state = { text: '', tag: 'all', sort: 'index', descending: false, page: 0, selected: -1 };
 
-  const search = el('input', { type: 'search', placeholder: 'token symbol, name or address', 'data-test': 'token-filter', oninput: (e) => update({ text: e.target.value.trim().toLowerCase(), page: 0 }) });
+  const search = el('input', {
+    type: 'search',
+    placeholder: 'token symbol, name or address',
+    'data-test': 'token-filter',
+    oninput: (e) => update({ text: e.target.value.trim().toLowerCase(), page: 0 }),
+  });
   const tagSelect = el(
     'select',
     { 'data-test': 'tag-filter', onchange: (e) => update({ tag: e.target.value, page: 0 }) },
@@ -53,13 +64,38 @@ export function dealsTable(container, data, onSelect) {
     tags.map((t) => el('option', { value: t }, t === 'none' ? 'no special tag (a leader sold, or open)' : t)),
   );
   const count = el('span', { class: 'muted', 'data-test': 'deal-count' });
-  const head = el('tr', {}, COLUMNS.map((c) => el('th', { class: c.num ? 'num sortable' : 'sortable', 'data-key': c.key, onclick: () => sortBy(c.key) }, c.label)));
+  const head = el(
+    'tr',
+    {},
+    COLUMNS.map((c) =>
+      el(
+        'th',
+        { class: c.num ? 'num sortable' : 'sortable', 'data-key': c.key, onclick: () => sortBy(c.key) },
+        c.label,
+      ),
+    ),
+  );
   const body = el('tbody');
   const pager = el('div', { class: 'pager' });
-  container.append(el('div', { class: 'filters' }, el('label', {}, 'Token ', search), el('label', {}, ' Closed by ', tagSelect), ' ', count), el('table', { class: 'deals', 'data-test': 'deals-table' }, el('thead', {}, head), body), pager);
+  container.append(
+    el(
+      'div',
+      { class: 'filters' },
+      el('label', {}, 'Token ', search),
+      el('label', {}, ' Closed by ', tagSelect),
+      ' ',
+      count,
+    ),
+    el('table', { class: 'deals', 'data-test': 'deals-table' }, el('thead', {}, head), body),
+    pager,
+  );
 
   function sortBy(key) {
-    update(state.sort === key ? { descending: !state.descending } : { sort: key, descending: key !== 'index' && key !== 'token', page: 0 });
+    update(
+      state.sort === key
+        ? { descending: !state.descending }
+        : { sort: key, descending: key !== 'index' && key !== 'token', page: 0 },
+    );
   }
 
   function visible() {
@@ -67,7 +103,8 @@ export function dealsTable(container, data, onSelect) {
     const rows = deals.filter(
       (d) =>
         (state.tag === 'all' || (d.special_tag ?? 'none') === state.tag) &&
-        (state.text === '' || [d.token.symbol, d.token.name, d.token.address].some((s) => s?.toLowerCase().includes(state.text))),
+        (state.text === '' ||
+          [d.token.symbol, d.token.name, d.token.address].some((s) => s?.toLowerCase().includes(state.text))),
     );
     const sign = state.descending ? -1 : 1;
     // Ties keep deal order: the sort is stable and the rows start in deal order.
@@ -95,7 +132,11 @@ export function dealsTable(container, data, onSelect) {
           { class: d.index === state.selected ? 'selected' : '', 'data-deal': d.index, onclick: () => select(d.index) },
           COLUMNS.map((c) => {
             const v = c.value(d);
-            return el('td', { class: c.num ? 'num' : '', title: c.key === 'token' ? d.token.address : undefined }, c.show ? c.show(v) : v);
+            return el(
+              'td',
+              { class: c.num ? 'num' : '', title: c.key === 'token' ? d.token.address : undefined },
+              c.show ? c.show(v) : v,
+            );
           }),
         ),
       ),

@@ -18,7 +18,10 @@ export function el(tag, attrs = {}, ...children) {
 /** `1,234.57`: `places` decimals, thousands grouped; `+` in front when `signed` and positive. */
 export function formatNumber(value, places = 2, signed = false) {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
-  const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: places, maximumFractionDigits: places });
+  const text = Math.abs(value).toLocaleString('en-US', {
+    minimumFractionDigits: places,
+    maximumFractionDigits: places,
+  });
   const zero = Number(text.replace(/,/g, '')) === 0;
   return `${value < 0 && !zero ? '-' : signed && !zero ? '+' : ''}${text}`;
 }

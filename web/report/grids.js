@@ -6,7 +6,9 @@ import { chartWidth, plot } from './charts.js';
 /** Distinct values in order: numbers by size, anything else as text. */
 function axisValues(values) {
   const distinct = [...new Set(values.map((v) => JSON.stringify(v)))].map((v) => JSON.parse(v));
-  return distinct.sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+  return distinct.sort((a, b) =>
+    typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)),
+  );
 }
 
 /** Bands of a colour scale on each side of zero (or in all, for a figure without a sign). */
@@ -283,7 +285,9 @@ function plainChart(root, { title, xLabel, yLabel, xs, series, points = false })
           label: s.label,
           stroke: s.colour,
           width: 2,
-          ...(points ? { paths: () => null, points: { show: true, size: 7, stroke: s.colour, fill: s.colour } } : { points: { show: true, size: 6 } }),
+          ...(points
+            ? { paths: () => null, points: { show: true, size: 7, stroke: s.colour, fill: s.colour } }
+            : { points: { show: true, size: 6 } }),
         })),
       ],
     },

@@ -33,11 +33,23 @@ function renderSimulation(root, data) {
     el(
       'div',
       { class: 'cards', 'data-test': 'summary' },
-      card('PnL total', formatUsd(s.pnl_total, true), `realized ${formatNumber(s.pnl_realized, 2, true)} · unrealized ${formatNumber(s.pnl_unrealized, 2, true)}`),
+      card(
+        'PnL total',
+        formatUsd(s.pnl_total, true),
+        `realized ${formatNumber(s.pnl_realized, 2, true)} · unrealized ${formatNumber(s.pnl_unrealized, 2, true)}`,
+      ),
       card('ROI total', formatPercent(s.roi_total, true), `realized ${formatPercent(s.roi_realized, true)}`),
-      card('Invested', formatUsd(s.investment_amount), `closed deals ${formatNumber(s.investment_amount_closed_deals)} · open ${formatNumber(s.investment_amount_open_deals)}`),
+      card(
+        'Invested',
+        formatUsd(s.investment_amount),
+        `closed deals ${formatNumber(s.investment_amount_closed_deals)} · open ${formatNumber(s.investment_amount_open_deals)}`,
+      ),
       card('Volume', formatUsd(s.trading_volume)),
-      card('Fees', formatUsd(s.network_fees + s.bot_fees), `network ${formatNumber(s.network_fees)} · bot ${formatNumber(s.bot_fees)}`),
+      card(
+        'Fees',
+        formatUsd(s.network_fees + s.bot_fees),
+        `network ${formatNumber(s.network_fees)} · bot ${formatNumber(s.bot_fees)}`,
+      ),
       card('Slippage', formatUsd(s.slippage_loss), 'lost to price impact'),
       card('R² of closed deals', formatNumber(s.linearity_r2_closed_deals, 4), '1 = PnL grew in a straight line'),
       card('Top deal', formatPercent(s.top_deal_dominance), 'of the positive PnL'),
@@ -52,7 +64,8 @@ function renderSimulation(root, data) {
 
   const chart = withEnd(data.chart, data.chart_end);
   const curves = section(root, 'PnL and fees over time');
-  if (chart.timestamps.length === 0) curves.append(el('p', { class: 'muted' }, 'No trade was copied: nothing to draw.'));
+  if (chart.timestamps.length === 0)
+    curves.append(el('p', { class: 'muted' }, 'No trade was copied: nothing to draw.'));
   else {
     // fee_sum holds the network and the bot fees; bot_fee is the bot's part of it.
     const series = [
@@ -74,7 +87,9 @@ function renderSimulation(root, data) {
       times: chart.timestamps,
       sync: 'pnl',
       height: 160,
-      series: [{ label: 'drawdown', values: drawdown(chart.pnl_total), colour: '#c0392b', fill: 'rgba(192,57,43,0.15)' }],
+      series: [
+        { label: 'drawdown', values: drawdown(chart.pnl_total), colour: '#c0392b', fill: 'rgba(192,57,43,0.15)' },
+      ],
     });
   }
 
@@ -87,7 +102,14 @@ function renderSimulation(root, data) {
       byTag.get(tag).times.push(read(row, 'open_time'));
       byTag.get(tag).values.push(read(row, 'pnl_total'));
     });
-    const groups = [...byTag].sort(([a], [b]) => a.localeCompare(b)).map(([tag, g]) => ({ label: tag === 'none' ? 'no special tag' : tag, colour: TAG_COLOURS[tag] ?? '#555', size: 5, ...g }));
+    const groups = [...byTag]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([tag, g]) => ({
+        label: tag === 'none' ? 'no special tag' : tag,
+        colour: TAG_COLOURS[tag] ?? '#555',
+        size: 5,
+        ...g,
+      }));
     timeScatterChart(scatter, { title: 'pnl_total per deal (USD)', groups, yLabel: 'USD' });
   }
 
@@ -99,11 +121,27 @@ function renderSimulation(root, data) {
       'Leader swaps not copied, by reason',
       entries.length === 0
         ? el('p', { class: 'muted' }, 'Every leader swap in the window was copied.')
-        : el('table', { class: 'bars', 'data-test': 'skipped' }, entries.map(([reason, n]) => el('tr', {}, el('td', {}, reason), el('td', { class: 'num' }, String(n)), el('td', {}, el('div', { class: 'bar', style: `width:${(100 * n) / most}%` }))))),
+        : el(
+            'table',
+            { class: 'bars', 'data-test': 'skipped' },
+            entries.map(([reason, n]) =>
+              el(
+                'tr',
+                {},
+                el('td', {}, reason),
+                el('td', { class: 'num' }, String(n)),
+                el('td', {}, el('div', { class: 'bar', style: `width:${(100 * n) / most}%` })),
+              ),
+            ),
+          ),
     );
   }
 
-  const detail = el('div', { class: 'deal-detail', 'data-test': 'deal-detail' }, el('p', { class: 'muted' }, 'Click a deal to see its trades and the token’s price over its life.'));
+  const detail = el(
+    'div',
+    { class: 'deal-detail', 'data-test': 'deal-detail' },
+    el('p', { class: 'muted' }, 'Click a deal to see its trades and the token’s price over its life.'),
+  );
   const table = section(root, 'Deals');
   dealsTable(table, data, async (index) => {
     await showDeal(detail, data, index);
@@ -120,7 +158,10 @@ function settings(request) {
     ['network', request.network],
     ['window', `${request.from_date} → ${request.to_date} (UTC, both days included)`],
     ['leaders', `${request.wallets.length}: ${leaders.slice(0, 8).join(', ')}${leaders.length > 8 ? ', …' : ''}`],
-    ['buy', `${request.buy_percentage} % of the leader's amount, at most ${request.max_buy_amount} USD a buy, ${request.max_position_amount} USD a position`],
+    [
+      'buy',
+      `${request.buy_percentage} % of the leader's amount, at most ${request.max_buy_amount} USD a buy, ${request.max_position_amount} USD a position`,
+    ],
     ['extra buys a deal', String(request.max_dupe_buy_times)],
     ['fees a trade', `${request.priority_fee} priority + ${request.bribe} bribe (${request.network.toUpperCase()})`],
     ['close_all', request.close_all ? 'on' : 'off'],
@@ -129,10 +170,23 @@ function settings(request) {
   ];
   if (request.strategy) {
     const phrases = strategyPhrases(request.strategy);
-    const list = el('ul', { class: 'phrases', 'data-test': 'strategy' }, phrases.map((p) => el('li', {}, p)));
+    const list = el(
+      'ul',
+      { class: 'phrases', 'data-test': 'strategy' },
+      phrases.map((p) => el('li', {}, p)),
+    );
     rows.push(['strategy', phrases.length === 0 ? 'the defaults: copies at once, no exits of its own' : list]);
   }
-  return el('details', { class: 'settings', open: true }, el('summary', {}, 'Settings'), el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])));
+  return el(
+    'details',
+    { class: 'settings', open: true },
+    el('summary', {}, 'Settings'),
+    el(
+      'dl',
+      {},
+      rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]),
+    ),
+  );
 }
 
 /** The chart's series with its point at window_end added, when there is one. */

@@ -28,7 +28,10 @@ export class TakeProfit implements ExitRule {
     this.levels = levels.map((l) => ({
       roi: new Decimal(l.roi),
       roiNumber: l.roi,
-      sell: { type: 'sell_take_profit', share: l.sell_percent === 100 ? null : new Decimal(l.sell_percent).div(HUNDRED) },
+      sell: {
+        type: 'sell_take_profit',
+        share: l.sell_percent === 100 ? null : new Decimal(l.sell_percent).div(HUNDRED),
+      },
     }));
   }
 
@@ -41,7 +44,8 @@ export class TakeProfit implements ExitRule {
   next(observation: PriceObservation, deal: number): ExitSell | null {
     const next = this.fired[deal]!;
     const level = this.levels[next];
-    if (level === undefined || !observation.mayReach(level.roiNumber) || observation.exactRoi().lt(level.roi)) return null;
+    if (level === undefined || !observation.mayReach(level.roiNumber) || observation.exactRoi().lt(level.roi))
+      return null;
     this.fired[deal] = next + 1;
     return level.sell;
   }

@@ -32,7 +32,8 @@ function soldFirst(a: Json, b: Json): boolean | null {
   const side = (o: Json): string => text(field(o, 'typeSwap', 'type_swap'));
   if (side(a) === 'from' || side(b) === 'to') return true;
   if (side(b) === 'from' || side(a) === 'to') return false;
-  const change = (o: Json): number => Number(field(o, 'uiChangeAmount', 'ui_change_amount') ?? field(o, 'changeAmount', 'change_amount'));
+  const change = (o: Json): number =>
+    Number(field(o, 'uiChangeAmount', 'ui_change_amount') ?? field(o, 'changeAmount', 'change_amount'));
   if (change(a) < 0 && change(b) > 0) return true;
   if (change(b) < 0 && change(a) > 0) return false;
   return null;
@@ -55,7 +56,8 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
   rejectErrorResponse(json, file);
   const data = obj(json)?.data;
   const items = Array.isArray(data) ? data : obj(data)?.items;
-  if (!Array.isArray(items)) throw new InputError(`${file}: expected Birdeye's {"success": true, "data": {"items": [...]}}`, { source: file });
+  if (!Array.isArray(items))
+    throw new InputError(`${file}: expected Birdeye's {"success": true, "data": {"items": [...]}}`, { source: file });
   const firstAddress = text(obj(obj(items[0])?.from ?? obj(items[0])?.base)?.address);
   const network: Network = options.network ?? (firstAddress.startsWith('0x') ? 'eth' : 'sol');
   const quotes = new QuoteAssets(network, options.quoteAssets);
@@ -76,7 +78,8 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
       const baseSold = soldFirst(base, quote);
       if (baseSold !== null) [sold, bought] = baseSold ? [base, quote] : [quote, base];
     }
-    if (sold === null || bought === null) return trades.drop('cannot tell which side was sold (no from/to, no type_swap, no signed change)', where);
+    if (sold === null || bought === null)
+      return trades.drop('cannot tell which side was sold (no from/to, no type_swap, no signed change)', where);
     const soldLeg = leg(sold);
     const boughtLeg = leg(bought);
     const volume = decimalOf(field(item, 'volumeUsd', 'volume_usd'));
@@ -93,7 +96,12 @@ export function importBirdeye(json: unknown, file: string, options: ProviderImpo
       time: times.read(field(item, 'blockUnixTime', 'block_unix_time')),
       usd: volume?.gt(0) ? volume : (legUsd(quoteLeg) ?? legUsd(tokenLeg)),
       hash: text(field(item, 'txHash', 'tx_hash')) || null,
-      seq: [Number(field(item, 'blockNumber', 'block_number')) || 0, Number(field(item, 'insIndex', 'ins_index')) || 0, Number(field(item, 'innerInsIndex', 'inner_ins_index')) || 0, index],
+      seq: [
+        Number(field(item, 'blockNumber', 'block_number')) || 0,
+        Number(field(item, 'insIndex', 'ins_index')) || 0,
+        Number(field(item, 'innerInsIndex', 'inner_ins_index')) || 0,
+        index,
+      ],
       where,
     });
   });

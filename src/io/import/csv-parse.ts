@@ -42,7 +42,11 @@ export function parseCsv(text: string, delimiter?: string): CsvRecord[] {
  * Reads one record that has quotes, from `pos` to its line break (which may be lines later).
  * `complete` is false when the text ends first: the record may go on in text not yet read.
  */
-export function readQuotedRecord(text: string, pos: number, sep: string): { cells: string[]; next: number; lines: number; complete: boolean } {
+export function readQuotedRecord(
+  text: string,
+  pos: number,
+  sep: string,
+): { cells: string[]; next: number; lines: number; complete: boolean } {
   const cells: string[] = [];
   let cell = '';
   let quoted = false;

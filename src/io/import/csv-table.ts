@@ -79,7 +79,8 @@ export class CsvTable {
   /** A cell of the visited record in a column, trimmed; '' when the record is short. */
   cell(record: number, column: number): string {
     const local = record - this.base;
-    if (!(local >= 0 && local < this.visited)) throw new Error(`CsvTable.cell: record ${record} is not the one being visited (read cells inside forEach)`);
+    if (!(local >= 0 && local < this.visited))
+      throw new Error(`CsvTable.cell: record ${record} is not the one being visited (read cells inside forEach)`);
     const quoted = this.quoted.size === 0 ? undefined : this.quoted.get(local);
     if (quoted !== undefined) return (quoted[column] ?? '').trim();
     const at = 2 * (local * this.width + column);
@@ -222,7 +223,14 @@ function splitLine(text: string, start: number, end: number, sep: string): strin
  * the last one found ends (a record with quotes not closed before the piece's end is left to
  * the next piece, unless this is the `last`).
  */
-function scanPiece(text: string, sep: string, firstLine: number, last: boolean, records: PieceRecords, most: number): { end: number; line: number } {
+function scanPiece(
+  text: string,
+  sep: string,
+  firstLine: number,
+  last: boolean,
+  records: PieceRecords,
+  most: number,
+): { end: number; line: number } {
   records.clear();
   let pos = 0;
   let line = firstLine;

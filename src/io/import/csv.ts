@@ -13,9 +13,19 @@ import type { ImportResult } from './types.js';
 
 /** Tape fields a CSV column can map to. */
 export const CSV_FIELDS = [
-  'wallet', 'token', 'type', 'time', 'quantity',
-  'usd_price', 'usd_amount', 'native_price', 'native_amount',
-  'usd_liquidity', 'transaction_hash', 'token_name', 'token_symbol',
+  'wallet',
+  'token',
+  'type',
+  'time',
+  'quantity',
+  'usd_price',
+  'usd_amount',
+  'native_price',
+  'native_amount',
+  'usd_liquidity',
+  'transaction_hash',
+  'token_name',
+  'token_symbol',
 ] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 /** Which column (by header name) holds each field. */
@@ -176,7 +186,7 @@ class CsvRows {
       ? parseDecimal(this.cell(cells, 'usd_price'))
       : this.has('native_price')
         ? this.native(cells, 'native_price', rate)
-        : usdAmount?.div(quantity) ?? null;
+        : (usdAmount?.div(quantity) ?? null);
     if (!usdPrice?.gt(0)) {
       const unpriced = rate === null && !this.has('usd_price') && !this.has('usd_amount');
       return unpriced ? 'no native price at or before the row' : 'price is not a number > 0';
@@ -185,10 +195,17 @@ class CsvRows {
     const hash = this.cell(cells, 'transaction_hash');
     if (this.tokens[token] === undefined) this.nameToken(cells, token);
     return {
-      wallet, token, type, time, quantity, usdPrice,
+      wallet,
+      token,
+      type,
+      time,
+      quantity,
+      usdPrice,
       usdAmount: usdAmount?.gt(0) ? usdAmount : null,
       usdLiquidity: liquidity?.gt(0) ? liquidity : null,
-      transactionHash: hash || null, seq: [line], where,
+      transactionHash: hash || null,
+      seq: [line],
+      where,
     };
   }
 
@@ -228,7 +245,10 @@ function csvTape(
 ): ImportResult {
   const kept = keptSwaps(swaps, options.outlierFactor, log);
   if (kept.length === 0) {
-    const reasons = log.list().map((d) => `${d.count} ${d.reason} (e.g. ${d.examples[0]})`).join('; ');
+    const reasons = log
+      .list()
+      .map((d) => `${d.count} ${d.reason} (e.g. ${d.examples[0]})`)
+      .join('; ');
     const read = `${rowCount} rows read, none kept (${reasons || 'the file has no rows'})`;
     throw new InputError(`${source}: nothing usable: ${read}`, { source });
   }

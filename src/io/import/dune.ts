@@ -54,7 +54,12 @@ interface DuneColumns {
 
 /** Columns that order the rows of one second, most significant first, as Dune's tables name them. */
 const ORDER_COLUMNS = [
-  'block_number', 'block_slot', 'tx_index', 'evt_index', 'outer_instruction_index', 'inner_instruction_index',
+  'block_number',
+  'block_slot',
+  'tx_index',
+  'evt_index',
+  'outer_instruction_index',
+  'inner_instruction_index',
 ];
 
 /** The columns of an export, by their names in each form Dune writes; an {@link InputError} naming one missing. */

@@ -42,7 +42,10 @@ export class DigitsDecimal implements ReadyDecimal {
   /** The text a tape holds: plain notation, rounded half to even to {@link TAPE_DIGITS} significant digits. */
   get tape(): string {
     if (this.tapeText === undefined) {
-      this.tapeText = this.digits.length <= TAPE_DIGITS ? (this.written ?? plain(this.digits, this.scale)) : roundedPlain(this.digits, this.scale, TAPE_DIGITS);
+      this.tapeText =
+        this.digits.length <= TAPE_DIGITS
+          ? (this.written ?? plain(this.digits, this.scale))
+          : roundedPlain(this.digits, this.scale, TAPE_DIGITS);
     }
     return this.tapeText;
   }

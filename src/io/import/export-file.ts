@@ -20,7 +20,11 @@ const PIECE_BYTES = 1 << 20;
  * piece decodes as the whole file would. The first byte of a file that cannot be read throws
  * {@link readText}'s error, naming what it is. `pieceBytes` is for tests.
  */
-export function* exportPieces(path: string, what: string, pieceBytes = PIECE_BYTES): Generator<string, void, undefined> {
+export function* exportPieces(
+  path: string,
+  what: string,
+  pieceBytes = PIECE_BYTES,
+): Generator<string, void, undefined> {
   let fd: number;
   try {
     fd = openSync(path, 'r');

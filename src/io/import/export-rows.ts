@@ -50,11 +50,16 @@ export function sniffDelimiter(headerLine: string): string {
 export function rejectErrorResponse(json: unknown, file: string): void {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return;
   const o = json as Record<string, unknown>;
-  const failed = o.success === false || (o.error !== undefined && o.error !== null && o.data === undefined && o.result === undefined);
+  const failed =
+    o.success === false ||
+    (o.error !== undefined && o.error !== null && o.data === undefined && o.result === undefined);
   if (!failed) return;
   const message = [o.message, o.error, o.msg].find((m) => m !== undefined && m !== null);
   const text = typeof message === 'string' ? message : JSON.stringify(message ?? o);
-  throw new InputError(`${file}: the file is the provider's error answer, not data: ${text.slice(0, 200)}; fetch the data again`, { source: file });
+  throw new InputError(
+    `${file}: the file is the provider's error answer, not data: ${text.slice(0, 200)}; fetch the data again`,
+    { source: file },
+  );
 }
 
 /** Parses JSON text, naming the file on a syntax error. */
@@ -205,13 +210,22 @@ function jsonTable(json: unknown, file: string): ExportTable {
   const o = json as Record<string, unknown>;
   const list = Array.isArray(json)
     ? json
-    : [(o.result as Record<string, unknown> | undefined)?.rows, o.rows, o.data, (o.data as Record<string, unknown> | undefined)?.rows].find(Array.isArray);
+    : [
+        (o.result as Record<string, unknown> | undefined)?.rows,
+        o.rows,
+        o.data,
+        (o.data as Record<string, unknown> | undefined)?.rows,
+      ].find(Array.isArray);
   if (!Array.isArray(list)) {
-    throw new InputError(`${file}: expected a list of rows (or {"result": {"rows": [...]}}), found an object with ${Object.keys(o).join(', ') || 'no keys'}`, { source: file });
+    throw new InputError(
+      `${file}: expected a list of rows (or {"result": {"rows": [...]}}), found an object with ${Object.keys(o).join(', ') || 'no keys'}`,
+      { source: file },
+    );
   }
   const columns = new Set<string>();
   const rows = list.map((cells, index) => {
-    if (typeof cells !== 'object' || cells === null) throw new InputError(`${file}: row ${index} is not an object`, { source: file });
+    if (typeof cells !== 'object' || cells === null)
+      throw new InputError(`${file}: row ${index} is not an object`, { source: file });
     for (const k of Object.keys(cells)) columns.add(k);
     return { cells: cells as Record<string, unknown>, where: `${file} row ${index}`, index };
   });

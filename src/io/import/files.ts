@@ -36,7 +36,8 @@ export function importUniswapFiles(paths: readonly string[], options: UniswapFil
   const inputs = paths.map((path) => {
     const json = parseJsonText(readText(path, 'swaps'), path, 'swaps');
     const swaps = Array.isArray(json) ? json : (json as { swaps?: unknown }).swaps;
-    if (!Array.isArray(swaps)) throw new InputError(`${path}: expected {"swaps": [...]} or a list of Swap entities`, { source: path });
+    if (!Array.isArray(swaps))
+      throw new InputError(`${path}: expected {"swaps": [...]} or a list of Swap entities`, { source: path });
     return { pool: basename(path).replace(/\.json$/i, ''), swaps, source: basename(path) };
   });
   const { ethUsd, pools: _pools, ...rest } = options;
@@ -51,7 +52,11 @@ export function importUniswapFiles(paths: readonly string[], options: UniswapFil
  */
 export function importPumpSwapFile(path: string, options: { solUsd: string; outlierFactor?: number }): ImportResult {
   const lines = readText(path, 'capture').split('\n');
-  return importPumpSwap(lines, readPriceSeriesFile(options.solUsd), options.outlierFactor === undefined ? {} : { outlierFactor: options.outlierFactor });
+  return importPumpSwap(
+    lines,
+    readPriceSeriesFile(options.solUsd),
+    options.outlierFactor === undefined ? {} : { outlierFactor: options.outlierFactor },
+  );
 }
 
 export interface CsvFileOptions extends Omit<CsvImportOptions, 'nativePrices' | 'network' | 'columns'> {
@@ -69,7 +74,11 @@ export interface CsvFileOptions extends Omit<CsvImportOptions, 'nativePrices' | 
  */
 export function importCsvFile(path: string, options: CsvFileOptions): ImportResult {
   const { nativePrices, ...rest } = options;
-  return importCsv(readText(path, 'csv'), { ...rest, ...(nativePrices ? { nativePrices: readPriceSeriesFile(nativePrices) } : {}) }, basename(path));
+  return importCsv(
+    readText(path, 'csv'),
+    { ...rest, ...(nativePrices ? { nativePrices: readPriceSeriesFile(nativePrices) } : {}) },
+    basename(path),
+  );
 }
 
 /**

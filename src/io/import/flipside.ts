@@ -52,10 +52,13 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
         hash: pick(c, ['tx_id']),
       };
   const time = pick(c, ['block_timestamp']);
-  const order = ['block_number', 'block_id', 'event_index', 'index', 'swap_index', 'inner_index'].filter((n) => c.has(n));
+  const order = ['block_number', 'block_id', 'event_index', 'index', 'swap_index', 'inner_index'].filter((n) =>
+    c.has(n),
+  );
   const trades = collector(network, options, false, (row) => table.where(row));
   const times = new ProviderTimeReader();
-  const read = (name: string | undefined): ((row: number) => unknown) => (name === undefined ? () => undefined : table.column(name));
+  const read = (name: string | undefined): ((row: number) => unknown) =>
+    name === undefined ? () => undefined : table.column(name);
   const cell = {
     succeeded: read('succeeded'),
     time: read(time),
@@ -83,14 +86,23 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       return;
     }
     // Either leg's USD value is the trade's; the quote leg's is the truer one, but both are the export's.
-    const usd = (col.soldUsd ? usdCell(cell.soldUsd(index)) : null) ?? (col.boughtUsd ? usdCell(cell.boughtUsd(index)) : null);
+    const usd =
+      (col.soldUsd ? usdCell(cell.soldUsd(index)) : null) ?? (col.boughtUsd ? usdCell(cell.boughtUsd(index)) : null);
     const seq: number[] = [];
     for (const orderOf of cell.order) seq.push(Number(text(orderOf(index))) || 0);
     seq.push(index);
     trades.add({
       wallet: text(cell.wallet(index)),
-      sold: { address: text(cell.sold(index)), symbol: col.soldSymbol ? text(cell.soldSymbol(index)) || null : null, amount: cell.soldAmount(index) },
-      bought: { address: text(cell.bought(index)), symbol: col.boughtSymbol ? text(cell.boughtSymbol(index)) || null : null, amount: cell.boughtAmount(index) },
+      sold: {
+        address: text(cell.sold(index)),
+        symbol: col.soldSymbol ? text(cell.soldSymbol(index)) || null : null,
+        amount: cell.soldAmount(index),
+      },
+      bought: {
+        address: text(cell.bought(index)),
+        symbol: col.boughtSymbol ? text(cell.boughtSymbol(index)) || null : null,
+        amount: cell.boughtAmount(index),
+      },
       time: at,
       usd,
       hash: col.hash ? text(cell.hash(index)) || null : null,
@@ -98,5 +110,9 @@ export function importFlipside(table: ExportTable, file: string, options: Provid
       where: index,
     });
   });
-  return trades.finish('flipside', file, time ? [] : ['the export has no time column (block_timestamp): no row can be placed in time']);
+  return trades.finish(
+    'flipside',
+    file,
+    time ? [] : ['the export has no time column (block_timestamp): no row can be placed in time'],
+  );
 }

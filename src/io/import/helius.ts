@@ -34,7 +34,8 @@ function scaled(raw: unknown): Decimal | null {
 /** One leg of `events.swap`: the native amount, else the token entries if they are of one mint. */
 function eventLeg(native: unknown, tokens: unknown): TradeLeg | null {
   const n = obj(native);
-  if (n !== null && n.amount !== undefined && n.amount !== null) return { address: WSOL, symbol: 'SOL', amount: new Decimal(String(n.amount)).div(LAMPORTS) };
+  if (n !== null && n.amount !== undefined && n.amount !== null)
+    return { address: WSOL, symbol: 'SOL', amount: new Decimal(String(n.amount)).div(LAMPORTS) };
   const entries = list(tokens);
   const mints = new Set(entries.map((e) => String(e.mint ?? '')));
   if (entries.length === 0 || mints.size !== 1) return null;
@@ -71,7 +72,8 @@ function balanceLegs(tx: Json, wallet: string): { sold: TradeLeg; bought: TradeL
   const moved = [...delta].filter(([, d]) => !d.isZero());
   const down = moved.filter(([, d]) => d.isNeg());
   const up = moved.filter(([, d]) => d.isPos());
-  if (down.length !== 1 || up.length !== 1) return `balance changes are not one asset for another (${down.length} down, ${up.length} up)`;
+  if (down.length !== 1 || up.length !== 1)
+    return `balance changes are not one asset for another (${down.length} down, ${up.length} up)`;
   return {
     sold: { address: down[0]![0], amount: down[0]![1].abs() },
     bought: { address: up[0]![0], amount: up[0]![1] },
@@ -94,7 +96,11 @@ function balanceLegs(tx: Json, wallet: string): { sold: TradeLeg; bought: TradeL
 export function importHelius(json: unknown, file: string, options: ProviderImportOptions = {}): ImportResult {
   rejectErrorResponse(json, file);
   const txs: unknown[] | null = Array.isArray(json) ? json : obj(json)?.signature !== undefined ? [json] : null;
-  if (txs === null) throw new InputError(`${file}: expected a list of Helius enhanced transactions (objects with signature, type, accountData)`, { source: file });
+  if (txs === null)
+    throw new InputError(
+      `${file}: expected a list of Helius enhanced transactions (objects with signature, type, accountData)`,
+      { source: file },
+    );
   if (options.network === 'eth') {
     const network = optionName('network');
     throw new InputError(`${file}: Helius transactions are Solana's: ${network} must be sol`, { source: file });
@@ -108,7 +114,8 @@ export function importHelius(json: unknown, file: string, options: ProviderImpor
     if (tx === null) return trades.drop('not a transaction object', where);
     const signature = typeof tx.signature === 'string' ? tx.signature : null;
     const at = `${where}${signature ? ` ${signature.slice(0, 12)}…` : ''}`;
-    if (tx.transactionError !== undefined && tx.transactionError !== null) return trades.drop('failed transaction (transactionError)', at);
+    if (tx.transactionError !== undefined && tx.transactionError !== null)
+      return trades.drop('failed transaction (transactionError)', at);
     const type = String(tx.type ?? '');
     if (type !== 'SWAP' && type !== 'UNKNOWN') return trades.drop(`type ${type || '(none)'} is not a swap`, at);
     const swap = obj(obj(tx.events)?.swap);

@@ -4,7 +4,14 @@ export type { ImportResult } from './types.js';
 export { importUniswap, type UniswapImportOptions, type UniswapPoolSwaps } from './uniswap.js';
 export { parsePoolInfo, tradedSide, WETH, type UniswapPool, type PoolToken } from './uniswap-pools.js';
 export { importPumpSwap, type PumpSwapImportOptions } from './pumpswap.js';
-export { importCsv, parseColumnMapping, CSV_FIELDS, type CsvColumns, type CsvField, type CsvImportOptions } from './csv.js';
+export {
+  importCsv,
+  parseColumnMapping,
+  CSV_FIELDS,
+  type CsvColumns,
+  type CsvField,
+  type CsvImportOptions,
+} from './csv.js';
 export { parsePriceSeries, priceAt, type PriceSeries } from './prices.js';
 export { formatImportReport, type ImportReport, type DroppedRows } from './report.js';
 export {

@@ -39,7 +39,8 @@ export function keptRows(rows: ImportRows, factor: number, log: DropLog): number
   );
   const kept: number[] = [];
   for (let k = 0; k < ready.length; k++) {
-    if (outlier[k] === 1) log.drop(`outlier price (more than ${factor}× from its token's median price)`, rows.where(ready[k]!));
+    if (outlier[k] === 1)
+      log.drop(`outlier price (more than ${factor}× from its token's median price)`, rows.where(ready[k]!));
     else kept.push(ready[k]!);
   }
   return kept;
@@ -51,7 +52,11 @@ export function keptRows(rows: ImportRows, factor: number, log: DropLog): number
  * @example
  * const kept = keptSwaps(swaps, options.outlierFactor, log);
  */
-export function keptSwaps<T extends ImportedSwap>(swaps: readonly T[], outlierFactor: number | undefined, log: DropLog): T[] {
+export function keptSwaps<T extends ImportedSwap>(
+  swaps: readonly T[],
+  outlierFactor: number | undefined,
+  log: DropLog,
+): T[] {
   const rows: ImportRows = {
     count: swaps.length,
     misfit: (i) => {
@@ -106,7 +111,13 @@ function outliersAmong(
     const sorted = byGroup.subarray(starts[g]!, starts[g + 1]!).sort(byPrice);
     const n = sorted.length;
     const mid = n >> 1;
-    medians.push(n % 2 === 1 ? exactOf(sorted[mid]!) : exactOf(sorted[mid - 1]!).plus(exactOf(sorted[mid]!)).div(2));
+    medians.push(
+      n % 2 === 1
+        ? exactOf(sorted[mid]!)
+        : exactOf(sorted[mid - 1]!)
+            .plus(exactOf(sorted[mid]!))
+            .div(2),
+    );
     medianNumbers[g] = medians[g]!.toNumber();
   }
   const f = new Decimal(factor);

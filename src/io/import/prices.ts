@@ -30,7 +30,8 @@ export function parsePriceSeries(text: string, name: string): PriceSeries {
       throw new InputError(`${name}: not valid JSON: ${(e as Error).message}`, { source: name });
     }
     const parsed = GeckoTerminalSchema.safeParse(json);
-    if (!parsed.success) throw new InputError(`${name}: expected {"hourly_close": [[unix, price], …]}`, { source: name });
+    if (!parsed.success)
+      throw new InputError(`${name}: expected {"hourly_close": [[unix, price], …]}`, { source: name });
     for (const [t, p] of parsed.data.hourly_close) points.push([t, new Decimal(p)]);
   } else {
     const lines = trimmed.split(/\r?\n/).filter((l) => l.trim() !== '');
@@ -42,7 +43,8 @@ export function parsePriceSeries(text: string, name: string): PriceSeries {
         const cells = line.split(',');
         const day = Date.parse(`${cells[dateCol]}T00:00:00Z`);
         const close = Number(cells[closeCol]);
-        if (Number.isFinite(day) && Number.isFinite(close) && close > 0) points.push([day / 1000, new Decimal(cells[closeCol]!)]);
+        if (Number.isFinite(day) && Number.isFinite(close) && close > 0)
+          points.push([day / 1000, new Decimal(cells[closeCol]!)]);
       });
     } else {
       lines.forEach((line, i) => {
@@ -50,7 +52,10 @@ export function parsePriceSeries(text: string, name: string): PriceSeries {
         const time = Number(t);
         const price = Number(p);
         if (!Number.isInteger(time)) {
-          throw new InputError(`${name}: line ${i + 1}: expected "unix time, price" or a CSV with Date and Close columns`, { source: name, line: i + 1 });
+          throw new InputError(
+            `${name}: line ${i + 1}: expected "unix time, price" or a CSV with Date and Close columns`,
+            { source: name, line: i + 1 },
+          );
         }
         if (Number.isFinite(price) && price > 0) points.push([time, new Decimal(p!.trim())]);
       });

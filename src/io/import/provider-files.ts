@@ -77,7 +77,11 @@ export function mergeImports(results: readonly ImportResult[]): ImportResult {
   const first = results[0]!;
   const network = first.tape.network;
   const other = results.find((r) => r.tape.network !== network);
-  if (other) throw new InputError(`the files hold trades of two networks (${network} and ${other.tape.network}): import them apart`, { source: 'import' });
+  if (other)
+    throw new InputError(
+      `the files hold trades of two networks (${network} and ${other.tape.network}): import them apart`,
+      { source: 'import' },
+    );
   const swaps = results.flatMap((r) => r.tape.swaps).map((s, i) => ({ s, i }));
   swaps.sort((a, b) => a.s.time - b.s.time || a.i - b.i);
   const native = new Map<number, TapeInput['native_prices'] extends readonly (infer P)[] | undefined ? P : never>();

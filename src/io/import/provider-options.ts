@@ -31,13 +31,21 @@ export function pick(columns: ReadonlySet<string>, names: readonly string[]): st
 export function need(columns: ReadonlySet<string>, names: readonly string[], what: string, file: string): string {
   const found = pick(columns, names);
   if (found === undefined) {
-    throw new InputError(`${file}: no ${what} column (${names.join(' or ')}); the file has ${[...columns].join(', ')}`, { source: file });
+    throw new InputError(
+      `${file}: no ${what} column (${names.join(' or ')}); the file has ${[...columns].join(', ')}`,
+      { source: file },
+    );
   }
   return found;
 }
 
 /** The network of an export: the `network` option, else its first row's `blockchain`. */
-export function exportNetwork(table: ExportTable, options: ProviderImportOptions, file: string, fallback?: Network): Network {
+export function exportNetwork(
+  table: ExportTable,
+  options: ProviderImportOptions,
+  file: string,
+  fallback?: Network,
+): Network {
   if (options.network) return options.network;
   const chain = text(table.first('blockchain')).toLowerCase();
   const network = CHAINS[chain] ?? fallback;
@@ -52,7 +60,12 @@ export function exportNetwork(table: ExportTable, options: ProviderImportOptions
 
 /** The trade collector of an import on `network` with these options. */
 /** `placeOf` names a row the importer gives by its number (see `RowPlace`). */
-export function collector(network: Network, options: ProviderImportOptions, bySymbol = false, placeOf?: (row: number) => string): TradeCollector {
+export function collector(
+  network: Network,
+  options: ProviderImportOptions,
+  bySymbol = false,
+  placeOf?: (row: number) => string,
+): TradeCollector {
   const nativeUsd = network === 'sol' ? options.solUsd : options.ethUsd;
   return new TradeCollector({
     network,

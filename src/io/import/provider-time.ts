@@ -90,5 +90,11 @@ function plainZone(t: string, end: number): boolean {
   const rest = t.length - end;
   if (rest === 0) return true;
   if (rest === 1) return t.charCodeAt(end) === 90; // Z
-  return rest === 4 && t.charCodeAt(end) === 32 && t.charCodeAt(end + 1) === 85 && t.charCodeAt(end + 2) === 84 && t.charCodeAt(end + 3) === 67; // ' UTC'
+  return (
+    rest === 4 &&
+    t.charCodeAt(end) === 32 &&
+    t.charCodeAt(end + 1) === 85 &&
+    t.charCodeAt(end + 2) === 84 &&
+    t.charCodeAt(end + 3) === 67
+  ); // ' UTC'
 }

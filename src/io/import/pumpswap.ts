@@ -42,7 +42,11 @@ const SwapSchema = z.object({
  * @example
  * const { tape, report } = importPumpSwap(text.split('\n'), parsePriceSeries(solUsdJson, 'sol_usd_hourly.json'));
  */
-export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, options: PumpSwapImportOptions = {}): ImportResult {
+export function importPumpSwap(
+  lines: readonly string[],
+  solUsd: PriceSeries,
+  options: PumpSwapImportOptions = {},
+): ImportResult {
   const log = new DropLog();
   const tokens: NonNullable<TapeInput['tokens']> = {};
   const swaps: ImportedSwap[] = [];
@@ -55,7 +59,10 @@ export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, op
       const parsed = CaptureSchema.safeParse(JSON.parse(text));
       if (!parsed.success) {
         rows++;
-        return log.drop(`capture line without mint or swaps (${formatPath(parsed.error.issues[0]!.path)})`, `line ${line}`);
+        return log.drop(
+          `capture line without mint or swaps (${formatPath(parsed.error.issues[0]!.path)})`,
+          `line ${line}`,
+        );
       }
       capture = parsed.data;
     } catch {
@@ -63,7 +70,8 @@ export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, op
       return log.drop('line is not JSON', `line ${line}`);
     }
     rows += capture.swaps.length;
-    if (capture.swaps.length > 0) tokens[capture.mint] = { name: null, symbol: null, created_at: capture.created ?? null };
+    if (capture.swaps.length > 0)
+      tokens[capture.mint] = { name: null, symbol: null, created_at: capture.created ?? null };
     capture.swaps.forEach((raw, i) => {
       const where = `line ${line} swaps[${i}]`;
       const parsed = SwapSchema.safeParse(raw);
@@ -80,9 +88,17 @@ export function importPumpSwap(lines: readonly string[], solUsd: PriceSeries, op
       const quantity = new Decimal(s.tokens);
       const priceSol = s.price != null ? new Decimal(s.price) : new Decimal(s.sol).div(quantity);
       swaps.push({
-        wallet: s.trader, token: capture.mint, type: s.side, time: s.ts, quantity,
-        usdPrice: priceSol.times(solPrice), usdAmount: new Decimal(s.sol).times(solPrice), usdLiquidity: null,
-        transactionHash: s.sig ?? null, seq: [line, i], where,
+        wallet: s.trader,
+        token: capture.mint,
+        type: s.side,
+        time: s.ts,
+        quantity,
+        usdPrice: priceSol.times(solPrice),
+        usdAmount: new Decimal(s.sol).times(solPrice),
+        usdLiquidity: null,
+        transactionHash: s.sig ?? null,
+        seq: [line, i],
+        where,
       });
     });
   });

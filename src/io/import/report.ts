@@ -73,7 +73,9 @@ export class DropLog {
  */
 export function formatImportReport(report: ImportReport): string {
   const dropped = report.rows - report.kept;
-  const lines = [`${report.source}: read ${report.rows} swap rows, kept ${report.kept}, dropped ${dropped}${dropped > 0 ? ':' : ''}`];
+  const lines = [
+    `${report.source}: read ${report.rows} swap rows, kept ${report.kept}, dropped ${dropped}${dropped > 0 ? ':' : ''}`,
+  ];
   for (const d of report.dropped) lines.push(`  ${d.count} ${d.reason} (e.g. ${d.examples.join('; ')})`);
   for (const note of report.notes) lines.push(`  note: ${note}`);
   return `${lines.join('\n')}\n`;

@@ -48,7 +48,14 @@ export class SwapColumns implements ImportRows {
   private seq = new Float64Array(4096);
   private seqStart = new Int32Array(1025);
 
-  add(record: SwapRecord, type: 'buy' | 'sell', time: number, seq: readonly number[], fits: boolean, isQuotient: boolean): void {
+  add(
+    record: SwapRecord,
+    type: 'buy' | 'sell',
+    time: number,
+    seq: readonly number[],
+    fits: boolean,
+    isQuotient: boolean,
+  ): void {
     const i = this.count++;
     if (i === this.time.length) {
       this.time = grown(this.time, i);
@@ -70,7 +77,9 @@ export class SwapColumns implements ImportRows {
 
   misfit(i: number): string | null {
     const r = this.records[i]!;
-    return this.flags[i]! & FITS ? null : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
+    return this.flags[i]! & FITS
+      ? null
+      : whyNotTapeReady(r.quantity, r.usdPrice, r.usdAmount, null, this.time[i]!, () => this.exactPrice(i));
   }
 
   token(i: number): string {
@@ -84,7 +93,9 @@ export class SwapColumns implements ImportRows {
   /** A swap's exact price: a quotient divided again. */
   exactPrice(i: number): Decimal {
     const r = this.records[i]!;
-    return this.flags[i]! & QUOTIENT ? exactQuotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal) : exactDecimal(r.usdPrice);
+    return this.flags[i]! & QUOTIENT
+      ? exactQuotient(r.usdAmount as string | DigitsDecimal, r.quantity as string | DigitsDecimal)
+      : exactDecimal(r.usdPrice);
   }
 
   where(i: number): RowPlace {
@@ -101,7 +112,17 @@ export class SwapColumns implements ImportRows {
     if (!inOrder(order, byTape)) order.sort(byTape);
     return Array.from(order, (i) => {
       const r = this.records[i]!;
-      return tapeSwapOf(r.wallet, r.token, this.flags[i]! & BUY ? 'buy' : 'sell', time[i]!, r.quantity, r.usdPrice, r.usdAmount, null, r.hash);
+      return tapeSwapOf(
+        r.wallet,
+        r.token,
+        this.flags[i]! & BUY ? 'buy' : 'sell',
+        time[i]!,
+        r.quantity,
+        r.usdPrice,
+        r.usdAmount,
+        null,
+        r.hash,
+      );
     });
   }
 

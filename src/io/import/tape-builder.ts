@@ -107,7 +107,14 @@ function compareSeq(a: readonly number[], b: readonly number[]): number {
  * Orders two swaps of one second by their order values a[aStart, aEnd) and b[bStart, bEnd), a
  * missing value read as 0.
  */
-export function compareSeqRanges(a: ArrayLike<number>, aStart: number, aEnd: number, b: ArrayLike<number>, bStart: number, bEnd: number): number {
+export function compareSeqRanges(
+  a: ArrayLike<number>,
+  aStart: number,
+  aEnd: number,
+  b: ArrayLike<number>,
+  bStart: number,
+  bEnd: number,
+): number {
   for (let k = 0; k < Math.max(aEnd - aStart, bEnd - bStart); k++) {
     const d = (aStart + k < aEnd ? a[aStart + k]! : 0) - (bStart + k < bEnd ? b[bStart + k]! : 0);
     if (d !== 0) return d;
@@ -143,7 +150,17 @@ export function tapeNativePrices(nativePrices: PriceSeries): NonNullable<TapeInp
  * the four shapes are spelled out, as object spreads made building the tape's objects slow.
  */
 function tapeSwap(s: ImportedSwap): TapeInput['swaps'][number] {
-  return tapeSwapOf(s.wallet, s.token, s.type, s.time, s.quantity, s.usdPrice, s.usdAmount, s.usdLiquidity, s.transactionHash);
+  return tapeSwapOf(
+    s.wallet,
+    s.token,
+    s.type,
+    s.time,
+    s.quantity,
+    s.usdPrice,
+    s.usdAmount,
+    s.usdLiquidity,
+    s.transactionHash,
+  );
 }
 
 /** {@link tapeSwap} of the values themselves. */
@@ -169,5 +186,15 @@ export function tapeSwapOf(
   const amount = tapeDecimal(usdAmount);
   return hash === null
     ? { wallet, token, type, time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity }
-    : { wallet, token, type, time, quantity, usd_price: price, usd_amount: amount, usd_liquidity: liquidity, transaction_hash: hash };
+    : {
+        wallet,
+        token,
+        type,
+        time,
+        quantity,
+        usd_price: price,
+        usd_amount: amount,
+        usd_liquidity: liquidity,
+        transaction_hash: hash,
+      };
 }

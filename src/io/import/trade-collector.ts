@@ -128,7 +128,8 @@ export class TradeCollector {
     if (!row.sold.address || !row.bought.address) return this.log.drop('a leg without a token address', row.where);
     const soldQuote = this.quoteOf(row.sold);
     const boughtQuote = this.quoteOf(row.bought);
-    if (soldQuote && boughtQuote) return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
+    if (soldQuote && boughtQuote)
+      return this.log.drop('both legs are quote assets (e.g. SOL for USDC): not a token trade', row.where);
     if (!soldQuote && !boughtQuote) {
       const legs = `${row.sold.symbol || row.sold.address} -> ${row.bought.symbol || row.bought.address}`;
       return this.log.drop(NO_QUOTE_LEG, `${this.log.place(row.where)} (${legs})`);
@@ -139,7 +140,12 @@ export class TradeCollector {
     const quote = (soldQuote ?? boughtQuote)!;
     // The usual row, a token amount and a USD value as text: priced without decimal.js, and
     // without an object for either when they are already in tape form.
-    if (typeof tokenLeg.amount === 'string' && typeof row.usd === 'string' && tapeFormDigits(tokenLeg.amount) > 0 && tapeFormDigits(row.usd) > 0) {
+    if (
+      typeof tokenLeg.amount === 'string' &&
+      typeof row.usd === 'string' &&
+      tapeFormDigits(tokenLeg.amount) > 0 &&
+      tapeFormDigits(row.usd) > 0
+    ) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
       this.usdFromExport++;
       return this.keepQuotient(row, tokenLeg, type, tokenLeg.amount, row.usd);
@@ -197,25 +203,53 @@ export class TradeCollector {
    * Writes down the usual row: its quantity and USD value read without decimal.js, its price their
    * quotient, kept as its tape text (the rare exact comparison divides again, {@link SwapColumns.exactPrice}).
    */
-  private keepQuotient(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: string | DigitsDecimal, usdAmount: string | DigitsDecimal): void {
+  private keepQuotient(
+    row: TradeRow,
+    tokenLeg: TradeLeg,
+    type: 'buy' | 'sell',
+    quantity: string | DigitsDecimal,
+    usdAmount: string | DigitsDecimal,
+  ): void {
     this.keep(row, tokenLeg, type, quantity, quotientTape(usdAmount, quantity), usdAmount, true);
   }
 
   /** Writes a priced trade down as a swap. */
-  private keep(row: TradeRow, tokenLeg: TradeLeg, type: 'buy' | 'sell', quantity: SwapDecimal, usdPrice: SwapDecimal, usdAmount: SwapDecimal, isQuotient = false): void {
+  private keep(
+    row: TradeRow,
+    tokenLeg: TradeLeg,
+    type: 'buy' | 'sell',
+    quantity: SwapDecimal,
+    usdPrice: SwapDecimal,
+    usdAmount: SwapDecimal,
+    isQuotient = false,
+  ): void {
     const { quotes } = this.options;
     if (row.time === null) this.timesAssumed++;
     const time = row.time ?? this.options.assumeTime!;
     // Texts in tape form (a quotient's price among them) fit by their length alone; any other
     // value is checked with the tape's rules when the tape is made.
-    const fits = typeof quantity === 'string' && typeof usdAmount === 'string' && typeof usdPrice === 'string' && shortTapeText(quantity) && shortTapeText(usdAmount) && shortTapeText(usdPrice) && fitsTime(time);
+    const fits =
+      typeof quantity === 'string' &&
+      typeof usdAmount === 'string' &&
+      typeof usdPrice === 'string' &&
+      shortTapeText(quantity) &&
+      shortTapeText(usdAmount) &&
+      shortTapeText(usdPrice) &&
+      fitsTime(time);
     // Symbol-only exports keep the symbol as written; addresses compare case-insensitively on eth.
     const token = this.tokenOf(this.options.bySymbol ? tokenLeg.address : quotes.key(tokenLeg.address));
     if (!token.named && tokenLeg.symbol) {
       if (this.tokens[token.key] === undefined) this.tokens[token.key] = { name: null, symbol: tokenLeg.symbol };
       token.named = true;
     }
-    this.swaps.add(new SwapRecord(quotes.key(row.wallet), token.key, quantity, usdPrice, usdAmount, row.hash || null, row.where), type, time, row.seq, fits, isQuotient);
+    this.swaps.add(
+      new SwapRecord(quotes.key(row.wallet), token.key, quantity, usdPrice, usdAmount, row.hash || null, row.where),
+      type,
+      time,
+      row.seq,
+      fits,
+      isQuotient,
+    );
   }
 
   /**
@@ -225,8 +259,14 @@ export class TradeCollector {
   finish(source: ImportReport['source'], file: string, notes: readonly string[] = []): ImportResult {
     const kept = keptRows(this.swaps, this.options.outlierFactor ?? 100, this.log);
     if (kept.length === 0) {
-      const reasons = this.log.list().map((d) => `${d.count} ${d.reason}`).join('; ');
-      throw new InputError(`${file}: nothing usable: ${this.rows} rows read, none kept (${reasons || 'the file has no rows'})`, { source: file });
+      const reasons = this.log
+        .list()
+        .map((d) => `${d.count} ${d.reason}`)
+        .join('; ');
+      throw new InputError(
+        `${file}: nothing usable: ${this.rows} rows read, none kept (${reasons || 'the file has no rows'})`,
+        { source: file },
+      );
     }
     let first = Infinity;
     let last = -Infinity;
@@ -236,7 +276,12 @@ export class TradeCollector {
     }
     const native = this.options.nativeUsd ? seriesWindow(this.options.nativeUsd, first, last) : [];
     return {
-      tape: { network: this.options.network, tokens: this.tokens, native_prices: tapeNativePrices(native), swaps: this.swaps.tapeSwaps(kept) },
+      tape: {
+        network: this.options.network,
+        tokens: this.tokens,
+        native_prices: tapeNativePrices(native),
+        swaps: this.swaps.tapeSwaps(kept),
+      },
       report: {
         source,
         rows: this.rows,

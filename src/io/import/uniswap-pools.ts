@@ -22,7 +22,9 @@ export interface UniswapPool {
 /** Wrapped ether on Ethereum mainnet: the quote leg that gives ETH/USD. */
 export const WETH = QUOTE_ASSETS.eth.find((a) => a.symbol === 'WETH')!.address;
 /** Dollar stablecoins on Ethereum mainnet (USDC, USDT, DAI: the quote assets of kind `usd`), priced at 1 USD as a quote leg. */
-export const STABLECOINS: ReadonlySet<string> = new Set(QUOTE_ASSETS.eth.filter((a) => a.kind === 'usd').map((a) => a.address));
+export const STABLECOINS: ReadonlySet<string> = new Set(
+  QUOTE_ASSETS.eth.filter((a) => a.kind === 'usd').map((a) => a.address),
+);
 
 const PairsSchema = z.object({
   pairs: z.array(
@@ -53,7 +55,10 @@ export function parsePoolInfo(text: string, name: string): UniswapPool[] {
       throw new InputError(`${name}: not valid JSON: ${(e as Error).message}`, { source: name });
     }
     const parsed = PairsSchema.safeParse(json);
-    if (!parsed.success) throw new InputError(`${name}: expected {"pairs": [{"id", "token0": {"id", "symbol"}, "token1": …}]}`, { source: name });
+    if (!parsed.success)
+      throw new InputError(`${name}: expected {"pairs": [{"id", "token0": {"id", "symbol"}, "token1": …}]}`, {
+        source: name,
+      });
     return parsed.data.pairs.map((p) => ({
       id: p.id.toLowerCase(),
       token0: { id: p.token0.id.toLowerCase(), symbol: p.token0.symbol ?? null, name: null },
@@ -65,9 +70,12 @@ export function parsePoolInfo(text: string, name: string): UniswapPool[] {
   const col = (c: string): number => header?.cells.indexOf(c) ?? -1;
   const missing = CSV_COLUMNS.filter((c) => col(c) < 0);
   if (header === undefined || missing.length > 0) {
-    throw new InputError(`${name}: pool info CSV lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, { source: name, line: 1 });
+    throw new InputError(`${name}: pool info CSV lacks column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, {
+      source: name,
+      line: 1,
+    });
   }
-  const cell = (r: readonly string[], c: string): string | null => (col(c) >= 0 ? (r[col(c)]?.trim() || null) : null);
+  const cell = (r: readonly string[], c: string): string | null => (col(c) >= 0 ? r[col(c)]?.trim() || null : null);
   return rows.map(({ cells }) => {
     const token = cell(cells, 'Contracts')?.toLowerCase() ?? null;
     const side = (i: 0 | 1): PoolToken => {

@@ -43,7 +43,14 @@ const common = {
   logIndex: WholeString.optional(),
   transaction: z.object({ blockNumber: WholeString }).optional(),
 };
-const V2Schema = z.object({ ...common, amount0In: UnsignedDecimal, amount0Out: UnsignedDecimal, amount1In: UnsignedDecimal, amount1Out: UnsignedDecimal, from: z.string().min(1) });
+const V2Schema = z.object({
+  ...common,
+  amount0In: UnsignedDecimal,
+  amount0Out: UnsignedDecimal,
+  amount1In: UnsignedDecimal,
+  amount1Out: UnsignedDecimal,
+  from: z.string().min(1),
+});
 const V3Schema = z.object({ ...common, amount0: SignedDecimal, amount1: SignedDecimal, origin: z.string().min(1) });
 
 /** A swap entity reduced to what matters: the trader's signed receipts of both tokens. */
@@ -81,8 +88,7 @@ function readLeg(row: unknown): Leg | string {
 }
 
 /** Why a swap whose USD value is to come from its quote leg cannot have one. */
-const NO_QUOTE_PRICE =
-  `no USD price for the quote leg (WETH needs ${optionName('ethUsd')}; other quotes cannot be priced)`;
+const NO_QUOTE_PRICE = `no USD price for the quote leg (WETH needs ${optionName('ethUsd')}; other quotes cannot be priced)`;
 
 function median(values: readonly Decimal[]): Decimal | null {
   if (values.length === 0) return null;
@@ -135,18 +141,35 @@ export function importUniswap(
       const net = leg.received[side];
       const quoteNet = leg.received[side === 0 ? 1 : 0].abs();
       if (net.isZero()) return log.drop('no net amount of the traded token', where);
-      if (quote.id === WETH && !quoteNet.isZero() && leg.amountUsd.gt(0)) poolNative.push([leg.time, leg.amountUsd.div(quoteNet)]);
+      if (quote.id === WETH && !quoteNet.isZero() && leg.amountUsd.gt(0))
+        poolNative.push([leg.time, leg.amountUsd.div(quoteNet)]);
       let usd: Decimal | null = leg.amountUsd;
       if (usdFrom === 'quote') {
-        const unit = quote.id === WETH ? (options.ethUsd ? priceAt(options.ethUsd, leg.time) : null) : STABLECOINS.has(quote.id) ? new Decimal(1) : null;
+        const unit =
+          quote.id === WETH
+            ? options.ethUsd
+              ? priceAt(options.ethUsd, leg.time)
+              : null
+            : STABLECOINS.has(quote.id)
+              ? new Decimal(1)
+              : null;
         usd = unit === null ? null : quoteNet.times(unit);
       }
       if (usd === null) return log.drop(NO_QUOTE_PRICE, where);
       if (!usd.gt(0)) return log.drop('no USD value (amountUSD is 0: the subgraph could not price the swap)', where);
       const quantity = net.abs();
       swaps.push({
-        wallet: leg.wallet, token: token.id, type: net.gt(0) ? 'buy' : 'sell', time: leg.time, quantity,
-        usdPrice: usd.div(quantity), usdAmount: usd, usdLiquidity: null, transactionHash: leg.hash, seq: leg.seq, where,
+        wallet: leg.wallet,
+        token: token.id,
+        type: net.gt(0) ? 'buy' : 'sell',
+        time: leg.time,
+        quantity,
+        usdPrice: usd.div(quantity),
+        usdAmount: usd,
+        usdLiquidity: null,
+        transactionHash: leg.hash,
+        seq: leg.seq,
+        where,
       });
     });
     native.push(...checkedNative(input.source, poolNative, options.ethUsd, usdFrom, notes));
@@ -187,22 +210,32 @@ function checkedNative(
 }
 
 /** Native prices: the WETH-leg points (outliers left out), and `ethUsd` points for days with none. */
-function nativeSeries(all: [number, Decimal][], swaps: readonly ImportedSwap[], ethUsd: PriceSeries | undefined, notes: string[]): PriceSeries {
+function nativeSeries(
+  all: [number, Decimal][],
+  swaps: readonly ImportedSwap[],
+  ethUsd: PriceSeries | undefined,
+  notes: string[],
+): PriceSeries {
   // A point beyond the tape's range (amountUSD 1e99999) would also pull the median away.
   const points = all.filter(([, p]) => fitsTape(p));
   const mid = median(points.map((p) => p[1]));
   const kept = mid === null ? [] : points.filter(([, p]) => p.div(mid).lte(100) && p.div(mid).gte(0.01));
-  if (kept.length < points.length) notes.push(`${points.length - kept.length} ETH/USD points from WETH legs left out: more than 100× from their median`);
+  if (kept.length < points.length)
+    notes.push(
+      `${points.length - kept.length} ETH/USD points from WETH legs left out: more than 100× from their median`,
+    );
   const series = kept.sort((a, b) => a[0] - b[0]);
   if (ethUsd !== undefined && swaps.length > 0) {
     const day = (t: number): number => Math.floor(t / 86_400);
     const covered = new Set(series.map(([t]) => day(t)));
     const times = swaps.map((s) => s.time);
     const needed = new Set(times.map(day).filter((d) => !covered.has(d)));
-    const fill = [...needed].sort((a, b) => a - b).flatMap((d) => {
-      const price = priceAt(ethUsd, d * 86_400 + 86_399);
-      return price === null ? [] : [[d * 86_400, price] as [number, Decimal]];
-    });
+    const fill = [...needed]
+      .sort((a, b) => a - b)
+      .flatMap((d) => {
+        const price = priceAt(ethUsd, d * 86_400 + 86_399);
+        return price === null ? [] : [[d * 86_400, price] as [number, Decimal]];
+      });
     if (fill.length > 0) {
       notes.push(`${fill.length} days without a WETH leg take ETH/USD from the ${optionName('ethUsd')} series`);
     }

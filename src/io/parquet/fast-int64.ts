@@ -77,7 +77,12 @@ function unpackPage(c: Cursor, count: number, out: Float64Array, start: number):
  * column the slowest of a tape to read. Returns null for any other layout or for values beyond
  * 2^53, which the caller then reads through hyparquet.
  */
-export function readDeltaInt64(bytes: Uint8Array, codec: CompressionCodec, compressors: Compressors, rows: number): Float64Array | null {
+export function readDeltaInt64(
+  bytes: Uint8Array,
+  codec: CompressionCodec,
+  compressors: Compressors,
+  rows: number,
+): Float64Array | null {
   const pages = dataPagesV2(bytes, codec, compressors, rows, 'DELTA_BINARY_PACKED');
   if (pages === null) return null;
   const out = new Float64Array(rows);

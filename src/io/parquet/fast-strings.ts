@@ -64,7 +64,10 @@ export function readDeltaLengthStrings(
     let defined: number[] | null = null;
     if (optional) {
       defined = new Array<number>(page.values);
-      const levels = { view: new DataView(page.levels.buffer, page.levels.byteOffset, page.levels.byteLength), offset: 0 };
+      const levels = {
+        view: new DataView(page.levels.buffer, page.levels.byteOffset, page.levels.byteLength),
+        offset: 0,
+      };
       readRleBitPackedHybrid(levels, 1, defined, page.levels.byteLength);
     }
     const { data } = page;

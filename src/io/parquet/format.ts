@@ -59,10 +59,11 @@ function stringColumn(name: SwapColumn, optional: boolean): SchemaElement {
 /** The Parquet schema of a tape: times are INT64 seconds, everything else UTF-8 strings. */
 export const TAPE_SCHEMA: SchemaElement[] = [
   { name: 'root', num_children: SWAP_COLUMNS.length + 1 },
-  ...SWAP_COLUMNS.map((name): SchemaElement =>
-    name === 'time'
-      ? { name, type: 'INT64', repetition_type: 'REQUIRED' }
-      : stringColumn(name, (OPTIONAL_COLUMNS as readonly string[]).includes(name)),
+  ...SWAP_COLUMNS.map(
+    (name): SchemaElement =>
+      name === 'time'
+        ? { name, type: 'INT64', repetition_type: 'REQUIRED' }
+        : stringColumn(name, (OPTIONAL_COLUMNS as readonly string[]).includes(name)),
   ),
   { name: NULLS_COLUMN, type: 'INT32', repetition_type: 'REQUIRED' },
 ];

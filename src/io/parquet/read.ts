@@ -31,9 +31,16 @@ const FormsSchema = z.object({
 
 /** The physical type each column must have, and the words an error uses for it. */
 const EXPECTED_TYPE: Record<SwapColumn, { type: string; words: string }> = Object.fromEntries(
-  SWAP_COLUMNS.map((c) => [c, c === 'time' ? { type: 'INT64', words: 'INT64 (seconds)' } : { type: 'BYTE_ARRAY', words: 'a UTF-8 string (BYTE_ARRAY)' }]),
+  SWAP_COLUMNS.map((c) => [
+    c,
+    c === 'time'
+      ? { type: 'INT64', words: 'INT64 (seconds)' }
+      : { type: 'BYTE_ARRAY', words: 'a UTF-8 string (BYTE_ARRAY)' },
+  ]),
 ) as never;
-const REQUIRED_COLUMNS: readonly SwapColumn[] = SWAP_COLUMNS.filter((c) => !(OPTIONAL_COLUMNS as readonly string[]).includes(c));
+const REQUIRED_COLUMNS: readonly SwapColumn[] = SWAP_COLUMNS.filter(
+  (c) => !(OPTIONAL_COLUMNS as readonly string[]).includes(c),
+);
 
 /** Decompressors for the codecs other writers use too (snappy is built into hyparquet). */
 const DECOMPRESSORS = {
@@ -46,10 +53,11 @@ const utf8 = new TextDecoder();
 function stringFromBytes(bytes: Uint8Array | undefined): string | undefined {
   if (bytes === undefined) return undefined;
   for (let i = 0; i < bytes.length; i++) if (bytes[i]! > 0x7f) return utf8.decode(bytes);
-  return bytes.length < 24 ? String.fromCharCode.apply(null, bytes as unknown as number[]) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return bytes.length < 24
+    ? String.fromCharCode.apply(null, bytes as unknown as number[])
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 const PARSERS = { ...DEFAULT_PARSERS, stringFromBytes };
-
 
 /**
  * A Parquet tape file, read a row group at a time: at most one decoded row group is in memory,
@@ -149,7 +157,9 @@ export class ParquetTapeFile {
 
   private readBytes(start: number, length: number): Uint8Array {
     if (start < 0 || length < 0 || start + length > this.size) {
-      throw this.error(`not a readable Parquet file: bytes ${start}..${start + length} lie past its end (${this.size} bytes): the file is truncated`);
+      throw this.error(
+        `not a readable Parquet file: bytes ${start}..${start + length} lie past its end (${this.size} bytes): the file is truncated`,
+      );
     }
     const bytes = new Uint8Array(length);
     let done = 0;
@@ -166,10 +176,13 @@ export class ParquetTapeFile {
     const tail = this.readBytes(this.size - 8, 8);
     const magic = String.fromCharCode(...tail.subarray(4));
     if (magic !== 'PAR1') {
-      throw this.error(`not a Parquet file (it does not end with "PAR1"): truncated or another format; a JSON tape needs the .json extension`);
+      throw this.error(
+        `not a Parquet file (it does not end with "PAR1"): truncated or another format; a JSON tape needs the .json extension`,
+      );
     }
     const length = new DataView(tail.buffer).getUint32(0, true);
-    if (length + 8 > this.size - 4) throw this.error(`not a readable Parquet file: its footer claims ${length} bytes, more than the file holds`);
+    if (length + 8 > this.size - 4)
+      throw this.error(`not a readable Parquet file: its footer claims ${length} bytes, more than the file holds`);
     try {
       return parquetMetadata(this.readBytes(this.size - 8 - length, length + 8), { parsers: PARSERS });
     } catch (e) {
@@ -185,7 +198,9 @@ export class ParquetTapeFile {
       const expected = EXPECTED_TYPE[name];
       if (element === undefined) {
         if (REQUIRED_COLUMNS.includes(name)) {
-          throw this.error(`no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')} (and may have ${OPTIONAL_COLUMNS.join(', ')})`);
+          throw this.error(
+            `no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')} (and may have ${OPTIONAL_COLUMNS.join(', ')})`,
+          );
         }
         continue;
       }
@@ -201,10 +216,13 @@ export class ParquetTapeFile {
 
   private readHeader(): TapeHeader {
     const format = this.keyValue(META_FORMAT);
-    if (format !== undefined && format !== FORMAT_VERSION) throw this.error(`tape format "${format}" is not ${FORMAT_VERSION}: written by a newer copysim?`);
+    if (format !== undefined && format !== FORMAT_VERSION)
+      throw this.error(`tape format "${format}" is not ${FORMAT_VERSION}: written by a newer copysim?`);
     const text = this.keyValue(META_HEADER);
     if (text === undefined) {
-      throw this.error(`no "${META_HEADER}" key-value metadata: the tape's network, tokens and native prices are missing (write Parquet tapes with copysim convert)`);
+      throw this.error(
+        `no "${META_HEADER}" key-value metadata: the tape's network, tokens and native prices are missing (write Parquet tapes with copysim convert)`,
+      );
     }
     let value: unknown;
     try {
@@ -235,9 +253,12 @@ export class ParquetTapeFile {
     const rows = Number(group.num_rows);
     const out: Partial<RowGroupColumns> = {};
     for (const name of [...SWAP_COLUMNS, NULLS_COLUMN] as const) {
-      const chunk = skipped.has(name) ? undefined : group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === name);
+      const chunk = skipped.has(name)
+        ? undefined
+        : group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === name);
       if (chunk === undefined) {
-        if ((REQUIRED_COLUMNS as readonly string[]).includes(name)) throw this.error(`row group ${g}: no column chunk "${name}"`);
+        if ((REQUIRED_COLUMNS as readonly string[]).includes(name))
+          throw this.error(`row group ${g}: no column chunk "${name}"`);
         out[name] = new Array<undefined>(rows);
         continue;
       }
@@ -246,16 +267,30 @@ export class ParquetTapeFile {
     return out as RowGroupColumns;
   }
 
-  private readChunk(chunk: ColumnChunk, name: string, g: number, rows: number, schemaPath: ReturnType<typeof getTreePath>): Column {
+  private readChunk(
+    chunk: ColumnChunk,
+    name: string,
+    g: number,
+    rows: number,
+    schemaPath: ReturnType<typeof getTreePath>,
+  ): Column {
     const meta = chunk.meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const bytes = this.readBytes(start, Number(meta.total_compressed_size));
     let values: Column | null = null;
     try {
-      if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') && meta.dictionary_page_offset === undefined) {
+      if (
+        meta.type === 'BYTE_ARRAY' &&
+        meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') &&
+        meta.dictionary_page_offset === undefined
+      ) {
         const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
         values = readDeltaLengthStrings(bytes, meta.codec, DECOMPRESSORS, rows, optional);
-      } else if (meta.type === 'INT64' && meta.encodings.includes('DELTA_BINARY_PACKED') && meta.dictionary_page_offset === undefined) {
+      } else if (
+        meta.type === 'INT64' &&
+        meta.encodings.includes('DELTA_BINARY_PACKED') &&
+        meta.dictionary_page_offset === undefined
+      ) {
         values = readDeltaInt64(bytes, meta.codec, DECOMPRESSORS, rows);
       }
       if (values !== null) return values;
@@ -274,10 +309,14 @@ export class ParquetTapeFile {
       );
       values = data.length === 1 ? data[0]! : concat(data as ArrayLike<unknown>[]);
     } catch (e) {
-      throw this.error(`row group ${g}, column "${name}": cannot be decoded (${(e as Error).message}): the file is corrupt`);
+      throw this.error(
+        `row group ${g}, column "${name}": cannot be decoded (${(e as Error).message}): the file is corrupt`,
+      );
     }
     if (values.length !== rows) {
-      throw this.error(`row group ${g}, column "${name}": ${values.length} values for ${rows} rows: the file is corrupt`);
+      throw this.error(
+        `row group ${g}, column "${name}": ${values.length} values for ${rows} rows: the file is corrupt`,
+      );
     }
     return values;
   }

@@ -3,7 +3,14 @@ import type { PriceTick } from '../../engine/known-prices.js';
 import { SWAP_TIME_LIMIT, type Swap } from '../../model/tape.js';
 import { isPositiveDecimalText } from '../../numeric/decimal.js';
 import { LazyStrings } from './fast-strings.js';
-import { DECIMAL_COLUMNS, NULLS_COLUMN, OPTIONAL_COLUMNS, SWAP_COLUMNS, type DecimalColumn, type SwapColumn } from './format.js';
+import {
+  DECIMAL_COLUMNS,
+  NULLS_COLUMN,
+  OPTIONAL_COLUMNS,
+  SWAP_COLUMNS,
+  type DecimalColumn,
+  type SwapColumn,
+} from './format.js';
 
 /** A decoded column: its values, or strings made when read. */
 export type Column = ArrayLike<unknown> | LazyStrings;
@@ -51,8 +58,11 @@ export function decodedRowGroup(
   const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
     [...SWAP_COLUMNS, NULLS_COLUMN] as const
   ).map((name) => reader(columns[name]));
-  const [quantityNumber, priceNumber, amountNumber, liquidityNumber] = DECIMAL_COLUMNS.map((field) => numbers.has(field));
-  const decimal = (isNumber: boolean | undefined, value: unknown): unknown => (value == null || !isNumber ? value : Number(value));
+  const [quantityNumber, priceNumber, amountNumber, liquidityNumber] = DECIMAL_COLUMNS.map((field) =>
+    numbers.has(field),
+  );
+  const decimal = (isNumber: boolean | undefined, value: unknown): unknown =>
+    value == null || !isNumber ? value : Number(value);
   // Bits of OPTIONAL_COLUMNS in the nulls column: usd_amount 1, usd_liquidity 2, transaction_hash 4.
   const readMask = OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
   const explicitNulls = (i: number): number => ((nulls!(i) as number | undefined) ?? 0) & readMask;

@@ -102,7 +102,10 @@ export class ParquetTapeWriter {
     const { network, tokens, native_prices } = this.header;
     const kv: KeyValue[] = [
       { key: META_FORMAT, value: FORMAT_VERSION },
-      { key: META_HEADER, value: JSON.stringify({ network, tokens: tokens ?? {}, native_prices: native_prices ?? [] }) },
+      {
+        key: META_HEADER,
+        value: JSON.stringify({ network, tokens: tokens ?? {}, native_prices: native_prices ?? [] }),
+      },
       { key: META_FORMS, value: JSON.stringify(forms) },
     ];
     this.writer.kvMetadata = kv;
@@ -129,10 +132,20 @@ export class ParquetTapeWriter {
   }
 }
 
-function emptyColumns(): { [K in SwapColumn | typeof NULLS_COLUMN]: (K extends 'time' | typeof NULLS_COLUMN ? number : string | null)[] } {
+function emptyColumns(): {
+  [K in SwapColumn | typeof NULLS_COLUMN]: (K extends 'time' | typeof NULLS_COLUMN ? number : string | null)[];
+} {
   return {
-    wallet: [], token: [], type: [], time: [], quantity: [], usd_price: [],
-    usd_amount: [], usd_liquidity: [], transaction_hash: [], [NULLS_COLUMN]: [],
+    wallet: [],
+    token: [],
+    type: [],
+    time: [],
+    quantity: [],
+    usd_price: [],
+    usd_amount: [],
+    usd_liquidity: [],
+    transaction_hash: [],
+    [NULLS_COLUMN]: [],
   };
 }
 

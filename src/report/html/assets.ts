@@ -12,8 +12,16 @@ import { InputError } from '../../model/errors.js';
 
 /** The report's modules in dependency order: each imports only from those before it. */
 export const REPORT_MODULES = [
-  'format.js', 'thin.js', 'parts.js', 'charts.js', 'strategy-text.js', 'copier-panel.js', 'deals-table.js',
-  'deal-panel.js', 'grids.js', 'report.js',
+  'format.js',
+  'thin.js',
+  'parts.js',
+  'charts.js',
+  'strategy-text.js',
+  'copier-panel.js',
+  'deals-table.js',
+  'deal-panel.js',
+  'grids.js',
+  'report.js',
 ] as const;
 
 /** The folder `web/` of the package, found from this module's own location (from src/ and dist/). */
@@ -21,7 +29,10 @@ export function webDir(): string {
   const start = dirname(fileURLToPath(import.meta.url));
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'web', 'report', 'report.js'))) return join(dir, 'web');
-    if (dirname(dir) === dir) throw new InputError(`the report's page files are missing: no web/report/report.js above ${start}`, { source: 'web' });
+    if (dirname(dir) === dir)
+      throw new InputError(`the report's page files are missing: no web/report/report.js above ${start}`, {
+        source: 'web',
+      });
   }
 }
 
@@ -30,7 +41,10 @@ const require = createRequire(import.meta.url);
 /** uPlot's browser build (it defines the global `uPlot`) and its style sheet. */
 export function uplotFiles(): { readonly script: string; readonly css: string } {
   const dist = dirname(require.resolve('uplot/dist/uPlot.iife.min.js'));
-  return { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), css: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
+  return {
+    script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'),
+    css: readFileSync(join(dist, 'uPlot.min.css'), 'utf8'),
+  };
 }
 
 /**

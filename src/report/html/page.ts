@@ -7,10 +7,17 @@ import { reportCss, reportScript, uplotFiles } from './assets.js';
  * page's `renderReport` knows (its `kind` says which); each of `parts` is a member of it that
  * the page decodes only when it first needs it (a deal's trades: when a deal is opened).
  */
-export function htmlPage(title: string, data: { readonly kind: string }, parts: Readonly<Record<string, unknown>> = {}): string {
+export function htmlPage(
+  title: string,
+  data: { readonly kind: string },
+  parts: Readonly<Record<string, unknown>> = {},
+): string {
   const uplot = uplotFiles();
   const script = reportScript();
-  for (const [name, text] of [['uPlot', uplot.script], ['the report script', script]] as const) {
+  for (const [name, text] of [
+    ['uPlot', uplot.script],
+    ['the report script', script],
+  ] as const) {
     if (/<\/script/i.test(text)) throw new Error(`${name} contains "</script" and cannot be inlined`);
   }
   // The data as gzip in base64: a fifth of the JSON's size (a million-swap tape's report is 14 MB
@@ -55,7 +62,9 @@ function packedBlocks(name: string, value: unknown): string[] {
   const base64 = gzipSync(JSON.stringify(value), { level: 9 }).toString('base64');
   const blocks: string[] = [];
   for (let at = 0; at < base64.length || at === 0; at += BLOCK_CHARS) {
-    blocks.push(`<script type="application/octet-stream" data-part="${name}">${base64.slice(at, at + BLOCK_CHARS)}</script>`);
+    blocks.push(
+      `<script type="application/octet-stream" data-part="${name}">${base64.slice(at, at + BLOCK_CHARS)}</script>`,
+    );
   }
   return blocks;
 }

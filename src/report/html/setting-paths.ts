@@ -11,7 +11,8 @@ export function settingLeaves(value: unknown, prefix = ''): Record<string, strin
     leaves[prefix] = Array.isArray(value) ? JSON.stringify(value) : (value as string | number | boolean | null);
     return leaves;
   }
-  for (const [key, inner] of Object.entries(value)) Object.assign(leaves, settingLeaves(inner, prefix === '' ? key : `${prefix}.${key}`));
+  for (const [key, inner] of Object.entries(value))
+    Object.assign(leaves, settingLeaves(inner, prefix === '' ? key : `${prefix}.${key}`));
   return leaves;
 }
 
@@ -25,5 +26,7 @@ export function settingLeaves(value: unknown, prefix = ''): Record<string, strin
 export function varyingPaths(requests: readonly unknown[]): string[] {
   const flat = requests.map((r) => settingLeaves(r));
   const paths = [...new Set(flat.flatMap((leaves) => Object.keys(leaves)))];
-  return paths.filter((path) => new Set(flat.map((leaves) => (path in leaves ? JSON.stringify(leaves[path]) : 'missing'))).size > 1);
+  return paths.filter(
+    (path) => new Set(flat.map((leaves) => (path in leaves ? JSON.stringify(leaves[path]) : 'missing'))).size > 1,
+  );
 }

@@ -37,10 +37,16 @@ export function columnsPerDeal(deals: number): number {
  * tape, in event order; the followed wallets' swaps apart. Thinned for display
  * ({@link minMaxIndices}); null for a deal whose token the tape does not hold.
  */
-export function dealPrices(tape: IndexedTape, deals: readonly SimulatedDeal[], leaders: readonly string[]): (DealPrices | null)[] {
+export function dealPrices(
+  tape: IndexedTape,
+  deals: readonly SimulatedDeal[],
+  leaders: readonly string[],
+): (DealPrices | null)[] {
   const tokenIds = new Map(tape.tokens.map((t, id) => [t.address, id]));
   const wanted = new Set(deals.map((d) => tokenIds.get(d.token.address)).filter((id) => id !== undefined));
-  const leaderIds = new Set(leaders.map((w) => tape.walletIds.get(addressKey(tape.network, w))).filter((id) => id !== undefined));
+  const leaderIds = new Set(
+    leaders.map((w) => tape.walletIds.get(addressKey(tape.network, w))).filter((id) => id !== undefined),
+  );
 
   // Each wanted token's swaps (input indices) in event order: one walk of the tape.
   const swapsOf = new Map<number, number[]>();

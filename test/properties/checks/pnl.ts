@@ -9,12 +9,16 @@ export function checkSums({ response }: Run): string[] {
   const { summary, deals } = response;
   deals.forEach((d, i) => {
     if (!near(d.pnl_total, d.pnl_realized + d.pnl_unrealized, Math.abs(d.pnl_realized) + Math.abs(d.pnl_unrealized))) {
-      problems.push(`deals[${i}]: pnl_total ${d.pnl_total} ≠ pnl_realized ${d.pnl_realized} + pnl_unrealized ${d.pnl_unrealized}`);
+      problems.push(
+        `deals[${i}]: pnl_total ${d.pnl_total} ≠ pnl_realized ${d.pnl_realized} + pnl_unrealized ${d.pnl_unrealized}`,
+      );
     }
   });
   const s = summary;
   if (!near(s.pnl_total, s.pnl_realized + s.pnl_unrealized, Math.abs(s.pnl_realized) + Math.abs(s.pnl_unrealized))) {
-    problems.push(`summary: pnl_total ${s.pnl_total} ≠ pnl_realized ${s.pnl_realized} + pnl_unrealized ${s.pnl_unrealized}`);
+    problems.push(
+      `summary: pnl_total ${s.pnl_total} ≠ pnl_realized ${s.pnl_realized} + pnl_unrealized ${s.pnl_unrealized}`,
+    );
   }
   const pick = (f: (d: SimulatedDeal) => number, filter: (d: SimulatedDeal) => boolean = () => true): number[] =>
     deals.filter(filter).map(f);
@@ -26,8 +30,20 @@ export function checkSums({ response }: Run): string[] {
     ['network_fees', pick((d) => d.usd_network_fee)],
     ['slippage_loss', pick((d) => d.usd_slippage_loss)],
     ['investment_amount', pick((d) => d.investment_amount)],
-    ['investment_amount_closed_deals', pick((d) => d.investment_amount, (d) => d.status === 'closed')],
-    ['investment_amount_open_deals', pick((d) => d.investment_amount, (d) => d.status === 'open')],
+    [
+      'investment_amount_closed_deals',
+      pick(
+        (d) => d.investment_amount,
+        (d) => d.status === 'closed',
+      ),
+    ],
+    [
+      'investment_amount_open_deals',
+      pick(
+        (d) => d.investment_amount,
+        (d) => d.status === 'open',
+      ),
+    ],
     ['trading_volume', deals.flatMap((d) => d.trades.map((t) => t.usd_amount ?? 0))],
   ];
   for (const [field, terms] of expectations) {
@@ -43,7 +59,8 @@ export function checkSums({ response }: Run): string[] {
     if (!near(d.usd_bot_fee, sum(fees('usd_bot_fee')), magnitude(fees('usd_bot_fee')))) {
       problems.push(`deals[${i}].usd_bot_fee ${d.usd_bot_fee} ≠ Σ over its trades`);
     }
-    if (d.trades_number !== d.trades.length) problems.push(`deals[${i}].trades_number ${d.trades_number} ≠ ${d.trades.length} trades`);
+    if (d.trades_number !== d.trades.length)
+      problems.push(`deals[${i}].trades_number ${d.trades_number} ≠ ${d.trades.length} trades`);
   });
   return problems;
 }
@@ -65,12 +82,17 @@ export function checkLastPoint(run: Run): string[] {
   } else {
     const last = n - 1;
     const fees = s.network_fees + s.bot_fees;
-    if (!near(chart.pnl_realized[last]!, s.pnl_realized)) problems.push(`last chart pnl_realized ${chart.pnl_realized[last]} ≠ summary ${s.pnl_realized}`);
-    if (!near(chart.fee_sum[last]!, fees)) problems.push(`last chart fee_sum ${chart.fee_sum[last]} ≠ summary network_fees + bot_fees ${fees}`);
-    if (!near(chart.bot_fee[last]!, s.bot_fees)) problems.push(`last chart bot_fee ${chart.bot_fee[last]} ≠ summary bot_fees ${s.bot_fees}`);
+    if (!near(chart.pnl_realized[last]!, s.pnl_realized))
+      problems.push(`last chart pnl_realized ${chart.pnl_realized[last]} ≠ summary ${s.pnl_realized}`);
+    if (!near(chart.fee_sum[last]!, fees))
+      problems.push(`last chart fee_sum ${chart.fee_sum[last]} ≠ summary network_fees + bot_fees ${fees}`);
+    if (!near(chart.bot_fee[last]!, s.bot_fees))
+      problems.push(`last chart bot_fee ${chart.bot_fee[last]} ≠ summary bot_fees ${s.bot_fees}`);
     if (pricesStillAfter(run, chart.timestamps[last]!)) {
-      if (!near(chart.pnl_unrealized[last]!, s.pnl_unrealized)) problems.push(`last chart pnl_unrealized ${chart.pnl_unrealized[last]} ≠ summary ${s.pnl_unrealized}`);
-      if (!near(chart.pnl_total[last]!, s.pnl_total)) problems.push(`last chart pnl_total ${chart.pnl_total[last]} ≠ summary ${s.pnl_total}`);
+      if (!near(chart.pnl_unrealized[last]!, s.pnl_unrealized))
+        problems.push(`last chart pnl_unrealized ${chart.pnl_unrealized[last]} ≠ summary ${s.pnl_unrealized}`);
+      if (!near(chart.pnl_total[last]!, s.pnl_total))
+        problems.push(`last chart pnl_total ${chart.pnl_total[last]} ≠ summary ${s.pnl_total}`);
     }
   }
   const closed = deals.filter((d) => d.status === 'closed');
@@ -83,7 +105,10 @@ export function checkLastPoint(run: Run): string[] {
     if (values.length !== group.length) problems.push(`${name} has ${values.length} points for ${group.length} deals`);
     const total = sum(group.map((d) => d.pnl_total));
     // Rounded to a whole number after float conversion: within 1, as the golden comparison allows.
-    if (group.length > 0 && Math.abs(values[values.length - 1]! - total) > 1 + 1e-9 * magnitude(group.map((d) => d.pnl_total))) {
+    if (
+      group.length > 0 &&
+      Math.abs(values[values.length - 1]! - total) > 1 + 1e-9 * magnitude(group.map((d) => d.pnl_total))
+    ) {
       problems.push(`${name}: last value ${values[values.length - 1]} is not the rounded Σ pnl_total ${total}`);
     }
   }
@@ -118,9 +143,11 @@ export function checkDealStatus({ response }: Run): string[] {
   const problems: string[] = [];
   response.deals.forEach((d, i) => {
     if (d.status === 'closed') {
-      if (!near(d.closed_position, 100)) problems.push(`deals[${i}] is closed with closed_position ${d.closed_position} ≠ 100`);
+      if (!near(d.closed_position, 100))
+        problems.push(`deals[${i}] is closed with closed_position ${d.closed_position} ≠ 100`);
       if (d.pnl_unrealized !== 0) problems.push(`deals[${i}] is closed with pnl_unrealized ${d.pnl_unrealized} ≠ 0`);
-      if (!near(d.pnl_total, d.pnl_realized)) problems.push(`deals[${i}] is closed with pnl_total ${d.pnl_total} ≠ pnl_realized ${d.pnl_realized}`);
+      if (!near(d.pnl_total, d.pnl_realized))
+        problems.push(`deals[${i}] is closed with pnl_total ${d.pnl_total} ≠ pnl_realized ${d.pnl_realized}`);
       if (d.special_tag === null && d.trades[d.trades.length - 1]!.type !== 'sell') {
         problems.push(`deals[${i}] closed without a tag by a ${d.trades[d.trades.length - 1]!.type}`);
       }
@@ -128,7 +155,9 @@ export function checkDealStatus({ response }: Run): string[] {
       // buy price of the model spans all buys of the deal (see model-limits.test.ts).
       if (!buysAfterASell(d)) {
         const terms = d.trades.flatMap((t) => [t.usd_amount ?? 0, t.usd_network_fee, t.usd_bot_fee]);
-        const cash = sum(d.trades.map((t) => (isSell(t.type) ? 1 : -1) * (t.usd_amount ?? 0) - t.usd_network_fee - t.usd_bot_fee));
+        const cash = sum(
+          d.trades.map((t) => (isSell(t.type) ? 1 : -1) * (t.usd_amount ?? 0) - t.usd_network_fee - t.usd_bot_fee),
+        );
         if (!near(d.pnl_total, cash, magnitude(terms))) {
           problems.push(`deals[${i}]: pnl_total ${d.pnl_total} ≠ Σ sells − Σ buys − Σ fees ${cash}`);
         }
@@ -151,4 +180,3 @@ export function buysAfterASell(deal: SimulatedDeal): boolean {
   const firstSell = deal.trades.findIndex((t) => isSell(t.type));
   return firstSell >= 0 && deal.trades.slice(firstSell).some((t) => t.type === 'buy');
 }
-

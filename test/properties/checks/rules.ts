@@ -26,14 +26,21 @@ export function checkCaps({ request, response }: Run): string[] {
         if (amount > room && !near(amount, room, request.max_position_amount)) {
           problems.push(`${where}: buy of ${amount} USD > max_position_amount − usd_invested = ${room}`);
         }
-        if (!sold && t.usd_invested > request.max_position_amount && !near(t.usd_invested, request.max_position_amount)) {
-          problems.push(`${where}: usd_invested ${t.usd_invested} > max_position_amount ${request.max_position_amount}`);
+        if (
+          !sold &&
+          t.usd_invested > request.max_position_amount &&
+          !near(t.usd_invested, request.max_position_amount)
+        ) {
+          problems.push(
+            `${where}: usd_invested ${t.usd_invested} > max_position_amount ${request.max_position_amount}`,
+          );
         }
       } else sold = true;
       invested = t.usd_invested;
     });
     const buys = d.trades.filter((t) => t.type === 'buy').length;
-    if (buys > 1 + request.max_dupe_buy_times) problems.push(`deals[${i}] has ${buys} buys > 1 + max_dupe_buy_times ${request.max_dupe_buy_times}`);
+    if (buys > 1 + request.max_dupe_buy_times)
+      problems.push(`deals[${i}] has ${buys} buys > 1 + max_dupe_buy_times ${request.max_dupe_buy_times}`);
     if (d.trades[0]?.type !== 'buy') problems.push(`deals[${i}] does not open with a buy`);
   });
   return problems;
@@ -51,7 +58,8 @@ export function checkSettings({ request, response }: Run): string[] {
       if (k > 0 && t.time < d.trades[k - 1]!.time) problems.push(`deals[${i}].trades[${k}] goes back in time`);
     });
     if (d.open_time !== d.trades[0]!.time) problems.push(`deals[${i}].open_time ≠ its first trade's time`);
-    if (d.last_operation_time !== d.trades[d.trades.length - 1]!.time) problems.push(`deals[${i}].last_operation_time ≠ its last trade's time`);
+    if (d.last_operation_time !== d.trades[d.trades.length - 1]!.time)
+      problems.push(`deals[${i}].last_operation_time ≠ its last trade's time`);
     if (fix === null) {
       if (types.some((t) => TIMEFIX_TYPES.has(t)) || (d.special_tag !== null && TIMEFIX_TYPES.has(d.special_tag))) {
         problems.push(`deals[${i}] has a time-fix without inactivity_time_fix`);
@@ -62,11 +70,14 @@ export function checkSettings({ request, response }: Run): string[] {
       d.trades.forEach((t, k) => {
         if (k === 0) return;
         const since = t.time - d.trades[k - 1]!.time;
-        if (since > gap) problems.push(`deals[${i}].trades[${k}] comes ${since} s after the one before, more than ${fix.hours} h`);
-        if (t.type === 'sell_timefix' && since !== gap) problems.push(`deals[${i}].trades[${k}]: sell_timefix ${since} s after the trade before, not ${gap}`);
+        if (since > gap)
+          problems.push(`deals[${i}].trades[${k}] comes ${since} s after the one before, more than ${fix.hours} h`);
+        if (t.type === 'sell_timefix' && since !== gap)
+          problems.push(`deals[${i}].trades[${k}]: sell_timefix ${since} s after the trade before, not ${gap}`);
       });
       const lastTrade = d.trades[d.trades.length - 1]!;
-      if (lastTrade.type === 'sell_timefix_final' && lastTrade.time !== end) problems.push(`deals[${i}]: sell_timefix_final not at window_end`);
+      if (lastTrade.type === 'sell_timefix_final' && lastTrade.time !== end)
+        problems.push(`deals[${i}]: sell_timefix_final not at window_end`);
     }
     if (request.close_all === true) {
       const sells = types.filter(isSell).length;
@@ -105,8 +116,10 @@ export function checkFees({ tape, request, options, response }: Run): string[] {
       const where = `deals[${i}].trades[${k}]`;
       if (t.usd_network_fee < 0 || t.usd_bot_fee < 0) problems.push(`${where}: a negative fee`);
       const network = perTrade.times(nativePriceAt(tape.native_prices ?? [], t.time)).toNumber();
-      if (!near(t.usd_network_fee, network)) problems.push(`${where}: usd_network_fee ${t.usd_network_fee} ≠ ${network}`);
-      const bot = request.include_bot_fees === true ? new Decimal(t.usd_amount ?? 0).times(botPercent).div(100).toNumber() : 0;
+      if (!near(t.usd_network_fee, network))
+        problems.push(`${where}: usd_network_fee ${t.usd_network_fee} ≠ ${network}`);
+      const bot =
+        request.include_bot_fees === true ? new Decimal(t.usd_amount ?? 0).times(botPercent).div(100).toNumber() : 0;
       if (!near(t.usd_bot_fee, bot)) problems.push(`${where}: usd_bot_fee ${t.usd_bot_fee} ≠ ${bot}`);
     }),
   );
@@ -127,20 +140,22 @@ export function checkCharts({ response }: Run): string[] {
   const chart = response.cumulative_pnl_and_fee_chart;
   const trades = sum(response.deals.map((d) => d.trades.length));
   const lengths = Object.entries(chart).map(([name, values]) => `${name}: ${values.length}`);
-  if (Object.values(chart).some((values) => values.length !== trades)) problems.push(`chart lengths ${lengths.join(', ')} for ${trades} trades`);
+  if (Object.values(chart).some((values) => values.length !== trades))
+    problems.push(`chart lengths ${lengths.join(', ')} for ${trades} trades`);
   const next = response.deals.map(() => 0);
   chart.timestamps.forEach((t, k) => {
     if (k > 0 && t < chart.timestamps[k - 1]!) problems.push(`chart timestamps[${k}] ${t} goes back in time`);
     const d = chart.deal_indexes[k]!;
     const trade = response.deals[d]?.trades[next[d]!];
     if (trade === undefined) problems.push(`chart point ${k} names deal ${d}, which has no trade left`);
-    else if (trade.time !== t) problems.push(`chart point ${k} at ${t} but deals[${d}].trades[${next[d]}] is at ${trade.time}`);
+    else if (trade.time !== t)
+      problems.push(`chart point ${k} at ${t} but deals[${d}].trades[${next[d]}] is at ${trade.time}`);
     if (next[d] !== undefined) next[d]++;
   });
   for (const series of ['closed', 'open'] as const) {
     const ts = response[`cumulative_usd_${series}_deals_chart`].timestamps;
-    if (series === 'closed' && ts.some((t, k) => k > 0 && t < ts[k - 1]!)) problems.push('closed deals chart goes back in time');
+    if (series === 'closed' && ts.some((t, k) => k > 0 && t < ts[k - 1]!))
+      problems.push('closed deals chart goes back in time');
   }
   return problems;
 }
-

@@ -38,4 +38,3 @@ export function windowOf(request: SimulatorRequestInput): { start: number; end: 
     end: Date.parse(`${request.to_date}T23:59:59Z`) / 1000,
   };
 }
-
