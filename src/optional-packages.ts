@@ -22,7 +22,8 @@ export class MissingDependencyError extends CopysimError {
     const install = missing.map((name) => `${name}@${ranges[name]}`).join(' ');
     super(
       `${feature} needs ${listed(missing)}, which ${missing.length === 1 ? 'is' : 'are'} not installed ` +
-        `(optional dependencies of copysim, left out of a library install). Install ${missing.length === 1 ? 'it' : 'them'} ` +
+        `(optional dependencies of copysim, left out of a library install).` +
+        ` Install ${missing.length === 1 ? 'it' : 'them'} ` +
         `beside copysim: npm install ${install}`,
     );
   }

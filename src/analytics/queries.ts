@@ -20,7 +20,8 @@ const Timestamp = numeric(
     .gte(1, 'must be at least 1 (seconds since the epoch)')
     .lt(
       SWAP_TIME_LIMIT,
-      'must be seconds since the epoch, below 10¹¹ (the year 5138); a larger value looks like milliseconds: divide it by 1000',
+      'must be seconds since the epoch, below 10¹¹ (the year 5138);' +
+        ' a larger value looks like milliseconds: divide it by 1000',
     ),
 );
 

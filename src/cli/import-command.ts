@@ -15,9 +15,11 @@ import { InputError } from '../model/errors.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-const USAGE = `copysim import SOURCE FILE... --out TAPE [flags]
+const USAGE =
+  `copysim import SOURCE FILE... --out TAPE [flags]
 
-Turns real swap data into a tape: TAPE.json, TAPE.jsonl or TAPE.parquet (by its extension). Prints what it dropped and why on standard error, and a
+Turns real swap data into a tape: TAPE.json, TAPE.jsonl or TAPE.parquet (by its extension).` +
+  ` Prints what it dropped and why on standard error, and a
 one-line summary (swaps, wallets, tokens, time range) on standard output.`;
 
 const EVERY_SOURCE = `Every source:

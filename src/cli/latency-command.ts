@@ -10,7 +10,9 @@ import { UsageError } from './usage.js';
 import { latencyReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
-export const LATENCY_HELP = `copysim latency --tape TAPE --request REQUEST [--delays ${DEFAULT_DELAYS.join(',')}] [--options OPTIONS] [--json] [--html FILE]
+export const LATENCY_HELP =
+  `copysim latency --tape TAPE --request REQUEST [--delays ${DEFAULT_DELAYS.join(',')}]` +
+  ` [--options OPTIONS] [--json] [--html FILE]
 
 Runs the request at each copy delay (strategy.copy_delay_seconds) over one indexed tape and
 prints how much of the zero-delay PnL a copier keeps as its bot lands later: delay, pnl_total,
@@ -86,7 +88,8 @@ export function formatLatencyTable(curve: LatencyCurve): string {
       ? `The zero-delay PnL is ${money(curve.zero_delay_pnl)}: there is no profit to keep, so no share is given.`
       : curve.half_pnl_gone_at === null
         ? `Half of the zero-delay PnL (${money(curve.zero_delay_pnl)}) is still kept at every delay tried.`
-        : `Half of the zero-delay PnL (${money(curve.zero_delay_pnl)}) is gone at a delay of ${curve.half_pnl_gone_at} s.`;
+        : `Half of the zero-delay PnL (${money(curve.zero_delay_pnl)})` +
+          ` is gone at a delay of ${curve.half_pnl_gone_at} s.`;
   return `${lines.join('\n')}\n\n${verdict}\n`;
 }
 

@@ -254,8 +254,10 @@ export function formatOutOfSample(check: OutOfSample): string {
   const top = check.top.summary;
   return [
     '',
-    `Out of sample: ranked on ${check.before.from_date} → ${check.before.to_date}, evaluated on ${check.after.from_date} → ${check.after.to_date}`,
-    `  Spearman's rank correlation of ${check.sort_by}, before against after: ${rho} (${check.spearman_wallets} wallets)`,
+    `Out of sample: ranked on ${check.before.from_date} → ${check.before.to_date}` +
+      `, evaluated on ${check.after.from_date} → ${check.after.to_date}`,
+    `  Spearman's rank correlation of ${check.sort_by},` +
+      ` before against after: ${rho} (${check.spearman_wallets} wallets)`,
     top === null
       ? '  No wallet to copy after the split.'
       : `  Copying the before-split top ${check.top.wallets.length} together after the split: ` +

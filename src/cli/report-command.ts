@@ -59,7 +59,8 @@ export function reportCommand(args: string[], io: CliIo): number {
   if (tape !== null && request !== null && tape.network !== request.network) {
     // A request of another network than the tape's would mark nobody: say so instead.
     throw new InputError(
-      `the request is for ${request.network} but the tape ${values.tape} is ${tape.network}: give the tape the response was simulated on`,
+      `the request is for ${request.network} but the tape ${values.tape} is ${tape.network}` +
+        `: give the tape the response was simulated on`,
       { source: values.tape! },
     );
   }
@@ -148,8 +149,9 @@ export function readResponse(file: string): SimulatorResponse {
   const checked = SimulatorResponseSchema.safeParse(readJson(file, 'response'));
   if (checked.success) return checked.data;
   const problems = checked.error.issues.slice(0, 3).map((i) => `${formatPath(i.path) || '(top level)'}: ${i.message}`);
+  const more = checked.error.issues.length > 3 ? `; and ${checked.error.issues.length - 3} more` : '';
   throw new InputError(
-    `response file ${file} is not a simulator response (the output of copysim simulate): ${problems.join('; ')}${checked.error.issues.length > 3 ? `; and ${checked.error.issues.length - 3} more` : ''}`,
+    `response file ${file} is not a simulator response (the output of copysim simulate): ${problems.join('; ')}${more}`,
     { source: file },
   );
 }

@@ -28,7 +28,9 @@ import { progressBar, type Progress } from './progress.js';
 import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
 import { UsageError } from './usage.js';
 
-export const SIMULATE_HELP = `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json] [--pretty | --report] [--html FILE] [--strict]
+export const SIMULATE_HELP =
+  `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json]` +
+  ` [--pretty | --report] [--html FILE] [--strict]
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 

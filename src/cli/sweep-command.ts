@@ -14,8 +14,11 @@ import { UsageError } from './usage.js';
 import { sweepReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
-export const SWEEP_HELP = `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR] [--options OPTIONS.json] [--html FILE]
-copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [--chunk N] [--full DIR] [--options OPTIONS.json]
+export const SWEEP_HELP =
+  `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR]` +
+  ` [--options OPTIONS.json] [--html FILE]
+copysim sweep --tape TAPE --requests REQUESTS.jsonl --queue redis://HOST:PORT [--chunk N]` +
+  ` [--full DIR] [--options OPTIONS.json]
 
 Runs many simulator requests over one tape: the tape is read and indexed once, the requests
 are spread over worker threads. Prints one JSON line per request, in input order:

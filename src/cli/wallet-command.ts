@@ -14,7 +14,9 @@ import { readTapeFile } from '../io/read-tape.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
 
-export const WALLET_HELP = `copysim wallet deals|indicators|pnl-chart|investment-chart ADDRESS --tape TAPE --network NETWORK [flags]
+export const WALLET_HELP =
+  `copysim wallet deals|indicators|pnl-chart|investment-chart ADDRESS` +
+  ` --tape TAPE --network NETWORK [flags]
 
 Prints the result payload of a wallet analytics read (interface 4.2 to 4.5) as JSON: the
 wallet's own values ("initial") beside those of a follower copying it alone ("following").
@@ -111,7 +113,8 @@ export function printWarnings(io: CliIo, command: string, index: AnalyticsIndex,
     io.err(`copysim ${command}: note: ${w.ignored_sells} sell(s) ${whose} had no open deal and were ignored\n`);
   if (w.oversold_sells > 0) {
     io.err(
-      `copysim ${command}: note: ${w.oversold_sells} sell(s) ${whose} sold more than was held; only the held part counts\n`,
+      `copysim ${command}: note: ${w.oversold_sells} sell(s) ${whose}` +
+        ` sold more than was held; only the held part counts\n`,
     );
   }
 }

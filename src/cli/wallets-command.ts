@@ -3,7 +3,9 @@ import { listWallets } from '../analytics/index.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { INDEX_FLAGS, loadIndex, printResult, printWarnings } from './wallet-command.js';
 
-export const WALLETS_HELP = `copysim wallets --tape TAPE [--page N] [--sort-by [following.]INDICATOR[:PERIOD]] [--order asc|desc]
+export const WALLETS_HELP =
+  `copysim wallets --tape TAPE [--page N]` +
+  ` [--sort-by [following.]INDICATOR[:PERIOD]] [--order asc|desc]
                 [--min-deals N] [--network sol|eth] [--now T] [--pretty]
 
 Prints the result payload of the wallets list (interface 4.6) as JSON: every wallet with at

@@ -50,7 +50,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     log: (line) => io.err(`copysim worker: ${line}\n`),
   });
   io.err(
-    `copysim worker: waiting for jobs on ${shownUrl(url)}, ${threads} thread${threads === 1 ? '' : 's'} (Ctrl-C to stop)\n`,
+    `copysim worker: waiting for jobs on ${shownUrl(url)}, ${threads} thread${threads === 1 ? '' : 's'}` +
+      ` (Ctrl-C to stop)\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {

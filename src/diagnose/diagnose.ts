@@ -97,7 +97,8 @@ export function warningsOf(facts: TapeFacts, request: SimulatorRequest, outcome:
       {
         code: 'empty_tape',
         message:
-          'the tape holds no swap, so every figure is zero: check the file (a JSONL tape has its header on line 1 and one swap a line after it)',
+          'the tape holds no swap, so every figure is zero: check the file' +
+          ' (a JSONL tape has its header on line 1 and one swap a line after it)',
       },
     ];
   }
@@ -109,14 +110,22 @@ export function warningsOf(facts: TapeFacts, request: SimulatorRequest, outcome:
   if (!overlaps) {
     warnings.push({
       code: 'window_outside_tape',
-      message: `the window ${windowText} (from_date to to_date) does not overlap the tape, whose swaps run from ${tapeSpan}: set the dates within the tape's days`,
+      message:
+        `the window ${windowText} (from_date to to_date) does not overlap the tape, whose swaps run from ${tapeSpan}` +
+        `: set the dates within the tape's days`,
     });
   }
   const absent = followed(request, facts, (l) => l.swaps === 0);
   if (absent.length > 0) {
     warnings.push({
       code: 'wallet_not_in_tape',
-      message: `${listed(absent, (l) => (l.facts.otherCase !== undefined ? ` (the tape has "${l.facts.otherCase}": sol addresses are case-sensitive)` : ''))} ${absent.length === 1 ? 'has' : 'have'} no swap in the tape: check the address${absent.length === 1 ? '' : 'es'}`,
+      message:
+        listed(absent, (l) =>
+          l.facts.otherCase !== undefined
+            ? ` (the tape has "${l.facts.otherCase}": sol addresses are case-sensitive)`
+            : '',
+        ) +
+        ` ${absent.length === 1 ? 'has' : 'have'} no swap in the tape: check the address${absent.length === 1 ? '' : 'es'}`,
       wallets: absent.map((l) => l.wallet),
     });
   }
@@ -125,7 +134,13 @@ export function warningsOf(facts: TapeFacts, request: SimulatorRequest, outcome:
   if (idle.length > 0) {
     warnings.push({
       code: 'wallet_not_in_window',
-      message: `${listed(idle, (l) => ` (${l.facts.swaps} swap${l.facts.swaps === 1 ? '' : 's'}, ${day(l.facts.first!)} to ${day(l.facts.last!)})`)} ${idle.length === 1 ? 'has' : 'have'} no swap in the window ${windowText}: widen the window or check the dates`,
+      message:
+        listed(
+          idle,
+          (l) =>
+            ` (${l.facts.swaps} swap${l.facts.swaps === 1 ? '' : 's'}, ${day(l.facts.first!)} to ${day(l.facts.last!)})`,
+        ) +
+        ` ${idle.length === 1 ? 'has' : 'have'} no swap in the window ${windowText}: widen the window or check the dates`,
       wallets: idle.map((l) => l.wallet),
     });
   }

@@ -1,8 +1,8 @@
 /**
  * The kinds of job a worker can run, by name. A kind says how a worker checks one input and runs
- * a chunk's accepted inputs over a tape with the run's settings; the job layer does the rest (chunks, tape checks, threads,
- * retries, gathering in input order). To add one: write a `JobKind` (job.ts) and list it in
- * {@link JOB_KINDS}; its producer calls `runOnQueue` with the kind's name.
+ * a chunk's accepted inputs over a tape with the run's settings; the job layer does the rest (chunks, tape checks,
+ * threads, retries, gathering in input order). To add one: write a `JobKind` (job.ts) and list it in {@link JOB_KINDS};
+ * its producer calls `runOnQueue` with the kind's name.
  */
 import { InputError } from '../model/errors.js';
 import type { ItemResult, JobItem, JobKind } from './job.js';

@@ -78,7 +78,8 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
     // CLIENT LIST, which counts the workers, may be refused by a managed Redis: then say nothing.
     if ((await queue.queue.getWorkersCount().catch(() => 1)) === 0) {
       run.onNotice?.(
-        `no worker is connected to ${shownUrl(run.url)} yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`,
+        `no worker is connected to ${shownUrl(run.url)}` +
+          ` yet: the ${added.length} jobs wait for one (copysim worker --queue URL)`,
       );
     }
     await gatherResults(added, queue, gathered, stop.signal);

@@ -40,7 +40,8 @@ export function shownUrl(url: string): string {
 export function redisOptions(url: string): RedisOptions {
   const bad = (why: string): QueueConnectionError =>
     new QueueConnectionError(
-      `the \`queue\` URL "${shownUrl(url)}" is not a Redis URL (${why}): give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH`,
+      `the \`queue\` URL "${shownUrl(url)}" is not a Redis URL (${why})` +
+        `: give redis://HOST:PORT, rediss://HOST:PORT or unix:///PATH`,
     );
   let parsed: URL;
   try {

@@ -65,12 +65,14 @@ export class TapeStore {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;
       throw new TapeCheckError(
-        `the job's tape ${ref.path} cannot be read ${where}: ${why}; the producer and every worker must see the tape at the same path (shared storage)`,
+        `the job's tape ${ref.path} cannot be read ${where}: ${why}` +
+          `; the producer and every worker must see the tape at the same path (shared storage)`,
       );
     }
     if (actual !== ref.sha256) {
       throw new TapeCheckError(
-        `the job's tape ${ref.path} has SHA-256 ${actual} ${where} but the job expects ${ref.sha256}: the worker's file is not the producer's`,
+        `the job's tape ${ref.path} has SHA-256 ${actual} ${where} but the job expects ${ref.sha256}` +
+          `: the worker's file is not the producer's`,
       );
     }
     return { key, path: ref.path, tape: this.threads ? null : readTapeFile(ref.path) };

@@ -45,7 +45,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     const kind = JOB_KINDS.get(data.kind);
     if (kind === undefined) {
       throw new UnrecoverableError(
-        `unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')}): is it an older copysim?`,
+        `unknown job kind "${data.kind}" (this worker runs ${[...JOB_KINDS.keys()].join(', ')})` +
+          `: is it an older copysim?`,
       );
     }
     let loaded: Awaited<ReturnType<typeof tapes.get>>;

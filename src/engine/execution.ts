@@ -103,7 +103,8 @@ export class ExecutionModel {
     } else {
       const s = usd.div(liquidity.half); // A / (L/2)
       price = p.times(ONE.plus(s));
-      if (this.printed) slippage = toJsonNumber(s.times(HUNDRED)); // exact: a product by a power of ten moves the exponent
+      // Exact: a product by a power of ten moves the exponent.
+      if (this.printed) slippage = toJsonNumber(s.times(HUNDRED));
     }
     const quantity = usd.div(price);
     return {

@@ -25,7 +25,8 @@ import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
  * `replay` with the follower's request (a property test holds them equal).
  *
  * @example
- * const runs = replayFollowers(tape, wallets.map((w) => ({ ...request, wallets: [w] })), options, { chart: false, trades: false });
+ * const requests = wallets.map((w) => ({ ...request, wallets: [w] }));
+ * const runs = replayFollowers(tape, requests, options, { chart: false, trades: false });
  */
 export function replayFollowers(
   tape: IndexedTape,
@@ -62,7 +63,9 @@ class Holders {
   }
 }
 
-/** One replay per request, sharing the price book and the leaders' facts; followers of the same settings share those. */
+/**
+ * One replay per request, sharing the price book and the leaders' facts; followers of the same settings share those.
+ */
 function makeFollowers(
   tape: IndexedTape,
   requests: readonly SimulatorRequest[],

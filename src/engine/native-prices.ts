@@ -29,8 +29,10 @@ export class NativePriceSeries {
     const { times, prices } = this;
     if (times.length === 0) {
       throw new InputError(
-        `tape: native_prices is empty, but a follower trade at time ${t} (${utcIso(t)}) needs the native coin's USD price for its network fee: ` +
-          "add [time, usd_price] points to the tape's native_prices (importers take them in their `nativePrices` option), " +
+        `tape: native_prices is empty, but a follower trade at time ${t} (${utcIso(t)})` +
+          ` needs the native coin's USD price for its network fee: ` +
+          "add [time, usd_price] points to the tape's native_prices" +
+          ' (importers take them in their `nativePrices` option), ' +
           "or make the fees zero (engine option base_fee_native, the request's priority_fee and bribe)",
         { source: 'tape', path: 'native_prices' },
       );

@@ -92,7 +92,10 @@ export interface ReplaySetup {
   readonly prices?: PriceBook;
   /** Told when a deal opens in a token (true) and when it closes (false): for a walk of many followers. */
   readonly onHolding?: (tokenId: number, held: boolean) => void;
-  /** What follows from the settings alone, made once for many followers of the same settings ({@link replaySettings}). */
+  /**
+   * What follows from the settings alone, made once for many followers of the same settings
+   * ({@link replaySettings}).
+   */
   readonly settings?: ReplaySettings;
   /**
    * True when the price book is shared with other followers, which are told a price only when
@@ -798,7 +801,9 @@ export class Replay {
     this.leaders?.skip(leader);
   }
 
-  /** After a trade of `deal`: its time-fix, the open deal of its token, the wallet, the chart. `cost`: a sell's basis. */
+  /**
+   * After a trade of `deal`: its time-fix, the open deal of its token, the wallet, the chart. `cost`: a sell's basis.
+   */
   private afterTrade(deal: Deal, fill: Fill, networkFee: Decimal, cost: Decimal | null): void {
     if (deal.open) {
       this.scheduler.traded(deal, deal.lastOperationTime);
@@ -886,7 +891,9 @@ class CopierWallet {
   }
 }
 
-/** The trades that sell a whole position, and the tag each gives the deal it closes (the exits' from `model/exits.ts`). */
+/**
+ * The trades that sell a whole position, and the tag each gives the deal it closes (the exits' from `model/exits.ts`).
+ */
 type WholeSell = Exclude<TradeType, 'buy'>;
 const CLOSING_TAG = {
   sell: 'close_all',

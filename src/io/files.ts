@@ -36,7 +36,9 @@ export function parseJsonText(text: string, path: string, what: string): unknown
 
 /** What each kind of file holds, for the message about an empty one. */
 const EXPECTED: Readonly<Record<string, string>> = {
-  tape: 'a JSON object {"network", "tokens", "native_prices", "swaps"} (or a JSONL tape named .jsonl: a header line, then one swap a line)',
+  tape:
+    'a JSON object {"network", "tokens", "native_prices", "swaps"}' +
+    ' (or a JSONL tape named .jsonl: a header line, then one swap a line)',
   request: 'the simulator request as a JSON object',
   options: 'engine options as a JSON object ({} for the defaults)',
 };

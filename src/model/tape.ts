@@ -27,7 +27,8 @@ const TimeSchema = z
 export const SWAP_TIME_LIMIT = 1e11;
 const SwapTimeSchema = TimeSchema.lt(SWAP_TIME_LIMIT, {
   error: (issue) =>
-    `expected seconds since the epoch (below 10¹¹, the year 5138); ${String(issue.input)} looks like milliseconds: divide the times by 1000`,
+    `expected seconds since the epoch (below 10¹¹, the year 5138); ${String(issue.input)}` +
+    ` looks like milliseconds: divide the times by 1000`,
 });
 
 /** One swap of the tape (model 1.1). */

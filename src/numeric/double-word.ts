@@ -205,7 +205,10 @@ export const CONVERSION_ERROR = 2 ** -98;
 export const ROUNDING_40_ERROR = 2 ** -128;
 /** The relative error a bound counts for a double-word addition ({@link addWords}). */
 export const ADDITION_ERROR = 2 ** -100;
-/** The relative error a bound counts for a double-word product or quotient ({@link multiplyWords}, {@link divideWords}). */
+/**
+ * The relative error a bound counts for a double-word product or quotient ({@link multiplyWords},
+ * {@link divideWords}).
+ */
 export const PRODUCT_ERROR = 2 ** -100;
 /** Covers the rounding of a bound's own arithmetic (relative 2^-53 a step). */
 const BOUND_SAFETY = 1.001;

@@ -57,7 +57,8 @@ export function splitPlan(request: unknown, split: string, engineOptions: Engine
   }
   if (!(utcDayStart(whole.from_date)! < splitStart && splitStart <= utcDayStart(whole.to_date)!)) {
     throw new InputError(
-      `the split ${split} must fall after from_date ${whole.from_date} and no later than to_date ${whole.to_date}, so that both windows hold a day`,
+      `the split ${split} must fall after from_date ${whole.from_date} and no later than to_date ${whole.to_date}` +
+        `, so that both windows hold a day`,
       { source: 'split' },
     );
   }

@@ -80,7 +80,8 @@ export function inputsLine(request: SimulatorRequest): string {
     request.network,
     `${leaders} leader${leaders === 1 ? '' : 's'} ${shown}`,
     `${request.from_date} → ${request.to_date} UTC`,
-    `buy ${request.buy_percentage} % of the leader's amount, at most ${request.max_buy_amount} USD a buy and ${request.max_position_amount} USD a position`,
+    `buy ${request.buy_percentage} % of the leader's amount` +
+      `, at most ${request.max_buy_amount} USD a buy and ${request.max_position_amount} USD a position`,
     `up to ${request.max_dupe_buy_times} extra buy${request.max_dupe_buy_times === 1 ? '' : 's'} a deal`,
     `fees ${request.priority_fee} priority + ${request.bribe} bribe ${native} a trade`,
     `close_all ${request.close_all ? 'on' : 'off'}`,
@@ -130,12 +131,14 @@ function summaryLines(response: SimulatorResponse): string[] {
   const rows: [string, string][] = [
     [
       'PnL',
-      `total ${usd(s.pnl_total, true)} · realized ${amount(s.pnl_realized, true)} · unrealized ${amount(s.pnl_unrealized, true)}`,
+      `total ${usd(s.pnl_total, true)} · realized ${amount(s.pnl_realized, true)}` +
+        ` · unrealized ${amount(s.pnl_unrealized, true)}`,
     ],
     ['ROI', `total ${percent(s.roi_total, true)} · realized ${percent(s.roi_realized, true)}`],
     [
       'Investment',
-      `${usd(s.investment_amount)} (closed deals ${amount(s.investment_amount_closed_deals)} · open deals ${amount(s.investment_amount_open_deals)})`,
+      `${usd(s.investment_amount)} (closed deals ${amount(s.investment_amount_closed_deals)}` +
+        ` · open deals ${amount(s.investment_amount_open_deals)})`,
     ],
     ['Volume', usd(s.trading_volume)],
     ['Fees', `network ${usd(s.network_fees)} · bot ${usd(s.bot_fees)}`],

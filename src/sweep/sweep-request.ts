@@ -10,7 +10,8 @@ export type CheckedSweepRequest = { readonly request: SimulatorRequest } | { rea
  *
  * @example
  * checkSweepRequest({ ...request, network: 'eth' }, 'sol');
- * // { error: { code: 'validation_error', detail: [{ path: 'network', message: 'the tape holds swaps of network "sol" …' }] } }
+ * // { error: { code: 'validation_error',
+ * //   detail: [{ path: 'network', message: 'the tape holds swaps of network "sol" …' }] } }
  */
 export function checkSweepRequest(input: unknown, network: Network): CheckedSweepRequest {
   const parsed = parseSimulatorRequest(input);
@@ -22,7 +23,9 @@ export function checkSweepRequest(input: unknown, network: Network): CheckedSwee
         detail: [
           {
             path: 'network',
-            message: `the tape holds swaps of network "${network}" but the request asks for "${parsed.data.network}": use a ${parsed.data.network} tape, or set network to "${network}"`,
+            message:
+              `the tape holds swaps of network "${network}" but the request asks for "${parsed.data.network}"` +
+              `: use a ${parsed.data.network} tape, or set network to "${network}"`,
           },
         ],
       },

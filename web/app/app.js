@@ -48,7 +48,8 @@ root.replaceChildren(
   el(
     'p',
     { class: 'muted' },
-    'Copy-trade simulations over the served tapes. Each call spends your key’s credits: the wallet list 5, the simulator 10, a wallet’s read 1.',
+    'Copy-trade simulations over the served tapes.' +
+      ' Each call spends your key’s credits: the wallet list 5, the simulator 10, a wallet’s read 1.',
   ),
   el(
     'div',
@@ -246,7 +247,9 @@ async function run() {
     );
   }
   form.showProblems([]);
-  const title = `Simulation of ${request.wallets.length} wallet${request.wallets.length === 1 ? '' : 's'}, ${request.from_date} → ${request.to_date}`;
+  const title =
+    `Simulation of ${request.wallets.length} wallet${request.wallets.length === 1 ? '' : 's'}` +
+    `, ${request.from_date} → ${request.to_date}`;
   // The service has no tape prices to give: a deal's chart shows the follower's trades alone.
   renderReport(reportSection, simulationData({ title, request, response: answer.body, prices: null }));
   reportSection.scrollIntoView({ block: 'start' });

@@ -169,7 +169,9 @@ export function settingsForm(requestSchema, initial = {}, network = 'sol') {
         value: value === undefined ? '' : JSON.stringify(value),
         placeholder: JSON.stringify(schema.default ?? []),
       });
-      hint = `JSON list${schema.maxItems ? `, at most ${schema.maxItems}` : ''}${schema.items?.properties ? ` of {${Object.keys(schema.items.properties).join(', ')}}` : ''}`;
+      hint =
+        `JSON list${schema.maxItems ? `, at most ${schema.maxItems}` : ''}` +
+        `${schema.items?.properties ? ` of {${Object.keys(schema.items.properties).join(', ')}}` : ''}`;
       read = () => {
         if (input.value.trim() === '') return undefined;
         try {

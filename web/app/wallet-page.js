@@ -54,7 +54,8 @@ export async function showWallet(root, api, network, address) {
               el(
                 'td',
                 { class: 'num' },
-                `${formatNumber(byPeriod[p].initial)} / ${byPeriod[p].following === null ? '–' : formatNumber(byPeriod[p].following)}`,
+                `${formatNumber(byPeriod[p].initial)}` +
+                  ` / ${byPeriod[p].following === null ? '–' : formatNumber(byPeriod[p].following)}`,
               ),
             ),
           ),
@@ -114,12 +115,14 @@ export async function showWallet(root, api, network, address) {
             el(
               'td',
               { class: 'num' },
-              `${formatNumber(d.pnl_total.initial, 2, true)} / ${d.pnl_total.following === null ? '–' : formatNumber(d.pnl_total.following, 2, true)}`,
+              `${formatNumber(d.pnl_total.initial, 2, true)}` +
+                ` / ${d.pnl_total.following === null ? '–' : formatNumber(d.pnl_total.following, 2, true)}`,
             ),
             el(
               'td',
               { class: 'num' },
-              `${formatNumber(d.roi_total.initial, 2, true)} / ${d.roi_total.following === null ? '–' : formatNumber(d.roi_total.following, 2, true)}`,
+              `${formatNumber(d.roi_total.initial, 2, true)}` +
+                ` / ${d.roi_total.following === null ? '–' : formatNumber(d.roi_total.following, 2, true)}`,
             ),
           ),
         ),

@@ -86,7 +86,9 @@ export async function showDeal(container, data, index) {
     el(
       'p',
       {},
-      `${formatTime(read(row, 'open_time'))} → ${formatTime(read(row, 'last_operation_time'))} UTC · ${read(row, 'status')} · PnL ${formatUsd(read(row, 'pnl_total'), true)} · ${read(row, 'special_tag') ?? 'no special tag'}`,
+      `${formatTime(read(row, 'open_time'))} → ${formatTime(read(row, 'last_operation_time'))} UTC` +
+        ` · ${read(row, 'status')} · PnL ${formatUsd(read(row, 'pnl_total'), true)}` +
+        ` · ${read(row, 'special_tag') ?? 'no special tag'}`,
     ),
     chartBox,
     table,

@@ -316,7 +316,8 @@ export function renderLatency(root, data) {
         ? `The zero-delay PnL is ${formatNumber(data.zero_delay_pnl)} USD: there is no profit to keep.`
         : data.half_pnl_gone_at === null
           ? `Half of the zero-delay PnL (${formatNumber(data.zero_delay_pnl)} USD) is still kept at every delay tried.`
-          : `Half of the zero-delay PnL (${formatNumber(data.zero_delay_pnl)} USD) is gone at a delay of ${data.half_pnl_gone_at} s.`,
+          : `Half of the zero-delay PnL (${formatNumber(data.zero_delay_pnl)} USD)` +
+            ` is gone at a delay of ${data.half_pnl_gone_at} s.`,
     ),
     el(
       'table',

@@ -42,7 +42,8 @@ function renderSimulation(root, data) {
       card(
         'Invested',
         formatUsd(s.investment_amount),
-        `closed deals ${formatNumber(s.investment_amount_closed_deals)} · open ${formatNumber(s.investment_amount_open_deals)}`,
+        `closed deals ${formatNumber(s.investment_amount_closed_deals)}` +
+          ` · open ${formatNumber(s.investment_amount_open_deals)}`,
       ),
       card('Volume', formatUsd(s.trading_volume)),
       card(
@@ -160,7 +161,8 @@ function settings(request) {
     ['leaders', `${request.wallets.length}: ${leaders.slice(0, 8).join(', ')}${leaders.length > 8 ? ', …' : ''}`],
     [
       'buy',
-      `${request.buy_percentage} % of the leader's amount, at most ${request.max_buy_amount} USD a buy, ${request.max_position_amount} USD a position`,
+      `${request.buy_percentage} % of the leader's amount` +
+        `, at most ${request.max_buy_amount} USD a buy, ${request.max_position_amount} USD a position`,
     ],
     ['extra buys a deal', String(request.max_dupe_buy_times)],
     ['fees a trade', `${request.priority_fee} priority + ${request.bribe} bribe (${request.network.toUpperCase()})`],

@@ -37,7 +37,10 @@ export interface CsvImportOptions {
   /** Values of the `type` column meaning buy / sell, compared case-insensitively (default `buy` / `sell`). */
   readonly buyValues?: readonly string[];
   readonly sellValues?: readonly string[];
-  /** `auto` (default): digits are Unix seconds, or milliseconds past 1e11; anything else an ISO date (UTC unless it says). */
+  /**
+   * `auto` (default): digits are Unix seconds, or milliseconds past 1e11; anything else an ISO date (UTC unless it
+   * says).
+   */
   readonly timeFormat?: 'auto' | 'unix' | 'unix_ms' | 'iso';
   /** The native coin's USD series: the tape's native prices, and the rate for `native_price` / `native_amount`. */
   readonly nativePrices?: PriceSeries;

@@ -20,7 +20,10 @@ export interface ExportTable {
   readonly columns: ReadonlySet<string>;
   /** Calls `visit` with each row's number in file order (0 the first); a column reader reads the visited row. */
   forEachRow(visit: (row: number) => void): void;
-  /** A reader of one column: CSV cells as trimmed text ('' when a row is short), JSON values as they are; undefined for a column the export lacks. */
+  /**
+   * A reader of one column: CSV cells as trimmed text ('' when a row is short), JSON values as they are; undefined for
+   * a column the export lacks.
+   */
   column(name: string): (row: number) => unknown;
   /** The first row's value in a column (as {@link column} reads it); undefined without rows or without the column. */
   first(name: string): unknown;
@@ -218,7 +221,8 @@ function jsonTable(json: unknown, file: string): ExportTable {
       ].find(Array.isArray);
   if (!Array.isArray(list)) {
     throw new InputError(
-      `${file}: expected a list of rows (or {"result": {"rows": [...]}}), found an object with ${Object.keys(o).join(', ') || 'no keys'}`,
+      `${file}: expected a list of rows (or {"result": {"rows": [...]}})` +
+        `, found an object with ${Object.keys(o).join(', ') || 'no keys'}`,
       { source: file },
     );
   }

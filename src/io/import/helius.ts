@@ -141,6 +141,7 @@ export function importHelius(json: unknown, file: string, options: ProviderImpor
     });
   });
   return trades.finish('helius', file, [
-    `${fromBalances} swaps read from balance changes (accountData): their SOL amount includes any account rent the wallet paid`,
+    `${fromBalances} swaps read from balance changes (accountData)` +
+      `: their SOL amount includes any account rent the wallet paid`,
   ]);
 }

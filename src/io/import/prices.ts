@@ -85,7 +85,9 @@ export function priceAt(series: PriceSeries, t: number, maxAge = Infinity): Deci
   return t - at <= maxAge ? price : null;
 }
 
-/** The points of `series` that matter for times in `[from, to]`: the last one at or before `from`, and those up to `to`. */
+/**
+ * The points of `series` that matter for times in `[from, to]`: the last one at or before `from`, and those up to `to`.
+ */
 export function seriesWindow(series: PriceSeries, from: number, to: number): PriceSeries {
   const first = series.findIndex((p) => p[0] > from);
   const start = first < 0 ? series.length - 1 : Math.max(0, first - 1);

@@ -21,13 +21,15 @@ export interface QuoteAsset {
 export const QUOTE_ASSETS: Readonly<Record<Network, readonly QuoteAsset[]>> = {
   sol: [
     { address: 'So11111111111111111111111111111111111111112', symbol: 'SOL', kind: 'native' }, // wrapped SOL
-    { address: 'So11111111111111111111111111111111111111111', symbol: 'SOL', kind: 'native' }, // native SOL as some APIs name it
+    // Native SOL as some APIs name it.
+    { address: 'So11111111111111111111111111111111111111111', symbol: 'SOL', kind: 'native' },
     { address: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', symbol: 'USDC', kind: 'usd' },
     { address: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', symbol: 'USDT', kind: 'usd' },
   ],
   eth: [
     { address: '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', symbol: 'WETH', kind: 'native' },
-    { address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', symbol: 'ETH', kind: 'native' }, // native ETH as aggregators name it
+    // Native ETH as aggregators name it.
+    { address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', symbol: 'ETH', kind: 'native' },
     { address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', kind: 'usd' },
     { address: '0xdac17f958d2ee523a2206206994597c13d831ec7', symbol: 'USDT', kind: 'usd' },
     { address: '0x6b175474e89094c44da98b954eedeac495271d0f', symbol: 'DAI', kind: 'usd' },

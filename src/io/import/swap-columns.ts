@@ -42,7 +42,10 @@ export class SwapColumns implements ImportRows {
   count = 0;
   private readonly records: SwapRecord[] = [];
   private time = new Float64Array(1024);
-  /** {@link BUY}, {@link FITS} (known to fit the tape), {@link QUOTIENT} (the price is usdAmount / quantity, held as its tape text). */
+  /**
+   * {@link BUY}, {@link FITS} (known to fit the tape), {@link QUOTIENT} (the price is usdAmount / quantity, held as its
+   * tape text).
+   */
   private flags = new Uint8Array(1024);
   /** Each swap's order within its second: seq[seqStart[i], seqStart[i + 1]). */
   private seq = new Float64Array(4096);

@@ -19,7 +19,8 @@ const key = (tape: TapeInput, address: string): string => (tape.network === 'eth
  * Counts a tape's swaps, wallets and tokens and finds its time range.
  *
  * @example
- * summarizeTape(tape); // { swaps: 5021, wallets: 2410, tokens: 3, nativePrices: 4010, from: 1663058912, to: 1686747551 }
+ * summarizeTape(tape);
+ * // { swaps: 5021, wallets: 2410, tokens: 3, nativePrices: 4010, from: 1663058912, to: 1686747551 }
  */
 export function summarizeTape(tape: TapeInput): TapeSummary {
   let from: number | null = null;
@@ -38,11 +39,17 @@ export function summarizeTape(tape: TapeInput): TapeSummary {
   };
 }
 
-/** The summary as one line, e.g. `5021 swaps, 2410 wallets, 3 tokens, 2022-09-13T08:48:32Z .. 2023-06-14T12:59:11Z, 4010 native prices`. */
+/**
+ * The summary as one line, e.g.
+ * `5021 swaps, 2410 wallets, 3 tokens, 2022-09-13T08:48:32Z .. 2023-06-14T12:59:11Z, 4010 native prices`.
+ */
 export function formatTapeSummary(s: TapeSummary): string {
   const range = s.from === null || s.to === null ? 'no time range' : `${utcIso(s.from)} .. ${utcIso(s.to)}`;
   const n = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
-  return `${n(s.swaps, 'swap')}, ${n(s.wallets, 'wallet')}, ${n(s.tokens, 'token')}, ${range}, ${n(s.nativePrices, 'native price')}`;
+  return (
+    `${n(s.swaps, 'swap')}, ${n(s.wallets, 'wallet')}, ${n(s.tokens, 'token')}` +
+    `, ${range}, ${n(s.nativePrices, 'native price')}`
+  );
 }
 
 /**

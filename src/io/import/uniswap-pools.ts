@@ -21,7 +21,10 @@ export interface UniswapPool {
 
 /** Wrapped ether on Ethereum mainnet: the quote leg that gives ETH/USD. */
 export const WETH = QUOTE_ASSETS.eth.find((a) => a.symbol === 'WETH')!.address;
-/** Dollar stablecoins on Ethereum mainnet (USDC, USDT, DAI: the quote assets of kind `usd`), priced at 1 USD as a quote leg. */
+/**
+ * Dollar stablecoins on Ethereum mainnet (USDC, USDT, DAI: the quote assets of kind `usd`), priced at 1 USD as a quote
+ * leg.
+ */
 export const STABLECOINS: ReadonlySet<string> = new Set(
   QUOTE_ASSETS.eth.filter((a) => a.kind === 'usd').map((a) => a.address),
 );

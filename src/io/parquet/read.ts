@@ -158,7 +158,8 @@ export class ParquetTapeFile {
   private readBytes(start: number, length: number): Uint8Array {
     if (start < 0 || length < 0 || start + length > this.size) {
       throw this.error(
-        `not a readable Parquet file: bytes ${start}..${start + length} lie past its end (${this.size} bytes): the file is truncated`,
+        `not a readable Parquet file: bytes ${start}..${start + length} lie past its end (${this.size} bytes)` +
+          `: the file is truncated`,
       );
     }
     const bytes = new Uint8Array(length);
@@ -177,7 +178,8 @@ export class ParquetTapeFile {
     const magic = String.fromCharCode(...tail.subarray(4));
     if (magic !== 'PAR1') {
       throw this.error(
-        `not a Parquet file (it does not end with "PAR1"): truncated or another format; a JSON tape needs the .json extension`,
+        `not a Parquet file (it does not end with "PAR1"): truncated or another format` +
+          `; a JSON tape needs the .json extension`,
       );
     }
     const length = new DataView(tail.buffer).getUint32(0, true);
@@ -199,7 +201,8 @@ export class ParquetTapeFile {
       if (element === undefined) {
         if (REQUIRED_COLUMNS.includes(name)) {
           throw this.error(
-            `no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')} (and may have ${OPTIONAL_COLUMNS.join(', ')})`,
+            `no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')}` +
+              ` (and may have ${OPTIONAL_COLUMNS.join(', ')})`,
           );
         }
         continue;
@@ -221,7 +224,8 @@ export class ParquetTapeFile {
     const text = this.keyValue(META_HEADER);
     if (text === undefined) {
       throw this.error(
-        `no "${META_HEADER}" key-value metadata: the tape's network, tokens and native prices are missing (write Parquet tapes with copysim convert)`,
+        `no "${META_HEADER}" key-value metadata: the tape's network, tokens and native prices are missing` +
+          ` (write Parquet tapes with copysim convert)`,
       );
     }
     let value: unknown;
