@@ -125,7 +125,8 @@ export function warningsOf(facts: TapeFacts, request: SimulatorRequest, outcome:
             ? ` (the tape has "${l.facts.otherCase}": sol addresses are case-sensitive)`
             : '',
         ) +
-        ` ${absent.length === 1 ? 'has' : 'have'} no swap in the tape: check the address${absent.length === 1 ? '' : 'es'}`,
+        ` ${absent.length === 1 ? 'has' : 'have'} no swap in the tape` +
+        `: check the address${absent.length === 1 ? '' : 'es'}`,
       wallets: absent.map((l) => l.wallet),
     });
   }
@@ -138,9 +139,11 @@ export function warningsOf(facts: TapeFacts, request: SimulatorRequest, outcome:
         listed(
           idle,
           (l) =>
-            ` (${l.facts.swaps} swap${l.facts.swaps === 1 ? '' : 's'}, ${day(l.facts.first!)} to ${day(l.facts.last!)})`,
+            ` (${l.facts.swaps} swap${l.facts.swaps === 1 ? '' : 's'}, ${day(l.facts.first!)}` +
+            ` to ${day(l.facts.last!)})`,
         ) +
-        ` ${idle.length === 1 ? 'has' : 'have'} no swap in the window ${windowText}: widen the window or check the dates`,
+        ` ${idle.length === 1 ? 'has' : 'have'} no swap in the window ${windowText}` +
+        `: widen the window or check the dates`,
       wallets: idle.map((l) => l.wallet),
     });
   }
