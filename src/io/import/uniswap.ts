@@ -88,8 +88,8 @@ function readLeg(row: unknown): Leg | string {
 }
 
 /** Why a swap whose USD value is to come from its quote leg cannot have one. */
-const NO_QUOTE_PRICE =
-  `no USD price for the quote leg (WETH needs ${optionName('ethUsd')}` + `; other quotes cannot be priced)`;
+const ETH_USD_OPTION = optionName('ethUsd');
+const NO_QUOTE_PRICE = `no USD price for the quote leg (WETH needs ${ETH_USD_OPTION}; other quotes cannot be priced)`;
 
 function median(values: readonly Decimal[]): Decimal | null {
   if (values.length === 0) return null;
