@@ -23,7 +23,7 @@ describe('KeyStore', () => {
     const store = KeyStore.open(file, clock);
     const { key, record } = store.create({ credits: 5, label: 'ci' });
     expect(key).toMatch(/^cs_[A-Za-z0-9_-]{43}$/); // 32 random bytes in base64url
-    expect(record).toEqual({ id: 1, prefix: key.slice(0, 9), label: 'ci', credits: 5, disabled: false, createdAt: 1_700_000_000 });
+    expect(record).toEqual({ id: 1, prefix: key.slice(0, 9), label: 'ci', credits: 5, disabled: false, createdAt: 1_700_000_000, rate: null });
     expect(store.findByKey(key)?.id).toBe(1);
     expect(store.findByKey(`${key}x`)).toBeUndefined();
     store.close();

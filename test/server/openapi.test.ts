@@ -43,6 +43,7 @@ describe('the OpenAPI 3.1 document', () => {
     const params = doc.paths['/v1/wallets/{address}/deals'].get.parameters as Array<{ name: string; in: string; required: boolean }>;
     expect(params.map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`)).toEqual([
       'path:address!', 'query:network!', 'query:page', 'query:per_page', 'query:search', 'query:from_time', 'query:to_time',
+      'header:Idempotency-Key',
     ]);
   });
 
@@ -50,8 +51,26 @@ describe('the OpenAPI 3.1 document', () => {
     const indicators = doc.paths['/v1/wallets/{address}/indicators'].get.responses['200'].content['application/json'].schema;
     expect(Object.keys(indicators.properties)).toEqual(['result', 'credits']);
     const simulator = doc.paths['/v1/wallets/simulator'].post.responses['200'];
-    expect(Object.keys(simulator.headers)).toEqual(['X-Credits-Spent', 'X-Credits-Remaining', 'X-Copysim-Warnings']);
+    expect(Object.keys(simulator.headers)).toEqual([
+      'X-Credits-Spent', 'X-Credits-Remaining', 'X-Copysim-Warnings', 'Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy',
+    ]);
     expect(Object.keys(simulator.content['application/json'].schema.properties)).toContain('cumulative_pnl_and_fee_chart');
+    const read = doc.paths['/v1/wallets/{address}/indicators'].get.responses['200'];
+    expect(Object.keys(read.headers)).toEqual(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy']);
+  });
+
+  it('documents safe retries and rate limits on every paid operation, and the health check', () => {
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (path === '/health') continue;
+        const where = `${method} ${path}`;
+        expect(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), where).toContain('header:Idempotency-Key');
+        expect(Object.keys(op.responses), where).toEqual(expect.arrayContaining(['409', '422', '429', '503']));
+        expect(Object.keys(op.responses['429'].headers), where).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+      }
+    }
+    expect(Object.keys(doc.paths['/health'].get.responses)).toEqual(['200', '503']);
+    expect(doc.components.schemas.Health.required).toEqual(['status', 'database']);
   });
 
   it('resolves every $ref inside the document', () => {
