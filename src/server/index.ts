@@ -44,7 +44,13 @@ export {
 export { RedisRateLimiter } from './rate-limit/redis-limiter.js';
 export { checkHealth, type HealthReport } from './health.js';
 export { MIGRATIONS, SCHEMA_VERSION, migrate, type Migration } from './keys/migrations.js';
-export { SimulationPool, defaultPoolSize, type Simulator, type SimulationPoolOptions } from './simulation/pool.js';
+export {
+  SimulationPool,
+  defaultPoolSize,
+  type Simulator,
+  type SimulationAnswer,
+  type SimulationPoolOptions,
+} from './simulation/pool.js';
 export { OPERATIONS, type OperationSpec, type OperationId } from './operations.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 export { CreditsSchema, HttpErrorBodySchema, ForbiddenBodySchema } from './schemas.js';
