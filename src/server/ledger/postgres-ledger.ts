@@ -88,13 +88,14 @@ interface TokenClaim extends Claim {
 }
 
 /**
- * Connection-level failures (the server down, restarting, out of connections) are the database
- * being unavailable; anything else is a bug, and thrown as it is.
+ * Connection-level failures (the server down, restarting, out of connections) and transactions
+ * the server rolled back (class 40: a retry may pass) are the database being unavailable, a 503;
+ * anything else is a bug, and thrown as it is.
  */
 function unavailable(e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
   const sqlState = (e as { name?: string }).name === 'PostgresError' && typeof code === 'string' ? code : undefined;
-  if (sqlState === undefined || /^(08|53|57)/.test(sqlState)) {
+  if (sqlState === undefined || /^(08|40|53|57)/.test(sqlState)) {
     return new LedgerUnavailableError(`the key database does not answer: ${(e as Error).message}`, { cause: e });
   }
   return e;
@@ -364,9 +365,7 @@ export class PostgresLedger implements Ledger {
       }
       if (Date.now() - this.sweptAt >= SWEEP_EVERY_MS) {
         this.sweptAt = Date.now();
-        await this.sql`DELETE FROM credit_holds WHERE lease_until < clock_timestamp()`;
-        await this.sql`DELETE FROM idempotency_keys
-                       WHERE token IS NULL AND created_at <= ${this.options.now() - IDEMPOTENCY_TTL_SECONDS}`;
+        await this.sql`SELECT copysim_sweep(${this.options.now() - IDEMPOTENCY_TTL_SECONDS})`;
       }
     } catch {
       // The database is away: the next turn tries again, and /health says so meanwhile.

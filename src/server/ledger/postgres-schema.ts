@@ -75,7 +75,7 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       BEGIN
         PERFORM set_config('synchronous_commit', 'off', true);
         -- The key's row first, as copysim_charge: holds of one key are taken one at a time.
-        SELECT k.credits, k.disabled INTO v_credits, v_disabled FROM api_keys k WHERE k.id = p_key FOR UPDATE;
+        SELECT k.credits, k.disabled INTO v_credits, v_disabled FROM api_keys k WHERE k.id = p_key FOR NO KEY UPDATE;
         IF NOT FOUND THEN
           RETURN QUERY SELECT 'unknown_key'::text, NULL::bigint, NULL::bigint;
           RETURN;
@@ -195,14 +195,30 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
           WHERE i.key_id = p_key AND i.idempotency_key = p_idempotency_key AND i.token = p_token;
       END $$;
 
+      -- Skips the rows a charge or a release has locked (they are going anyway): a renewal
+      -- never waits, so it never closes a cycle of locks with the request path.
       CREATE FUNCTION copysim_renew(p_holds bigint[], p_tokens uuid[], p_lease double precision)
       RETURNS void LANGUAGE plpgsql AS $$
       BEGIN
         PERFORM set_config('synchronous_commit', 'off', true);
         UPDATE credit_holds h SET lease_until = clock_timestamp() + make_interval(secs => p_lease)
-          WHERE h.id = ANY (p_holds);
+          WHERE h.id IN (SELECT l.id FROM credit_holds l WHERE l.id = ANY (p_holds) FOR UPDATE SKIP LOCKED);
         UPDATE idempotency_keys i SET lease_until = clock_timestamp() + make_interval(secs => p_lease)
-          WHERE i.token = ANY (p_tokens);
+          WHERE (i.key_id, i.idempotency_key) IN (
+            SELECT l.key_id, l.idempotency_key FROM idempotency_keys l
+            WHERE l.token = ANY (p_tokens) FOR UPDATE SKIP LOCKED);
+      END $$;
+
+      -- Deletes holds past their lease and answers past their time, skipping locked rows as
+      -- copysim_renew does.
+      CREATE FUNCTION copysim_sweep(p_before bigint) RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM set_config('synchronous_commit', 'off', true);
+        DELETE FROM credit_holds h WHERE h.id IN (
+          SELECT l.id FROM credit_holds l WHERE l.lease_until < clock_timestamp() FOR UPDATE SKIP LOCKED);
+        DELETE FROM idempotency_keys i WHERE (i.key_id, i.idempotency_key) IN (
+          SELECT l.key_id, l.idempotency_key FROM idempotency_keys l
+          WHERE l.token IS NULL AND l.created_at <= p_before FOR UPDATE SKIP LOCKED);
       END $$;
     `,
   },
