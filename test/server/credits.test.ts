@@ -69,6 +69,16 @@ describe.each(LEDGERS)('holds and charges of the %s ledger', (kind) => {
     expect(await ledger.charge(await held(ledger, id, 10), 'simulate')).toEqual({ ok: true, remaining: 0 }); // 3 + 7 − 10
   });
 
+  it('charges work done at once without a hold, by the conditional update alone', async () => {
+    const { ledger, id } = await setup(12);
+    const hold = await held(ledger, id, 10); // a simulation in flight holds 10
+    expect(await ledger.chargeUnheld(id, 1, 'deals')).toEqual({ ok: true, remaining: 11 }); // the balance, not what is held
+    expect(await ledger.chargeUnheld(id, 5, 'wallets')).toEqual({ ok: true, remaining: 6 });
+    expect(await ledger.chargeUnheld(id, 7, 'wallets')).toEqual({ ok: false, code: 'insufficient_credits', remaining: 6 });
+    expect(await ledger.charge(hold, 'simulate')).toEqual({ ok: false, code: 'insufficient_credits', remaining: 6 });
+    expect((await ledger.ledger(id)).filter((r) => r.kind === 'charge').map((r) => r.delta)).toEqual([-1, -5]);
+  });
+
   it('charges several holds at once, each checked on its own, and the countdown has no gap', async () => {
     const { ledger, id } = await setup(25);
     const holds = [await held(ledger, id, 10), await held(ledger, id, 10), await held(ledger, id, 5)];

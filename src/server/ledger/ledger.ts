@@ -55,6 +55,12 @@ export type HoldOutcome =
   | { readonly ok: false; readonly code: 'insufficient_credits'; readonly remaining: number }
   | { readonly ok: false; readonly code: 'key_disabled' | 'unknown_key' };
 
+/** What {@link Ledger.authenticateAndHold} found: the key, and a hold unless it is unknown or disabled. */
+export interface KeyAndHold {
+  readonly record: ApiKeyRecord | undefined;
+  readonly hold: HoldOutcome | undefined;
+}
+
 /** An `Idempotency-Key` that one request has claimed: it runs, others with the key wait. */
 export interface Claim {
   readonly keyId: number;
@@ -129,6 +135,11 @@ export interface Ledger {
   /** Holds `cost` credits of key `id` for a request in flight, when they are available. */
   hold(id: number, cost: number): Promise<HoldOutcome>;
   /**
+   * {@link authenticate} and, for a key found and not disabled, {@link hold} of `cost`: in one
+   * round trip, for the service's requests that need both.
+   */
+  authenticateAndHold(key: string, cost: number): Promise<KeyAndHold>;
+  /**
    * Charges a hold for a successful `operation`, with its ledger row and, under an
    * idempotency claim, the answer to replay: all in one transaction, or nothing. The hold is let
    * go either way.
@@ -136,6 +147,11 @@ export interface Ledger {
   charge(hold: Hold, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome>;
   /** Lets go of a hold without charging; safe to call again, or after its charge. */
   release(hold: Hold): Promise<void>;
+  /**
+   * Charges `cost` credits of key `id` held by nothing, as {@link charge} does otherwise: for
+   * work done at once, where a hold would cost more than the work.
+   */
+  chargeUnheld(id: number, cost: number, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome>;
 
   /**
    * Claims an `Idempotency-Key` of key `id` for a request whose method, URL and body hash to

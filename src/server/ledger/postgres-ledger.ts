@@ -17,10 +17,12 @@ import {
   type ClaimOutcome,
   type Hold,
   type HoldOutcome,
+  type KeyAndHold,
   type Ledger,
   type LedgerRow,
   type NewKey,
 } from './ledger.js';
+import { Batcher } from './batcher.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
 import { shownDatabase } from './shown-database.js';
 
@@ -87,6 +89,30 @@ interface TokenClaim extends Claim {
   readonly token: string;
 }
 
+interface HoldRequest {
+  readonly keyId: number;
+  readonly cost: number;
+}
+
+interface ChargeRequest {
+  /** A hold of no row (id null) for a charge held by nothing. */
+  readonly hold: Hold & { readonly id: number | null };
+  readonly operation: string;
+  readonly answer: AnswerToStore | undefined;
+}
+
+type HoldRow = { outcome: string; hold_id: number | null; remaining: number | null };
+type KeyAndHoldRow = KeyRow & { n: number; outcome: string | null; hold_id: number | null; remaining: number | null };
+type ChargeRow = { outcome: string; remaining: number | null };
+
+/** Batches of one kind that may run at once: more would only queue on the same rows. */
+const BATCHES_IN_FLIGHT = 4;
+
+/** The indexes of `items` by key id (a stable sort: a key's own items keep their order). */
+function byKey<T>(items: readonly T[], keyOf: (item: T) => number): number[] {
+  return items.map((_, i) => i).sort((a, b) => keyOf(items[a]!) - keyOf(items[b]!) || a - b);
+}
+
 /**
  * Connection-level failures (the server down, restarting, out of connections) and transactions
  * the server rolled back (class 40: a retry may pass) are the database being unavailable, a 503;
@@ -118,6 +144,13 @@ export class PostgresLedger implements Ledger {
   private readonly timer: NodeJS.Timeout;
   private sweptAt = Date.now();
   private closed = false;
+  private readonly authentications = new Batcher((hashes: readonly string[]) => this.authenticateAll(hashes), 4);
+  private readonly keyHolds = new Batcher(
+    (requests: readonly { hash: string; cost: number }[]) => this.authenticateAndHoldAll(requests),
+    BATCHES_IN_FLIGHT,
+  );
+  private readonly holds = new Batcher((requests: readonly HoldRequest[]) => this.holdAll(requests), BATCHES_IN_FLIGHT);
+  private readonly charges = new Batcher((requests: readonly ChargeRequest[]) => this.chargeAll(requests), BATCHES_IN_FLIGHT);
 
   private constructor(
     private readonly sql: Sql,
@@ -197,9 +230,16 @@ export class PostgresLedger implements Ledger {
   }
 
   async authenticate(key: string): Promise<ApiKeyRecord | undefined> {
-    const [row] = await this.query(() => this.sql<KeyRow[]>`
-      SELECT ${this.sql.unsafe(KEY_COLUMNS)} FROM api_keys k WHERE k.key_hash = ${hashApiKey(key)}`);
+    const row = await this.query(() => this.authentications.push(hashApiKey(key)));
     return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** The keys of a batch of hashes, in one query. */
+  private async authenticateAll(hashes: readonly string[]): Promise<Array<KeyRow | undefined>> {
+    const rows = await this.sql<(KeyRow & { key_hash: string })[]>`
+      SELECT ${this.sql.unsafe(KEY_COLUMNS)}, k.key_hash FROM api_keys k WHERE k.key_hash = ANY (${hashes as string[]})`;
+    const byHash = new Map(rows.map((row) => [row.key_hash, row]));
+    return hashes.map((hash) => byHash.get(hash));
   }
 
   async topUp(id: number, credits: number): Promise<ApiKeyRecord> {
@@ -255,39 +295,91 @@ export class PostgresLedger implements Ledger {
   }
 
   async hold(id: number, cost: number): Promise<HoldOutcome> {
-    const [row] = await this.query(() => this.sql<{ outcome: string; hold_id: number | null; remaining: number | null }[]>`
-      SELECT * FROM copysim_hold(${id}, ${cost}, ${this.options.leaseSeconds})`);
-    switch (row!.outcome) {
+    return this.holdOutcome(id, cost, await this.query(() => this.holds.push({ keyId: id, cost })));
+  }
+
+  private holdOutcome(id: number, cost: number, row: HoldRow | KeyAndHoldRow): HoldOutcome {
+    switch (row.outcome) {
       case 'ok':
-        this.liveHolds.add(row!.hold_id!);
-        return { ok: true, hold: new RowHold(id, cost, row!.hold_id!) };
+        this.liveHolds.add(row.hold_id!);
+        return { ok: true, hold: new RowHold(id, cost, row.hold_id!) };
       case 'insufficient_credits':
-        return { ok: false, code: 'insufficient_credits', remaining: row!.remaining! };
+        return { ok: false, code: 'insufficient_credits', remaining: row.remaining! };
       default:
-        return { ok: false, code: row!.outcome as 'key_disabled' | 'unknown_key' };
+        return { ok: false, code: row.outcome as 'key_disabled' | 'unknown_key' };
     }
+  }
+
+  async authenticateAndHold(key: string, cost: number): Promise<KeyAndHold> {
+    const row = await this.query(() => this.keyHolds.push({ hash: hashApiKey(key), cost }));
+    if (row === undefined) return { record: undefined, hold: undefined };
+    const record = toRecord(row);
+    if (row.outcome === null) return { record, hold: undefined };
+    return { record, hold: this.holdOutcome(row.id, cost, row) };
+  }
+
+  /** A batch of key lookups, each with its hold, in one transaction (holds in key order). */
+  private async authenticateAndHoldAll(
+    requests: readonly { hash: string; cost: number }[],
+  ): Promise<Array<KeyAndHoldRow | undefined>> {
+    const rows = await this.sql<KeyAndHoldRow[]>`
+      SELECT * FROM copysim_authenticate_hold_all(
+        ${requests.map((r) => r.hash)}::text[], ${requests.map((r) => r.cost)}::bigint[], ${this.options.leaseSeconds})`;
+    const out: Array<KeyAndHoldRow | undefined> = new Array(requests.length).fill(undefined);
+    for (const row of rows) out[row.n - 1] = row;
+    return out;
+  }
+
+  /** A batch of holds in one transaction, the keys' rows locked in key order. */
+  private async holdAll(requests: readonly HoldRequest[]): Promise<HoldRow[]> {
+    const order = byKey(requests, (r) => r.keyId);
+    const rows = await this.sql<(HoldRow & { n: number })[]>`
+      SELECT * FROM copysim_hold_all(
+        ${order.map((i) => requests[i]!.keyId)}::bigint[], ${order.map((i) => requests[i]!.cost)}::bigint[],
+        ${this.options.leaseSeconds})`;
+    const out: HoldRow[] = new Array(requests.length);
+    for (const row of rows) out[order[row.n - 1]!] = row;
+    return out;
   }
 
   async charge(hold: Hold, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome> {
     const mine = hold as RowHold;
     const claim = answer?.claim as TokenClaim | undefined;
     try {
-      const [row] = await this.query(() => this.sql<{ outcome: string; remaining: number | null }[]>`
-        SELECT * FROM copysim_charge(
-          ${hold.keyId}, ${mine.id}, ${hold.cost}, ${operation}, ${this.options.now()},
-          ${claim?.idempotencyKey ?? null}, ${claim?.token ?? null},
-          ${answer?.body ?? null}, ${answer === undefined ? null : JSON.stringify(answer.headers)})`);
-      switch (row!.outcome) {
-        case 'ok':
-          return { ok: true, remaining: row!.remaining! };
-        case 'insufficient_credits':
-          return { ok: false, code: 'insufficient_credits', remaining: row!.remaining! };
-        default:
-          return { ok: false, code: row!.outcome as 'key_disabled' | 'unknown_key' | 'claim_lost' };
-      }
+      return chargeOutcome(await this.query(() => this.charges.push({ hold: mine, operation, answer })));
     } finally {
       mine.settled = true;
       this.liveHolds.delete(mine.id);
+      if (claim !== undefined) this.liveClaims.delete(claim.token);
+    }
+  }
+
+  /**
+   * A batch of charges in one transaction, each checked and recorded on its own, the keys' rows
+   * locked in key order; answered once the batch is on disk (as SQLite's group commit).
+   */
+  private async chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeRow[]> {
+    const order = byKey(requests, (r) => r.hold.keyId);
+    const column = <T>(of: (r: ChargeRequest) => T): T[] => order.map((i) => of(requests[i]!));
+    const claimOf = (r: ChargeRequest) => r.answer?.claim as TokenClaim | undefined;
+    const rows = await this.sql<(ChargeRow & { n: number })[]>`
+      SELECT * FROM copysim_charge_all(
+        ${column((r) => r.hold.keyId)}::bigint[], ${column((r) => r.hold.id)}::bigint[],
+        ${column((r) => r.hold.cost)}::bigint[], ${column((r) => r.operation)}::text[], ${this.options.now()},
+        ${column((r) => claimOf(r)?.idempotencyKey ?? null)}::text[], ${column((r) => claimOf(r)?.token ?? null)}::uuid[],
+        ${column((r) => r.answer?.body ?? null)}::text[],
+        ${column((r) => (r.answer === undefined ? null : JSON.stringify(r.answer.headers)))}::text[])`;
+    await this.sql`SELECT copysim_wait_for_disk()`;
+    const out: ChargeRow[] = new Array(requests.length);
+    for (const row of rows) out[order[row.n - 1]!] = row;
+    return out;
+  }
+
+  async chargeUnheld(id: number, cost: number, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome> {
+    const claim = answer?.claim as TokenClaim | undefined;
+    try {
+      return chargeOutcome(await this.query(() => this.charges.push({ hold: { keyId: id, cost, id: null }, operation, answer })));
+    } finally {
       if (claim !== undefined) this.liveClaims.delete(claim.token);
     }
   }
@@ -370,6 +462,17 @@ export class PostgresLedger implements Ledger {
     } catch {
       // The database is away: the next turn tries again, and /health says so meanwhile.
     }
+  }
+}
+
+function chargeOutcome(row: ChargeRow): ChargeOutcome {
+  switch (row.outcome) {
+    case 'ok':
+      return { ok: true, remaining: row.remaining! };
+    case 'insufficient_credits':
+      return { ok: false, code: 'insufficient_credits', remaining: row.remaining! };
+    default:
+      return { ok: false, code: row.outcome as 'key_disabled' | 'unknown_key' | 'claim_lost' };
   }
 }
 

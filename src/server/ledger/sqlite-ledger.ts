@@ -10,6 +10,7 @@ import {
   type ClaimOutcome,
   type Hold,
   type HoldOutcome,
+  type KeyAndHold,
   type Ledger,
   type LedgerRow,
   type NewKey,
@@ -119,7 +120,21 @@ export class SqliteLedger implements Ledger {
     return { ok: true, hold: new MemoryHold(id, cost) };
   }
 
+  async authenticateAndHold(key: string, cost: number): Promise<KeyAndHold> {
+    const record = this.store.findByKey(key);
+    if (record === undefined || record.disabled) return { record, hold: undefined };
+    return { record, hold: await this.hold(record.id, cost) };
+  }
+
   async charge(hold: Hold, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome> {
+    try {
+      return await this.chargeUnheld(hold.keyId, hold.cost, operation, answer);
+    } finally {
+      await this.release(hold);
+    }
+  }
+
+  async chargeUnheld(id: number, cost: number, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome> {
     const stored =
       answer === undefined
         ? undefined
@@ -132,11 +147,10 @@ export class SqliteLedger implements Ledger {
     try {
       return await new Promise<ChargeOutcome>((resolve, reject) => {
         if (this.pending.length === 0) setImmediate(() => this.flush());
-        const charge = { id: hold.keyId, cost: hold.cost, operation, ...(stored !== undefined ? { answer: stored } : {}) };
+        const charge = { id, cost, operation, ...(stored !== undefined ? { answer: stored } : {}) };
         this.pending.push({ charge, resolve, reject });
       });
     } finally {
-      await this.release(hold);
       if (answer !== undefined) this.running.delete(claimName(answer.claim));
     }
   }

@@ -62,7 +62,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
       method: spec.method,
       url: routePath(spec.path),
       handler: async (request, reply) => {
-        const keyId = await access.authenticate(request, reply);
+        const key = await access.authenticate(request, reply, spec);
         const input: unknown = spec.input === 'query' ? request.query : request.body;
         const address = (request.params as { address?: string }).address ?? '';
         const index = analyticsIndexFor(indexes, listNetwork, bound, input, address);
@@ -70,7 +70,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
           const problem = addressProblem(index.network, address);
           if (problem !== null) throw new HttpError(400, { code: 'invalid_address', detail: problem });
         }
-        const done = await access.paid(keyId, spec, request, async () => ({
+        const done = await access.paid(key, spec, request, async () => ({
           json: JSON.stringify(bound.run(index, address, input)),
           headers: {},
         }));

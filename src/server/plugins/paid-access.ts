@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { insufficientCredits, keyDisabled, type CreditsSpent } from '../credits.js';
 import { HttpError } from '../http-error.js';
-import type { ChargeOutcome, Claim, HoldOutcome, Ledger } from '../ledger/ledger.js';
+import type { ApiKeyRecord, ChargeOutcome, Claim, Hold, HoldOutcome, Ledger } from '../ledger/ledger.js';
 import type { OperationSpec } from '../operations.js';
 import { rateLimitHeaders, type RateLimiter } from '../rate-limit/limiter.js';
 import { formatRate, isUnlimited, UNLIMITED, type RateLimit } from '../rate-limit/rate.js';
@@ -23,25 +23,37 @@ export interface PaidAnswer {
   readonly replayed: boolean;
 }
 
+/** The key of a paid request, and the hold taken with its lookup, until {@link PaidAccess.paid} takes it. */
+export interface PaidKey {
+  readonly id: number;
+  hold: HoldOutcome | undefined;
+}
+
 /** The API key and the credits of a paid route, in the order its handler calls them. */
 export interface PaidAccess {
   /**
    * The key of a request: 401 when missing or unknown, 403 when disabled, 429 when it sends
-   * faster than its rate limit. Sets the `RateLimit` headers of a limited key on `reply`.
+   * faster than its rate limit. Sets the `RateLimit` headers of a limited key on `reply`. A
+   * request without `Idempotency-Key` holds the operation's credits in the same round trip to the
+   * ledger (let go when the request ends without its charge, as after a 400).
    */
-  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<number>;
+  authenticate(request: FastifyRequest, reply: FastifyReply, spec: OperationSpec): Promise<PaidKey>;
   /**
    * Claims the request's `Idempotency-Key` if it has one (a stored answer is returned as it
-   * was), holds the operation's credits, runs `work`, and charges on success. Undefined when the
-   * client went away meanwhile: nothing is charged for an answer nobody receives.
+   * was), holds the operation's credits (when it holds them: `spec.holdsCredits`), runs `work`,
+   * and charges on success. Undefined when the client went away meanwhile: nothing is charged
+   * for an answer nobody receives.
    */
-  paid(keyId: number, spec: OperationSpec, request: FastifyRequest, work: () => Promise<PaidResult>): Promise<PaidAnswer | undefined>;
+  paid(key: PaidKey, spec: OperationSpec, request: FastifyRequest, work: () => Promise<PaidResult>): Promise<PaidAnswer | undefined>;
 }
 
 /** The header that marks a replayed answer (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 const DECORATOR = 'copysimPaidAccess';
+
+/** Where a request keeps the {@link PaidKey} whose hold is still to be charged or let go. */
+const PENDING = Symbol('copysim paid key');
 
 /** Longest `Idempotency-Key`: a UUID is 36 characters. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -96,16 +108,35 @@ export interface PaidAccessOptions {
   readonly defaultRate?: RateLimit;
 }
 
+/** Lets go of the hold of a request that ended without charging it (a 400, a 429, a client gone). */
+async function releasePending(ledger: Ledger, request: FastifyRequest): Promise<void> {
+  const pending = (request as unknown as Record<symbol, PaidKey | undefined>)[PENDING];
+  if (pending === undefined) return;
+  (request as unknown as Record<symbol, PaidKey | undefined>)[PENDING] = undefined;
+  const hold = pending.hold;
+  pending.hold = undefined;
+  if (hold?.ok === true) await ledger.release(hold.hold);
+}
+
 function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccessOptions): PaidAccess {
   return {
-    async authenticate(request, reply) {
+    async authenticate(request, reply, spec) {
       const header = request.headers['x-api-key'];
       const key = Array.isArray(header) ? header[0] : header;
       if (key === undefined || key === '') {
         throw new HttpError(401, { code: 'unauthorized', detail: 'missing X-API-Key header' });
       }
-      const record = await ledger.authenticate(key);
+      // With an Idempotency-Key the claim comes first (a replay needs no credits): no hold yet.
+      let record: ApiKeyRecord | undefined;
+      let hold: HoldOutcome | undefined;
+      if (spec.holdsCredits && request.headers['idempotency-key'] === undefined) {
+        ({ record, hold } = await ledger.authenticateAndHold(key, spec.cost));
+      } else {
+        record = await ledger.authenticate(key);
+      }
       if (record === undefined) throw new HttpError(401, { code: 'unauthorized', detail: 'unknown API key' });
+      const paidKey: PaidKey = { id: record.id, hold };
+      (request as unknown as Record<symbol, PaidKey | undefined>)[PENDING] = paidKey;
       if (record.disabled) throw keyDisabled();
       const rate = record.rate ?? defaultRate;
       if (rateLimiter !== undefined && !isUnlimited(rate)) {
@@ -123,14 +154,14 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
         }
         if (decision.windows.length > 0) reply.headers(headers);
       }
-      return record.id;
+      return paidKey;
     },
 
-    async paid(keyId, spec, request, work) {
+    async paid(key, spec, request, work) {
       const idempotencyKey = idempotencyKeyOf(request);
       let claim: Claim | undefined;
       if (idempotencyKey !== undefined) {
-        const claimed = await ledger.claim(keyId, idempotencyKey, requestFingerprint(request));
+        const claimed = await ledger.claim(key.id, idempotencyKey, requestFingerprint(request));
         switch (claimed.state) {
           case 'replay': {
             const { body, headers, spent, remaining } = claimed.answer;
@@ -152,17 +183,26 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
         }
       }
       let charged = false;
+      // Runs the work and charges it (under `hold`, if any): undefined when the client is gone.
+      const runAndCharge = async (hold: Hold | undefined): Promise<PaidAnswer | undefined> => {
+        const result = await work();
+        if (request.raw.socket?.destroyed === true) return undefined;
+        const answer = claim === undefined ? undefined : { claim, body: result.json, headers: result.headers };
+        const outcome =
+          hold === undefined
+            ? await ledger.chargeUnheld(key.id, spec.cost, spec.id, answer)
+            : await ledger.charge(hold, spec.id, answer);
+        if (!outcome.ok) throw refusal(outcome, spec.cost);
+        charged = true;
+        return { result, credits: { spent: spec.cost, remaining: outcome.remaining }, replayed: false };
+      };
       try {
-        const held = await ledger.hold(keyId, spec.cost);
+        if (!spec.holdsCredits) return await runAndCharge(undefined);
+        const held = key.hold ?? (await ledger.hold(key.id, spec.cost));
+        key.hold = undefined;
         if (!held.ok) throw refusal(held, spec.cost);
         try {
-          const result = await work();
-          if (request.raw.socket?.destroyed === true) return undefined;
-          const answer = claim === undefined ? undefined : { claim, body: result.json, headers: result.headers };
-          const outcome = await ledger.charge(held.hold, spec.id, answer);
-          if (!outcome.ok) throw refusal(outcome, spec.cost);
-          charged = true;
-          return { result, credits: { spent: spec.cost, remaining: outcome.remaining }, replayed: false };
+          return await runAndCharge(held.hold);
         } finally {
           await ledger.release(held.hold);
         }
@@ -181,6 +221,8 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
  */
 export const paidAccessPlugin = sharedPlugin<PaidAccessOptions>('copysim-paid-access', async (app, options) => {
   app.decorate(DECORATOR, paidAccess(options));
+  app.addHook('onResponse', async (request) => releasePending(options.ledger, request));
+  app.addHook('onRequestAbort', async (request) => releasePending(options.ledger, request));
 });
 
 /** The {@link PaidAccess} of the service; fails at start when {@link paidAccessPlugin} is not registered first. */

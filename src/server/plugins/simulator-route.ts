@@ -28,11 +28,11 @@ export const simulatorRoute: FastifyPluginAsync<SimulatorRouteOptions> = async (
   const access = paidAccessOf(app);
   const spec = OPERATIONS.find((operation) => operation.id === 'simulate')!;
   app.post(routePath(spec.path), async (request, reply) => {
-    const keyId = await access.authenticate(request, reply);
+    const key = await access.authenticate(request, reply, spec);
     const parsed = parseSimulatorRequest(request.body);
     if (!parsed.success) throw new RequestError(parsed.error);
     requireServed(analyticsIndexes, parsed.data.network);
-    const done = await access.paid(keyId, spec, request, async () => {
+    const done = await access.paid(key, spec, request, async () => {
       const output = await simulator.run(parsed.data.network, parsed.data);
       const headers: Record<string, string> = {};
       if (output.warnings.length > 0) headers[WARNINGS_HEADER] = asciiJson(output.warnings);
