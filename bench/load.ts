@@ -1,7 +1,8 @@
 /**
  * Load of the HTTP service (autocannon): requests/s and latency of the simulator and of a read,
  * on the SQLite ledger, the PostgreSQL one, or both side by side.
- *   npx tsc -p tsconfig.build.json && node dist/bench/load.js [--duration 10] [--connections 10] [--workers N] [--data DIR] [--ledger sqlite|postgres|both]
+ *   npx tsc -p tsconfig.build.json && node dist/bench/load.js [--duration 10] [--connections 10]
+ *     [--workers N] [--data DIR] [--ledger sqlite|postgres|both]
  *
  * Starts `copysim serve` as a child process (so the load generator does not share its event
  * loop) on the bundled example tapes with a fresh key database (a SQLite file, or a database of
@@ -135,12 +136,14 @@ async function load(ledgerName: string, db: string): Promise<{ rows: Row[]; chec
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   const after = await openLedger(db, clock);
-  const charged = -(await after.ledger(record.id)).filter((r) => r.kind === 'charge').reduce((sum, r) => sum + r.delta, 0);
+  const charges = (await after.ledger(record.id)).filter((r) => r.kind === 'charge');
+  const charged = -charges.reduce((sum, r) => sum + r.delta, 0);
   const balance = (await after.get(record.id))!.credits;
   await after.close();
+  const consistent = balance === initial - charged ? 'consistent' : 'INCONSISTENT';
   const check =
     `${ledgerName} ledger: ${charged} credits charged, ${answered} in 2xx answers counted by autocannon (an answer ` +
-    `arriving after a run's end is charged but not counted), balance ${balance === initial - charged ? 'consistent' : 'INCONSISTENT'} with the ledger`;
+    `arriving after a run's end is charged but not counted), balance ${consistent} with the ledger`;
   return { rows, check };
 }
 
@@ -170,8 +173,12 @@ console.log(`${connections} connections, ${duration} s a scenario`);
 for (const check of checks) console.log(check);
 if (ledgers === 'both') {
   for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
-    const [sqlite, postgres] = ['sqlite', 'postgres'].map((l) => rows.find((r) => r.ledger === l && r.scenario === scenario)!);
-    const share = postgres!['req/s'] / Math.max(1, sqlite!['req/s']);
-    console.log(`${scenario}: PostgreSQL ${Math.round(share * 100)}% of SQLite's requests/s (p99 ${postgres!['p99 ms']} ms against ${sqlite!['p99 ms']} ms)`);
+    const of = (ledger: string): Row => rows.find((r) => r.ledger === ledger && r.scenario === scenario)!;
+    const [sqlite, postgres] = [of('sqlite'), of('postgres')];
+    const share = Math.round((100 * postgres['req/s']) / Math.max(1, sqlite['req/s']));
+    console.log(
+      `${scenario}: PostgreSQL ${share}% of SQLite's requests/s ` +
+        `(p99 ${postgres['p99 ms']} ms against ${sqlite['p99 ms']} ms)`,
+    );
   }
 }

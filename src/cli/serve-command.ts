@@ -80,8 +80,11 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   for (const file of server.skipped) io.out(`copysim serve: skipped ${file} (not a tape: no "swaps")\n`);
   const kind = server.ledger.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
   io.out(`copysim serve: keys and credits in ${shownDatabase(db)} (${kind}); ${server.workers} simulation worker(s)\n`);
-  const rates = server.rateLimiter.shared ? 'counted in Redis, shared by every server given it' : 'counted by this server';
-  io.out(`copysim serve: rate limits ${rates}; default ${defaultRate === undefined ? 'none' : formatRate(defaultRate)}\n`);
+  const rates = server.rateLimiter.shared
+    ? 'counted in Redis, shared by every server given it'
+    : 'counted by this server';
+  const byDefault = defaultRate === undefined ? 'none' : formatRate(defaultRate);
+  io.out(`copysim serve: rate limits ${rates}; default ${byDefault}\n`);
   io.out(`copysim serve: listening on ${server.url}\n`);
 
   const signal = await new Promise<string>((resolve) => {

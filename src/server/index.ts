@@ -29,7 +29,12 @@ export {
   type NewKey,
 } from './ledger/ledger.js';
 export { SqliteLedger } from './ledger/sqlite-ledger.js';
-export { PostgresLedger, DEFAULT_LEASE_SECONDS, migratePostgres, type PostgresLedgerOptions } from './ledger/postgres-ledger.js';
+export {
+  PostgresLedger,
+  DEFAULT_LEASE_SECONDS,
+  migratePostgres,
+  type PostgresLedgerOptions,
+} from './ledger/postgres-ledger.js';
 export { POSTGRES_MIGRATIONS } from './ledger/postgres-schema.js';
 export { openLedger, type OpenLedgerOptions } from './ledger/open-ledger.js';
 export { isPostgresUrl, shownDatabase } from './ledger/shown-database.js';

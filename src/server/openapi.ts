@@ -54,7 +54,8 @@ const IDEMPOTENCY_KEY_PARAMETER: JsonSchema = {
 /** The headers of a rate-limited key's answers (IETF httpapi draft "RateLimit header fields for HTTP"). */
 const RATE_LIMIT_HEADERS: JsonSchema = {
   RateLimit: {
-    description: 'what is left of each quota of the key, and in how many seconds it resets: "second";r=9;t=1, "minute";r=587;t=42',
+    description:
+      'what is left of each quota of the key, and in how many seconds it resets: "second";r=9;t=1, "minute";r=587;t=42',
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
@@ -114,7 +115,11 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
     },
     ...RATE_LIMIT_HEADERS,
   };
-  const badInput = [ref('RequestErrorBody'), ...(hasAddress ? [ref('PathErrorBody')] : []), ref('IdempotencyKeyErrorBody')];
+  const badInput = [
+    ref('RequestErrorBody'),
+    ...(hasAddress ? [ref('PathErrorBody')] : []),
+    ref('IdempotencyKeyErrorBody'),
+  ];
   const responses: JsonSchema = {
     '200': ok,
     '400': { description: 'Invalid input, or a malformed Idempotency-Key', ...jsonContent({ anyOf: badInput }) },
@@ -127,11 +132,17 @@ function operationObject(spec: OperationSpec, components: Record<string, JsonSch
     '422': { description: 'This Idempotency-Key was sent with another request', ...jsonContent(ref('ErrorBody')) },
     '429': {
       description: 'The key sends faster than its rate limit (Retry-After); nothing is charged',
-      headers: { ...RATE_LIMIT_HEADERS, 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
+      headers: {
+        ...RATE_LIMIT_HEADERS,
+        'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } },
+      },
       ...jsonContent(ref('ErrorBody')),
     },
     '503': {
-      description: spec.id === 'simulate' ? 'Too many simulations waiting, or the key database does not answer' : 'The key database does not answer',
+      description:
+        spec.id === 'simulate'
+          ? 'Too many simulations waiting, or the key database does not answer'
+          : 'The key database does not answer',
       ...jsonContent(ref('ErrorBody')),
     },
   };

@@ -66,16 +66,19 @@ describe.each(LEDGERS)('holds and charges of the %s ledger', (kind) => {
     const { ledger, id } = await setup(3);
     expect((await ledger.hold(id, 10)).ok).toBe(false);
     await ledger.topUp(id, 7);
-    expect(await ledger.charge(await held(ledger, id, 10), 'simulate')).toEqual({ ok: true, remaining: 0 }); // 3 + 7 − 10
+    const hold = await held(ledger, id, 10);
+    expect(await ledger.charge(hold, 'simulate')).toEqual({ ok: true, remaining: 0 }); // 3 + 7 − 10
   });
 
   it('charges work done at once without a hold, by the conditional update alone', async () => {
     const { ledger, id } = await setup(12);
     const hold = await held(ledger, id, 10); // a simulation in flight holds 10
-    expect(await ledger.chargeUnheld(id, 1, 'deals')).toEqual({ ok: true, remaining: 11 }); // the balance, not what is held
+    // remaining: the balance, not what the simulation holds
+    expect(await ledger.chargeUnheld(id, 1, 'deals')).toEqual({ ok: true, remaining: 11 });
     expect(await ledger.chargeUnheld(id, 5, 'wallets')).toEqual({ ok: true, remaining: 6 });
-    expect(await ledger.chargeUnheld(id, 7, 'wallets')).toEqual({ ok: false, code: 'insufficient_credits', remaining: 6 });
-    expect(await ledger.charge(hold, 'simulate')).toEqual({ ok: false, code: 'insufficient_credits', remaining: 6 });
+    const short = { ok: false, code: 'insufficient_credits', remaining: 6 };
+    expect(await ledger.chargeUnheld(id, 7, 'wallets')).toEqual(short);
+    expect(await ledger.charge(hold, 'simulate')).toEqual(short);
     expect((await ledger.ledger(id)).filter((r) => r.kind === 'charge').map((r) => r.delta)).toEqual([-1, -5]);
   });
 

@@ -28,7 +28,8 @@ describe('rates as the command line writes them', () => {
   });
 
   it.each(['', '0/s', '10', '10/h', '1/s,2/s', '-1/min', '1.5/s'])('%j is refused, naming the forms', (text) => {
-    expect(() => parseRate(text, '--rate')).toThrow(`--rate "${text}" is not a rate: give "N/s", "N/min", both as "N/s,M/min", or "unlimited"`);
+    const forms = '"N/s", "N/min", both as "N/s,M/min", or "unlimited"';
+    expect(() => parseRate(text, '--rate')).toThrow(`--rate "${text}" is not a rate: give ${forms}`);
   });
 });
 
@@ -73,7 +74,10 @@ describe('429 over the rate', () => {
     expect((await send(app, 'POST', '/v1/wallets/simulator', { key, body: SOL_REQUEST })).status).toBe(200);
     const over = await send(app, 'GET', READ, { key });
     expect(over.status).toBe(429);
-    expect(over.json).toEqual({ code: 'rate_limited', detail: 'this key may send 2/s,100/min; retry in 1 s (nothing was charged)' });
+    expect(over.json).toEqual({
+      code: 'rate_limited',
+      detail: 'this key may send 2/s,100/min; retry in 1 s (nothing was charged)',
+    });
     expect(over.headers.get('retry-after')).toBe('1');
     expect(over.headers.get('ratelimit')).toBe('"second";r=0;t=1, "minute";r=98;t=60');
     // Before the input is looked at: a bad body of a key over its rate is a 429 too.

@@ -126,7 +126,8 @@ export class KeyStore {
     // REPLACE: a row of the same key past its 24 hours gives way to the new answer.
     this.upsertAnswer = db.prepare<[number, string, string, string, string, number, number, number]>(
       'INSERT OR REPLACE INTO idempotent_answers ' +
-        '(key_id, idempotency_key, fingerprint, body, headers, spent, remaining, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        '(key_id, idempotency_key, fingerprint, body, headers, spent, remaining, created_at) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.selectAnswer = db.prepare<[number, string], Record<string, unknown>>(
       'SELECT fingerprint, body, headers, spent, remaining, created_at FROM idempotent_answers ' +
@@ -170,7 +171,8 @@ export class KeyStore {
     const id = this.db
       .transaction(() => {
         const now = this.options.now();
-        const info = this.insertKey.run(hashApiKey(key), shownPrefix(key), input.label ?? null, input.credits, now, rate);
+        const label = input.label ?? null;
+        const info = this.insertKey.run(hashApiKey(key), shownPrefix(key), label, input.credits, now, rate);
         const keyId = Number(info.lastInsertRowid);
         this.insertLedger.run(keyId, 'grant', null, input.credits, input.credits, now, null);
         return keyId;

@@ -16,7 +16,8 @@ export interface OpenLedgerOptions {
  * `InputError` naming it (without a password) when it cannot be used.
  *
  * @example
- * const ledger = await openLedger(process.env.COPYSIM_DB ?? 'copysim.db', { now: () => Math.floor(Date.now() / 1000) });
+ * const now = () => Math.floor(Date.now() / 1000);
+ * const ledger = await openLedger(process.env.COPYSIM_DB ?? 'copysim.db', { now });
  */
 export async function openLedger(db: string, options: OpenLedgerOptions): Promise<Ledger> {
   if (isPostgresUrl(db)) {

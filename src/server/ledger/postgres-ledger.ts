@@ -134,7 +134,8 @@ function unavailable(e: unknown): unknown {
  * stay exact across instances; an instance that dies leaves holds and claims whose leases run out.
  *
  * @example
- * const ledger = await PostgresLedger.open('postgres://copysim@db.internal/copysim', { now: () => Math.floor(Date.now() / 1000) });
+ * const now = () => Math.floor(Date.now() / 1000);
+ * const ledger = await PostgresLedger.open('postgres://copysim@db.internal/copysim', { now });
  * const { key } = await ledger.create({ credits: 100 });
  */
 export class PostgresLedger implements Ledger {
@@ -150,7 +151,10 @@ export class PostgresLedger implements Ledger {
     BATCHES_IN_FLIGHT,
   );
   private readonly holds = new Batcher((requests: readonly HoldRequest[]) => this.holdAll(requests), BATCHES_IN_FLIGHT);
-  private readonly charges = new Batcher((requests: readonly ChargeRequest[]) => this.chargeAll(requests), BATCHES_IN_FLIGHT);
+  private readonly charges = new Batcher(
+    (requests: readonly ChargeRequest[]) => this.chargeAll(requests),
+    BATCHES_IN_FLIGHT,
+  );
 
   private constructor(
     private readonly sql: Sql,
@@ -217,8 +221,8 @@ export class PostgresLedger implements Ledger {
   async list(): Promise<ApiKeyListing[]> {
     const rows = await this.sql<(KeyRow & { spent: number })[]>`
       SELECT ${this.sql.unsafe(KEY_COLUMNS)},
-             COALESCE((SELECT -sum(l.delta) FROM credit_ledger l WHERE l.key_id = k.id AND l.kind = 'charge'), 0)::bigint
-               AS spent
+             COALESCE((SELECT -sum(l.delta) FROM credit_ledger l
+                       WHERE l.key_id = k.id AND l.kind = 'charge'), 0)::bigint AS spent
       FROM api_keys k ORDER BY k.id`;
     return rows.map((row) => ({ ...toRecord(row), spent: row.spent }));
   }
@@ -237,7 +241,8 @@ export class PostgresLedger implements Ledger {
   /** The keys of a batch of hashes, in one query. */
   private async authenticateAll(hashes: readonly string[]): Promise<Array<KeyRow | undefined>> {
     const rows = await this.sql<(KeyRow & { key_hash: string })[]>`
-      SELECT ${this.sql.unsafe(KEY_COLUMNS)}, k.key_hash FROM api_keys k WHERE k.key_hash = ANY (${hashes as string[]})`;
+      SELECT ${this.sql.unsafe(KEY_COLUMNS)}, k.key_hash FROM api_keys k
+      WHERE k.key_hash = ANY (${hashes as string[]})`;
     const byHash = new Map(rows.map((row) => [row.key_hash, row]));
     return hashes.map((hash) => byHash.get(hash));
   }
@@ -324,7 +329,8 @@ export class PostgresLedger implements Ledger {
   ): Promise<Array<KeyAndHoldRow | undefined>> {
     const rows = await this.sql<KeyAndHoldRow[]>`
       SELECT * FROM copysim_authenticate_hold_all(
-        ${requests.map((r) => r.hash)}::text[], ${requests.map((r) => r.cost)}::bigint[], ${this.options.leaseSeconds})`;
+        ${requests.map((r) => r.hash)}::text[], ${requests.map((r) => r.cost)}::bigint[],
+        ${this.options.leaseSeconds})`;
     const out: Array<KeyAndHoldRow | undefined> = new Array(requests.length).fill(undefined);
     for (const row of rows) out[row.n - 1] = row;
     return out;
@@ -366,7 +372,8 @@ export class PostgresLedger implements Ledger {
       SELECT * FROM copysim_charge_all(
         ${column((r) => r.hold.keyId)}::bigint[], ${column((r) => r.hold.id)}::bigint[],
         ${column((r) => r.hold.cost)}::bigint[], ${column((r) => r.operation)}::text[], ${this.options.now()},
-        ${column((r) => claimOf(r)?.idempotencyKey ?? null)}::text[], ${column((r) => claimOf(r)?.token ?? null)}::uuid[],
+        ${column((r) => claimOf(r)?.idempotencyKey ?? null)}::text[],
+        ${column((r) => claimOf(r)?.token ?? null)}::uuid[],
         ${column((r) => r.answer?.body ?? null)}::text[],
         ${column((r) => (r.answer === undefined ? null : JSON.stringify(r.answer.headers)))}::text[])`;
     await this.sql`SELECT copysim_wait_for_disk()`;
@@ -378,7 +385,8 @@ export class PostgresLedger implements Ledger {
   async chargeUnheld(id: number, cost: number, operation: string, answer?: AnswerToStore): Promise<ChargeOutcome> {
     const claim = answer?.claim as TokenClaim | undefined;
     try {
-      return chargeOutcome(await this.query(() => this.charges.push({ hold: { keyId: id, cost, id: null }, operation, answer })));
+      const unheld = { hold: { keyId: id, cost, id: null }, operation, answer };
+      return chargeOutcome(await this.query(() => this.charges.push(unheld)));
     } finally {
       if (claim !== undefined) this.liveClaims.delete(claim.token);
     }

@@ -172,7 +172,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
           VALUES (p_key, 'charge', p_operation, -p_cost, v_credits, p_time, p_idempotency_key);
         IF p_idempotency_key IS NOT NULL THEN
           UPDATE idempotency_keys i
-            SET token = NULL, lease_until = NULL, body = p_body, headers = p_headers, spent = p_cost, remaining = v_credits
+            SET token = NULL, lease_until = NULL, body = p_body, headers = p_headers,
+                spent = p_cost, remaining = v_credits
             WHERE i.key_id = p_key AND i.idempotency_key = p_idempotency_key;
         END IF;
         RETURN QUERY SELECT 'ok'::text, v_credits;
@@ -322,7 +323,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         v_key bigint;
       BEGIN
         PERFORM set_config('synchronous_commit', 'off', true);
-        FOR v_key IN SELECT DISTINCT h.key_id FROM credit_holds h WHERE h.lease_until < clock_timestamp() ORDER BY 1 LOOP
+        FOR v_key IN
+          SELECT DISTINCT h.key_id FROM credit_holds h WHERE h.lease_until < clock_timestamp() ORDER BY 1
+        LOOP
           PERFORM copysim_release_expired(v_key);
         END LOOP;
         DELETE FROM idempotency_keys i WHERE (i.key_id, i.idempotency_key) IN (

@@ -44,7 +44,12 @@ export interface PaidAccess {
    * and charges on success. Undefined when the client went away meanwhile: nothing is charged
    * for an answer nobody receives.
    */
-  paid(key: PaidKey, spec: OperationSpec, request: FastifyRequest, work: () => Promise<PaidResult>): Promise<PaidAnswer | undefined>;
+  paid(
+    key: PaidKey,
+    spec: OperationSpec,
+    request: FastifyRequest,
+    work: () => Promise<PaidResult>,
+  ): Promise<PaidAnswer | undefined>;
 }
 
 /** The header that marks a replayed answer (IETF httpapi draft "The Idempotency-Key HTTP Header Field"). */
@@ -94,7 +99,10 @@ function refusal(outcome: Exclude<HoldOutcome | ChargeOutcome, { ok: true }>, co
     case 'claim_lost':
       return new HttpError(
         409,
-        { code: 'idempotency_key_in_use', detail: 'another request took over this Idempotency-Key; retry to get its answer' },
+        {
+          code: 'idempotency_key_in_use',
+          detail: 'another request took over this Idempotency-Key; retry to get its answer',
+        },
         { 'retry-after': '1' },
       );
   }
@@ -175,7 +183,10 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
           case 'running':
             throw new HttpError(
               409,
-              { code: 'idempotency_key_in_use', detail: 'a request with this Idempotency-Key is still running; retry later' },
+              {
+                code: 'idempotency_key_in_use',
+                detail: 'a request with this Idempotency-Key is still running; retry later',
+              },
               { 'retry-after': '1' },
             );
           case 'claimed':

@@ -50,7 +50,8 @@ export function quotasOf(rate: RateLimit): Array<{ name: WindowState['name']; qu
  *
  * @example
  * rateLimitHeaders(decision);
- * // { 'ratelimit-policy': '"second";q=10;w=1, "minute";q=600;w=60', ratelimit: '"second";r=9;t=1, "minute";r=587;t=42' }
+ * // 'ratelimit-policy': '"second";q=10;w=1, "minute";q=600;w=60'
+ * // ratelimit: '"second";r=9;t=1, "minute";r=587;t=42'
  */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   const headers: Record<string, string> = {

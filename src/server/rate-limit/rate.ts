@@ -9,7 +9,14 @@ export interface RateLimit {
 /** No limit in either window. */
 export const UNLIMITED: RateLimit = { perSecond: null, perMinute: null };
 
-const WINDOWS = { s: 'perSecond', sec: 'perSecond', second: 'perSecond', m: 'perMinute', min: 'perMinute', minute: 'perMinute' } as const;
+const WINDOWS = {
+  s: 'perSecond',
+  sec: 'perSecond',
+  second: 'perSecond',
+  m: 'perMinute',
+  min: 'perMinute',
+  minute: 'perMinute',
+} as const;
 
 const RATE_FORMS = '"N/s", "N/min", both as "N/s,M/min", or "unlimited"';
 
@@ -29,7 +36,10 @@ export function parseRate(text: string, source = 'rate'): RateLimit {
     const window = match === null ? undefined : WINDOWS[match[2] as keyof typeof WINDOWS];
     const count = match === null ? NaN : Number(match[1]);
     if (window === undefined || !Number.isSafeInteger(count) || count < 1 || rate[window] !== null) {
-      throw new InputError(`${source} "${text}" is not a rate: give ${RATE_FORMS}, each count at least 1`, { source, path: 'rate' });
+      throw new InputError(`${source} "${text}" is not a rate: give ${RATE_FORMS}, each count at least 1`, {
+        source,
+        path: 'rate',
+      });
     }
     rate[window] = count;
   }

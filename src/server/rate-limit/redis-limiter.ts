@@ -36,10 +36,18 @@ end
 return out
 `;
 
-/** The ioredis options of a `--redis` URL: `redis://[USER:PASSWORD@]HOST[:PORT][/DB]`, `rediss://…`, `unix:///PATH`. */
+/** A Redis URL as messages show it: the password, if any, masked. */
+function shown(url: string): string {
+  return url.replace(/:[^:@/]*@/, ':***@');
+}
+
+/**
+ * The ioredis options of a `--redis` URL: `redis://[USER:PASSWORD@]HOST[:PORT][/DB]`, `rediss://…`
+ * or `unix:///PATH`.
+ */
 function redisOptions(url: string): Record<string, unknown> {
   const bad = (): InputError =>
-    new InputError(`--redis "${url.replace(/:[^:@/]*@/, ':***@')}" is not a Redis URL: give redis://HOST:PORT or unix:///PATH`, {
+    new InputError(`--redis "${shown(url)}" is not a Redis URL: give redis://HOST:PORT or unix:///PATH`, {
       source: 'redis',
     });
   let parsed: URL;
@@ -106,7 +114,7 @@ export class RedisRateLimiter implements RateLimiter {
     } catch (e) {
       client.disconnect();
       const reason = (socketError ?? (e as Error)).message.split('\n')[0];
-      throw new InputError(`cannot reach Redis at ${url.replace(/:[^:@/]*@/, ':***@')}: ${reason}`, { source: 'redis' });
+      throw new InputError(`cannot reach Redis at ${shown(url)}: ${reason}`, { source: 'redis' });
     }
     client.defineCommand('copysimTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
     return new RedisRateLimiter(client, options.prefix ?? 'copysim:rate', options.onError ?? (() => {}));

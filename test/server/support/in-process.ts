@@ -66,7 +66,12 @@ export interface SendOptions {
 }
 
 /** One request to an in-process service, answered as {@link Answer}. */
-export async function send(app: FastifyInstance, method: 'GET' | 'POST', url: string, options: SendOptions = {}): Promise<Answer> {
+export async function send(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  options: SendOptions = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers['x-api-key'] = options.key;
   if (options.body !== undefined) headers['content-type'] = 'application/json';

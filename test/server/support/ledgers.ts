@@ -16,7 +16,9 @@ const ON_CI = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 export const HAS_POSTGRES = postgresBinDir() !== undefined;
 
 if (!HAS_POSTGRES) {
-  if (ON_CI) throw new Error('PostgreSQL is not installed, and CI is set: .ci/run installs it (apt-get install postgresql)');
+  if (ON_CI) {
+    throw new Error('PostgreSQL is not installed, and CI is set: .ci/run installs it (apt-get install postgresql)');
+  }
   process.stderr.write(
     'server tests: skipped the PostgreSQL ledger: PostgreSQL is not installed (apt-get install postgresql; ' +
       '.ci/run installs it)\n',
