@@ -122,6 +122,9 @@ describe('copysim serve refuses to start on unusable input', () => {
     [['--port', '70000'], '--port must be a whole number from 0 to 65535, not "70000"'],
     [['--workers', '0'], '--workers must be a whole number from 1 to 64, not "0"'],
     [['--data', '/nonexistent-copysim-data'], 'data folder /nonexistent-copysim-data: no such folder'],
+    [['--rate', '5/h'], '--rate "5/h" is not a rate'],
+    [['--redis', 'http://127.0.0.1:6379'], '--redis "http://127.0.0.1:6379" is not a Redis URL'],
+    [['--redis', 'redis://127.0.0.1:1'], 'cannot reach Redis at redis://127.0.0.1:1: '],
   ])('%j', async (argv, message) => {
     const { code, err } = await cli('serve', ...argv, '--db', join(tempDir(), 'keys.db'));
     expect(code).toBe(1);
