@@ -1,19 +1,29 @@
 import { parseArgs } from 'node:util';
 import { readJson } from '../io/files.js';
+import { parseRate } from '../server/rate-limit/rate.js';
 import { EXIT_OK, type CliIo } from './io.js';
+import { keyDatabase } from './keys-command.js';
 import { UsageError } from './usage.js';
 
-export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE] [--port N] [--host H] [--workers N] [--options FILE] [--log]
+export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE|URL] [--redis URL] [--rate R] [--port N] [--host H]
+              [--workers N] [--options FILE] [--log]
 
 Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
-.../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, and the OpenAPI 3.1
-document at /v1/openapi.json. Every operation needs an API key (X-API-Key; see "copysim keys")
-and costs credits, charged only when it succeeds.
+.../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, the OpenAPI 3.1
+document at /v1/openapi.json, and GET /health. Every operation needs an API key (X-API-Key; see
+"copysim keys") and costs credits, charged only when it succeeds; a request with an
+Idempotency-Key header may be retried safely (one answer, one charge).
 
   --data DIR       folder of tapes: every *.parquet file and every *.json file with "swaps",
                    one per network
                    (default: the bundled example, fixtures/example)
-  --db FILE        the key and credit database, SQLite (default: ./copysim.db)
+  --db FILE|URL    the key and credit database: a SQLite FILE, or a PostgreSQL URL
+                   (postgres://USER@HOST:PORT/DB) that several servers share; its schema is
+                   brought up to date at start (default: $COPYSIM_DB, else ./copysim.db)
+  --redis URL      count rate limits in this Redis (redis://HOST:PORT), shared by every server
+                   given it (default: each server counts its own)
+  --rate R         the rate limit of keys without their own: "10/s", "600/min", both as
+                   "10/s,600/min" (default: none); see "copysim keys set"
   --port N         default 8080 (0: any free port)
   --host H         default 127.0.0.1 (loopback only; 0.0.0.0 to listen on every interface)
   --workers N      simulation worker threads (default: the cores less one, at least 1)
@@ -26,7 +36,8 @@ finish first).`;
 function wholeNumber(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(n >= min && n <= max)) throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
+  if (!(n >= min && n <= max))
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not "${value}"`);
   return n;
 }
 
@@ -35,7 +46,9 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     args,
     options: {
       data: { type: 'string' },
-      db: { type: 'string', default: 'copysim.db' },
+      db: { type: 'string' },
+      redis: { type: 'string' },
+      rate: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       workers: { type: 'string' },
@@ -47,12 +60,16 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const port = wholeNumber('--port', values.port, 0, 65535) ?? 8080;
   const workers = wholeNumber('--workers', values.workers, 1, 64);
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
+  const defaultRate = values.rate === undefined ? undefined : parseRate(values.rate, '--rate');
+  const db = keyDatabase(values.db);
 
   // Loaded here, not at start-up: the service's packages are optional (src/server/service-dependencies.ts).
-  const { startServer } = await import('../server/index.js');
+  const { startServer, shownDatabase, formatRate } = await import('../server/index.js');
   const server = await startServer({
     ...(values.data !== undefined ? { dataDir: values.data } : {}),
-    dbFile: values.db,
+    db,
+    ...(values.redis !== undefined ? { redis: values.redis } : {}),
+    ...(defaultRate !== undefined ? { defaultRate } : {}),
     port,
     host: values.host,
     ...(workers !== undefined ? { workers } : {}),
@@ -62,7 +79,13 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   });
   for (const t of server.tapes) io.out(`copysim serve: ${t.network} tape ${t.file} (${t.tape.swaps.length} swaps)\n`);
   for (const file of server.skipped) io.out(`copysim serve: skipped ${file} (not a tape: no "swaps")\n`);
-  io.out(`copysim serve: keys and credits in ${values.db}; ${server.workers} simulation worker(s)\n`);
+  const kind = server.ledger.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
+  io.out(`copysim serve: keys and credits in ${shownDatabase(db)} (${kind}); ${server.workers} simulation worker(s)\n`);
+  const rates = server.rateLimiter.shared
+    ? 'counted in Redis, shared by every server given it'
+    : 'counted by this server';
+  const byDefault = defaultRate === undefined ? 'none' : formatRate(defaultRate);
+  io.out(`copysim serve: rate limits ${rates}; default ${byDefault}\n`);
   io.out(`copysim serve: listening on ${server.url}\n`);
 
   const signal = await new Promise<string>((resolve) => {

@@ -17,7 +17,10 @@ export const ADDRESS_PATTERN = '^([1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40})
  */
 export function addressProblem(network: Network, address: string): string | null {
   if ((network === 'sol' ? SOL_ADDRESS : ETH_ADDRESS).test(address)) return null;
-  const shown = address.length > 48 ? `${JSON.stringify(address.slice(0, 44)).slice(0, -1)}..." (${address.length} characters)` : JSON.stringify(address);
+  const shown =
+    address.length > 48
+      ? `${JSON.stringify(address.slice(0, 44)).slice(0, -1)}..." (${address.length} characters)`
+      : JSON.stringify(address);
   const expected =
     network === 'sol'
       ? 'base58 of 32 to 44 characters (digits 1-9 and letters but 0, O, I and l)'

@@ -52,6 +52,10 @@ export const ANALYTICS: AnalyticsBinding = {
       run: walletInvestmentChart,
     },
     deals: { input: WalletDealsQuerySchema, result: WalletDealsResultSchema, run: walletDeals },
-    wallets: { input: ListWalletsBodySchema, result: ListWalletsResultSchema, run: (index, _address, body) => listWallets(index, body) },
+    wallets: {
+      input: ListWalletsBodySchema,
+      result: ListWalletsResultSchema,
+      run: (index, _address, body) => listWallets(index, body),
+    },
   },
 };

@@ -67,8 +67,9 @@ export interface DataFolder {
 /**
  * Loads every `*.json` and `*.parquet` tape of `dir` (in file-name order), one per network. A
  * JSON file without `swaps` (a request or options file beside the tapes) is skipped; a Parquet
- * file is always a tape. A tape that cannot be used is an error naming the file and the swap. Two tapes of one network are refused, naming both
- * files: the service would not know which one to serve.
+ * file is always a tape. A tape that cannot be used is an error naming the file and the swap.
+ * Two tapes of one network are refused, naming both files: the service would not know which
+ * one to serve.
  *
  * @example
  * loadTapes('fixtures/example').tapes.map((t) => t.network); // ["eth", "sol"]
@@ -82,7 +83,8 @@ export function loadTapes(dir: string): DataFolder {
     .filter((name) => name.endsWith('.json') || isParquetPath(name))
     .sort()
     .map((name) => join(folder, name));
-  if (files.length === 0) throw new InputError(`data folder ${folder} holds no *.json or *.parquet tape`, { source: folder });
+  if (files.length === 0)
+    throw new InputError(`data folder ${folder} holds no *.json or *.parquet tape`, { source: folder });
   const byNetwork = new Map<Network, ServedTape>();
   const skipped: string[] = [];
   for (const file of files) {
@@ -94,14 +96,17 @@ export function loadTapes(dir: string): DataFolder {
     const other = byNetwork.get(tape.network);
     if (other !== undefined) {
       throw new InputError(
-        `data folder ${folder} holds two tapes of network ${tape.network}: ${other.file} and ${file}; keep one per network`,
+        `data folder ${folder} holds two tapes of network ${tape.network}: ` +
+          `${other.file} and ${file}; keep one per network`,
         { source: file, path: 'network' },
       );
     }
     byNetwork.set(tape.network, { network: tape.network, file, tape });
   }
   if (byNetwork.size === 0) {
-    throw new InputError(`data folder ${folder} holds no tape (no *.parquet file, no *.json file with "swaps")`, { source: folder });
+    throw new InputError(`data folder ${folder} holds no tape (no *.parquet file, no *.json file with "swaps")`, {
+      source: folder,
+    });
   }
   return { tapes: [...byNetwork.values()], skipped };
 }

@@ -14,6 +14,13 @@ export interface OperationSpec {
   readonly path: string;
   /** Credits charged when it succeeds (interface section 1). */
   readonly cost: number;
+  /**
+   * True when its credits are held while it runs, so that a key cannot start more than it can
+   * pay for: work that takes a while (the simulator, on a worker thread). A read, computed at
+   * once on the request thread, is charged by the conditional update alone (a hold would cost
+   * the ledger more than the read).
+   */
+  readonly holdsCredits: boolean;
   readonly summary: string;
   /** True when the result travels in `{result, credits}`; the simulator uses headers instead. */
   readonly envelope: boolean;
@@ -38,6 +45,7 @@ function analyticsSpec(
     method,
     path,
     cost,
+    holdsCredits: false,
     summary,
     envelope: true,
     input: method === 'GET' ? 'query' : 'body',
@@ -53,6 +61,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     method: 'POST',
     path: '/v1/wallets/simulator',
     cost: 10,
+    holdsCredits: true,
     summary: 'Copy-trade simulator: replays the followed wallets over the served tape',
     envelope: false,
     input: 'body',
@@ -68,7 +77,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     1,
     'Wallet investment amount chart',
   ),
-  analyticsSpec('deals', 'GET', '/v1/wallets/{address}/deals', 1, "Wallet deals, paged and searchable"),
+  analyticsSpec('deals', 'GET', '/v1/wallets/{address}/deals', 1, 'Wallet deals, paged and searchable'),
   analyticsSpec('wallets', 'POST', '/v1/wallets', 5, 'The list of wallets with their indicators, paged'),
 ];
 

@@ -38,3 +38,26 @@ export const AddressParamSchema = z
 
 /** The 400 bodies of a wallet route's path: an address that cannot exist, a URL badly encoded. */
 export const PathErrorBodySchema = z.strictObject({ code: z.enum(['invalid_address', 'bad_url']), detail: z.string() });
+
+/** The 400 of a malformed `Idempotency-Key` header. */
+export const IdempotencyKeyErrorBodySchema = z.strictObject({
+  code: z.literal('invalid_idempotency_key'),
+  detail: z.string(),
+});
+
+/** `GET /health`: whether the service's database and Redis (when it has one) answer. */
+export const HealthSchema = z.strictObject({
+  status: z.enum(['ok', 'unavailable']).describe('"ok" when every server the service depends on answers'),
+  database: z.enum(['ok', 'unavailable']).describe('the key database (SQLite or PostgreSQL)'),
+  redis: z.enum(['ok', 'unavailable']).optional().describe('the Redis of shared rate limits, when the service has one'),
+  tapes: z
+    .record(
+      z.string(),
+      z.strictObject({
+        swaps: z.number().int().min(0),
+        first_day: z.string().nullable(),
+        last_day: z.string().nullable(),
+      }),
+    )
+    .describe("Each served network's tape: its swaps and the first and last swap's UTC day (null for an empty tape)"),
+});

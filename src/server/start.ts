@@ -5,14 +5,29 @@ import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.
 import { ANALYTICS } from './analytics-binding.js';
 import { createServer } from './app.js';
 import { bundledDataDir, loadTapes, type ServedTape } from './data.js';
-import { KeyStore } from './keys/key-store.js';
+import type { Ledger } from './ledger/ledger.js';
+import { openLedger } from './ledger/open-ledger.js';
+import { MemoryRateLimiter, type RateLimiter } from './rate-limit/limiter.js';
+import type { RateLimit } from './rate-limit/rate.js';
+import { RedisRateLimiter } from './rate-limit/redis-limiter.js';
 import { SimulationPool } from './simulation/pool.js';
 
 export interface StartOptions {
   /** Folder of `*.json` and `*.parquet` tapes, one per network; default the bundled examples. */
   readonly dataDir?: string;
-  /** The key database; default `./copysim.db`. */
+  /**
+   * The key database: a SQLite file, or a PostgreSQL URL (`postgres://USER@HOST:PORT/DB`) that
+   * several instances share; default `./copysim.db`.
+   */
+  readonly db?: string;
+  /** The same as {@link db}, for a SQLite file. */
   readonly dbFile?: string;
+  /** A Redis URL: rate limits counted there, shared by every instance given the same; default per instance. */
+  readonly redis?: string;
+  /** The rate limit of keys without their own; default none. */
+  readonly defaultRate?: RateLimit;
+  /** PostgreSQL: seconds a hold or an idempotency claim outlives an instance that died (default 10). */
+  readonly leaseSeconds?: number;
   /** Default 8080; 0 picks a free port. */
   readonly port?: number;
   /** Default 127.0.0.1 (loopback only). */
@@ -35,12 +50,14 @@ export interface RunningServer {
   /** `http://host:port`. */
   readonly url: string;
   readonly app: FastifyInstance;
-  readonly store: KeyStore;
+  readonly ledger: Ledger;
+  /** Where the rate limits are counted. */
+  readonly rateLimiter: RateLimiter;
   readonly tapes: readonly ServedTape[];
   /** JSON files of the data folder that are not tapes. */
   readonly skipped: readonly string[];
   readonly workers: number;
-  /** Stops accepting, finishes the requests in flight, stops the workers, closes the database. */
+  /** Stops accepting, finishes the requests in flight, stops the workers, closes the databases. */
   close(): Promise<void>;
 }
 
@@ -52,21 +69,30 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     const code = (e as NodeJS.ErrnoException).code;
     const where = `${host}:${port}`;
     if (code === 'EADDRINUSE') {
-      throw new InputError(`port ${port} is already in use on ${host}: stop the program using it or choose another with --port (0 picks a free one)`, { source: where });
+      throw new InputError(
+        `port ${port} is already in use on ${host}: ` +
+          'stop the program using it or choose another with --port (0 picks a free one)',
+        { source: where },
+      );
     }
-    if (code === 'EACCES') throw new InputError(`no permission to listen on ${where}: choose a port above 1023 with --port`, { source: where });
-    if (code === 'EADDRNOTAVAIL') throw new InputError(`${host} is not an address of this machine: choose another --host`, { source: where });
+    if (code === 'EACCES')
+      throw new InputError(`no permission to listen on ${where}: choose a port above 1023 with --port`, {
+        source: where,
+      });
+    if (code === 'EADDRNOTAVAIL')
+      throw new InputError(`${host} is not an address of this machine: choose another --host`, { source: where });
     throw e;
   }
 }
 
 /**
- * Loads the tapes, opens the key database, starts the simulation workers and listens.
- * Throws an `InputError` (nothing left running) when a tape, the options or the database cannot
- * be used.
+ * Loads the tapes, opens the key database (running its migrations), connects to Redis when
+ * given, starts the simulation workers and listens. Throws an `InputError` (nothing left
+ * running) when a tape, the options, the database or Redis cannot be used.
  *
  * @example
- * const server = await startServer({ dataDir: 'tapes', dbFile: 'keys.db', port: 0, now: () => Math.floor(Date.now() / 1000) });
+ * const now = () => Math.floor(Date.now() / 1000);
+ * const server = await startServer({ dataDir: 'tapes', db: 'keys.db', port: 0, now });
  * console.log(server.url);
  * await server.close();
  */
@@ -77,9 +103,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const analyticsIndexes = new Map(
     tapes.map((t) => [t.network, ANALYTICS.buildIndex(t.tape, { ...options.analytics, engineOptions })] as const),
   );
-  const store = KeyStore.open(options.dbFile ?? 'copysim.db', { now: options.now });
+  const ledger = await openLedger(options.db ?? options.dbFile ?? 'copysim.db', {
+    now: options.now,
+    ...(options.leaseSeconds !== undefined ? { leaseSeconds: options.leaseSeconds } : {}),
+  });
   let pool: SimulationPool | undefined;
+  let rateLimiter: RateLimiter | undefined;
   try {
+    rateLimiter = options.redis !== undefined ? await RedisRateLimiter.connect(options.redis) : new MemoryRateLimiter();
     pool = await SimulationPool.start({
       tapes: tapes.map(({ network, file }) => ({ network, file })),
       engineOptions,
@@ -87,7 +118,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       ...(options.workerUrl !== undefined ? { workerUrl: options.workerUrl } : {}),
     });
     const app = createServer({
-      store,
+      ledger,
+      rateLimiter,
+      ...(options.defaultRate !== undefined ? { defaultRate: options.defaultRate } : {}),
       simulator: pool,
       analyticsIndexes,
       ...(options.bodyLimit !== undefined ? { bodyLimit: options.bodyLimit } : {}),
@@ -98,22 +131,26 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const port = typeof address === 'object' && address !== null ? address.port : options.port;
     const host = options.host ?? '127.0.0.1';
     const running = pool;
+    const limiter = rateLimiter;
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
       app,
-      store,
+      ledger,
+      rateLimiter: limiter,
       tapes,
       skipped,
       workers: running.size,
       async close() {
         await app.close();
         await running.close();
-        store.close();
+        await limiter.close();
+        await ledger.close();
       },
     };
   } catch (e) {
     await pool?.close();
-    store.close();
+    await rateLimiter?.close();
+    await ledger.close();
     throw e;
   }
 }

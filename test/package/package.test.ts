@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUEUE_PACKAGES } from '../../src/distributed/dependencies.js';
-import { SERVICE_PACKAGES } from '../../src/server/service-dependencies.js';
+import { POSTGRES_PACKAGES, SERVICE_PACKAGES } from '../../src/server/service-dependencies.js';
 import { PROJECT_ROOT } from '../support/paths.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'copysim-pack-'));
@@ -208,8 +208,12 @@ describe('the service and queue packages', () => {
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
     };
-    expect(pkg.peerDependencies).toEqual({ ...SERVICE_PACKAGES, ...QUEUE_PACKAGES });
-    for (const name of [...Object.keys(SERVICE_PACKAGES), ...Object.keys(QUEUE_PACKAGES)]) {
+    expect(pkg.peerDependencies).toEqual({ ...SERVICE_PACKAGES, ...QUEUE_PACKAGES, ...POSTGRES_PACKAGES });
+    for (const name of [
+      ...Object.keys(SERVICE_PACKAGES),
+      ...Object.keys(QUEUE_PACKAGES),
+      ...Object.keys(POSTGRES_PACKAGES),
+    ]) {
       expect(pkg.peerDependenciesMeta[name]?.optional, name).toBe(true);
       expect(pkg.dependencies[name], name).toBeUndefined();
     }

@@ -1,80 +1,120 @@
-import { describe, expect, it, vi } from 'vitest';
-import { CreditMeter, HttpError, KeyStore } from './support/api.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SqliteLedger, type Ledger } from './support/api.js';
+import { LEDGERS, postgresDatabase, testLedger, usePostgres } from './support/ledgers.js';
 
-function setup(credits: number) {
-  const store = KeyStore.open(':memory:', { now: () => 1_700_000_000 });
-  const { record } = store.create({ credits });
-  return { store, id: record.id, meter: new CreditMeter(store) };
-}
+usePostgres();
 
-async function refusal(run: () => unknown): Promise<{ status: number; body: unknown }> {
-  try {
-    await run();
-  } catch (e) {
-    if (e instanceof HttpError) return { status: e.statusCode, body: e.body };
-    throw e;
+const opened: Ledger[] = [];
+afterEach(async () => {
+  for (const ledger of opened.splice(0)) await ledger.close();
+});
+
+describe.each(LEDGERS)('holds and charges of the %s ledger', (kind) => {
+  async function setup(credits: number) {
+    const ledger = await testLedger(kind === 'sqlite' ? ':memory:' : await postgresDatabase());
+    opened.push(ledger);
+    const { record } = await ledger.create({ credits });
+    return { ledger, id: record.id };
   }
-  throw new Error('expected a refusal');
-}
 
-describe('CreditMeter', () => {
+  async function held(ledger: Ledger, id: number, cost: number) {
+    const outcome = await ledger.hold(id, cost);
+    if (!outcome.ok) throw new Error(`hold of ${cost} refused: ${outcome.code}`);
+    return outcome.hold;
+  }
+
   it('holds credits of requests in flight, so a key cannot start more than it can pay for', async () => {
-    const { meter, id } = setup(15);
-    const first = meter.hold(id, 10);
+    const { ledger, id } = await setup(15);
+    const first = await held(ledger, id, 10);
     // 15 − 10 held = 5 available, less than 10.
-    expect(await refusal(() => meter.hold(id, 10))).toEqual({
-      status: 403,
-      body: { code: 'insufficient_credits', detail: { required: 10, remaining: 5 } },
-    });
-    const small = meter.hold(id, 5); // exactly the 5 left
-    expect(meter.totalHeld).toBe(15);
-    first.release();
-    small.release();
-    expect(meter.totalHeld).toBe(0);
-    expect(meter.hold(id, 10)).toBeDefined(); // the released 10 are available again
+    expect(await ledger.hold(id, 10)).toEqual({ ok: false, code: 'insufficient_credits', remaining: 5 });
+    const small = await held(ledger, id, 5); // exactly the 5 left
+    expect(await ledger.hold(id, 1)).toEqual({ ok: false, code: 'insufficient_credits', remaining: 0 });
+    await ledger.release(first);
+    await ledger.release(small);
+    await ledger.release(small); // a second release is harmless
+    expect((await ledger.hold(id, 15)).ok).toBe(true); // the released 15 are available again
   });
 
   it('charges on success: one ledger row, the hold let go', async () => {
-    const { meter, store, id } = setup(15);
-    const hold = meter.hold(id, 10);
-    expect(await hold.charge('simulate')).toEqual({ spent: 10, remaining: 5 }); // 15 − 10
-    hold.release(); // a second release is harmless
-    expect(meter.totalHeld).toBe(0);
-    expect(store.ledger(id).filter((r) => r.kind === 'charge')).toHaveLength(1);
+    const { ledger, id } = await setup(15);
+    const hold = await held(ledger, id, 10);
+    expect(await ledger.charge(hold, 'simulate')).toEqual({ ok: true, remaining: 5 }); // 15 − 10
+    await ledger.release(hold); // after its charge: nothing to let go
+    expect((await ledger.ledger(id)).filter((r) => r.kind === 'charge')).toHaveLength(1);
+    expect((await ledger.hold(id, 5)).ok).toBe(true); // the charged hold holds nothing more
   });
 
   it('refuses the charge of a key disabled while its request ran, charging nothing', async () => {
-    const { meter, store, id } = setup(15);
-    const hold = meter.hold(id, 1);
-    store.setDisabled(id, true);
-    expect(await refusal(() => hold.charge('deals'))).toEqual({ status: 403, body: { code: 'key_disabled', detail: 'this API key is disabled' } });
-    expect(store.get(id)!.credits).toBe(15);
-    expect(meter.totalHeld).toBe(0);
+    const { ledger, id } = await setup(15);
+    const hold = await held(ledger, id, 1);
+    await ledger.setDisabled(id, true);
+    expect(await ledger.charge(hold, 'deals')).toEqual({ ok: false, code: 'key_disabled' });
+    expect((await ledger.get(id))!.credits).toBe(15);
+    await ledger.setDisabled(id, false);
+    expect((await ledger.hold(id, 15)).ok).toBe(true); // the refused charge let go of its hold
   });
 
-  it('refuses a hold on a disabled key', async () => {
-    const { meter, store, id } = setup(15);
-    store.setDisabled(id, true);
-    expect((await refusal(() => meter.hold(id, 1))).status).toBe(403);
-  });
-
-  it('commits the charges of one turn together, in order, each checked on its own', async () => {
-    const { meter, store, id } = setup(25);
-    const holds = [meter.hold(id, 10), meter.hold(id, 10), meter.hold(id, 5)];
-    store.topUp(id, 1); // 26 now: charges take the balance at commit, the holds only guard it
-    const commits = vi.spyOn(store, 'chargeAll');
-    const results = await Promise.all(holds.map((h) => h.charge('simulate')));
-    expect(commits).toHaveBeenCalledTimes(1); // one transaction for the three
-    // 26 − 10 = 16, − 10 = 6, − 5 = 1: the countdown of one transaction.
-    expect(results.map((r) => r.remaining)).toEqual([16, 6, 1]);
-    expect(store.ledger(id).filter((r) => r.kind === 'charge').map((r) => r.balanceAfter)).toEqual([16, 6, 1]);
-    expect(meter.totalHeld).toBe(0);
+  it('refuses a hold on a disabled key, and on an unknown one', async () => {
+    const { ledger, id } = await setup(15);
+    await ledger.setDisabled(id, true);
+    expect(await ledger.hold(id, 1)).toEqual({ ok: false, code: 'key_disabled' });
+    expect(await ledger.hold(id + 1, 1)).toEqual({ ok: false, code: 'unknown_key' });
   });
 
   it('sees a top-up made by another connection at once', async () => {
-    const { meter, store, id } = setup(3);
-    expect((await refusal(() => meter.hold(id, 10))).status).toBe(403);
-    store.topUp(id, 7);
-    expect(await meter.hold(id, 10).charge('simulate')).toEqual({ spent: 10, remaining: 0 }); // 3 + 7 − 10
+    const { ledger, id } = await setup(3);
+    expect((await ledger.hold(id, 10)).ok).toBe(false);
+    await ledger.topUp(id, 7);
+    const hold = await held(ledger, id, 10);
+    expect(await ledger.charge(hold, 'simulate')).toEqual({ ok: true, remaining: 0 }); // 3 + 7 − 10
+  });
+
+  it('charges work done at once without a hold, by the conditional update alone', async () => {
+    const { ledger, id } = await setup(12);
+    const hold = await held(ledger, id, 10); // a simulation in flight holds 10
+    // remaining: the balance, not what the simulation holds
+    expect(await ledger.chargeUnheld(id, 1, 'deals')).toEqual({ ok: true, remaining: 11 });
+    expect(await ledger.chargeUnheld(id, 5, 'wallets')).toEqual({ ok: true, remaining: 6 });
+    const short = { ok: false, code: 'insufficient_credits', remaining: 6 };
+    expect(await ledger.chargeUnheld(id, 7, 'wallets')).toEqual(short);
+    expect(await ledger.charge(hold, 'simulate')).toEqual(short);
+    expect((await ledger.ledger(id)).filter((r) => r.kind === 'charge').map((r) => r.delta)).toEqual([-1, -5]);
+  });
+
+  it('charges several holds at once, each checked on its own, and the countdown has no gap', async () => {
+    const { ledger, id } = await setup(25);
+    const holds = [await held(ledger, id, 10), await held(ledger, id, 10), await held(ledger, id, 5)];
+    await ledger.topUp(id, 1); // 26 now: charges take the balance at commit, the holds only guard it
+    const results = await Promise.all(holds.map((h) => ledger.charge(h, 'simulate')));
+    const remaining = results.map((r) => (r.ok ? r.remaining : -1)).sort((a, b) => b - a);
+    expect(remaining).toEqual([16, 6, 1]); // 26 − 10 = 16, − 10 = 6, − 5 = 1
+    const rows = (await ledger.ledger(id)).filter((r) => r.kind === 'charge');
+    expect(rows.map((r) => r.balanceAfter).sort((a, b) => b - a)).toEqual([16, 6, 1]);
+  });
+});
+
+describe('the SQLite ledger', () => {
+  it('commits the charges of one turn together, in order (group commit)', async () => {
+    const ledger = SqliteLedger.open(':memory:', { now: () => 1_700_000_000 });
+    opened.push(ledger);
+    const { record } = await ledger.create({ credits: 25 });
+    const holds = await Promise.all(
+      [10, 10, 5].map(async (cost) => {
+        const outcome = await ledger.hold(record.id, cost);
+        if (!outcome.ok) throw new Error(outcome.code);
+        return outcome.hold;
+      }),
+    );
+    expect(ledger.totalHeld).toBe(25);
+    const commits = vi.spyOn(ledger.store, 'chargeAll');
+    const results = await Promise.all(holds.map((h) => ledger.charge(h, 'simulate')));
+    expect(commits).toHaveBeenCalledTimes(1); // one transaction for the three
+    expect(results).toEqual([
+      { ok: true, remaining: 15 },
+      { ok: true, remaining: 5 },
+      { ok: true, remaining: 0 },
+    ]);
+    expect(ledger.totalHeld).toBe(0);
   });
 });

@@ -23,11 +23,22 @@ describe('KeyStore', () => {
     const store = KeyStore.open(file, clock);
     const { key, record } = store.create({ credits: 5, label: 'ci' });
     expect(key).toMatch(/^cs_[A-Za-z0-9_-]{43}$/); // 32 random bytes in base64url
-    expect(record).toEqual({ id: 1, prefix: key.slice(0, 9), label: 'ci', credits: 5, disabled: false, createdAt: 1_700_000_000 });
+    expect(record).toEqual({
+      id: 1,
+      prefix: key.slice(0, 9),
+      label: 'ci',
+      credits: 5,
+      disabled: false,
+      createdAt: 1_700_000_000,
+      rate: null,
+    });
     expect(store.findByKey(key)?.id).toBe(1);
     expect(store.findByKey(`${key}x`)).toBeUndefined();
     store.close();
-    const bytes = [file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f).toString('latin1')).join('');
+    const bytes = [file, `${file}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f).toString('latin1'))
+      .join('');
     expect(bytes).not.toContain(key);
     expect(bytes).not.toContain(key.slice(9)); // not even the part after the shown prefix
   });
@@ -40,7 +51,12 @@ describe('KeyStore', () => {
     const steps: Array<[string, () => unknown, unknown, number]> = [
       ['charge 10', () => store.charge(id, 10, 'simulate'), { ok: true, remaining: 13 }, 13], // 23 − 10
       ['charge 10', () => store.charge(id, 10, 'simulate'), { ok: true, remaining: 3 }, 3], // 13 − 10
-      ['charge 10 with 3', () => store.charge(id, 10, 'simulate'), { ok: false, code: 'insufficient_credits', remaining: 3 }, 3],
+      [
+        'charge 10 with 3',
+        () => store.charge(id, 10, 'simulate'),
+        { ok: false, code: 'insufficient_credits', remaining: 3 },
+        3,
+      ],
       ['top up 7', () => store.topUp(id, 7).credits, 10, 10], // 3 + 7
       ['disable', () => store.setDisabled(id, true).disabled, true, 10],
       ['charge 1 disabled', () => store.charge(id, 1, 'deals'), { ok: false, code: 'key_disabled' }, 10],
@@ -64,12 +80,24 @@ describe('KeyStore', () => {
   });
 
   it.each([
-    ['create with −1 credits', (s: KeyStore) => s.create({ credits: -1 }), 'credits must be a whole number ≥ 0, got -1'],
-    ['create with 1.5 credits', (s: KeyStore) => s.create({ credits: 1.5 }), 'credits must be a whole number ≥ 0, got 1.5'],
+    [
+      'create with −1 credits',
+      (s: KeyStore) => s.create({ credits: -1 }),
+      'credits must be a whole number ≥ 0, got -1',
+    ],
+    [
+      'create with 1.5 credits',
+      (s: KeyStore) => s.create({ credits: 1.5 }),
+      'credits must be a whole number ≥ 0, got 1.5',
+    ],
     ['top up 0', (s: KeyStore) => s.topUp(1, 0), 'credits must be a whole number ≥ 1, got 0'],
     ['top up an unknown key', (s: KeyStore) => s.topUp(9, 5), 'no key with id 9'],
     ['disable an unknown key', (s: KeyStore) => s.setDisabled(9, true), 'no key with id 9'],
-    ['top up past 2^53 − 1', (s: KeyStore) => s.topUp(1, Number.MAX_SAFE_INTEGER), 'key 1: a balance above 9007199254740991 credits is not supported'],
+    [
+      'top up past 2^53 − 1',
+      (s: KeyStore) => s.topUp(1, Number.MAX_SAFE_INTEGER),
+      'key 1: a balance above 9007199254740991 credits is not supported',
+    ],
   ])('%s is an InputError', (_name, run, message) => {
     const store = KeyStore.open(':memory:', clock);
     store.create({ credits: 1 });
@@ -148,6 +176,8 @@ describe('schema migrations', () => {
   });
 
   it('names the file it cannot open', () => {
-    expect(() => KeyStore.open('/nonexistent-folder/keys.db', clock)).toThrow(/^key database \/nonexistent-folder\/keys\.db: /);
+    expect(() => KeyStore.open('/nonexistent-folder/keys.db', clock)).toThrow(
+      /^key database \/nonexistent-folder\/keys\.db: /,
+    );
   });
 });

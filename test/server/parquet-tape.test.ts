@@ -15,7 +15,8 @@ import { call } from './support/http.js';
 import { serve, workspace, type ServeProcess, type Workspace } from './support/serve.js';
 
 const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
-const requestOf = (network: string): unknown => JSON.parse(readFileSync(join(EXAMPLE, `request-${network}.json`), 'utf8'));
+const requestOf = (network: string): unknown =>
+  JSON.parse(readFileSync(join(EXAMPLE, `request-${network}.json`), 'utf8'));
 /** The first leader of each example request. */
 const SOL_LEADER = (requestOf('sol') as { wallets: string[] }).wallets[0]!;
 const ETH_LEADER = (requestOf('eth') as { wallets: string[] }).wallets[0]!;
@@ -62,7 +63,11 @@ afterAll(async () => {
 const ROUTES: ReadonlyArray<{ name: string; method: string; path: string; body?: unknown }> = [
   { name: 'indicators', method: 'GET', path: `/v1/wallets/${SOL_LEADER}/indicators?network=sol` },
   { name: 'pnl chart', method: 'GET', path: `/v1/wallets/${SOL_LEADER}/charts/pnl?network=sol&period=7d` },
-  { name: 'investment chart', method: 'GET', path: `/v1/wallets/${SOL_LEADER}/charts/investment_amount?network=sol&period=24h` },
+  {
+    name: 'investment chart',
+    method: 'GET',
+    path: `/v1/wallets/${SOL_LEADER}/charts/investment_amount?network=sol&period=24h`,
+  },
   { name: 'deals', method: 'GET', path: `/v1/wallets/${SOL_LEADER}/deals?network=sol&per_page=10` },
   { name: 'eth deals', method: 'GET', path: `/v1/wallets/${ETH_LEADER}/deals?network=eth` },
   { name: 'wallet list', method: 'POST', path: '/v1/wallets', body: { network: 'sol' } },

@@ -27,7 +27,10 @@ const ECHO = workerFile(
   });
   parentPort.postMessage({ type: 'ready' });`,
 );
-const FATAL = workerFile('fatal', `parentPort.postMessage({ type: 'fatal', message: 'tape.json: tape: swap 3: usd_price: expected a decimal > 0' });`);
+const FATAL = workerFile(
+  'fatal',
+  `parentPort.postMessage({ type: 'fatal', message: 'tape.json: tape: swap 3: usd_price: expected a decimal > 0' });`,
+);
 
 describe('SimulationPool', () => {
   it('answers every job with its own result, queueing beyond the workers', async () => {
@@ -35,7 +38,9 @@ describe('SimulationPool', () => {
     try {
       expect(pool.size).toBe(2);
       const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => pool.run('sol', { n, delay: 20 - 3 * n })));
-      expect(answers).toEqual(Array.from({ length: 6 }, (_, n) => ({ json: JSON.stringify({ n, network: 'sol' }), warnings: [] })));
+      expect(answers).toEqual(
+        Array.from({ length: 6 }, (_, n) => ({ json: JSON.stringify({ n, network: 'sol' }), warnings: [] })),
+      );
     } finally {
       await pool.close();
     }
@@ -44,7 +49,9 @@ describe('SimulationPool', () => {
   it('rebuilds the errors of a job: RequestError for a request, InputError for the tape', async () => {
     const pool = await SimulationPool.start({ tapes: [], size: 1, workerUrl: ECHO });
     try {
-      await expect(pool.run('sol', { invalid: true })).rejects.toEqual(new RequestError({ code: 'invalid_date_range', detail: 'x' }));
+      await expect(pool.run('sol', { invalid: true })).rejects.toEqual(
+        new RequestError({ code: 'invalid_date_range', detail: 'x' }),
+      );
       await expect(pool.run('sol', { tape: true })).rejects.toBeInstanceOf(InputError);
     } finally {
       await pool.close();

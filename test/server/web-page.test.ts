@@ -40,6 +40,9 @@ describe('the web page at /', () => {
   it("answers an unknown file with the service's 404 body", async () => {
     const answer = await call(server.url, 'GET', '/app/nope.js');
     expect(answer.status).toBe(404);
-    expect(answer.json).toEqual({ code: 'not_found', detail: 'no route GET /app/nope.js; the routes are listed at /v1/openapi.json' });
+    expect(answer.json).toEqual({
+      code: 'not_found',
+      detail: 'no route GET /app/nope.js; the routes are listed at /v1/openapi.json',
+    });
   });
 });

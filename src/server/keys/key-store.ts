@@ -1,51 +1,36 @@
 import type Database from 'better-sqlite3';
 import { InputError } from '../../model/errors.js';
+import type { ApiKeyListing, ApiKeyRecord, ChargeOutcome, LedgerRow, StoredAnswer } from '../ledger/ledger.js';
+import { formatRate, parseRate, type RateLimit } from '../rate-limit/rate.js';
 import { migrate } from './migrations.js';
 import { hashApiKey, newApiKey, shownPrefix } from './secret.js';
 import { loadSqlite } from '../service-dependencies.js';
 
-/** An API key as stored: never the key itself, only its hash and a shown prefix. */
-export interface ApiKeyRecord {
-  readonly id: number;
-  /** The first characters of the key (`cs_q3Vb9x`), to tell keys apart. */
-  readonly prefix: string;
-  readonly label: string | null;
-  /** Credits left. */
-  readonly credits: number;
-  readonly disabled: boolean;
-  /** Unix seconds. */
-  readonly createdAt: number;
+export type { ApiKeyRecord, ApiKeyListing, LedgerRow, ChargeOutcome } from '../ledger/ledger.js';
+
+/** The first answer of an `Idempotency-Key`, to store with a charge. */
+export interface AnswerRow {
+  readonly idempotencyKey: string;
+  /** The hash of the request's method, URL and body. */
+  readonly fingerprint: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A key as `keys list` shows it: its record and the credits charged so far (from the ledger). */
-export interface ApiKeyListing extends ApiKeyRecord {
-  readonly spent: number;
-}
-
-/** One row of the credit ledger: a signed change of a key's balance. */
-export interface LedgerRow {
-  readonly id: number;
-  readonly keyId: number;
-  readonly kind: 'grant' | 'top_up' | 'charge';
-  /** The operation charged (`simulate`, `indicators`, …); null for grants and top-ups. */
-  readonly operation: string | null;
-  readonly delta: number;
-  readonly balanceAfter: number;
-  readonly time: number;
-}
-
-/** One charge: `cost` credits of key `id` for a successful `operation`. */
+/** One charge: `cost` credits of key `id` for a successful `operation`, and its answer to keep. */
 export interface Charge {
   readonly id: number;
   readonly cost: number;
   readonly operation: string;
+  readonly answer?: AnswerRow;
 }
 
-/** What {@link KeyStore.charge} did. */
-export type ChargeOutcome =
-  | { readonly ok: true; readonly remaining: number }
-  | { readonly ok: false; readonly code: 'insufficient_credits'; readonly remaining: number }
-  | { readonly ok: false; readonly code: 'key_disabled' | 'unknown_key' };
+/** A stored answer of an `Idempotency-Key`, with what it was stored for and when. */
+export interface StoredAnswerRow extends StoredAnswer {
+  readonly fingerprint: string;
+  /** Unix seconds. */
+  readonly createdAt: number;
+}
 
 export interface KeyStoreOptions {
   /** Unix seconds now; stamps ledger rows and new keys (the store reads no clock itself). */
@@ -59,9 +44,10 @@ interface KeyRow {
   credits: number;
   disabled: number;
   created_at: number;
+  rate: string | null;
 }
 
-const KEY_COLUMNS = 'k.id, k.prefix, k.label, k.credits, k.disabled, k.created_at';
+const KEY_COLUMNS = 'k.id, k.prefix, k.label, k.credits, k.disabled, k.created_at, k.rate';
 const SPENT = `COALESCE((SELECT -SUM(delta) FROM credit_ledger WHERE key_id = k.id AND kind = 'charge'), 0) AS spent`;
 
 function toRecord(row: KeyRow): ApiKeyRecord {
@@ -72,20 +58,25 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     credits: row.credits,
     disabled: row.disabled === 1,
     createdAt: row.created_at,
+    rate: row.rate === null ? null : parseRate(row.rate, 'key database'),
   };
 }
 
 /** Checks a credit amount: a whole number from `min` to 2^53 − 1. */
-function checkCredits(credits: number, min: number, what: string): void {
+export function checkCredits(credits: number, min: number, what: string): void {
   if (!Number.isSafeInteger(credits) || credits < min) {
-    throw new InputError(`${what} must be a whole number ≥ ${min}, got ${credits}`, { source: 'keys', path: 'credits' });
+    throw new InputError(`${what} must be a whole number ≥ ${min}, got ${credits}`, {
+      source: 'keys',
+      path: 'credits',
+    });
   }
 }
 
 /**
  * API keys and their credits in SQLite (WAL). Keys are stored only as SHA-256 hashes; every
  * change of a balance is one transaction that also writes a ledger row, so a key's balance always
- * equals the sum of its ledger rows, even after a crash.
+ * equals the sum of its ledger rows, even after a crash. The service uses it through
+ * `SqliteLedger`, which adds the holds of requests in flight and group commit.
  *
  * @example
  * const store = KeyStore.open('copysim.db', { now: () => Math.floor(Date.now() / 1000) });
@@ -100,8 +91,12 @@ export class KeyStore {
   private readonly addCredits;
   private readonly takeCredits;
   private readonly setDisabledFlag;
+  private readonly setRateText;
   private readonly insertLedger;
   private readonly selectLedger;
+  private readonly upsertAnswer;
+  private readonly selectAnswer;
+  private readonly deleteAnswersBefore;
 
   private constructor(
     private readonly db: Database.Database,
@@ -112,22 +107,37 @@ export class KeyStore {
     this.selectAll = db.prepare<[], KeyRow & { spent: number }>(
       `SELECT ${KEY_COLUMNS}, ${SPENT} FROM api_keys k ORDER BY k.id`,
     );
-    this.insertKey = db.prepare<[string, string, string | null, number, number]>(
-      'INSERT INTO api_keys (key_hash, prefix, label, credits, created_at) VALUES (?, ?, ?, ?, ?)',
+    this.insertKey = db.prepare<[string, string, string | null, number, number, string | null]>(
+      'INSERT INTO api_keys (key_hash, prefix, label, credits, created_at, rate) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.addCredits = db.prepare<[number, number], { credits: number }>(
       'UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits',
     );
     this.takeCredits = db.prepare<{ id: number; cost: number }, { credits: number }>(
-      'UPDATE api_keys SET credits = credits - @cost WHERE id = @id AND disabled = 0 AND credits >= @cost RETURNING credits',
+      'UPDATE api_keys SET credits = credits - @cost ' +
+        'WHERE id = @id AND disabled = 0 AND credits >= @cost RETURNING credits',
     );
     this.setDisabledFlag = db.prepare<[number, number]>('UPDATE api_keys SET disabled = ? WHERE id = ?');
-    this.insertLedger = db.prepare<[number, string, string | null, number, number, number]>(
-      'INSERT INTO credit_ledger (key_id, kind, operation, delta, balance_after, time) VALUES (?, ?, ?, ?, ?, ?)',
+    this.setRateText = db.prepare<[string | null, number]>('UPDATE api_keys SET rate = ? WHERE id = ?');
+    this.insertLedger = db.prepare<[number, string, string | null, number, number, number, string | null]>(
+      'INSERT INTO credit_ledger (key_id, kind, operation, delta, balance_after, time, idempotency_key) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.selectLedger = db.prepare<[number], Record<string, unknown>>(
-      'SELECT id, key_id, kind, operation, delta, balance_after, time FROM credit_ledger WHERE key_id = ? ORDER BY id',
+      'SELECT id, key_id, kind, operation, delta, balance_after, time, idempotency_key FROM credit_ledger ' +
+        'WHERE key_id = ? ORDER BY id',
     );
+    // REPLACE: a row of the same key past its 24 hours gives way to the new answer.
+    this.upsertAnswer = db.prepare<[number, string, string, string, string, number, number, number]>(
+      'INSERT OR REPLACE INTO idempotent_answers ' +
+        '(key_id, idempotency_key, fingerprint, body, headers, spent, remaining, created_at) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.selectAnswer = db.prepare<[number, string], Record<string, unknown>>(
+      'SELECT fingerprint, body, headers, spent, remaining, created_at FROM idempotent_answers ' +
+        'WHERE key_id = ? AND idempotency_key = ?',
+    );
+    this.deleteAnswersBefore = db.prepare<[number]>('DELETE FROM idempotent_answers WHERE created_at <= ?');
   }
 
   /**
@@ -141,7 +151,7 @@ export class KeyStore {
       db = new Sqlite(file);
       db.pragma('journal_mode = WAL');
       // FULL: a charge is on disk before its answer leaves, even across a power cut. Group
-      // commit (CreditMeter) makes that one write per batch of charges, not one per request.
+      // commit (SqliteLedger) makes that one write per batch of charges, not one per request.
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
@@ -155,15 +165,20 @@ export class KeyStore {
   }
 
   /** Creates a key with `credits`; returns the key (shown once, never stored) and its record. */
-  create(input: { credits: number; label?: string | null }): { key: string; record: ApiKeyRecord } {
+  create(input: { credits: number; label?: string | null; rate?: RateLimit | null }): {
+    key: string;
+    record: ApiKeyRecord;
+  } {
     checkCredits(input.credits, 0, 'credits');
     const key = newApiKey();
+    const rate = input.rate === undefined || input.rate === null ? null : formatRate(input.rate);
     const id = this.db
       .transaction(() => {
         const now = this.options.now();
-        const info = this.insertKey.run(hashApiKey(key), shownPrefix(key), input.label ?? null, input.credits, now);
+        const label = input.label ?? null;
+        const info = this.insertKey.run(hashApiKey(key), shownPrefix(key), label, input.credits, now, rate);
         const keyId = Number(info.lastInsertRowid);
-        this.insertLedger.run(keyId, 'grant', null, input.credits, input.credits, now);
+        this.insertLedger.run(keyId, 'grant', null, input.credits, input.credits, now, null);
         return keyId;
       })
       .immediate();
@@ -200,7 +215,7 @@ export class KeyStore {
           });
         }
         const row = this.addCredits.get(credits, id)!;
-        this.insertLedger.run(id, 'top_up', null, credits, row.credits, this.options.now());
+        this.insertLedger.run(id, 'top_up', null, credits, row.credits, this.options.now(), null);
       })
       .immediate();
     return this.get(id)!;
@@ -210,6 +225,13 @@ export class KeyStore {
   setDisabled(id: number, disabled: boolean): ApiKeyRecord {
     this.require(id);
     this.setDisabledFlag.run(disabled ? 1 : 0, id);
+    return this.get(id)!;
+  }
+
+  /** Sets a key's own rate limit; null: the service's default. */
+  setRate(id: number, rate: RateLimit | null): ApiKeyRecord {
+    this.require(id);
+    this.setRateText.run(rate === null ? null : formatRate(rate), id);
     return this.get(id)!;
   }
 
@@ -223,13 +245,13 @@ export class KeyStore {
 
   /**
    * Several charges in one transaction (one write to disk), each as {@link charge} would do it,
-   * in order; all or none are stored.
+   * in order, each with its answer to keep if any; all or none are stored.
    */
   chargeAll(charges: readonly Charge[]): ChargeOutcome[] {
     return this.db.transaction(() => charges.map((c) => this.chargeOne(c))).immediate();
   }
 
-  private chargeOne({ id, cost, operation }: Charge): ChargeOutcome {
+  private chargeOne({ id, cost, operation, answer }: Charge): ChargeOutcome {
     const taken = this.takeCredits.get({ id, cost });
     if (taken === undefined) {
       const key = this.get(id);
@@ -237,8 +259,32 @@ export class KeyStore {
       if (key.disabled) return { ok: false, code: 'key_disabled' };
       return { ok: false, code: 'insufficient_credits', remaining: key.credits };
     }
-    this.insertLedger.run(id, 'charge', operation, -cost, taken.credits, this.options.now());
+    const now = this.options.now();
+    this.insertLedger.run(id, 'charge', operation, -cost, taken.credits, now, answer?.idempotencyKey ?? null);
+    if (answer !== undefined) {
+      const { idempotencyKey, fingerprint, body, headers } = answer;
+      this.upsertAnswer.run(id, idempotencyKey, fingerprint, body, JSON.stringify(headers), cost, taken.credits, now);
+    }
     return { ok: true, remaining: taken.credits };
+  }
+
+  /** The stored answer of an `Idempotency-Key` of key `id`, if any (however old). */
+  storedAnswer(id: number, idempotencyKey: string): StoredAnswerRow | undefined {
+    const row = this.selectAnswer.get(id, idempotencyKey);
+    if (row === undefined) return undefined;
+    return {
+      fingerprint: row.fingerprint as string,
+      body: row.body as string,
+      headers: JSON.parse(row.headers as string) as Record<string, string>,
+      spent: row.spent as number,
+      remaining: row.remaining as number,
+      createdAt: row.created_at as number,
+    };
+  }
+
+  /** Deletes the stored answers written at or before `time` (Unix seconds); returns how many. */
+  forgetAnswers(time: number): number {
+    return this.deleteAnswersBefore.run(time).changes;
   }
 
   /** A key's ledger rows, oldest first. */
@@ -251,7 +297,13 @@ export class KeyStore {
       delta: r.delta as number,
       balanceAfter: r.balance_after as number,
       time: r.time as number,
+      idempotencyKey: r.idempotency_key as string | null,
     }));
+  }
+
+  /** Runs a query: throws when the database cannot answer. */
+  ping(): void {
+    this.db.prepare('SELECT 1').get();
   }
 
   close(): void {

@@ -39,6 +39,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX credit_ledger_by_key ON credit_ledger (key_id, id);
     `,
   },
+  {
+    version: 2,
+    name: 'rate limits, and the answers of idempotent requests',
+    sql: `
+      -- A key's own rate limit ("10/s,600/min", "unlimited"); NULL: the service's default.
+      ALTER TABLE api_keys ADD COLUMN rate TEXT;
+      -- The Idempotency-Key of the request a charge is for, when it sent one.
+      ALTER TABLE credit_ledger ADD COLUMN idempotency_key TEXT;
+      -- The first answer of each Idempotency-Key of a key, written with its charge; kept 24 h.
+      CREATE TABLE idempotent_answers (
+        key_id          INTEGER NOT NULL REFERENCES api_keys(id),
+        idempotency_key TEXT    NOT NULL,
+        fingerprint     TEXT    NOT NULL,
+        body            TEXT    NOT NULL,
+        headers         TEXT    NOT NULL,
+        spent           INTEGER NOT NULL,
+        remaining       INTEGER NOT NULL,
+        created_at      INTEGER NOT NULL,
+        PRIMARY KEY (key_id, idempotency_key)
+      );
+      CREATE INDEX idempotent_answers_by_age ON idempotent_answers (created_at);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -7,7 +7,7 @@ import { ANALYTICS, type AnalyticsOperation } from '../analytics-binding.js';
 import { HttpError } from '../http-error.js';
 import { OPERATIONS, routePath } from '../operations.js';
 import { requireServed, validationError } from '../request-checks.js';
-import { paidAccessOf } from './paid-access.js';
+import { paidAccessOf, REPLAYED_HEADER } from './paid-access.js';
 
 type Indexes = ReadonlyMap<Network, AnalyticsIndex>;
 
@@ -62,7 +62,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
       method: spec.method,
       url: routePath(spec.path),
       handler: async (request, reply) => {
-        const keyId = access.authenticate(request);
+        const key = await access.authenticate(request, reply, spec);
         const input: unknown = spec.input === 'query' ? request.query : request.body;
         const address = (request.params as { address?: string }).address ?? '';
         const index = analyticsIndexFor(indexes, listNetwork, bound, input, address);
@@ -70,9 +70,16 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
           const problem = addressProblem(index.network, address);
           if (problem !== null) throw new HttpError(400, { code: 'invalid_address', detail: problem });
         }
-        const done = await access.paid(keyId, spec, request, async () => bound.run(index, address, input));
+        const done = await access.paid(key, spec, request, async () => ({
+          json: JSON.stringify(bound.run(index, address, input)),
+          headers: {},
+        }));
         if (done === undefined) return reply;
-        return reply.send({ result: done.output, credits: done.credits });
+        if (done.replayed) reply.header(REPLAYED_HEADER, 'true');
+        // The envelope as JSON.stringify({ result, credits }) writes it, around the stored result.
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(`{"result":${done.result.json},"credits":${JSON.stringify(done.credits)}}`);
       },
     });
   }

@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { InputError, RequestError } from '../../model/errors.js';
 import { HttpError } from '../http-error.js';
+import { LedgerUnavailableError } from '../ledger/ledger.js';
 import { OPERATIONS } from '../operations.js';
 import { sharedPlugin } from './shared-plugin.js';
 
@@ -12,6 +13,13 @@ function toHttpError(error: unknown, bodyLimit: number): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof RequestError) return new HttpError(400, error.body);
   if (error instanceof InputError) return new HttpError(500, { code: 'tape_error', detail: error.message });
+  if (error instanceof LedgerUnavailableError) {
+    return new HttpError(
+      503,
+      { code: 'database_unavailable', detail: 'the key database does not answer; retry later' },
+      { 'retry-after': '1' },
+    );
+  }
   const e = error as FastifyError;
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -29,8 +37,7 @@ function toHttpError(error: unknown, bodyLimit: number): HttpError {
     case 'FST_ERR_BAD_URL':
       return new HttpError(400, {
         code: 'bad_url',
-        detail:
-          'the URL is not valid percent-encoding (a % must be followed by two hex digits): encode the address',
+        detail: 'the URL is not valid percent-encoding (a % must be followed by two hex digits): encode the address',
       });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, { code: 'unsupported_media_type', detail: 'send the body as application/json' });
@@ -85,7 +92,8 @@ export interface ErrorsOptions {
 export const errorsPlugin = sharedPlugin<ErrorsOptions>('copysim-errors', async (app, { bodyLimit }) => {
   app.setErrorHandler((error, request, reply) => {
     const http = toHttpError(error, bodyLimit);
-    if (http.statusCode >= 500) request.log.error(error);
+    if (error instanceof LedgerUnavailableError) request.log.warn(error.message);
+    else if (http.statusCode >= 500) request.log.error(error);
     return reply.code(http.statusCode).headers(http.headers).send(http.body);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -2,8 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AnalyticsIndex } from '../../analytics/index.js';
 import type { Network } from '../../model/request.js';
 import { utcIso } from '../../model/utc-time.js';
+import { checkHealth } from '../health.js';
+import type { Ledger } from '../ledger/ledger.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { OPERATIONS } from '../operations.js';
+import type { RateLimiter } from '../rate-limit/limiter.js';
 
 /** What the service serves of one network: its tape's swaps and the UTC days they span. */
 export interface ServedTapeFacts {
@@ -24,16 +27,27 @@ export function servedTapeFacts(indexes: ReadonlyMap<Network, AnalyticsIndex>): 
   return facts;
 }
 
+export interface FreeRoutesOptions {
+  readonly analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex>;
+  readonly ledger: Ledger;
+  readonly rateLimiter?: RateLimiter;
+}
+
 /**
- * The routes that need no key and cost nothing: the OpenAPI 3.1 document, and the health check,
- * which also says which days each served tape spans.
+ * The routes that need no key and cost nothing: the OpenAPI 3.1 document, and the health check
+ * (200 when the ledger's database and the Redis of rate limits answer, else 503, for a load
+ * balancer to stop sending requests to an instance that cannot serve them), which also says
+ * which days each served tape spans.
  */
-export const freeRoutes: FastifyPluginAsync<{ analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex> }> = async (
+export const freeRoutes: FastifyPluginAsync<FreeRoutesOptions> = async (
   app,
-  { analyticsIndexes },
+  { analyticsIndexes, ledger, rateLimiter },
 ) => {
   const tapes = servedTapeFacts(analyticsIndexes);
-  app.get('/health', async () => ({ status: 'ok', tapes }));
+  app.get('/health', async (request, reply) => {
+    const report = await checkHealth(ledger, rateLimiter, (e) => request.log.warn(`health: ${e.message}`));
+    return reply.code(report.status === 'ok' ? 200 : 503).send({ ...report, tapes });
+  });
   const openApi = buildOpenApiDocument(OPERATIONS);
   app.get('/v1/openapi.json', async () => openApi);
 };

@@ -5,7 +5,7 @@ import { parseSimulatorRequest, type Network } from '../../model/request.js';
 import { OPERATIONS, routePath } from '../operations.js';
 import { requireServed } from '../request-checks.js';
 import type { Simulator } from '../simulation/pool.js';
-import { paidAccessOf } from './paid-access.js';
+import { paidAccessOf, REPLAYED_HEADER } from './paid-access.js';
 
 /** JSON in ASCII only (`\uXXXX` escapes): a header value cannot carry other characters. */
 export function asciiJson(value: unknown): string {
@@ -28,17 +28,23 @@ export const simulatorRoute: FastifyPluginAsync<SimulatorRouteOptions> = async (
   const access = paidAccessOf(app);
   const spec = OPERATIONS.find((operation) => operation.id === 'simulate')!;
   app.post(routePath(spec.path), async (request, reply) => {
-    const keyId = access.authenticate(request);
+    const key = await access.authenticate(request, reply, spec);
     const parsed = parseSimulatorRequest(request.body);
     if (!parsed.success) throw new RequestError(parsed.error);
     requireServed(analyticsIndexes, parsed.data.network);
-    const done = await access.paid(keyId, spec, request, () => simulator.run(parsed.data.network, parsed.data));
+    const done = await access.paid(key, spec, request, async () => {
+      const output = await simulator.run(parsed.data.network, parsed.data);
+      const headers: Record<string, string> = {};
+      if (output.warnings.length > 0) headers[WARNINGS_HEADER] = asciiJson(output.warnings);
+      return { json: output.json, headers };
+    });
     if (done === undefined) return reply;
-    if (done.output.warnings.length > 0) reply.header(WARNINGS_HEADER, asciiJson(done.output.warnings));
+    if (done.replayed) reply.header(REPLAYED_HEADER, 'true');
     return reply
+      .headers(done.result.headers)
       .header('x-credits-spent', String(done.credits.spent))
       .header('x-credits-remaining', String(done.credits.remaining))
       .type('application/json; charset=utf-8')
-      .send(done.output.json);
+      .send(done.result.json);
   });
 };

@@ -119,7 +119,13 @@ function compile(dir: string): void {
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       extends: join(PROJECT_ROOT, 'tsconfig.json'),
-      compilerOptions: { noEmit: false, rootDir: PROJECT_ROOT, outDir: join(dir, 'dist'), sourceMap: false, declaration: false },
+      compilerOptions: {
+        noEmit: false,
+        rootDir: PROJECT_ROOT,
+        outDir: join(dir, 'dist'),
+        sourceMap: false,
+        declaration: false,
+      },
       include: [join(PROJECT_ROOT, 'src')],
     }),
   );

@@ -14,11 +14,13 @@ export interface CallOptions {
   /** Sent as is, instead of `body`. */
   readonly raw?: string;
   readonly contentType?: string;
+  /** More request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** One request to the service over loopback HTTP. */
 export async function call(base: string, method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers['x-api-key'] = options.key;
   let body: string | undefined;
   if (options.raw !== undefined) body = options.raw;

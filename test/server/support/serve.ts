@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Build } from './build.js';
+import { newDatabase, type LedgerKind } from './ledgers.js';
 import { ETH_TAPE, SOL_TAPE } from './tapes.js';
 
 /** A `copysim serve` child process on loopback. */
@@ -21,6 +22,7 @@ export interface ServeProcess {
 export interface Workspace {
   readonly dir: string;
   readonly data: string;
+  /** The key database, as `--db` takes it: a SQLite file in `dir`, or a PostgreSQL URL. */
   readonly db: string;
   remove(): void;
 }
@@ -32,6 +34,12 @@ export function workspace(networks: readonly ('sol' | 'eth')[] = ['sol', 'eth'])
   if (networks.includes('sol')) writeFileSync(join(data, 'tape-sol.json'), JSON.stringify(SOL_TAPE));
   if (networks.includes('eth')) writeFileSync(join(data, 'tape-eth.json'), JSON.stringify(ETH_TAPE));
   return { dir, data, db: join(dir, 'keys.db'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A {@link workspace} whose key database is a new, empty ledger of `kind`. */
+export async function ledgerWorkspace(kind: LedgerKind, networks?: readonly ('sol' | 'eth')[]): Promise<Workspace> {
+  const ws = workspace(networks);
+  return { ...ws, db: await newDatabase(kind, ws.db) };
 }
 
 function exited(child: ChildProcess): Promise<number | null> {
@@ -46,7 +54,21 @@ function exited(child: ChildProcess): Promise<number | null> {
 export async function serve(build: Build, ws: Workspace, extra: readonly string[] = []): Promise<ServeProcess> {
   const child = spawn(
     process.execPath,
-    [build.main, 'serve', '--data', ws.data, '--db', ws.db, '--port', '0', '--host', '127.0.0.1', '--workers', '1', ...extra],
+    [
+      build.main,
+      'serve',
+      '--data',
+      ws.data,
+      '--db',
+      ws.db,
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--workers',
+      '1',
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

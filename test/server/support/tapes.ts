@@ -13,9 +13,25 @@ export const SOL_TAPE: TapeInput = {
   tokens: { [SOL_TOKEN]: { name: 'Alpha', symbol: 'ALP' } },
   native_prices: [[DAY, 150]],
   swaps: [
-    { wallet: SOL_LEADER, token: SOL_TOKEN, type: 'buy', time: DAY + 3600, quantity: '1000', usd_price: '0.1', usd_liquidity: 100_000 },
+    {
+      wallet: SOL_LEADER,
+      token: SOL_TOKEN,
+      type: 'buy',
+      time: DAY + 3600,
+      quantity: '1000',
+      usd_price: '0.1',
+      usd_liquidity: 100_000,
+    },
     { wallet: SOL_MARKET, token: SOL_TOKEN, type: 'buy', time: DAY + 5400, quantity: '500', usd_price: '0.12' },
-    { wallet: SOL_LEADER, token: SOL_TOKEN, type: 'sell', time: DAY + 7200, quantity: '1000', usd_price: '0.15', usd_liquidity: 120_000 },
+    {
+      wallet: SOL_LEADER,
+      token: SOL_TOKEN,
+      type: 'sell',
+      time: DAY + 7200,
+      quantity: '1000',
+      usd_price: '0.15',
+      usd_liquidity: 120_000,
+    },
   ],
 };
 
@@ -28,7 +44,15 @@ export const ETH_TAPE: TapeInput = {
   tokens: { [ETH_TOKEN]: { name: 'Beta', symbol: 'BET' } },
   native_prices: [[DAY, 3500]],
   swaps: [
-    { wallet: ETH_LEADER, token: ETH_TOKEN, type: 'buy', time: DAY + 600, quantity: '20', usd_price: '5', usd_liquidity: 1_000_000 },
+    {
+      wallet: ETH_LEADER,
+      token: ETH_TOKEN,
+      type: 'buy',
+      time: DAY + 600,
+      quantity: '20',
+      usd_price: '5',
+      usd_liquidity: 1_000_000,
+    },
   ],
 };
 
