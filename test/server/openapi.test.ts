@@ -122,7 +122,7 @@ describe('the OpenAPI 3.1 document', () => {
       }
     }
     expect(Object.keys(doc.paths['/health'].get.responses)).toEqual(['200', '503']);
-    expect(doc.components.schemas.Health.required).toEqual(['status', 'database']);
+    expect(doc.components.schemas.Health.required).toEqual(['status', 'database', 'tapes']);
   });
 
   it('resolves every $ref inside the document', () => {

@@ -175,7 +175,7 @@ describe.skipIf(!HAS_POSTGRES)('two instances on one PostgreSQL ledger', () => {
       expect(refused.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+$/);
       expect((await ledger.get(record.id))!.credits).toBe(95);
       const health = await call(a.url, 'GET', '/health');
-      expect([health.status, health.json]).toEqual([200, { status: 'ok', database: 'ok', redis: 'ok' }]);
+      expect([health.status, health.json]).toEqual([200, { status: 'ok', database: 'ok', redis: 'ok', tapes: expect.any(Object) }]);
       await Promise.all([a.stop(), b.stop()]);
     });
   });
@@ -184,12 +184,12 @@ describe.skipIf(!HAS_POSTGRES)('two instances on one PostgreSQL ledger', () => {
   it('/health and paid requests answer 503 while PostgreSQL is stopped, and recover', async () => {
     const server = await start();
     const { key } = await ledger.create({ credits: 100 });
-    expect((await call(server.url, 'GET', '/health')).json).toEqual({ status: 'ok', database: 'ok' });
+    expect((await call(server.url, 'GET', '/health')).json).toEqual({ status: 'ok', database: 'ok', tapes: expect.any(Object) });
     const cluster = await postgresCluster();
     await cluster.stop();
     try {
       const health = await call(server.url, 'GET', '/health');
-      expect([health.status, health.json]).toEqual([503, { status: 'unavailable', database: 'unavailable' }]);
+      expect([health.status, health.json]).toEqual([503, { status: 'unavailable', database: 'unavailable', tapes: expect.any(Object) }]);
       const paid = await call(server.url, 'POST', SIM, { key, body: SOL_REQUEST });
       const refusal = [paid.status, paid.json.code, paid.headers.get('retry-after')];
       expect(refusal).toEqual([503, 'database_unavailable', '1']);
@@ -201,7 +201,7 @@ describe.skipIf(!HAS_POSTGRES)('two instances on one PostgreSQL ledger', () => {
       await sleep(100);
       health = await call(server.url, 'GET', '/health');
     }
-    expect(health.json).toEqual({ status: 'ok', database: 'ok' });
+    expect(health.json).toEqual({ status: 'ok', database: 'ok', tapes: expect.any(Object) });
     const paid = await call(server.url, 'POST', SIM, { key, body: SOL_REQUEST });
     expect([paid.status, paid.headers.get('x-credits-remaining')]).toEqual([200, '90']);
     await server.stop();
