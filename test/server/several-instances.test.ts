@@ -175,7 +175,10 @@ describe.skipIf(!HAS_POSTGRES)('two instances on one PostgreSQL ledger', () => {
       expect(refused.headers.get('ratelimit')).toMatch(/^"minute";r=0;t=\d+$/);
       expect((await ledger.get(record.id))!.credits).toBe(95);
       const health = await call(a.url, 'GET', '/health');
-      expect([health.status, health.json]).toEqual([200, { status: 'ok', database: 'ok', redis: 'ok', tapes: expect.any(Object) }]);
+      expect([health.status, health.json]).toEqual([
+        200,
+        { status: 'ok', database: 'ok', redis: 'ok', tapes: expect.any(Object) },
+      ]);
       await Promise.all([a.stop(), b.stop()]);
     });
   });
@@ -184,12 +187,19 @@ describe.skipIf(!HAS_POSTGRES)('two instances on one PostgreSQL ledger', () => {
   it('/health and paid requests answer 503 while PostgreSQL is stopped, and recover', async () => {
     const server = await start();
     const { key } = await ledger.create({ credits: 100 });
-    expect((await call(server.url, 'GET', '/health')).json).toEqual({ status: 'ok', database: 'ok', tapes: expect.any(Object) });
+    expect((await call(server.url, 'GET', '/health')).json).toEqual({
+      status: 'ok',
+      database: 'ok',
+      tapes: expect.any(Object),
+    });
     const cluster = await postgresCluster();
     await cluster.stop();
     try {
       const health = await call(server.url, 'GET', '/health');
-      expect([health.status, health.json]).toEqual([503, { status: 'unavailable', database: 'unavailable', tapes: expect.any(Object) }]);
+      expect([health.status, health.json]).toEqual([
+        503,
+        { status: 'unavailable', database: 'unavailable', tapes: expect.any(Object) },
+      ]);
       const paid = await call(server.url, 'POST', SIM, { key, body: SOL_REQUEST });
       const refusal = [paid.status, paid.json.code, paid.headers.get('retry-after')];
       expect(refusal).toEqual([503, 'database_unavailable', '1']);
