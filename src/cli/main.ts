@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
 import { renameOptions } from '../io/import/option-names.js';
+import { closestName } from '../model/request.js';
 
 /** The library's options that library errors name (in backticks), and the flags the commands take them as. */
 const OPTION_FLAGS: Readonly<Record<string, string>> = {
@@ -110,7 +111,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   }
   const entry = COMMANDS[name];
   if (entry === undefined) {
-    io.err(`copysim: unknown command "${name}"\n\n${mainHelp()}\n`);
+    const near = closestName(name, Object.keys(COMMANDS));
+    io.err(`copysim: unknown command "${name}"${near === null ? '' : `: did you mean "${near}"?`}\n\n${mainHelp()}\n`);
     return EXIT_INPUT;
   }
   const command = await entry.load();
@@ -126,11 +128,23 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
       return EXIT_INPUT;
     }
     if (isUsageError(e)) {
-      io.err(`copysim ${name}: ${(e as Error).message}\n\n${command.help}\n`);
+      io.err(`copysim ${name}: ${withSuggestion((e as Error).message, command.help)}\n\n${command.help}\n`);
       return EXIT_INPUT;
     }
     throw e;
   }
+}
+
+/**
+ * A usage error's message, with the closest flag of the command's help when it names an unknown
+ * one (`--htm` → did you mean "--html"?), as request members are suggested.
+ */
+function withSuggestion(message: string, help: string): string {
+  const unknown = /Unknown option '(--[\w-]+)'/.exec(message)?.[1];
+  if (unknown === undefined) return message;
+  const flags = [...new Set(help.match(/--[a-z][a-z-]*/g) ?? [])];
+  const near = closestName(unknown, flags);
+  return near === null ? message : `${message}: did you mean "${near}"?`;
 }
 
 function isMain(): boolean {

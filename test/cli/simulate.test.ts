@@ -230,3 +230,18 @@ describe('help', () => {
     expect((await cli('help', 'simulate')).out).toBe(`${SIMULATE_HELP}\n`);
   });
 });
+
+describe('mistyped commands and flags', () => {
+  it('a mistyped command gets the closest one', async () => {
+    const result = await cli('simulat');
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^copysim: unknown command "simulat": did you mean "simulate"\?\n/);
+  });
+
+  it('a mistyped flag gets the closest flag of the command, and the command refuses it', async () => {
+    const result = await cli('simulate', '--tape', 't.json', '--request', 'r.json', '--htm', 'x.html');
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err).toMatch(/^copysim simulate: Unknown option '--htm'.*: did you mean "--html"\?\n/);
+  });
+});
