@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { closestName } from '../model/request.js';
 import {
   formatImportReport,
   formatTapeSummary,
@@ -76,6 +77,22 @@ function flagsOf(importers: readonly Importer[]): Record<string, { type: 'string
   return Object.fromEntries([...COMMON_FLAGS, ...flags].map((flag) => [flag, { type: 'string' }]));
 }
 
+/**
+ * Refuses a flag that another source takes but this one does not (`import dune --native-prices`):
+ * silently ignored, it would look used. Names the source's own flags, and the closest one.
+ */
+function refuseOtherFlags(importer: Importer, values: Values): void {
+  const own = [...COMMON_FLAGS, ...importer.settings.map((setting) => setting.flag)];
+  for (const flag of Object.keys(values)) {
+    if (values[flag] === undefined || own.includes(flag)) continue;
+    const near = closestName(flag, own);
+    throw new UsageError(
+      `--${flag} is not a flag of import ${importer.name}` +
+        `${near === null ? '' : ` (did you mean --${near}?)`}; its flags: ${own.map((f) => `--${f}`).join(', ')}`,
+    );
+  }
+}
+
 function need(values: Values, flag: string, source: string): string {
   const value = values[flag];
   if (value === undefined) throw new UsageError(`import ${source} needs --${flag}`);
@@ -143,6 +160,7 @@ export function runImportCommand(importers: readonly Importer[], args: string[],
     const names = importers.map((candidate) => candidate.name).join(', ');
     throw new UsageError(`${source === undefined ? 'import needs a source' : `unknown source "${source}"`}: ${names}`);
   }
+  refuseOtherFlags(importer, values);
   const out = need(values, 'out', source);
   const leaders = wholeNumber(values.leaders, 'leaders', 20);
   const { tape, report } = runImport(importer, files, values);

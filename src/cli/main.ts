@@ -7,7 +7,7 @@ import { closestName } from '../model/request.js';
 
 /** The library's options that library errors name (in backticks), and the flags the commands take them as. */
 const OPTION_FLAGS: Readonly<Record<string, string>> = {
-  nativePrices: '--native-prices FILE (copysim import)',
+  nativePrices: '--native-prices, --sol-usd or --eth-usd FILE (copysim import)',
   queue: '--queue',
 };
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';

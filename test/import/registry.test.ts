@@ -190,3 +190,13 @@ describe("the command list's line for import", () => {
     for (const importer of IMPORTERS) expect(summary).toContain(importer.name);
   });
 });
+
+describe('a flag of another source', () => {
+  it('is refused, naming the source and its own flags, not silently ignored', () => {
+    const err: string[] = [];
+    const io: CliIo = { out: () => {}, err: (t) => err.push(t), errIsTty: false };
+    expect(() =>
+      runImportCommand(IMPORTERS, ['dune', 'x.csv', '--native-prices', 'p.json', '--out', 't.json'], io),
+    ).toThrow(/^--native-prices is not a flag of import dune; its flags: --out, .*--sol-usd, --eth-usd/);
+  });
+});

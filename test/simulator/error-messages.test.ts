@@ -71,7 +71,9 @@ describe('a tape', () => {
       file('r-native.json', JSON.stringify(request())),
     );
     expect(code).toBe(1);
-    expect(err).toContain('(importers take them in their --native-prices FILE (copysim import) option)');
+    expect(err).toContain(
+      '(importers take them in their --native-prices, --sol-usd or --eth-usd FILE (copysim import) option)',
+    );
   });
 
   it('millisecond times in a JSONL tape: the line, and that they look like milliseconds', async () => {
