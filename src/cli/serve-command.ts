@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
 import { readJson } from '../io/files.js';
+import { shownUrl } from '../distributed/redis.js';
 import { parseRate } from '../server/rate-limit/rate.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { keyDatabase } from './keys-command.js';
 import { UsageError } from './usage.js';
 
 export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE|URL] [--redis URL] [--rate R] [--port N] [--host H]
-              [--workers N] [--options FILE] [--log]
+              [--workers N] [--queue URL] [--options FILE] [--log]
 
 Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
 .../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, the OpenAPI 3.1
@@ -27,6 +28,9 @@ Idempotency-Key header may be retried safely (one answer, one charge).
   --port N         default 8080 (0: any free port)
   --host H         default 127.0.0.1 (loopback only; 0.0.0.0 to listen on every interface)
   --workers N      simulation worker threads (default: the cores less one, at least 1)
+  --queue URL      run the simulations on the "copysim worker" processes of this Redis work
+                   queue (redis://HOST:PORT) instead of worker threads here; the workers read
+                   the tapes at the paths this server loaded them from (shared storage)
   --options FILE   engine options as JSON (as for "copysim simulate")
   --log            log every request (JSON lines on standard output)
 
@@ -52,6 +56,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       workers: { type: 'string' },
+      queue: { type: 'string' },
       options: { type: 'string' },
       log: { type: 'boolean', default: false },
     },
@@ -73,6 +78,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     port,
     host: values.host,
     ...(workers !== undefined ? { workers } : {}),
+    ...(values.queue !== undefined ? { queue: values.queue } : {}),
     engineOptions,
     logger: values.log,
     now: () => Math.floor(Date.now() / 1000),
@@ -80,7 +86,11 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   for (const t of server.tapes) io.out(`copysim serve: ${t.network} tape ${t.file} (${t.tape.swaps.length} swaps)\n`);
   for (const file of server.skipped) io.out(`copysim serve: skipped ${file} (not a tape: no "swaps")\n`);
   const kind = server.ledger.kind === 'postgres' ? 'PostgreSQL' : 'SQLite';
-  io.out(`copysim serve: keys and credits in ${shownDatabase(db)} (${kind}); ${server.workers} simulation worker(s)\n`);
+  const simulations =
+    values.queue === undefined
+      ? `${server.workers} simulation worker(s)`
+      : `simulations on the work queue ${shownUrl(values.queue)}`;
+  io.out(`copysim serve: keys and credits in ${shownDatabase(db)} (${kind}); ${simulations}\n`);
   const rates = server.rateLimiter.shared
     ? 'counted in Redis, shared by every server given it'
     : 'counted by this server';

@@ -7,11 +7,12 @@
 import { InputError } from '../model/errors.js';
 import type { ItemResult, JobItem, JobKind } from './job.js';
 import { rankKind } from './rank-kind.js';
+import { simulateKind } from './simulate-kind.js';
 import { sweepKind } from './sweep-kind.js';
 
 /** Every kind, by name. */
 export const JOB_KINDS: ReadonlyMap<string, JobKind> = new Map<string, JobKind>(
-  [sweepKind as JobKind, rankKind as JobKind].map((kind) => [kind.name, kind]),
+  [sweepKind as JobKind, rankKind as JobKind, simulateKind as JobKind].map((kind) => [kind.name, kind]),
 );
 
 /**

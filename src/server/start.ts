@@ -10,7 +10,8 @@ import { openLedger } from './ledger/open-ledger.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit/limiter.js';
 import type { RateLimit } from './rate-limit/rate.js';
 import { RedisRateLimiter } from './rate-limit/redis-limiter.js';
-import { SimulationPool } from './simulation/pool.js';
+import { SimulationPool, type Simulator } from './simulation/pool.js';
+import { QueueSimulationPool } from './simulation/queue-pool.js';
 
 export interface StartOptions {
   /** Folder of `*.json` and `*.parquet` tapes, one per network; default the bundled examples. */
@@ -34,6 +35,11 @@ export interface StartOptions {
   readonly host?: string;
   /** Simulation worker threads; default the cores less one, at least 1. */
   readonly workers?: number;
+  /**
+   * A Redis URL: simulations run on the `copysim worker` processes of this work queue, not on
+   * worker threads here (the workers read the tapes at the same paths); default local threads.
+   */
+  readonly queue?: string;
   readonly engineOptions?: EngineOptionsInput;
   /** `now` and the follower's copy settings of the wallet analytics (engine options: above). */
   readonly analytics?: Omit<AnalyticsOptions, 'engineOptions'>;
@@ -56,6 +62,7 @@ export interface RunningServer {
   readonly tapes: readonly ServedTape[];
   /** JSON files of the data folder that are not tapes. */
   readonly skipped: readonly string[];
+  /** Local simulation worker threads (0 with a queue). */
   readonly workers: number;
   /** Stops accepting, finishes the requests in flight, stops the workers, closes the databases. */
   close(): Promise<void>;
@@ -107,16 +114,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     now: options.now,
     ...(options.leaseSeconds !== undefined ? { leaseSeconds: options.leaseSeconds } : {}),
   });
-  let pool: SimulationPool | undefined;
+  let pool: (Simulator & { readonly size: number; close(): Promise<void> }) | undefined;
   let rateLimiter: RateLimiter | undefined;
   try {
     rateLimiter = options.redis !== undefined ? await RedisRateLimiter.connect(options.redis) : new MemoryRateLimiter();
-    pool = await SimulationPool.start({
-      tapes: tapes.map(({ network, file }) => ({ network, file })),
-      engineOptions,
-      ...(options.workers !== undefined ? { size: options.workers } : {}),
-      ...(options.workerUrl !== undefined ? { workerUrl: options.workerUrl } : {}),
-    });
+    const tapeFiles = tapes.map(({ network, file }) => ({ network, file }));
+    pool =
+      options.queue !== undefined
+        ? await QueueSimulationPool.start({ url: options.queue, tapes: tapeFiles, engineOptions })
+        : await SimulationPool.start({
+            tapes: tapeFiles,
+            engineOptions,
+            ...(options.workers !== undefined ? { size: options.workers } : {}),
+            ...(options.workerUrl !== undefined ? { workerUrl: options.workerUrl } : {}),
+          });
     const app = createServer({
       ledger,
       rateLimiter,
