@@ -73,7 +73,12 @@ export function createServer(options: ServiceOptions): FastifyInstance {
   // then served by analyticsRoutes (see there), any other operation by a plugin of its own,
   // registered here, that takes paidAccessOf(app) (as simulatorRoute). A free route goes in
   // freeRoutes, in the 405 table of plugins/errors.ts and in the OpenAPI document (openapi.ts).
-  app.register(freeRoutes, { analyticsIndexes, ledger, ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
+  app.register(freeRoutes, {
+    analyticsIndexes,
+    ledger,
+    simulator,
+    ...(rateLimiter !== undefined ? { rateLimiter } : {}),
+  });
   app.register(simulatorRoute, { simulator, analyticsIndexes });
   app.register(analyticsRoutes, { analyticsIndexes });
   app.register(webPagePlugin);

@@ -8,6 +8,8 @@ export interface HealthReport {
   readonly database: 'ok' | 'unavailable';
   /** The Redis of shared rate limits, when the service has one. */
   readonly redis?: 'ok' | 'unavailable';
+  /** The work queue the simulations go to (`serve --queue`), when the service has one. */
+  readonly queue?: 'ok' | 'unavailable';
 }
 
 /** How long a check may take before it counts as unavailable: ms. */
@@ -30,18 +32,26 @@ async function answers(check: () => Promise<void>, log: (error: Error) => void):
 }
 
 /**
- * Asks the ledger's database and the rate limits' Redis (if any) whether they answer, at once,
- * each within 2 s. `log` gets the reason of each failure (the answer names none).
+ * Asks the ledger's database, the rate limits' Redis and the work queue (each if any) whether
+ * they answer, at once, each within 2 s. `log` gets the reason of each failure (the answer names
+ * none).
  */
 export async function checkHealth(
   ledger: Ledger,
   rateLimiter: RateLimiter | undefined,
   log: (error: Error) => void = () => {},
+  queue?: { ping(): Promise<void> },
 ): Promise<HealthReport> {
-  const [database, redis] = await Promise.all([
+  const [database, redis, queued] = await Promise.all([
     answers(() => ledger.ping(), log),
     rateLimiter?.shared === true ? answers(() => rateLimiter.ping(), log) : undefined,
+    queue === undefined ? undefined : answers(() => queue.ping(), log),
   ]);
-  const up = database === 'ok' && (redis === undefined || redis === 'ok');
-  return { status: up ? 'ok' : 'unavailable', database, ...(redis !== undefined ? { redis } : {}) };
+  const up = database === 'ok' && redis !== 'unavailable' && queued !== 'unavailable';
+  return {
+    status: up ? 'ok' : 'unavailable',
+    database,
+    ...(redis !== undefined ? { redis } : {}),
+    ...(queued !== undefined ? { queue: queued } : {}),
+  };
 }

@@ -50,6 +50,10 @@ export const HealthSchema = z.strictObject({
   status: z.enum(['ok', 'unavailable']).describe('"ok" when every server the service depends on answers'),
   database: z.enum(['ok', 'unavailable']).describe('the key database (SQLite or PostgreSQL)'),
   redis: z.enum(['ok', 'unavailable']).optional().describe('the Redis of shared rate limits, when the service has one'),
+  queue: z
+    .enum(['ok', 'unavailable'])
+    .optional()
+    .describe('the work queue the simulations go to (serve --queue), when the service has one'),
   tapes: z
     .record(
       z.string(),

@@ -101,6 +101,16 @@ describe.skipIf(!HAS_REDIS)('serve --queue: simulations on copysim worker proces
     expect(servers[0]!.output()).toContain('1 simulation worker(s)');
   });
 
+  it('GET /health says whether the queue answers, with the queue only', async () => {
+    const [local, queued] = servers as [ServeProcess, ServeProcess];
+    expect((await call(queued.url, 'GET', '/health')).json).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      queue: 'ok',
+    });
+    expect((await call(local.url, 'GET', '/health')).json).not.toHaveProperty('queue');
+  });
+
   it('every request: the same status, body bytes, credits spent and warnings as local threads', async () => {
     const [local, queued] = servers as [ServeProcess, ServeProcess];
     const seen = (a: Answer) => ({

@@ -7,6 +7,7 @@ import type { Ledger } from '../ledger/ledger.js';
 import { buildOpenApiDocument } from '../openapi.js';
 import { OPERATIONS } from '../operations.js';
 import type { RateLimiter } from '../rate-limit/limiter.js';
+import type { Simulator } from '../simulation/pool.js';
 
 /** What the service serves of one network: its tape's swaps and the UTC days they span. */
 export interface ServedTapeFacts {
@@ -31,6 +32,8 @@ export interface FreeRoutesOptions {
   readonly analyticsIndexes: ReadonlyMap<Network, AnalyticsIndex>;
   readonly ledger: Ledger;
   readonly rateLimiter?: RateLimiter;
+  /** The simulator, asked for an answer when it runs elsewhere (the work queue). */
+  readonly simulator?: Simulator;
 }
 
 /**
@@ -41,11 +44,13 @@ export interface FreeRoutesOptions {
  */
 export const freeRoutes: FastifyPluginAsync<FreeRoutesOptions> = async (
   app,
-  { analyticsIndexes, ledger, rateLimiter },
+  { analyticsIndexes, ledger, rateLimiter, simulator },
 ) => {
   const tapes = servedTapeFacts(analyticsIndexes);
   app.get('/health', async (request, reply) => {
-    const report = await checkHealth(ledger, rateLimiter, (e) => request.log.warn(`health: ${e.message}`));
+    const queue = simulator?.ping === undefined ? undefined : { ping: () => simulator.ping!() };
+    const log = (e: Error): void => request.log.warn(`health: ${e.message}`);
+    const report = await checkHealth(ledger, rateLimiter, log, queue);
     return reply.code(report.status === 'ok' ? 200 : 503).send({ ...report, tapes });
   });
   const openApi = buildOpenApiDocument(OPERATIONS);

@@ -31,6 +31,8 @@ export interface SimulationAnswer {
 export interface Simulator {
   /** The simulator's answer; rejects with `RequestError` for an invalid request. */
   run(network: Network, request: unknown): Promise<SimulationAnswer>;
+  /** For a simulator that runs elsewhere (the work queue): resolves when that answers, for `GET /health`. */
+  ping?(): Promise<void>;
 }
 
 /** The default worker count: one core stays with the request thread. */

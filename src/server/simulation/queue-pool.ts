@@ -107,6 +107,11 @@ export class QueueSimulationPool implements Simulator {
     return { json: item.output.json, warnings: item.output.warnings };
   }
 
+  /** Resolves when the queue's Redis answers a count of waiting jobs (`GET /health`). */
+  async ping(): Promise<void> {
+    await this.queue.getJobCounts('waiting');
+  }
+
   /** Disconnects from the queue; the requests still waiting get no answer. */
   async close(): Promise<void> {
     await Promise.allSettled([this.events.close(), this.queue.close()]);
