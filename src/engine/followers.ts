@@ -173,7 +173,7 @@ function walk(
       for (let p = 0; p < pairs.length; p += 2) {
         const f = pairs[p]!;
         if (done[f] === 1) continue;
-        followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1, k);
+        followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1, k, counted);
         due.update(f, followers[f]!.dueTime);
       }
     }

@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
+import { usdAmountOf } from './known-prices.js';
 import { tapeMemo, type TapeMemo } from './tape-memo.js';
 
 /**
@@ -35,12 +36,6 @@ function sellFraction(swap: Swap, held: Decimal): Decimal | null {
   return held.times(ALL_BUT_DUST).lte(quantity) ? null : quantity.div(held);
 }
 
-function usdAmount(swap: Swap): Decimal {
-  return swap.usd_amount !== undefined
-    ? new Decimal(swap.usd_amount)
-    : new Decimal(swap.quantity).times(swap.usd_price);
-}
-
 /** Leader facts computed as the swaps stream by, holding only the current holdings. */
 export class StreamLeaderFacts implements LeaderFacts {
   /** Holdings by (token, leader) pair, `tokenId × leaderCount + leader`. */
@@ -60,7 +55,7 @@ export class StreamLeaderFacts implements LeaderFacts {
   }
 
   usdAmount(swap: Swap): Decimal {
-    return usdAmount(swap);
+    return usdAmountOf(swap);
   }
 }
 
@@ -101,6 +96,6 @@ export class IndexedLeaderFacts implements LeaderFacts {
 
   usdAmount(swap: Swap, i: number): Decimal {
     const known = this.memo.usdAmount;
-    return known[i] ?? (known[i] = usdAmount(swap));
+    return known[i] ?? (known[i] = usdAmountOf(swap));
   }
 }

@@ -320,16 +320,20 @@ export class Replay {
     // 1. the scheduled actions due by now; 2. the swap's price, and what it moves of an open deal;
     // 3. a leader's swap in the window is copied, now or after the delay; 4. its holdings move.
     const event = this.events;
-    this.observe(swap, tokenId, i, time);
-    if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy, event);
+    const counted = this.observe(swap, tokenId, i, time);
+    if (leader >= 0) this.leaderSwap(swap, tokenId, leader, i, time, buy, event, counted);
   }
 
-  /** Steps 1 and 2 of {@link step}, all a swap of a wallet not followed takes part in. */
-  observe(tick: PriceTick, tokenId: number, i = -1, time = tick.time): void {
+  /**
+   * Steps 1 and 2 of {@link step}, all a swap of a wallet not followed takes part in; false when
+   * the swap is no price observation (below `min_price_swap_usd`).
+   */
+  observe(tick: PriceTick, tokenId: number, i = -1, time = tick.time): boolean {
     if (this.nextDue <= time) this.fireScheduled(time);
     const counted = this.prices.observe(tokenId, tick, i);
     this.events++;
     this.priceRecorded(tokenId, time, counted);
+    return counted;
   }
 
   /**
@@ -369,9 +373,19 @@ export class Replay {
    * Steps 3 and 4 for a swap of leader `leader` (its index in the request's wallets); `event` is
    * the swap's position in event order over the whole tape. An immediate copy trades at the
    * swap's own price and liquidity (the known liquidity when it carries none), whether or not
-   * the swap was a price observation (model 1.3, `min_price_swap_usd`).
+   * the swap was a price observation (`counted`, model 1.3's `min_price_swap_usd`): for one that
+   * was, those are the known price and liquidity just recorded, already made as decimals.
    */
-  leaderSwap(swap: Swap, tokenId: number, leader: number, i: number, time: number, buy: boolean, event = -1): void {
+  leaderSwap(
+    swap: Swap,
+    tokenId: number,
+    leader: number,
+    i: number,
+    time: number,
+    buy: boolean,
+    event = -1,
+    counted = true,
+  ): void {
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
     if (this.scheduler.delaysCopies) {
@@ -390,8 +404,8 @@ export class Replay {
       return;
     }
     const prices = this.prices;
-    const price = prices.swapPrice(swap, i);
-    const liquidity = prices.swapLiquidity(swap, i) ?? prices.liquidityOf(tokenId);
+    const price = counted ? prices.priceOf(tokenId) : prices.swapPrice(swap, i);
+    const liquidity = (counted ? null : prices.swapLiquidity(swap, i)) ?? prices.liquidityOf(tokenId);
     if (buy) this.copyBuy(swap, i, event, leader, tokenId, time, price, liquidity, 0, null);
     else this.copySell(swap, i, event, leader, tokenId, held, time, price, liquidity, 0, null);
   }

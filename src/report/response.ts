@@ -10,7 +10,7 @@ import type {
 } from '../model/response.js';
 import type { CopierResult } from '../engine/replay.js';
 import type { LeaderBook } from '../engine/leader-book.js';
-import { HUNDRED, ZERO } from '../numeric/decimal.js';
+import { HUNDRED } from '../numeric/decimal.js';
 import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
 import type { TokenInfo } from '../engine/tape-index.js';
@@ -129,7 +129,7 @@ export function copierJson({ ledger, endingEquity }: CopierResult): CopierResult
       balance === null || endingEquity === null
         ? null
         : toJsonNumber(HUNDRED.times(endingEquity.minus(balance)).div(balance)),
-    capital_required: toJsonNumber(ledger.capitalRequired.gt(ZERO) ? ledger.capitalRequired : ZERO),
+    capital_required: toJsonNumber(ledger.capitalRequired),
     max_drawdown: toJsonNumber(ledger.maxDrawdown),
     max_drawdown_percent: percent === null ? null : toJsonNumber(percent),
     failed_transactions: ledger.failedTransactions,
