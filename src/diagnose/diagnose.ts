@@ -72,8 +72,13 @@ export function diagnose(
 
 /** The deals of a response, whole or in parts. */
 export function dealsOf(response: SimulatorResponse | ResponseParts): DealSource {
-  if ('dealCount' in response) return { count: response.dealCount, deal: (i) => response.deal(i) };
-  return { count: response.deals.length, deal: (i) => response.deals[i]! };
+  if ('dealCount' in response)
+    return { count: response.dealCount, token: (i) => response.dealToken(i), trades: (i) => response.dealTrades(i) };
+  return {
+    count: response.deals.length,
+    token: (i) => response.deals[i]!.token,
+    trades: (i) => response.deals[i]!.trades,
+  };
 }
 
 /** Deals and skip log of a response, whole or in parts. */

@@ -1,4 +1,6 @@
 import type { IndexedTape } from '../engine/tape-index.js';
+import { PRICE_HIGH, SWAP_ROW, tapeMemo, type TapeMemo } from '../engine/tape-memo.js';
+import { doubleWord } from '../numeric/double-word.js';
 import { DecimalJs40 } from '../numeric/decimal.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
@@ -14,10 +16,11 @@ const FEWEST_PRICES = 5;
 /** How many trades a message names; the warning counts the rest. */
 const SHOWN = 3;
 
-/** The deals of a response, whole or made one at a time. */
+/** The deals of a response, whole or made one at a time: what the checks read of each, its token and trades. */
 export interface DealSource {
   readonly count: number;
-  deal(i: number): SimulatedDeal;
+  token(i: number): SimulatedDeal['token'];
+  trades(i: number): readonly SimulatedTrade[];
 }
 
 /**
@@ -48,66 +51,94 @@ interface FollowerTrade {
   readonly trade: SimulatedTrade;
 }
 
-/** Every trade of every deal, each deal made once (a response in parts makes them on demand). */
+/** Every trade of every deal, each deal's trades made once (a response in parts makes them on demand). */
 function followerTrades(deals: DealSource): FollowerTrade[] {
   const trades: FollowerTrade[] = [];
   for (let d = 0; d < deals.count; d++) {
-    const deal = deals.deal(d);
-    for (const trade of deal.trades) trades.push({ deal: d, token: deal.token, trade });
+    const token = deals.token(d);
+    for (const trade of deals.trades(d)) trades.push({ deal: d, token, trade });
   }
   return trades;
 }
 
-/** A token's swaps in event order: their input indices, times and prices. */
-interface TokenSeries {
-  readonly swaps: number[];
-  readonly times: number[];
-  readonly prices: number[];
+/**
+ * The swaps of each token in event order, as positions in one array (a counting sort of the
+ * event order by token): token `t`'s swaps are `swaps[start[t] .. start[t + 1])`, with their
+ * times beside them. Only the price observations count: swaps below `min_price_swap_usd` are
+ * none (model 1.2), and not the market either.
+ */
+class TokenSeries {
+  readonly start: Int32Array;
+  readonly swaps: Int32Array;
+  readonly times: Float64Array;
+  private readonly memo: TapeMemo;
+  /** The memo's times and price words (`TapeMemo.timeline`). */
+  private readonly timeline: Float64Array;
+  private readonly word = doubleWord();
+
+  constructor(tape: IndexedTape, options: EngineOptions) {
+    const { order, tokenOf, swaps } = tape;
+    const least = Number(options.min_price_swap_usd);
+    const counted = (i: number): boolean => {
+      const amount = swaps[i]!.usd_amount;
+      return !(least > 0 && amount !== undefined && Number(amount) < least);
+    };
+    const start = new Int32Array(tape.tokens.length + 1);
+    for (let k = 0; k < order.length; k++) if (counted(order[k]!)) start[tokenOf[order[k]!]! + 1]!++;
+    for (let t = 0; t < tape.tokens.length; t++) start[t + 1]! += start[t]!;
+    const next = start.slice(0, -1);
+    this.swaps = new Int32Array(start[tape.tokens.length]!);
+    this.times = new Float64Array(this.swaps.length);
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (!counted(i)) continue;
+      const at = next[tokenOf[i]!]!++;
+      this.swaps[at] = i;
+      this.times[at] = swaps[i]!.time;
+    }
+    this.start = start;
+    this.memo = tapeMemo(tape);
+    this.timeline = this.memo.timeline();
+  }
+
+  /**
+   * The price of the swap at position `at`, to within 2^-100 (the engine's price word, made once
+   * per swap and tape: the replay has made most of them).
+   */
+  price(at: number): number {
+    const i = this.swaps[at]!;
+    const high = this.timeline[SWAP_ROW * i + PRICE_HIGH]!;
+    if (high !== 0) return high;
+    this.memo.makePriceWord(i, this.word);
+    return this.word[0]!;
+  }
+
+  /** The first position of token `t`'s swaps whose time is after `time`. */
+  firstAfter(t: number, time: number): number {
+    let lo = this.start[t]!;
+    let hi = this.start[t + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.times[mid]! <= time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 }
 
-/** The series of the tokens the follower traded, one pass over the tape. */
-function tradedSeries(
-  trades: readonly FollowerTrade[],
-  tape: IndexedTape,
-  idOf: ReadonlyMap<string, number>,
-  options: EngineOptions,
-): Map<number, TokenSeries> {
-  const series = new Map<number, TokenSeries>();
-  for (const { token } of trades) {
-    const id = idOf.get(token.address);
-    if (id !== undefined && !series.has(id)) series.set(id, { swaps: [], times: [], prices: [] });
+/** The median of `values[0 .. n)`, sorted in place (an insertion sort: n is at most 2 × NEIGHBOURS). */
+function median(values: Float64Array, n: number): number {
+  for (let i = 1; i < n; i++) {
+    const v = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && values[j]! > v) {
+      values[j + 1] = values[j]!;
+      j--;
+    }
+    values[j + 1] = v;
   }
-  // Swaps below min_price_swap_usd are no price observations (model 1.3): not the market either.
-  const least = Number(options.min_price_swap_usd);
-  for (let k = 0; k < tape.order.length; k++) {
-    const i = tape.order[k]!;
-    const s = series.get(tape.tokenOf[i]!);
-    if (s === undefined) continue;
-    const swap = tape.swaps[i]!;
-    if (least > 0 && swap.usd_amount !== undefined && Number(swap.usd_amount) < least) continue;
-    s.swaps.push(i);
-    s.times.push(swap.time);
-    s.prices.push(Number(swap.usd_price));
-  }
-  return series;
-}
-
-/** The first position of `times` (sorted) whose time is after `t`. */
-function firstAfter(times: readonly number[], t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (times[mid]! <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function median(values: number[]): number {
-  const sorted = values.sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const mid = n >> 1;
+  return n % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
 }
 
 /** How many times apart two prices are (≥ 1). */
@@ -130,20 +161,22 @@ interface FarTrade {
  */
 function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, options: EngineOptions): Warning | null {
   const idOf = new Map(tape.tokens.map((t, id) => [t.address, id]));
-  const series = tradedSeries(trades, tape, idOf, options);
+  const series = new TokenSeries(tape, options);
+  const around = new Float64Array(2 * NEIGHBOURS);
   const found: FarTrade[] = [];
   for (const { deal, token, trade } of trades) {
-    const s = series.get(idOf.get(token.address) ?? -1);
-    if (s === undefined || trade.usd_price === null) continue;
-    const split = firstAfter(s.times, trade.time);
-    const from = Math.max(0, split - NEIGHBOURS);
-    const around = s.prices.slice(from, Math.min(s.prices.length, split + NEIGHBOURS));
-    if (around.length < FEWEST_PRICES) continue;
-    const market = median(around);
+    const t = idOf.get(token.address);
+    if (t === undefined || trade.usd_price === null) continue;
+    const split = series.firstAfter(t, trade.time);
+    const from = Math.max(series.start[t]!, split - NEIGHBOURS);
+    const to = Math.min(series.start[t + 1]!, split + NEIGHBOURS);
+    if (to - from < FEWEST_PRICES) continue;
+    for (let at = from; at < to; at++) around[at - from] = series.price(at);
+    const market = median(around, to - from);
     if (apart(trade.usd_price, market) < FAR_FROM_MARKET) continue;
     let source: number | null = null;
     for (let j = split - 1; j >= from; j--) {
-      if (source === null || apart(trade.usd_price, s.prices[j]!) < apart(trade.usd_price, s.prices[source]!))
+      if (source === null || apart(trade.usd_price, series.price(j)) < apart(trade.usd_price, series.price(source)))
         source = j;
     }
     const label = token.symbol ?? token.name ?? token.address;
@@ -152,8 +185,8 @@ function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, opti
       label,
       trade,
       median: market,
-      around: around.length,
-      source: source === null ? null : s.swaps[source]!,
+      around: to - from,
+      source: source === null ? null : series.swaps[source]!,
     });
   }
   if (found.length === 0) return null;

@@ -1,4 +1,21 @@
 import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import {
+  ADDITION_ERROR,
+  addWords,
+  CONVERSION_ERROR,
+  decide,
+  decide40,
+  ROUNDING_40_ERROR,
+  toWord,
+} from '../numeric/double-word.js';
+
+/** The open deals' value as {@link CopierCash.changed} reads it (`HeldValue`). */
+export interface HeldReading {
+  /** The value as a double word and a bound on its distance to the model's: `out[0] + out[1]` within `out[2]`. */
+  approximate(out: Float64Array): void;
+  /** The value as the model makes it. */
+  exact(): Decimal;
+}
 
 /**
  * The copier's cash (copier-wallet.md 2 and 7), a part of the follower ledger (`follower-ledger.ts`): its cash, the
@@ -20,6 +37,12 @@ export class CopierCash {
   private peak: Decimal;
   maxDrawdown: Decimal = ZERO;
   private maxDrawdownPercent: Decimal = ZERO;
+  /** The nearest doubles of {@link peak}, {@link maxDrawdown} and {@link maxDrawdownPercent}, for the quick test. */
+  private peakPrinted: number;
+  private maxDrawdownPrinted = 0;
+  private maxDrawdownPercentPrinted = 0;
+  /** Where the double-word operations leave their results (a typed array: no boxed doubles). */
+  private readonly word = new Float64Array(3);
   failedTransactions = 0;
   failedTransactionFees: Decimal = ZERO;
   sandwichedTrades = 0;
@@ -38,6 +61,7 @@ export class CopierCash {
     this.cash = this.startingBalance ?? ZERO;
     this.lowestCash = this.cash;
     this.peak = this.cash;
+    this.peakPrinted = toJsonNumber(this.cash);
   }
 
   /**
@@ -74,23 +98,76 @@ export class CopierCash {
 
   /**
    * After a change of `cash`: the money in use, and the equity `cash + held` (`held`: the open
-   * deals valued at the known prices of the moment) against its peak so far.
+   * deals valued at the known prices of the moment) against its peak so far. The equity is made
+   * exactly only when its bounded double-word value cannot tell that it is below the peak and
+   * sets no new drawdown ({@link surelyNoExtreme}): a new peak or a deeper fall.
    */
-  changed(held: Decimal, time: number): void {
-    if (this.cash.lt(this.lowestCash)) this.lowestCash = this.cash;
-    const equity = this.cash.plus(held);
+  changed(held: HeldReading, time: number): void {
+    const cash = this.cash;
+    if (cash.lt(this.lowestCash)) this.lowestCash = cash;
+    const w = this.word;
+    held.approximate(w);
+    const heldHigh = w[0]!;
+    const heldLow = w[1]!;
+    const heldBound = w[2]!;
+    toWord(w, cash);
+    const cashHigh = w[0]!;
+    const cashLow = w[1]!;
+    addWords(w, cashHigh, cashLow, heldHigh, heldLow);
+    const high = w[0]!;
+    const low = w[1]!;
+    // The held sum's bound, the cash's conversion, the addition; decide40 adds the equity's own rounding.
+    const bound = heldBound + Math.abs(cashHigh) * CONVERSION_ERROR + Math.abs(high) * ADDITION_ERROR;
+    if (this.surelyNoExtreme(high, Math.abs(low) + bound + Math.abs(high) * ROUNDING_40_ERROR)) {
+      const points = this.points;
+      if (points === null) return;
+      // A cash of exactly 0 converts to 0 (decide leaves zero to the exact path).
+      const cashPrinted = cashHigh === 0 ? 0 : decide(cashHigh, cashLow, Math.abs(cashHigh) * CONVERSION_ERROR);
+      const equityPrinted = decide40(high, low, bound);
+      if (cashPrinted === cashPrinted && equityPrinted === equityPrinted) {
+        points.push(time, cashPrinted, equityPrinted);
+        return;
+      }
+    }
+    this.changedExactly(cash.plus(held.exact()), time);
+  }
+
+  /**
+   * True when every equity within `margin` of `high` is below the peak and falls from it no
+   * further than the largest drawdown so far, in USD and in percent: nothing to update. Doubles
+   * of the decimals are within 2^-53 of them, relatively, and each operation here rounds by as
+   * much; the factors of 2^-50 and 2^-48 cover those roundings.
+   */
+  private surelyNoExtreme(high: number, margin: number): boolean {
+    const peak = this.peakPrinted;
+    const near = margin + (Math.abs(high) + Math.abs(peak)) * 2 ** -50;
+    if (!(high + near < peak)) return false;
+    const fallAtMost = peak - high + near;
+    if (!(fallAtMost < this.maxDrawdownPrinted * (1 - 2 ** -50))) return false;
+    if (this.startingBalance === null || !(peak > 0)) return true;
+    return 100 * fallAtMost < this.maxDrawdownPercentPrinted * peak * (1 - 2 ** -48);
+  }
+
+  /** {@link changed} with the equity made exactly. */
+  private changedExactly(equity: Decimal, time: number): void {
     this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
     if (!equity.lt(this.peak)) {
       this.peak = equity;
+      this.peakPrinted = toJsonNumber(equity);
       return;
     }
     const fall = this.peak.minus(equity);
-    if (fall.gt(this.maxDrawdown)) this.maxDrawdown = fall;
+    if (fall.gt(this.maxDrawdown)) {
+      this.maxDrawdown = fall;
+      this.maxDrawdownPrinted = toJsonNumber(fall);
+    }
     // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
     if (this.startingBalance !== null && this.peak.gt(ZERO)) {
       const hundredFall = HUNDRED.times(fall);
-      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak)))
+      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) {
         this.maxDrawdownPercent = hundredFall.div(this.peak);
+        this.maxDrawdownPercentPrinted = toJsonNumber(this.maxDrawdownPercent);
+      }
     }
   }
 

@@ -1,73 +1,89 @@
 import { ZERO, type Decimal } from '../numeric/decimal.js';
 import type { Deal } from './deal.js';
+import { DealTerms, SUM_BOUND, SUM_HIGH, SUM_LOW } from './deal-terms.js';
 import type { PriceBook } from './known-prices.js';
-
-/** An open deal's value as last counted, and the position and price it was made from. */
-interface Counted {
-  qty: Decimal;
-  priceKey: unknown;
-  value: Decimal;
-}
 
 /**
  * `Σ qty × known price` over the open deals, for the copier's equity after each change of cash
- * (copier-wallet.md 7). A reading values again only the deals whose position or price moved
- * since the last one. A replay that sees every price of the tokens it holds says which moved
- * ({@link touch}); one walking a tape among many followers, told only of its own trades, has
- * the reading find them by comparing each open deal's `qty` and its token's price key ({@link
- * scanning}), which costs no decimal work for a deal that did not move. The total moves by
- * differences, each rounded to 40 digits: it departs from a sum made afresh by a few units of
- * the 40th digit over a long run, far below what a JSON number shows.
+ * (copier-wallet.md 7). Most changes of cash need only to know that the equity is no new peak
+ * and no new drawdown, and the double a report draws: a bounded double-word sum ({@link
+ * DealTerms} without `usd_invested`) answers them at a few floating-point operations a moved
+ * deal ({@link approximate}); {@link exact} makes the sum as the model does when a comparison
+ * is too close to call.
+ *
+ * A replay that sees every price of the tokens it holds says which moved ({@link priceMoved});
+ * one walking a tape among many followers, told only of its own trades, has each reading compare
+ * every open deal's position and price key instead (`scanning`), which costs no arithmetic for a
+ * deal that did not move.
  */
 export class HeldValue {
-  /** The open deals, in the order they opened, with what was counted of each. */
-  private readonly counted = new Map<Deal, Counted>();
-  /** The deals touched since the last reading (when not scanning). */
-  private readonly moved = new Set<Deal>();
-  private total: Decimal = ZERO;
+  private readonly terms: DealTerms;
+  /**
+   * The open deals in deal order (they open in that order, and a Map iterates in insertion
+   * order), each with its last exact `qty × price` and what it was made from.
+   */
+  private readonly products = new Map<Deal, ExactProduct>();
 
-  /** `scanning`: true when the replay is not told the prices of the tokens it holds. */
-  constructor(private readonly scanning: boolean) {}
-
-  /** A deal opened: it is counted at the next reading. */
-  opened(deal: Deal): void {
-    this.counted.set(deal, { qty: ZERO, priceKey: undefined, value: ZERO });
-    this.moved.add(deal);
+  constructor(
+    private readonly prices: PriceBook,
+    private readonly scanning: boolean,
+  ) {
+    this.terms = new DealTerms(prices, false);
   }
 
-  /** A deal traded, or its token's price moved. */
-  touch(deal: Deal): void {
-    if (!this.scanning) this.moved.add(deal);
+  /** The deal traded and stays open: its position moved. */
+  traded(deal: Deal): void {
+    this.terms.traded(deal);
+    if (!this.products.has(deal)) this.products.set(deal, { qty: ZERO, priceKey: undefined, product: ZERO });
   }
 
-  /** A deal closed: it holds nothing. */
+  /** The token of an open deal has a new price. */
+  priceMoved(tokenId: number): void {
+    if (!this.scanning) this.terms.priceMoved(tokenId);
+  }
+
+  /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
-    const entry = this.counted.get(deal);
-    if (entry === undefined) return;
-    this.total = this.total.minus(entry.value);
-    this.counted.delete(deal);
-    this.moved.delete(deal);
+    this.terms.close(deal);
+    this.products.delete(deal);
   }
 
-  /** The open deals' value at the prices known now. */
-  read(prices: PriceBook): Decimal {
-    if (this.scanning) {
-      for (const [deal, entry] of this.counted) this.count(deal, entry, prices);
-    } else {
-      for (const deal of this.moved) this.count(deal, this.counted.get(deal)!, prices);
-      this.moved.clear();
+  /**
+   * The sum at the prices known now as a double word and a bound on its distance to the model's
+   * sum: `out[0] + out[1]` within `out[2]`.
+   */
+  approximate(out: Float64Array): void {
+    const terms = this.terms;
+    if (this.scanning) terms.flagAll();
+    terms.revalue();
+    const state = terms.state;
+    out[0] = state[SUM_HIGH]!;
+    out[1] = state[SUM_LOW]!;
+    out[2] = state[SUM_BOUND]! + terms.literalGap();
+  }
+
+  /**
+   * The sum as the model makes it: each open deal's `qty × price` added in deal order, rounded to
+   * 40 digits. A product is made again only when the deal's position or price moved since.
+   */
+  exact(): Decimal {
+    let value = ZERO;
+    for (const [deal, made] of this.products) {
+      const priceKey = this.prices.priceKey(deal.tokenId);
+      if (made.qty !== deal.qty || made.priceKey !== priceKey) {
+        made.qty = deal.qty;
+        made.priceKey = priceKey;
+        made.product = deal.qty.times(this.prices.priceOf(deal.tokenId));
+      }
+      value = value.plus(made.product);
     }
-    return this.total;
+    return value;
   }
+}
 
-  /** Values `deal` again when its position or price moved since it was counted. */
-  private count(deal: Deal, entry: Counted, prices: PriceBook): void {
-    const priceKey = prices.priceKey(deal.tokenId);
-    if (entry.qty === deal.qty && entry.priceKey === priceKey) return;
-    const value = deal.qty.times(prices.priceOf(deal.tokenId));
-    this.total = this.total.minus(entry.value).plus(value);
-    entry.qty = deal.qty;
-    entry.priceKey = priceKey;
-    entry.value = value;
-  }
+/** An open deal's `qty × price` as last made, and the position and price key it was made from. */
+interface ExactProduct {
+  qty: Decimal;
+  priceKey: unknown;
+  product: Decimal;
 }

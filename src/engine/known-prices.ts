@@ -200,6 +200,7 @@ export class IndexedKnownPrices implements PriceBook {
   private readonly usdAmountMemo: (Decimal | undefined)[];
   /** Where {@link priceNumber} has a price word made. */
   private readonly word = doubleWord();
+  private readonly memo: TapeMemo;
 
   /** `threshold`: the option `min_price_swap_usd`, null when every swap is an observation. */
   constructor(
@@ -207,6 +208,7 @@ export class IndexedKnownPrices implements PriceBook {
     private readonly threshold: PriceThreshold | null = null,
   ) {
     const memo = tapeMemo(tape);
+    this.memo = memo;
     this.usdAmountMemo = memo.usdAmount;
     this.timeline = memo.timeline();
     this.swaps = tape.swaps;
@@ -261,7 +263,7 @@ export class IndexedKnownPrices implements PriceBook {
     const at = SWAP_ROW * i;
     const high = timeline[at + PRICE_HIGH]!;
     if (high === 0) {
-      this.makePriceWord(i, at, out);
+      this.makePriceWord(i, out);
       return;
     }
     out[0] = high;
@@ -273,21 +275,17 @@ export class IndexedKnownPrices implements PriceBook {
     const at = SWAP_ROW * i;
     const high = this.timeline[at + PRICE_HIGH]!;
     if (high !== 0) return high;
-    this.makePriceWord(i, at, this.word);
+    this.makePriceWord(i, this.word);
     return this.word[0]!;
   }
 
   /**
-   * Makes swap `i`'s price word into `out` and the timeline, once per swap and tape. Kept out of
-   * {@link priceWord}, which the re-valuation inlines: the conversion is large and, after the
-   * first replay, rare.
+   * Makes swap `i`'s price word into `out` and the timeline ({@link TapeMemo.makePriceWord}).
+   * Kept out of {@link priceWord}, which the re-valuation inlines: the conversion is large and,
+   * after the first replay, rare.
    */
-  private makePriceWord(i: number, at: number, out: DoubleWord): void {
-    const known = this.priceMemo[i];
-    if (known !== undefined) toWord(out, known);
-    else rawToWord(out, this.swaps[i]!.usd_price);
-    this.timeline[at + PRICE_HIGH] = out[0]!;
-    this.timeline[at + PRICE_LOW] = out[1]!;
+  private makePriceWord(i: number, out: DoubleWord): void {
+    this.memo.makePriceWord(i, out);
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

@@ -290,7 +290,7 @@ export class Replay {
     this.exits = ExitRules.of(strategy);
     // A follower of a shared price book is told prices only when it watches them (the chart, exits).
     const toldPrices = setup.sharedPrices !== true || chart || this.exits !== null;
-    this.wallet = CopierWallet.of(strategy, chart, !toldPrices);
+    this.wallet = CopierWallet.of(strategy, this.prices, chart, !toldPrices);
     this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
@@ -359,7 +359,7 @@ export class Replay {
     const deal = this.openDeal[tokenId];
     if (deal !== undefined) {
       this.unrealized?.priceMoved(tokenId);
-      this.wallet?.held.touch(deal);
+      this.wallet?.held.priceMoved(tokenId);
       if (this.exits !== null && counted) this.checkExits(this.exits, deal, time);
     }
   }
@@ -551,7 +551,6 @@ export class Replay {
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
-      wallet?.held.opened(target);
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);
@@ -830,7 +829,7 @@ export class Replay {
     this.nextDue = this.scheduler.nextDue;
     this.ledger.traded(fill, networkFee, cost);
     if (this.wallet !== null) {
-      if (deal.open) this.wallet.held.touch(deal);
+      if (deal.open) this.wallet.held.traded(deal);
       this.cashChanged(deal.lastOperationTime);
     }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
@@ -839,7 +838,7 @@ export class Replay {
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
   private cashChanged(time: number): void {
-    this.wallet!.cash.changed(this.wallet!.held.read(this.prices), time);
+    this.wallet!.cash.changed(this.wallet!.held, time);
   }
 
   /**
@@ -880,13 +879,19 @@ class CopierWallet {
    * `keepPoints`: keep the cash and equity after each change, for the reports; `scanning`: the
    * replay is not told the prices of the tokens it holds ({@link HeldValue}).
    */
-  static of(strategy: Strategy, keepPoints: boolean, scanning: boolean): CopierWallet | null {
+  static of(strategy: Strategy, prices: PriceBook, keepPoints: boolean, scanning: boolean): CopierWallet | null {
     const reported = reportsCopier(strategy);
-    return reported ? new CopierWallet(strategy, reported, keepPoints, scanning) : null;
+    return reported ? new CopierWallet(strategy, prices, reported, keepPoints, scanning) : null;
   }
 
-  private constructor(strategy: Strategy, reported: boolean, keepPoints: boolean, scanning: boolean) {
-    this.held = new HeldValue(scanning);
+  private constructor(
+    strategy: Strategy,
+    prices: PriceBook,
+    reported: boolean,
+    keepPoints: boolean,
+    scanning: boolean,
+  ) {
+    this.held = new HeldValue(prices, scanning);
     this.reported = reported;
     this.cash = new CopierCash(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
     this.draws = new Draws(strategy.random_seed ?? 0);

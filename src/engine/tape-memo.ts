@@ -1,4 +1,5 @@
 import type { Decimal } from '../numeric/decimal.js';
+import { rawToWord, toWord, type DoubleWord } from '../numeric/double-word.js';
 import type { Liquidity } from './liquidity.js';
 import type { IndexedTape } from './tape-index.js';
 
@@ -42,6 +43,20 @@ export class TapeMemo {
    */
   timeline(): Float64Array {
     return this.columns().timeline;
+  }
+
+  /**
+   * Makes swap `i`'s price word into `out` and the timeline, once per swap and tape: from its
+   * decimal when made, else from its text. The reader checks first that the timeline's word is
+   * 0 (not made).
+   */
+  makePriceWord(i: number, out: DoubleWord): void {
+    const known = this.price[i];
+    if (known !== undefined) toWord(out, known);
+    else rawToWord(out, this.tape.swaps[i]!.usd_price);
+    const timeline = this.columns().timeline;
+    timeline[SWAP_ROW * i + PRICE_HIGH] = out[0]!;
+    timeline[SWAP_ROW * i + PRICE_LOW] = out[1]!;
   }
 
   /** 1 for each swap that carries a liquidity (`usd_liquidity` not null nor absent), else 0. */

@@ -1,22 +1,9 @@
-import { ExactSum, toJsonNumber, ZERO, type Decimal, type DecimalInput } from '../numeric/decimal.js';
-import {
-  accumulate,
-  accumulateKept,
-  ADDITION_ERROR,
-  addWords,
-  CONVERSION_ERROR,
-  decide40,
-  doubleWord,
-  multiplyWords,
-  restartAt,
-  ROUNDING_40_ERROR,
-  toWord,
-  type DoubleWord,
-} from '../numeric/double-word.js';
+import { ExactSum, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { ADDITION_ERROR, addWords, decide40, doubleWord, ROUNDING_40_ERROR } from '../numeric/double-word.js';
 import type { Deal } from './deal.js';
 import type { PriceBook } from './known-prices.js';
 import type { ChartSums } from './chart-sums.js';
-import { grown } from '../typed-arrays.js';
+import { DealTerms, SUM_BOUND, SUM_HIGH, SUM_LOW } from './deal-terms.js';
 
 /**
  * The chart's unrealized PnL after each trade, `Σ over open deals of qty × known price −
@@ -26,94 +13,54 @@ import { grown } from '../typed-arrays.js';
  *
  * Re-valuing open deals is most of the chart's work (after each trade, every deal whose token
  * traded since), and the printed answer is a double. So the sum is kept in double-word
- * arithmetic (about 106 bits, pairs of doubles) with a rigorous bound on its error, and each
- * reading decides the printed double from it: when the interval `sum ± bound` lies inside one
- * double's rounding cell, every exact value in it, the 40-digit rounding included, prints as that
- * double. The bound also covers the gap between the exact sum and the model's rounded one (see
- * {@link literalGap}). Only when the interval touches a cell's edge (a near tie, or a sum
+ * arithmetic with a rigorous bound on its error ({@link DealTerms}), and each reading decides the
+ * printed double from it: when the interval `sum ± bound` lies inside one double's rounding
+ * cell, every exact value in it, the 40-digit rounding included, prints as that double. The bound
+ * also covers the gap between the exact sum and the model's rounded one
+ * (`DealTerms.literalGap`). Only when the interval touches a cell's edge (a near tie, or a sum
  * cancelled to almost nothing, as after a buy without slippage) is the sum computed as the model
  * makes it, and the double-word sum restarted from the exact sum ({@link ExactSum}). A
  * re-valuation thus costs a few dozen floating-point operations instead of two 40-digit
  * products, and the printed numbers are the model's.
- *
- * Each open deal holds a slot with its booked term `qty × price − usd_invested` as a double word,
- * the error bound of that term, and the double words of the `qty` and `usd_invested` it was made
- * from (see {@link SLOT}), and a {@link BookedDeal} with the decimals they were made from. A
- * price move only flags the token, in arrays indexed by token (no work per market swap, and the
- * deal is not touched); a reading re-values the flagged tokens' deals whose price, position or
- * `usd_invested` changed.
  */
 export class UnrealizedBook {
-  /** The tokens flagged since the last reading (a stack of token ids), and each token's flag. */
-  private flagged = new Int32Array(64);
-  private flaggedCount = 0;
-  private flag = new Uint8Array(64);
-  /** The deal in the sum of each token, by token id. */
-  private readonly bookedOfToken: (BookedDeal | undefined)[] = [];
-  /** The deals in the sum, by slot. */
-  private readonly open: BookedDeal[] = [];
-  /** Per slot, {@link SLOT} doubles. */
-  private slots = new Float64Array(64 * SLOT);
-  /**
-   * The sum as a double word and a bound on its distance to the exact sum of the open deals'
-   * terms ({@link HIGH}, {@link LOW}, {@link BOUND}), what {@link literalGap} needs of the last
-   * restart ({@link LITERAL_BASE}), then the last reading's printed `pnl_unrealized` and
-   * `pnl_total`: in a typed array, as double fields of an object may be kept as boxed numbers,
-   * one allocation a store.
-   */
-  private readonly state = new Float64Array(6);
-  /** Where a price word is read and the double-word operations leave their results. */
+  /** The open deals' terms `qty × price − usd_invested`, as a bounded double-word sum. */
+  private readonly terms: DealTerms;
+  /** The last reading's printed `pnl_unrealized` and `pnl_total` (a typed array: no boxed doubles). */
+  private readonly printed = new Float64Array(2);
+  /** Where the double-word operations leave their results. */
   private readonly word = doubleWord();
   private readonly exact = new ExactSum();
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
 
-  constructor(private readonly prices: PriceBook) {}
+  constructor(private readonly prices: PriceBook) {
+    this.terms = new DealTerms(prices, true);
+  }
 
   /** The last reading's `pnl_unrealized`, as printed. */
   get unrealized(): number {
-    return this.state[UNREALIZED]!;
+    return this.printed[0]!;
   }
 
   /** The last reading's `pnl_total`, as printed. */
   get total(): number {
-    return this.state[TOTAL]!;
+    return this.printed[1]!;
   }
 
   /** The token has a new price: re-value its deal, if any, at the next reading. */
   priceMoved(tokenId: number): void {
-    if (tokenId >= this.flag.length) this.flag = grown(this.flag, tokenId);
-    if (this.flag[tokenId] === 1) return;
-    this.flag[tokenId] = 1;
-    if (this.flaggedCount === this.flagged.length) this.flagged = grown(this.flagged, this.flaggedCount);
-    this.flagged[this.flaggedCount++] = tokenId;
+    this.terms.priceMoved(tokenId);
   }
 
   /** The deal traded and stays open: its position and `usd_invested` moved. */
   traded(deal: Deal): void {
-    if (this.bookedOfToken[deal.tokenId] === undefined) this.enter(deal);
-    this.priceMoved(deal.tokenId);
+    this.terms.traded(deal);
   }
 
   /** The deal closed: its term leaves the sum. */
   close(deal: Deal): void {
-    const booked = this.bookedOfToken[deal.tokenId];
-    if (booked === undefined) return;
-    const at = booked.slot;
-    const base = at * SLOT;
-    const f = this.slots;
-    accumulateKept(this.state, f, base + TERM_HIGH, -1);
-    const last = this.open.length - 1;
-    const moved = this.open[last]!;
-    if (moved !== booked) {
-      // A loop, not copyWithin: eight doubles cost less than the builtin's call into the runtime.
-      for (let k = 0, from = last * SLOT; k < SLOT; k++) f[base + k] = f[from + k]!;
-      this.open[at] = moved;
-      moved.slot = at;
-    }
-    this.open.pop(); // the last deal, moved into the freed slot if it was not this one
-    this.bookedOfToken[deal.tokenId] = undefined;
-    if (last === 0) this.state.fill(0, HIGH, LITERAL_BASE + 1); // nothing open: the sum is exactly zero
+    this.terms.close(deal);
   }
 
   /**
@@ -122,16 +69,18 @@ export class UnrealizedBook {
    * 40 digits) to the doubles the response prints.
    */
   read(sums: ChartSums): void {
-    this.revalue();
-    const state = this.state;
-    if (this.open.length === 0) {
-      state[UNREALIZED] = 0;
-      state[TOTAL] = sums.realizedPnl;
+    const terms = this.terms;
+    terms.revalue();
+    const printed = this.printed;
+    if (terms.open.length === 0) {
+      printed[0] = 0;
+      printed[1] = sums.realizedPnl;
       return;
     }
-    const high = state[HIGH]!;
-    const low = state[LOW]!;
-    const bound = state[BOUND]! + this.literalGap();
+    const state = terms.state;
+    const high = state[SUM_HIGH]!;
+    const low = state[SUM_LOW]!;
+    const bound = state[SUM_BOUND]! + terms.literalGap();
     const unrealized = decide40(high, low, bound);
     if (unrealized === unrealized) {
       // Both sums' errors and 40-digit roundings, and the addition's error; decide40 adds the
@@ -143,8 +92,8 @@ export class UnrealizedBook {
       const totalBound = bound + sums.realizedBound + roundings + Math.abs(word[0]!) * ADDITION_ERROR;
       const total = decide40(word[0]!, word[1]!, totalBound);
       if (total === total) {
-        state[UNREALIZED] = unrealized;
-        state[TOTAL] = total;
+        printed[0] = unrealized;
+        printed[1] = total;
         return;
       }
     }
@@ -152,27 +101,13 @@ export class UnrealizedBook {
   }
 
   /**
-   * A bound on the distance between the exact sum of the open deals' terms and the model's
-   * (each product, difference and addition rounded to 40 digits): at most
-   * `ROUNDING_40_ERROR × (n + 2) × M` for `n` open deals and `M = Σ (|qty × price| +
-   * |usd_invested|)` over them. The bound finds `M` without a loop: every term booked since the
-   * last restart added at least `TERM_ERROR × (|qty × price| + |usd_invested|)` to the sum's
-   * bound, and the restart kept `M` of the terms it found ({@link LITERAL_BASE}).
-   */
-  private literalGap(): number {
-    const state = this.state;
-    const magnitude = state[LITERAL_BASE]! + state[BOUND]! * PER_TERM_ERROR;
-    return (this.open.length + 2) * magnitude * ROUNDING_40_ERROR * LITERAL_SAFETY;
-  }
-
-  /**
    * The sum as the model makes it: for the open deals in deal order, `qty × price − usd_invested`
    * added up, each operation rounded to 40 digits. The double-word sum restarts from the exact
-   * sum, which {@link literalGap} keeps within reach of the model's.
+   * sum.
    */
   private readExactly(sums: ChartSums): void {
     this.exactReadings++;
-    const deals = this.open.slice().sort((a, b) => a.deal.index - b.deal.index);
+    const deals = this.terms.open.slice().sort((a, b) => a.deal.index - b.deal.index);
     const exact = this.exact;
     exact.clear();
     let value = ZERO;
@@ -185,142 +120,8 @@ export class UnrealizedBook {
       exact.add(invested, -1);
       magnitude += Math.abs(toJsonNumber(product)) + Math.abs(toJsonNumber(invested));
     }
-    const state = this.state;
-    state[UNREALIZED] = toJsonNumber(value);
-    state[TOTAL] = toJsonNumber(sums.realizedValue().plus(value));
-    // The exact sum rounded to 40 digits differs from it by < 2^-128 of it: within the conversion's bound.
-    restartAt(state, exact.value());
-    state[LITERAL_BASE] = magnitude * LITERAL_SAFETY - state[BOUND]! * PER_TERM_ERROR;
-  }
-
-  /** Gives a deal that starts trading a slot, with nothing booked. */
-  private enter(deal: Deal): void {
-    const at = this.open.length;
-    if ((at + 1) * SLOT > this.slots.length) {
-      const grown = new Float64Array(this.slots.length * 2);
-      grown.set(this.slots);
-      this.slots = grown;
-    }
-    this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
-    const booked = new BookedDeal(deal, at);
-    this.open.push(booked);
-    this.bookedOfToken[deal.tokenId] = booked;
-  }
-
-  /** Re-books the term of every flagged token's deal whose price, position or `usd_invested` changed. */
-  private revalue(): void {
-    const flagged = this.flagged;
-    for (let k = 0; k < this.flaggedCount; k++) {
-      const tokenId = flagged[k]!;
-      this.flag[tokenId] = 0;
-      const booked = this.bookedOfToken[tokenId];
-      if (booked === undefined) continue; // no deal, or closed since
-      const priceKey = this.prices.priceKey(tokenId);
-      const qty = booked.deal.qty;
-      const invested = booked.deal.invested;
-      const positionMoved = qty !== booked.qty || invested !== booked.invested;
-      if (positionMoved) this.convertPosition(booked, qty, invested);
-      else if (priceKey === booked.priceKey) continue;
-      booked.priceKey = priceKey;
-      this.prices.priceWord(tokenId, this.word);
-      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
-    }
-    this.flaggedCount = 0;
-  }
-
-  /** Keeps the double words of a deal's new `qty` and `usd_invested` in its slot. */
-  private convertPosition(booked: BookedDeal, qty: Decimal, invested: Decimal): void {
-    const f = this.slots;
-    const base = booked.slot * SLOT;
-    const word = this.word;
-    if (qty !== booked.qty) {
-      toWord(word, qty);
-      f[base + QTY_HIGH] = word[0]!;
-      f[base + QTY_LOW] = word[1]!;
-      booked.qty = qty;
-    }
-    if (invested !== booked.invested) {
-      toWord(word, invested);
-      f[base + INVESTED_HIGH] = word[0]!;
-      f[base + INVESTED_LOW] = word[1]!;
-      booked.invested = invested;
-    }
+    this.printed[0] = toJsonNumber(value);
+    this.printed[1] = toJsonNumber(sums.realizedValue().plus(value));
+    this.terms.restart(exact.value(), magnitude);
   }
 }
-
-/**
- * An open deal in the {@link UnrealizedBook}'s sum: its slot, and the `qty`, `usd_invested` and
- * known price's key (`PriceBook.priceKey`) its booked term was last made from.
- */
-class BookedDeal {
-  qty: Decimal = ZERO;
-  invested: Decimal = ZERO;
-  priceKey: number | DecimalInput = -1;
-
-  constructor(
-    readonly deal: Deal,
-    /** The deal's slot: where its doubles lie in `UnrealizedBook.slots` ({@link SLOT} a slot). */
-    public slot: number,
-  ) {}
-}
-
-/**
- * Re-books the term of the slot at `base` at the price in `word`: `qty × price − usd_invested`
- * from the slot's double words; the sum takes the difference between the new term and the old,
- * and `word` serves for the steps. Its arguments are arrays and a small integer: if the compiler
- * does not inline it (the replay's functions use up its inlining budget), no double is boxed to
- * call it.
- */
-function rebook(sum: Float64Array, f: Float64Array, base: number, word: DoubleWord): void {
-  multiplyWords(word, f[base + QTY_HIGH]!, f[base + QTY_LOW]!, word[0]!, word[1]!);
-  const productHigh = word[0]!;
-  const investedHigh = f[base + INVESTED_HIGH]!;
-  addWords(word, productHigh, word[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
-  const termHigh = word[0]!;
-  const termLow = word[1]!;
-  const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
-  // One addition to the sum instead of two (the old term out, the new one in). The change's
-  // bound counts the old and the new term's errors and the difference's own.
-  addWords(word, termHigh, termLow, -f[base + TERM_HIGH]!, -f[base + TERM_LOW]!);
-  const changeHigh = word[0]!;
-  const changeLow = word[1]!;
-  const changeBound = f[base + TERM_BOUND]! + termBound + Math.abs(changeHigh) * ADDITION_ERROR;
-  f[base + TERM_HIGH] = termHigh;
-  f[base + TERM_LOW] = termLow;
-  f[base + TERM_BOUND] = termBound;
-  accumulate(sum, changeHigh, changeLow, changeBound);
-}
-
-// The book's state: a bounded sum (`accumulate` in `double-word.ts`), the magnitude of the
-// terms at the last restart less what the bound held then (`literalGap`), and the last reading.
-const HIGH = 0;
-const LOW = 1;
-const BOUND = 2;
-const LITERAL_BASE = 3;
-const UNREALIZED = 4;
-const TOTAL = 5;
-
-// Per slot: the double words of qty and usd_invested as last converted, and the booked term
-// `qty × price − usd_invested` with its error bound (in a row, as `accumulateKept` reads it).
-const QTY_HIGH = 0;
-const QTY_LOW = 1;
-const INVESTED_HIGH = 2;
-const INVESTED_LOW = 3;
-const TERM_HIGH = 4;
-const TERM_LOW = 5;
-const TERM_BOUND = 6;
-/** Doubles per slot (one spare, for alignment). */
-const SLOT = 8;
-
-/**
- * A term `qty × price − usd_invested`: two conversions and a product (< 2^-102) and a difference
- * (< 2^-104 of the operands), counted as 4 × CONVERSION_ERROR of |product| + |invested|.
- */
-const TERM_ERROR = 4 * CONVERSION_ERROR;
-/** `1 / TERM_ERROR` (a power of two: exact). */
-const PER_TERM_ERROR = 1 / TERM_ERROR;
-/**
- * Covers what `literalGap`'s count leaves out: the magnitudes read from doubles (a few units of
- * 2^-53), the growth of partial sums by their roundings (`(1 + 2^-128)^n`), its own arithmetic.
- */
-const LITERAL_SAFETY = 1 + 2 ** -20;

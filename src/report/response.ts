@@ -13,6 +13,7 @@ import type { LeaderBook } from '../engine/leader-book.js';
 import { HUNDRED } from '../numeric/decimal.js';
 import type { ReplayResult, TradeRecord } from '../engine/replay.js';
 import type { TradeLog } from '../engine/trade-log.js';
+import type { Deal } from '../engine/deal.js';
 import type { TokenInfo } from '../engine/tape-index.js';
 import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
 import { dealRatios, dealResults, type DealResult } from './deal-results.js';
@@ -41,7 +42,7 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     open_time: deal.openTime,
     last_operation_time: deal.lastOperationTime,
     status: deal.open ? 'open' : 'closed',
-    token: { address: deal.tokenAddress, name: token.name, symbol: token.symbol },
+    token: dealToken(deal, token),
     pnl_realized: toJsonNumber(r.pnlRealized),
     pnl_unrealized: toJsonNumber(r.pnlUnrealized),
     pnl_total: toJsonNumber(r.pnlTotal),
@@ -54,8 +55,16 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     trades_number: deal.tradeCount,
     closed_position: toJsonNumber(closedPosition),
     special_tag: deal.specialTag,
-    trades: log.rowsOf(deal.index).map((row) => tradeJson(log.get(row))),
+    trades: dealTrades(deal, log),
   };
+}
+
+function dealToken(deal: Deal, token: TokenInfo): SimulatedDeal['token'] {
+  return { address: deal.tokenAddress, name: token.name, symbol: token.symbol };
+}
+
+function dealTrades(deal: Deal, log: TradeLog): SimulatedTrade[] {
+  return log.rowsOf(deal.index).map((row) => tradeJson(log.get(row)));
 }
 
 /** The response's `summary` as JSON numbers. */
@@ -87,6 +96,9 @@ export interface ResponseParts {
   readonly head: Omit<SimulatorResponse, 'deals' | 'skipped_copies' | 'leaders' | 'copier'>;
   readonly dealCount: number;
   deal(i: number): SimulatedDeal;
+  /** Deal `i`'s token and trades alone, as {@link deal} gives them, for the checks that read only those. */
+  dealToken(i: number): SimulatedDeal['token'];
+  dealTrades(i: number): SimulatedTrade[];
   /** `skipped_copies`, after the deals, when the request's strategy asks for it; else null. */
   readonly skipped: readonly SkippedCopyJson[] | null;
   /** `leaders` and `copier` (model 3.0), after `skipped_copies`, each when the request asks for it. */
@@ -160,6 +172,8 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     },
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
+    dealToken: (i) => dealToken(results[i]!.deal, tokens[results[i]!.deal.tokenId]!),
+    dealTrades: (i) => dealTrades(results[i]!.deal, run.trades),
     skipped: run.skipped,
     tail: tailOf(run, run.wallets),
     copierPoints: run.copier?.ledger.points ?? null,
