@@ -70,6 +70,13 @@ export class ExecutionModel {
   private readonly failedFeeNative: Decimal;
   /** `bot_fee_percent / 100`, or null when bot fees are not included. */
   readonly botFeeRate: Decimal | null;
+  /**
+   * The last trade amount whose bot fee was asked for, and that fee: a trade's fee is asked for
+   * by the cash check, the trade record, the copier's cash and the leaders' shares, with the very
+   * same amount.
+   */
+  private lastBotFeeUsd: Decimal | null = null;
+  private lastBotFee: Decimal = ZERO;
   /** The last native price asked for and its network fee: prices change far less often than trades. */
   private lastNative: Decimal | null = null;
   private lastNetworkFee: Decimal = ZERO;
@@ -135,6 +142,17 @@ export class ExecutionModel {
     // The execution price usd_amount / Q.
     const price = this.printed ? printedQuotient(usdAmount, quantity, 1) : 0;
     return { usdAmount, quantity, price, slippage, atReference: value, execution: null };
+  }
+
+  /** `usd_bot_fee` of a trade of `usd` USD: `usd × bot_fee_percent / 100`, or 0 without bot fees. */
+  botFee(usd: Decimal): Decimal {
+    const rate = this.botFeeRate;
+    if (rate === null) return ZERO;
+    if (usd !== this.lastBotFeeUsd) {
+      this.lastBotFeeUsd = usd;
+      this.lastBotFee = usd.times(rate);
+    }
+    return this.lastBotFee;
   }
 
   /** What a failed attempt at time `t` pays: `(base_fee_native + priority_fee) × native price` (copier's wallet 4). */

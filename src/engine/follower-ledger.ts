@@ -1,8 +1,8 @@
-import { ZERO, type Decimal } from '../numeric/decimal.js';
+import type { Decimal } from '../numeric/decimal.js';
 import type { ChartSums } from './chart-sums.js';
 import type { CopierCash } from './copier-cash.js';
 import { DealTotals } from './deal.js';
-import type { Fill } from './execution.js';
+import type { ExecutionModel, Fill } from './execution.js';
 
 /**
  * The follower's own running state beside its deals: what every trade adds to, and what a cost
@@ -21,8 +21,8 @@ export class FollowerLedger {
   constructor(
     readonly chart: ChartSums | null,
     readonly cash: CopierCash | null,
-    /** `bot_fee_percent / 100`, or null when bot fees are not included. */
-    private readonly botFeeRate: Decimal | null,
+    /** The bot fee of a trade's amount (0 when bot fees are not included). */
+    private readonly fees: Pick<ExecutionModel, 'botFee'>,
   ) {}
 
   /**
@@ -33,7 +33,7 @@ export class FollowerLedger {
     this.chart?.addTrade(fill.usdAmount, cost, networkFee);
     const cash = this.cash;
     if (cash === null) return;
-    const botFee = this.botFeeRate === null ? ZERO : fill.usdAmount.times(this.botFeeRate);
+    const botFee = this.fees.botFee(fill.usdAmount);
     if (cost === null) cash.bought(fill.usdAmount, networkFee, botFee);
     else cash.sold(fill.usdAmount, networkFee, botFee);
   }

@@ -283,7 +283,9 @@ export class Replay {
     this.window = settings.window;
     this.exec = settings.exec;
     this.sizer = settings.sizer;
-    this.trades = trades ? new TradeLog({ botFeeRate: this.exec.botFeeRate, valuedAfterTrades: chart }) : null;
+    this.trades = trades
+      ? new TradeLog({ botFees: this.exec.botFeeRate === null ? null : this.exec, valuedAfterTrades: chart })
+      : null;
     this.prices = prices ?? new KnownPrices(tokenCount, PriceThreshold.of(options.min_price_swap_usd));
     this.openDeal = new Array<Deal | undefined>(tokenCount).fill(undefined);
     const strategy = request.strategy ?? NO_STRATEGY;
@@ -305,7 +307,7 @@ export class Replay {
     this.ledger = new FollowerLedger(
       chart ? new ChartSums(this.exec.botFeeRate) : null,
       this.wallet?.cash ?? null,
-      this.exec.botFeeRate,
+      this.exec,
     );
   }
 
@@ -725,8 +727,7 @@ export class Replay {
 
   /** `usd_bot_fee` of a trade of `usdAmount` (0 without bot fees). */
   private botFeeOf(usdAmount: Decimal): Decimal {
-    const rate = this.exec.botFeeRate;
-    return rate === null ? ZERO : usdAmount.times(rate);
+    return this.exec.botFee(usdAmount);
   }
 
   /** Strategy extensions 5: the price exits at the swap just recorded for `deal`'s token. */

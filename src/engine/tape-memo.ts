@@ -98,15 +98,31 @@ export class TapeMemo {
    */
   previousSwapOfPair(): Int32Array {
     if (this.previousOfPair !== null) return this.previousOfPair;
-    const { order, walletOf, tokenOf, tokens } = this.tape;
-    const previous = new Int32Array(order.length).fill(-1);
-    const lastOfPair = new Map<number, number>();
-    for (let k = 0; k < order.length; k++) {
+    const { order, walletOf, tokenOf, tokens, walletIds } = this.tape;
+    const n = order.length;
+    // The swaps grouped by wallet, each group in event order (a counting sort), then each group
+    // walked with the last swap of each token: typed arrays only, no map of pairs.
+    const start = new Int32Array(walletIds.size + 1);
+    for (let k = 0; k < n; k++) start[walletOf[order[k]!]! + 1]!++;
+    for (let w = 0; w < walletIds.size; w++) start[w + 1]! += start[w]!;
+    const next = start.slice(0, -1);
+    const byWallet = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
       const i = order[k]!;
-      const pair = walletOf[i]! * tokens.length + tokenOf[i]!;
-      const last = lastOfPair.get(pair);
-      if (last !== undefined) previous[i] = last;
-      lastOfPair.set(pair, i);
+      byWallet[next[walletOf[i]!]!++] = i;
+    }
+    const previous = new Int32Array(n).fill(-1);
+    // The last swap of each token in the group being walked, valid when stamped with its wallet.
+    const lastOfToken = new Int32Array(tokens.length);
+    const stamp = new Int32Array(tokens.length).fill(-1);
+    for (let w = 0; w < walletIds.size; w++) {
+      for (let at = start[w]!; at < start[w + 1]!; at++) {
+        const i = byWallet[at]!;
+        const token = tokenOf[i]!;
+        if (stamp[token] === w) previous[i] = lastOfToken[token]!;
+        stamp[token] = w;
+        lastOfToken[token] = i;
+      }
     }
     return (this.previousOfPair = previous);
   }

@@ -3,7 +3,7 @@ import { printedQuotient } from '../numeric/printed-double.js';
 import { SimulatedTradeSchema, type TradeType } from '../model/response.js';
 import type { ChartSums } from './chart-sums.js';
 import type { Deal } from './deal.js';
-import type { Fill } from './execution.js';
+import type { ExecutionModel, Fill } from './execution.js';
 import type { Liquidity } from './liquidity.js';
 import type { UnrealizedBook } from './unrealized.js';
 
@@ -102,8 +102,8 @@ export const BOT_FEE = 10;
 
 /** How a {@link TradeLog} prints a deal's trades. */
 export interface TradeLogSetup {
-  /** `bot_fee_percent / 100`, or null when bot fees are not included. */
-  readonly botFeeRate: Decimal | null;
+  /** The bot fee of a trade's amount, or null when bot fees are not included. */
+  readonly botFees: Pick<ExecutionModel, 'botFee'> | null;
   /**
    * True when the PnL chart values the open deals after every trade: it makes a deal's
    * `usd_buy_price_avg` and `usd_invested` anyway, so a record prints them from the decimals.
@@ -121,7 +121,7 @@ export class TradeLog {
   private readonly rows = new DoubleRows(BOT_FEE + 1);
   /** The row numbers of each deal's trades, by deal index. */
   private readonly rowsOfDeal: number[][] = [];
-  private readonly botFeeRate: Decimal | null;
+  private readonly botFees: Pick<ExecutionModel, 'botFee'> | null;
   private readonly valuedAfterTrades: boolean;
   /**
    * The last network fee printed and its printed double: a fee stays the same decimal until the
@@ -130,8 +130,8 @@ export class TradeLog {
   private lastFee: Decimal | null = null;
   private lastPrintedFee = 0;
 
-  constructor({ botFeeRate, valuedAfterTrades }: TradeLogSetup = { botFeeRate: null, valuedAfterTrades: false }) {
-    this.botFeeRate = botFeeRate;
+  constructor({ botFees, valuedAfterTrades }: TradeLogSetup = { botFees: null, valuedAfterTrades: false }) {
+    this.botFees = botFees;
     this.valuedAfterTrades = valuedAfterTrades;
   }
 
@@ -191,10 +191,8 @@ export class TradeLog {
       this.lastPrintedFee = toJsonNumber(networkFee);
     }
     row[at + NETWORK_FEE] = this.lastPrintedFee;
-    const rate = this.botFeeRate;
-    // The model's product, rounded to 40 digits. The rate (`bot_fee_percent / 100`) is a short decimal,
-    // so the product is a cheap one (a power of ten only moves the exponent).
-    row[at + BOT_FEE] = rate === null ? 0 : toJsonNumber(fill.usdAmount.times(rate));
+    const botFees = this.botFees;
+    row[at + BOT_FEE] = botFees === null ? 0 : toJsonNumber(botFees.botFee(fill.usdAmount));
   }
 
   /** The row numbers of the trades of deal `index`, in execution order. */
