@@ -330,9 +330,10 @@ export class TradeCollector {
     const { nativeUsd, network } = this.options;
     if (this.nativeSamples === null) {
       const points = tapeNativePrices(seriesWindow(nativeUsd!, first, last));
+      const count = `${points.length} point${points.length === 1 ? '' : 's'}`;
       const note =
         points.length > 0
-          ? `native prices: ${points.length} point${points.length === 1 ? '' : 's'} of ${this.nativeSeries} over the trades' time range`
+          ? `native prices: ${count} of ${this.nativeSeries} over the trades' time range`
           : `no native prices (pass ${this.nativeSeries} FILE): simulating with fees will fail`;
       return { points, note };
     }
