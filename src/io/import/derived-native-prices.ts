@@ -2,6 +2,8 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import type { Network } from '../../model/request.js';
 import { utcIso } from '../../model/utc-time.js';
 import { grown } from '../../typed-arrays.js';
+import { Decimal40 } from '../../numeric/decimal40.js';
+import { DigitsDecimal, quotient40, quotientTape, tapeFormDigits } from './export-decimal.js';
 import { optionName } from './option-names.js';
 import { exactDecimal, fitsTape, numberOf, tapeDecimal, type SwapDecimal } from './tape-builder.js';
 
@@ -183,9 +185,28 @@ export class NativeRateSamples {
 
   /** The samples whose tag `keep` takes (the swaps that went into the tape), in the same order. */
   only(keep: (tag: number) => boolean): NativeRateSamples {
+    let left = 0;
+    const taken = new Int32Array(this.count);
+    for (let i = 0; i < this.count; i++) if (keep(this.tags[i]!)) taken[left++] = i;
+    if (left === this.count) return this;
     const kept = new NativeRateSamples();
-    for (let i = 0; i < this.count; i++) if (keep(this.tags[i]!)) kept.copy(this, i);
-    return kept.count === this.count ? this : kept;
+    kept.times = new Float64Array(left);
+    kept.rates = new Float64Array(left);
+    kept.tags = new Int32Array(left);
+    kept.digits = new Float64Array(left);
+    kept.scales = new Int32Array(left);
+    for (let k = 0; k < left; k++) {
+      const i = taken[k]!;
+      kept.times[k] = this.times[i]!;
+      kept.rates[k] = this.rates[i]!;
+      kept.tags[k] = this.tags[i]!;
+      kept.digits[k] = this.digits[i]!;
+      kept.scales[k] = this.scales[i]!;
+      kept.usd.push(this.usd[i]!);
+      if (this.scales[i] === AS_GIVEN) kept.given.set(k, this.given.get(i));
+    }
+    kept.count = left;
+    return kept;
   }
 
   /** The samples of several imports as one (for imports merged into one tape). */
@@ -210,10 +231,38 @@ export class NativeRateSamples {
     return this.rates[i]!;
   }
 
-  /** A sample's rate exactly: 40 significant digits, half to even. */
-  exactRate(i: number): Decimal {
+  /**
+   * A sample's rate as the tape writes it: the exact rate rounded to 20 significant digits. The
+   * usual sample (the USD value as digits, the native amount as digits) is divided by Decimal40,
+   * which gives decimal.js's quotient without building its objects.
+   */
+  rateText(i: number): string {
+    const usd = this.usd[i]!;
+    return this.isUsual(i, usd) ? quotientTape(usd, this.nativeText(i)) : tapeDecimal(this.slowRate(i));
+  }
+
+  /** A sample's rate exactly: 40 significant digits, half to even (as {@link rateText} divides). */
+  exactRate(i: number): Decimal40 {
+    const usd = this.usd[i]!;
+    return this.isUsual(i, usd) ? quotient40(usd, this.nativeText(i)) : new Decimal40(this.slowRate(i).toString());
+  }
+
+  /** True when the rate is one for Decimal40: both values as digits (at most 40 of them). */
+  private isUsual(i: number, usd: SwapDecimal): usd is string | DigitsDecimal {
+    return (
+      this.scales[i] !== AS_GIVEN &&
+      (usd instanceof DigitsDecimal || (typeof usd === 'string' && tapeFormDigits(usd) > 0))
+    );
+  }
+
+  private nativeText(i: number): string {
+    return `${this.digits[i]!}e${this.scales[i]!}`;
+  }
+
+  /** The rate divided by decimal.js: for values in any other form. */
+  private slowRate(i: number): Decimal {
     const scale = this.scales[i]!;
-    const native = scale === AS_GIVEN ? givenDecimal(this.given.get(i)) : new Decimal(`${this.digits[i]!}e${scale}`);
+    const native = scale === AS_GIVEN ? givenDecimal(this.given.get(i)) : new Decimal(this.nativeText(i));
     return exactDecimal(this.usd[i]!).div(native);
   }
 }
@@ -285,7 +334,7 @@ export function hourlyNativePrices(samples: NativeRateSamples): DerivedNativePri
   for (let i = 0; i < n; i++) if (groupOf[i]! >= 0) byGroup[next[groupOf[i]!]!++] = i;
   const points: [number, string][] = [];
   for (let g = 0; g < hours.length; g++) {
-    const rate = tapeDecimal(exact.of(lowerMedian(byGroup.subarray(starts[g]!, starts[g + 1]!), samples, exact)));
+    const rate = samples.rateText(lowerMedian(byGroup.subarray(starts[g]!, starts[g + 1]!), samples, exact));
     if (fitsTape(rate)) points.push([hours[g]! * HOUR, rate]);
   }
   points.sort((a, b) => a[0] - b[0]);
@@ -294,11 +343,11 @@ export function hourlyNativePrices(samples: NativeRateSamples): DerivedNativePri
 
 /** The exact rates of samples, each divided once at most. */
 class ExactRates {
-  private readonly known = new Map<number, Decimal>();
+  private readonly known = new Map<number, Decimal40>();
 
   constructor(private readonly samples: NativeRateSamples) {}
 
-  of(i: number): Decimal {
+  of(i: number): Decimal40 {
     let rate = this.known.get(i);
     if (rate === undefined) this.known.set(i, (rate = this.samples.exactRate(i)));
     return rate;
@@ -327,7 +376,7 @@ function lowerMedian(ids: Int32Array, samples: NativeRateSamples, exact: ExactRa
     if (rate < low) below++;
     else if (rate <= high) near.push(ids[k]!);
   }
-  if (near.length > 1) near.sort((a, b) => exact.of(a).comparedTo(exact.of(b)) || a - b);
+  if (near.length > 1) near.sort((a, b) => exact.of(a).cmp(exact.of(b)) || a - b);
   return near[middle - below]!;
 }
 
