@@ -118,7 +118,12 @@ describe('the importer registry', () => {
     expect(err).toContain(
       '  1 no USD value in the export and no --sol-usd series for its SOL leg (e.g. dune.csv line 3)\n',
     );
-    expect(err).toContain('  note: no native prices (pass --sol-usd FILE): simulating with fees will fail\n');
+    // The native prices come from the row with both: $150 for 1 SOL.
+    expect(err).toContain(
+      '  note: native prices derived from the data: 1 hourly point over the hour of 2024-03-10T10:00:00Z, each the ' +
+        "median USD per SOL of the hour's swaps with a SOL leg and a USD value (from 1 swap); " +
+        '--sol-usd FILE gives a series instead\n',
+    );
   });
 
   it('names options, never flags, in the library', () => {

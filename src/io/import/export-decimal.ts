@@ -328,6 +328,7 @@ export function exactQuotient(amount: DigitsDecimal | string, quantity: DigitsDe
   return new Decimal(quotient40(amount, quantity).toString());
 }
 
-function quotient40(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): Decimal40 {
+/** amount / quantity as Decimal40: decimal.js's quotient (40 digits, half to even), without its objects. */
+export function quotient40(amount: DigitsDecimal | string, quantity: DigitsDecimal | string): Decimal40 {
   return divide(decimal40(amount), decimal40(quantity)) as Decimal40;
 }

@@ -13,6 +13,13 @@ export {
   type CsvImportOptions,
 } from './csv.js';
 export { parsePriceSeries, priceAt, type PriceSeries } from './prices.js';
+export {
+  hourlyNativePrices,
+  NativeRateSamples,
+  RATE_OUTLIER_FACTOR,
+  type DerivedNativePrices,
+  type NativeDerivation,
+} from './derived-native-prices.js';
 export { formatImportReport, type ImportReport, type DroppedRows } from './report.js';
 export {
   summarizeTape,

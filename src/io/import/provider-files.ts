@@ -3,6 +3,12 @@ import { InputError } from '../../model/errors.js';
 import type { TapeInput } from '../../model/tape.js';
 import { readText } from '../files.js';
 import { parseExportJson, readExportFile, readExportTable, type ExportTable } from './export-rows.js';
+import {
+  derivedNativeNote,
+  hourlyNativePrices,
+  NativeRateSamples,
+  type NativeDerivation,
+} from './derived-native-prices.js';
 import { readPriceSeriesFile } from './files.js';
 import type { ProviderImportOptions } from './provider-options.js';
 import type { DroppedRows } from './report.js';
@@ -71,7 +77,11 @@ export function exportImporter<Name extends string, Export>(reader: ExportReader
   };
 }
 
-/** Several imports as one: swaps in time order (file order within a second), reports added up. */
+/**
+ * Several imports as one: swaps in time order (file order within a second), reports added up.
+ * Native prices derived from each file's swaps are derived again from all of them (an hour two
+ * files share has one median), with one note on them.
+ */
 export function mergeImports(results: readonly ImportResult[]): ImportResult {
   if (results.length === 1) return results[0]!;
   const first = results[0]!;
@@ -86,6 +96,20 @@ export function mergeImports(results: readonly ImportResult[]): ImportResult {
   swaps.sort((a, b) => a.s.time - b.s.time || a.i - b.i);
   const native = new Map<number, TapeInput['native_prices'] extends readonly (infer P)[] | undefined ? P : never>();
   for (const r of results) for (const p of r.tape.native_prices ?? []) native.set(p[0], p);
+  const derivations = results.flatMap((r) => (r.derivedNative ? [r.derivedNative] : []));
+  let derivedNative: NativeDerivation | undefined;
+  if (derivations.length > 0) {
+    const samples = NativeRateSamples.merged(derivations.map((d) => d.samples));
+    const derived = hourlyNativePrices(samples);
+    native.clear();
+    for (const p of derived.points) native.set(p[0], p);
+    derivedNative = { samples, note: derivedNativeNote(derived, network) };
+  }
+  // Each file's note on its native prices gives way to the one note on them all, where the first was.
+  const fileNotes = new Set(derivations.map((d) => d.note));
+  const notes = results
+    .flatMap((r) => r.report.notes)
+    .map((note) => (fileNotes.has(note) ? derivedNative!.note : note));
   const dropped = new Map<string, { count: number; examples: string[] }>();
   for (const r of results) {
     for (const d of r.report.dropped) {
@@ -107,7 +131,8 @@ export function mergeImports(results: readonly ImportResult[]): ImportResult {
       rows: results.reduce((n, r) => n + r.report.rows, 0),
       kept: results.reduce((n, r) => n + r.report.kept, 0),
       dropped: [...dropped].map(([reason, e]): DroppedRows => ({ reason, ...e })),
-      notes: [...new Set(results.flatMap((r) => r.report.notes))],
+      notes: [...new Set(notes)],
     },
+    ...(derivedNative ? { derivedNative } : {}),
   };
 }

@@ -2,6 +2,12 @@ import { DecimalJs40 as Decimal } from '../../numeric/decimal.js';
 import { InputError } from '../../model/errors.js';
 import type { Network } from '../../model/request.js';
 import type { TapeInput } from '../../model/tape.js';
+import {
+  derivedNativeNote,
+  hourlyNativePrices,
+  NativeRateSamples,
+  type NativeDerivation,
+} from './derived-native-prices.js';
 import { quotientTape, readDigitsDecimal, tapeFormDigits, type DigitsDecimal } from './export-decimal.js';
 import { optionName } from './option-names.js';
 import { keptRows } from './outliers.js';
@@ -97,7 +103,9 @@ export function decimalOf(value: unknown): Decimal | null {
  * asset (see {@link QUOTE_ASSETS}) is the money, the other the token; quote in and token out
  * (the wallet sold the quote asset) is a buy, the reverse a sell. The USD value is the export's,
  * else the quote amount × 1 for a stablecoin or × the native series at the trade's time.
- * Every row not used is counted under its reason.
+ * Every row not used is counted under its reason. Without a native series, the tape's native
+ * prices are derived from the swaps with both a USD value and a native leg
+ * (derived-native-prices.ts).
  */
 export class TradeCollector {
   readonly log: DropLog;
@@ -110,10 +118,13 @@ export class TradeCollector {
   private timesAssumed = 0;
   /** The option of the native coin's USD series, as the messages name it. */
   private readonly nativeSeries: string;
+  /** Without a native series: the swaps' USD values and native amounts, the native prices are derived from. */
+  private readonly nativeSamples: NativeRateSamples | null;
 
   constructor(private readonly options: TradeOptions) {
     this.log = new DropLog(options.placeOf);
     this.nativeSeries = optionName(options.network === 'sol' ? 'solUsd' : 'ethUsd');
+    this.nativeSamples = options.nativeUsd ? null : new NativeRateSamples();
   }
 
   /** Counts a row that was dropped before it became a trade. */
@@ -148,6 +159,7 @@ export class TradeCollector {
     ) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
       this.usdFromExport++;
+      this.sample(quote, row, row.usd, quoteLeg.amount);
       return this.keepQuotient(row, tokenLeg, type, tokenLeg.amount, row.usd);
     }
     const fastQuantity = positiveDigits(tokenLeg.amount);
@@ -155,15 +167,19 @@ export class TradeCollector {
     if (fastQuantity && fastUsd) {
       if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
       this.usdFromExport++;
-      return this.keepQuotient(row, tokenLeg, type, fastQuantity.compact(), fastUsd.compact());
+      const usd = fastUsd.compact();
+      this.sample(quote, row, usd, quoteLeg.amount);
+      return this.keepQuotient(row, tokenLeg, type, fastQuantity.compact(), usd);
     }
     const quantity = absolute(decimalOf(tokenLeg.amount));
     if (!quantity?.gt(0)) return this.log.drop('token amount missing or 0', row.where);
     if (row.time === null && this.options.assumeTime === undefined) return this.log.drop(NO_TIME, row.where);
     const time = row.time ?? this.options.assumeTime!;
     let usd = absolute(decimalOf(row.usd));
-    if (usd?.gt(0)) this.usdFromExport++;
-    else {
+    if (usd?.gt(0)) {
+      this.usdFromExport++;
+      this.sample(quote, row, usd, quoteLeg.amount);
+    } else {
       const paid = absolute(decimalOf(quoteLeg.amount));
       if (!paid?.gt(0)) return this.log.drop('no USD value and no quote amount', row.where);
       if (quote.kind === 'usd') usd = paid;
@@ -181,6 +197,15 @@ export class TradeCollector {
       this.usdFromQuote++;
     }
     this.keep(row, tokenLeg, type, quantity, usd.div(quantity), usd);
+  }
+
+  /**
+   * Notes a swap about to be kept (the next of {@link swaps}) that has the export's USD value and
+   * a native leg, for the native prices derived when no series is given.
+   */
+  private sample(quote: QuoteAsset, row: TradeRow, usd: SwapDecimal, native: unknown): void {
+    if (this.nativeSamples === null || quote.kind !== 'native') return;
+    this.nativeSamples.add(row.time ?? this.options.assumeTime!, usd, native, this.swaps.count);
   }
 
   /**
@@ -274,12 +299,12 @@ export class TradeCollector {
       first = Math.min(first, this.swaps.timeOf(i));
       last = Math.max(last, this.swaps.timeOf(i));
     }
-    const native = this.options.nativeUsd ? seriesWindow(this.options.nativeUsd, first, last) : [];
+    const native = this.nativePrices(kept, first, last);
     return {
       tape: {
         network: this.options.network,
         tokens: this.tokens,
-        native_prices: tapeNativePrices(native),
+        native_prices: native.points,
         swaps: this.swaps.tapeSwaps(kept),
       },
       report: {
@@ -287,21 +312,51 @@ export class TradeCollector {
         rows: this.rows,
         kept: kept.length,
         dropped: this.log.list(),
-        notes: [...this.notes(native.length), ...notes],
+        notes: [...this.notes(native.note), ...notes],
       },
+      ...(native.derivation ? { derivedNative: native.derivation } : {}),
     };
   }
 
+  /**
+   * The tape's native prices and the report's note on them: the series given, over the trades'
+   * time range; else those derived from the swaps kept, with what they were derived from.
+   */
+  private nativePrices(
+    kept: readonly number[],
+    first: number,
+    last: number,
+  ): { points: NonNullable<TapeInput['native_prices']>; note: string; derivation?: NativeDerivation } {
+    const { nativeUsd, network } = this.options;
+    if (this.nativeSamples === null) {
+      const points = tapeNativePrices(seriesWindow(nativeUsd!, first, last));
+      const count = `${points.length} point${points.length === 1 ? '' : 's'}`;
+      const note =
+        points.length > 0
+          ? `native prices: ${count} of ${this.nativeSeries} over the trades' time range`
+          : `no native prices (pass ${this.nativeSeries} FILE): simulating with fees will fail`;
+      return { points, note };
+    }
+    let isKept: (swap: number) => boolean = () => true;
+    if (kept.length < this.swaps.count) {
+      const keptSwaps = new Uint8Array(this.swaps.count);
+      for (const i of kept) keptSwaps[i] = 1;
+      isKept = (swap) => keptSwaps[swap] === 1;
+    }
+    const samples = this.nativeSamples.only(isKept);
+    const derived = hourlyNativePrices(samples);
+    const note = derivedNativeNote(derived, network);
+    return { points: derived.points, note, derivation: { samples, note } };
+  }
+
   /** The report's notes on the values: where they came from, the times assumed, the native prices. */
-  private notes(nativePoints: number): string[] {
+  private notes(nativeNote: string): string[] {
     const assumed = `${this.timesAssumed} swaps had no time and were placed at ${this.options.assumeTime}`;
     return [
       `USD values: ${this.usdFromExport} from the export, ${this.usdFromQuote} from the quote amount`,
       ...(this.timesAssumed > 0 ? [`${assumed} (${optionName('assumeTime')}), in file order`] : []),
       'liquidity is unknown (exports carry no pool reserves): usd_liquidity is null',
-      nativePoints > 0
-        ? `native prices: ${nativePoints} points of ${this.nativeSeries} over the trades' time range`
-        : `no native prices (pass ${this.nativeSeries} FILE): simulating with fees will fail`,
+      nativeNote,
     ];
   }
 }

@@ -1,10 +1,16 @@
 import type { TapeInput } from '../../model/tape.js';
+import type { NativeDerivation } from './derived-native-prices.js';
 import type { ImportReport } from './report.js';
 
 /** A tape and the report of what was dropped and why. */
 export interface ImportResult {
   readonly tape: TapeInput;
   readonly report: ImportReport;
+  /**
+   * Set when the tape's native prices were derived from its swaps (no series given, see
+   * derived-native-prices.ts): what they were derived from, for imports merged into one tape.
+   */
+  readonly derivedNative?: NativeDerivation;
 }
 
 /**
