@@ -18,6 +18,7 @@ export { writeJson, writeResponseParts } from './io/json-stream.js';
 
 // Tapes: read one (JSON, JSONL, Parquet), simulate a large one as a stream, index one for many runs.
 export { readTapeFile } from './io/read-tape.js';
+export type { TapeHeaderOptions } from './io/parquet/header.js';
 export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { simulateParquetFileParts } from './io/parquet/simulate.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';

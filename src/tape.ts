@@ -4,4 +4,5 @@
  */
 export { convertTapeFile, writeTape } from './io/convert-tape.js';
 export { ParquetTapeFile } from './io/parquet/read.js';
+export type { TapeHeaderOptions } from './io/parquet/header.js';
 export { ParquetTapeWriter, writeParquetTape } from './io/parquet/write.js';

@@ -7,6 +7,7 @@ import type { CopierResultJson } from '../model/response.js';
 import { DEFAULT_DELAYS, latencyCurve, type LatencyCurve } from '../sweep/latency.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
 import { latencyReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
@@ -28,6 +29,8 @@ skipped for cash (--json: each point's "copier").
   --options FILE   engine options as JSON
   --json           print a JSON array instead, one object a delay (delay_seconds first)
   --html FILE      also write the curve as an HTML page (a chart and the table)
+
+${TAPE_HEADER_HELP}
 
 Exit codes: 0 printed; 1 a file or the delays cannot be used; 2 the request fails validation
 (its 400 body on standard output).`;
@@ -103,15 +106,17 @@ export function latencyCommand(args: string[], io: CliIo): number {
       options: { type: 'string' },
       json: { type: 'boolean', default: false },
       html: { type: 'string' },
+      ...TAPE_HEADER_FLAGS,
     },
     strict: true,
   });
   if (values.tape === undefined) throw new UsageError('latency needs --tape FILE');
+  const header = tapeHeaderOptions(values, values.tape);
   if (values.request === undefined) throw new UsageError('latency needs --request FILE');
   const delays = parseDelays(values.delays);
   const request = readJson(values.request, 'request');
   const options = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
-  const tape = readTapeFile(values.tape);
+  const tape = readTapeFile(values.tape, header);
   let curve: LatencyCurve;
   try {
     curve = latencyCurve(tape, request, { delays, options });

@@ -9,6 +9,8 @@ import { closestName } from '../model/request.js';
 const OPTION_FLAGS: Readonly<Record<string, string>> = {
   nativePrices: '--native-prices, --sol-usd or --eth-usd FILE (copysim import)',
   queue: '--queue',
+  network: '--network',
+  tokens: '--tokens',
 };
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';

@@ -12,6 +12,7 @@ import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
 import { rankReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
@@ -55,6 +56,8 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
 
+${TAPE_HEADER_HELP}
+
 Exit codes: 0 printed; 1 a file, a wallet or an option cannot be used, or (--queue) Redis does not
 answer or a job fails; 2 the request fails validation (its 400 body on standard output).`;
 
@@ -95,6 +98,7 @@ const RANK_FLAGS = {
   chunk: { type: 'string' },
   html: { type: 'string' },
   balance: { type: 'string' },
+  ...TAPE_HEADER_FLAGS,
 } as const;
 
 export async function rankCommand(args: string[], io: CliIo): Promise<number> {
@@ -116,7 +120,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const tapePath = values.tape;
-  const tape = indexTape(readTapeFile(tapePath));
+  const header = tapeHeaderOptions(values, tapePath);
+  const tape = indexTape(readTapeFile(tapePath, header));
   const queue = values.queue;
   const bar = progressBar(io, 'rank', 'wallets');
   const options = {
@@ -134,6 +139,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       ? copyHere
       : queueRunner(tapePath, {
           url: queue,
+          tapeHeader: header,
           onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
           ...(chunk !== undefined ? { chunkSize: chunk } : {}),
         });

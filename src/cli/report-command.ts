@@ -12,6 +12,7 @@ import { simulateParts } from '../simulate.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
 
 export const REPORT_HELP = `copysim report --response RESPONSE.json [--request REQUEST.json] [--tape TAPE]
                       [--options OPTIONS.json] [--out FILE.html]
@@ -28,6 +29,8 @@ tape, the token's price over each deal's life with the trades marked.
   --tape FILE       the tape it was simulated on (JSON, JSONL or Parquet): for the price charts
   --options FILE    the engine options it was simulated with, if any (see copysim simulate)
   --out FILE        where to write the report (default: report.html)
+
+${TAPE_HEADER_HELP}
 
 A response that does not match the request (another network, trades outside its window, members
 its strategy does not ask for, settings its trades contradict) is refused. Given both the
@@ -48,14 +51,16 @@ export function reportCommand(args: string[], io: CliIo): number {
       tape: { type: 'string' },
       options: { type: 'string' },
       out: { type: 'string', default: 'report.html' },
+      ...TAPE_HEADER_FLAGS,
     },
     strict: true,
   });
+  const header = tapeHeaderOptions(values, values.tape);
   if (values.response === undefined)
     throw new UsageError('report needs --response FILE (the output of copysim simulate)');
   const response = readResponse(values.response);
   const request = values.request === undefined ? null : readRequest(values.request);
-  const tape = values.tape === undefined ? null : readTapeFile(values.tape);
+  const tape = values.tape === undefined ? null : readTapeFile(values.tape, header);
   if (tape !== null && request !== null && tape.network !== request.network) {
     // A request of another network than the tape's would mark nobody: say so instead.
     throw new InputError(

@@ -5,9 +5,11 @@ import { parseRate } from '../server/rate-limit/rate.js';
 import { EXIT_OK, type CliIo } from './io.js';
 import { keyDatabase } from './keys-command.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, tapeHeaderOptions } from './tape-header-flags.js';
 
 export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE|URL] [--redis URL] [--rate R] [--port N] [--host H]
               [--workers N] [--queue URL] [--options FILE] [--log]
+              [--network sol|eth] [--tokens FILE] [--native-prices FILE]
 
 Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
 .../charts/pnl, .../charts/investment_amount, .../deals, POST /v1/wallets, the OpenAPI 3.1
@@ -33,6 +35,10 @@ Idempotency-Key header may be retried safely (one answer, one charge).
                    the tapes at the paths this server loaded them from (shared storage)
   --options FILE   engine options as JSON (as for "copysim simulate")
   --log            log every request (JSON lines on standard output)
+  --network sol|eth, --tokens FILE, --native-prices FILE
+                   the header of the folder's Parquet tapes that another program wrote (no
+                   copysim header in them), as "copysim simulate" takes it; a tape whose own
+                   header they contradict is refused (see docs/columnar-tape.md)
 
 Prints "listening on URL" once ready; stops cleanly on SIGINT or SIGTERM (requests in flight
 finish first).`;
@@ -59,9 +65,11 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       queue: { type: 'string' },
       options: { type: 'string' },
       log: { type: 'boolean', default: false },
+      ...TAPE_HEADER_FLAGS,
     },
     strict: true,
   });
+  const tapeHeader = tapeHeaderOptions(values, undefined);
   const port = wholeNumber('--port', values.port, 0, 65535) ?? 8080;
   const workers = wholeNumber('--workers', values.workers, 1, 64);
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
@@ -72,6 +80,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const { startServer, shownDatabase, formatRate } = await import('../server/index.js');
   const server = await startServer({
     ...(values.data !== undefined ? { dataDir: values.data } : {}),
+    tapeHeader,
     db,
     ...(values.redis !== undefined ? { redis: values.redis } : {}),
     ...(defaultRate !== undefined ? { defaultRate } : {}),

@@ -27,10 +27,13 @@ import { EXIT_INPUT, EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.
 import { progressBar, type Progress } from './progress.js';
 import { simulationReportHtml, writeHtmlFile } from '../report/html/index.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 export const SIMULATE_HELP =
   `copysim simulate --tape TAPE --request REQUEST.json [--options OPTIONS.json]` +
   ` [--pretty | --report] [--html FILE] [--strict]
+                  [--network sol|eth] [--tokens FILE] [--native-prices FILE]
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
@@ -51,6 +54,8 @@ Replays TAPE for the simulator request and prints the 200 body of POST /wallets/
                     streamed JSONL or Parquet tape is not kept in memory: no price charts)
   --strict          treat the warnings as errors: print them and exit 1, without the response
 
+${TAPE_HEADER_HELP}
+
 Warnings (on standard error, the output unchanged): a followed wallet with no swap in the tape
 or none in the window, a window beside the tape's days, an empty tape, no follower trade at
 all (with the reasons). See docs/errors.md.
@@ -68,6 +73,8 @@ interface SimulateFlags {
   readonly report: boolean;
   readonly strict: boolean;
   readonly html?: string;
+  /** The header of a Parquet tape another program wrote. */
+  readonly header: TapeHeaderOptions;
 }
 
 function parseSimulateFlags(args: string[]): SimulateFlags {
@@ -81,6 +88,7 @@ function parseSimulateFlags(args: string[]): SimulateFlags {
       report: { type: 'boolean', default: false },
       strict: { type: 'boolean', default: false },
       html: { type: 'string' },
+      ...TAPE_HEADER_FLAGS,
     },
     strict: true,
   });
@@ -89,7 +97,8 @@ function parseSimulateFlags(args: string[]): SimulateFlags {
   if (values.pretty && values.report) {
     throw new UsageError('--pretty and --report are two different outputs: choose one');
   }
-  return { ...values, tape: values.tape, request: values.request };
+  const { network: _network, tokens: _tokens, 'native-prices': _nativePrices, ...flags } = values;
+  return { ...flags, tape: values.tape, request: values.request, header: tapeHeaderOptions(values, values.tape) };
 }
 
 /** The request as sent (for the engine) and as validated, and the engine options. */
@@ -146,7 +155,7 @@ interface SimulationRun {
 }
 
 /** Streams a JSONL or Parquet tape through the engine, gathering the facts its warnings need. */
-function runStreamed(tape: string, inputs: SimulateInputs, bar: Progress): SimulationRun {
+function runStreamed(tape: string, header: TapeHeaderOptions, inputs: SimulateInputs, bar: Progress): SimulationRun {
   const { request, parsed, options } = inputs;
   // A streamed tape (JSONL, Parquet) is where memory is the point: let V8's old generation grow by a quarter
   // after each full collection instead of its default (about double), so garbage is collected
@@ -155,7 +164,7 @@ function runStreamed(tape: string, inputs: SimulateInputs, bar: Progress): Simul
   const facts = new TapeFactsCollector(parsed.network, parsed, requestWindow(parsed));
   const stream = (req: unknown, onSwap?: (swap: unknown, leader?: number) => void): ResponseParts =>
     isParquetPath(tape)
-      ? simulateParquetFileParts(tape, req, options, (done, total) => bar.update(done, total), onSwap)
+      ? simulateParquetFileParts(tape, req, options, (done, total) => bar.update(done, total), onSwap, header)
       : simulateJsonlFileParts(tape, req, options, {
           onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
           ...(onSwap !== undefined ? { onSwap } : {}),
@@ -169,11 +178,12 @@ function runStreamed(tape: string, inputs: SimulateInputs, bar: Progress): Simul
 }
 
 /** Runs the simulation over the tape file, streamed or read whole, with a progress bar. */
-function runSimulation(tape: string, inputs: SimulateInputs, io: CliIo): SimulationRun {
+function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo): SimulationRun {
+  const { tape, header } = flags;
   const jsonl = isJsonlPath(tape);
   const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
   try {
-    if (jsonl || isParquetPath(tape)) return runStreamed(tape, inputs, bar);
+    if (jsonl || isParquetPath(tape)) return runStreamed(tape, header, inputs, bar);
     const whole = readTapeFile(tape);
     const parts = simulateParts(whole, inputs.request, inputs.options, {
       onProgress: (done, total) => bar.update(done, total),
@@ -211,7 +221,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const flags = parseSimulateFlags(args);
   const inputs = readInputs(flags, io);
   if (inputs === undefined) return EXIT_REQUEST;
-  const run = runSimulation(flags.tape, inputs, io);
+  const run = runSimulation(flags, inputs, io);
   for (const w of run.warnings) io.err(`copysim simulate: ${flags.strict ? 'error' : 'warning'}: ${w.message}\n`);
   if (flags.strict && run.warnings.length > 0) return EXIT_INPUT;
   writeOutputs(flags, inputs.parsed, run, io);

@@ -11,6 +11,7 @@ import { collectYoungGeneration } from '../threads/young-collection.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
+import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
 import { sweepReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
@@ -42,6 +43,9 @@ requests still run.
                     lines. The workers read the tape at the same path (shared storage) and check
                     its SHA-256; this machine does not read it
   --chunk N         with --queue: requests a job (default: about a hundred jobs, at most 100)
+
+${TAPE_HEADER_HELP}
+With --queue the workers are sent these (their files are read here).
 
 Exit codes: 0 every request answered (400 bodies included); 1 the tape, options or requests
 file cannot be used, or the tape cannot serve a request, or (--queue) Redis does not answer or
@@ -102,10 +106,12 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       queue: { type: 'string' },
       chunk: { type: 'string' },
       html: { type: 'string' },
+      ...TAPE_HEADER_FLAGS,
     },
     strict: true,
   });
   if (values.tape === undefined) throw new UsageError('sweep needs --tape FILE');
+  const header = tapeHeaderOptions(values, values.tape);
   if (values.requests === undefined) throw new UsageError('sweep needs --requests FILE');
   const workers = parseWhole('workers', values.workers, 0);
   const chunk = parseWhole('chunk', values.chunk, 1);
@@ -140,13 +146,14 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
         url: queue,
         full: fullDir !== undefined,
         engineOptions,
+        tapeHeader: header,
         onProgress: (done, total) => bar.update(done, total),
         onNotice: (line) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim sweep: ${line}\n`),
         ...(chunk !== undefined ? { chunkSize: chunk } : {}),
       });
       return EXIT_OK;
     }
-    const tape = readTapeFile(values.tape);
+    const tape = readTapeFile(values.tape, header);
     await sweepEach(tape, requests, write, {
       full: fullDir !== undefined,
       engineOptions,

@@ -13,6 +13,9 @@ import { readJson } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { UsageError } from './usage.js';
+import { isParquetPath } from '../io/parquet/format.js';
+import { NetworkSchema } from '../model/request.js';
+import { TAPE_HEADER_FLAGS, tapeHeaderOptions } from './tape-header-flags.js';
 
 export const WALLET_HELP =
   `copysim wallet deals|indicators|pnl-chart|investment-chart ADDRESS` +
@@ -41,6 +44,9 @@ Other flags:
   --options FILE         engine options JSON for the follower (as for simulate)
   --copy-settings FILE   the follower's copy settings JSON (defaults: docs/analytics.md)
   --pretty               indent the JSON output
+  --tokens FILE          for a Parquet tape another program wrote (no copysim header in it): its
+  --native-prices FILE   tokens and native prices, as copysim simulate takes them; --network then
+                         names its network too (see docs/columnar-tape.md)
 
 Exit codes: 0 the result on standard output; 2 an invalid query (the 400 body {"code","detail"}
 on standard output); 1 the tape or a file cannot be used (a message on standard error).`;
@@ -71,12 +77,26 @@ export const INDEX_FLAGS = {
   options: { type: 'string' },
   'copy-settings': { type: 'string' },
   pretty: { type: 'boolean', default: false },
+  tokens: TAPE_HEADER_FLAGS.tokens,
+  'native-prices': TAPE_HEADER_FLAGS['native-prices'],
 } as const;
 
-/** Reads the tape and builds the analytics index from the shared flags. */
+/**
+ * Reads the tape and builds the analytics index from the shared flags. The query's `--network`
+ * also names the network of a Parquet tape without copysim's header (a file another program
+ * wrote); beside a JSON tape, or when it is no network, it is the query's alone.
+ */
 export function loadIndex(
   command: string,
-  values: { tape?: string; now?: string; options?: string; 'copy-settings'?: string },
+  values: {
+    tape?: string;
+    now?: string;
+    options?: string;
+    'copy-settings'?: string;
+    network?: string;
+    tokens?: string;
+    'native-prices'?: string;
+  },
 ): AnalyticsIndex {
   if (values.tape === undefined) throw new UsageError(`${command} needs --tape FILE`);
   let now: number | undefined;
@@ -88,7 +108,10 @@ export function loadIndex(
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const copySettings =
     values['copy-settings'] === undefined ? {} : (readJson(values['copy-settings'], 'copy settings') as object);
-  return buildAnalyticsIndex(readTapeFile(values.tape), { now, engineOptions, copySettings });
+  const network =
+    isParquetPath(values.tape) && NetworkSchema.safeParse(values.network).success ? values.network : undefined;
+  const header = tapeHeaderOptions({ ...values, network }, values.tape);
+  return buildAnalyticsIndex(readTapeFile(values.tape, header), { now, engineOptions, copySettings });
 }
 
 /** Prints a result, or the 400 body of a {@link RequestError}; returns the exit code. */

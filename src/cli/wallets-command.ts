@@ -26,6 +26,9 @@ least one deal, 30 a page, each with its indicator map.
   --options FILE        engine options JSON for the follower (as for simulate)
   --copy-settings FILE  the follower's copy settings JSON (defaults: docs/analytics.md)
   --pretty              indent the JSON output
+  --tokens FILE         for a Parquet tape another program wrote (no copysim header in it): its
+  --native-prices FILE  tokens and native prices, as copysim simulate takes them; --network then
+                        names its network too (see docs/columnar-tape.md)
 
 Exit codes: 0 the result on standard output; 2 an invalid body (the 400 body {"code","detail"}
 on standard output); 1 the tape or a file cannot be used (a message on standard error).`;

@@ -7,6 +7,7 @@
  */
 
 import type { IndexedTape } from '../engine/tape-index.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** The BullMQ queue every producer and worker of copysim shares on one Redis. */
 export const QUEUE_NAME = 'copysim';
@@ -17,6 +18,8 @@ export interface TapeRef {
   readonly path: string;
   /** SHA-256 of the file's bytes, lowercase hex. */
   readonly sha256: string;
+  /** The header of a Parquet file without copysim's (another program wrote it), read with the file. */
+  readonly header?: TapeHeaderOptions;
 }
 
 /** One input of a job and its index among the run's inputs. */

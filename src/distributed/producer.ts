@@ -12,6 +12,7 @@ import { loadBullmq } from './dependencies.js';
 import { QUEUE_NAME, type ItemResult, type JobData, type JobItem, type JobResult, type TapeRef } from './job.js';
 import { checkRedis, redisOptions, shownUrl, type RedisOptions } from './redis.js';
 import { fileSha256 } from './tape-store.js';
+import { hasHeaderOptions, type TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** A job failed on the workers (its tape missing or different, for instance), or the run was stopped. */
 export class QueueJobError extends CopysimError {
@@ -25,6 +26,8 @@ export interface QueueRun<Output> {
   readonly kind: string;
   /** The tape, as the workers see it too (shared storage); made absolute. */
   readonly tapePath: string;
+  /** The header of a Parquet tape without copysim's, sent with every job. */
+  readonly tapeHeader?: TapeHeaderOptions;
   /** The same for every job (JSON). */
   readonly settings: unknown;
   /** Every input (JSON), by index. */
@@ -55,7 +58,7 @@ export function defaultChunkSize(inputs: number): number {
  */
 export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
   const bullmq = loadBullmq(); // missing queue packages are named before anything else is checked
-  const tape = await tapeRef(run.tapePath);
+  const tape = await tapeRef(run.tapePath, run.tapeHeader ?? {});
   await checkRedis(run.url);
   const failure = run.inputFailure ?? defaultFailure;
   const gathered = new InOrder<Output>(run.inputs.length, run.onResult, failure, run.onProgress);
@@ -89,11 +92,12 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
   }
 }
 
-/** The tape as the jobs name it: its absolute path and its SHA-256. */
-async function tapeRef(path: string): Promise<TapeRef> {
+/** The tape as the jobs name it: its absolute path and its SHA-256 (and the header given beside it). */
+async function tapeRef(path: string, header: TapeHeaderOptions): Promise<TapeRef> {
   const absolute = resolve(path);
   try {
-    return { path: absolute, sha256: await fileSha256(absolute) };
+    const sha256 = await fileSha256(absolute);
+    return hasHeaderOptions(header) ? { path: absolute, sha256, header } : { path: absolute, sha256 };
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new InputError(`tape ${path}: ${why}`, { source: 'tape' });

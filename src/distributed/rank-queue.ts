@@ -7,10 +7,13 @@ import type { CopyRunner } from '../rank/pipeline.js';
 import type { RankedWallet } from '../rank/rank.js';
 import { runOnQueue } from './producer.js';
 import type { RankJobSettings } from './rank-kind.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 export interface RankQueueOptions {
   /** The Redis URL the workers listen on. */
   readonly url: string;
+  /** The header of a Parquet tape without copysim's (see `readTapeFile`), sent to the workers. */
+  readonly tapeHeader?: TapeHeaderOptions;
   /** Wallets a job (default: about a hundred jobs). */
   readonly chunkSize?: number;
   readonly onNotice?: (line: string) => void;
@@ -28,6 +31,7 @@ export function queueRunner(tapePath: string, queue: RankQueueOptions): CopyRunn
       url: queue.url,
       kind: 'rank',
       tapePath,
+      ...(queue.tapeHeader !== undefined ? { tapeHeader: queue.tapeHeader } : {}),
       settings: jobSettings,
       inputs: candidates.map((c) => c.address),
       onResult: (_, row) => rows.push(row),

@@ -5,12 +5,15 @@ import type { SweepResult } from '../sweep/sweep.js';
 import type { SweepOutput } from '../sweep/run-one.js';
 import { runOnQueue } from './producer.js';
 import type { SweepJobSettings } from './sweep-kind.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 export interface QueueSweepOptions {
   /** The Redis URL the workers listen on. */
   readonly url: string;
   readonly engineOptions?: EngineOptionsInput;
   readonly full?: boolean;
+  /** The header of a Parquet tape without copysim's (see `readTapeFile`), sent to the workers. */
+  readonly tapeHeader?: TapeHeaderOptions;
   /** Requests a job (default: about a hundred jobs). */
   readonly chunkSize?: number;
   readonly onProgress?: (done: number, total: number) => void;
@@ -36,6 +39,7 @@ export async function sweepOnQueue(
     url: options.url,
     kind: 'sweep',
     tapePath,
+    ...(options.tapeHeader !== undefined ? { tapeHeader: options.tapeHeader } : {}),
     settings,
     inputs: requests,
     localAnswer: (index) => {

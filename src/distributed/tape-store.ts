@@ -10,6 +10,7 @@ import type { IndexedTape } from '../engine/tape-index.js';
 import { CopysimError } from '../model/errors.js';
 import { readTapeFile } from '../io/read-tape.js';
 import type { TapeRef } from './job.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** A job's tape is missing on a worker or is not the producer's file. */
 export class TapeCheckError extends CopysimError {
@@ -29,9 +30,11 @@ export function fileSha256(path: string): Promise<string> {
 
 /** A checked tape: the threads read it at `path`; without threads it is read here. */
 export interface LoadedTape {
-  /** Path and hash: the threads' cache key. */
+  /** Path, hash and the header given beside the file: the threads' cache key. */
   readonly key: string;
   readonly path: string;
+  /** The header of a Parquet file without copysim's, as the job gave it. */
+  readonly header: TapeHeaderOptions;
   /** The indexed tape when there are no threads. */
   readonly tape: IndexedTape | null;
 }
@@ -44,7 +47,7 @@ export class TapeStore {
 
   /** The job's tape, read and checked on first use; rejects with a {@link TapeCheckError}. */
   get(ref: TapeRef): Promise<LoadedTape> {
-    const key = `${ref.sha256} ${ref.path}`;
+    const key = `${ref.sha256} ${ref.path}${ref.header === undefined ? '' : ` ${JSON.stringify(ref.header)}`}`;
     if (this.last?.key !== key) {
       const loaded = this.load(ref, key);
       this.last = { key, loaded };
@@ -75,6 +78,7 @@ export class TapeStore {
           `: the worker's file is not the producer's`,
       );
     }
-    return { key, path: ref.path, tape: this.threads ? null : readTapeFile(ref.path) };
+    const header = ref.header ?? {};
+    return { key, path: ref.path, header, tape: this.threads ? null : readTapeFile(ref.path, header) };
   }
 }

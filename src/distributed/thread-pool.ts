@@ -1,5 +1,6 @@
 import { builtScriptIfAny, WorkerLostError, WorkerPool } from '../threads/pool.js';
 import type { ItemResult, JobItem } from './job.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** A chunk sent to a thread. */
 export interface ThreadTask {
@@ -7,6 +8,8 @@ export interface ThreadTask {
   /** The tape's path and hash; the thread reads the tape at `tapePath` only when the key changes. */
   readonly tapeKey: string;
   readonly tapePath: string;
+  /** The header given beside a Parquet tape without copysim's. */
+  readonly tapeHeader: TapeHeaderOptions;
   readonly settings: unknown;
   readonly items: readonly JobItem[];
 }

@@ -22,7 +22,7 @@ function run(task: ThreadTask): ThreadReply {
     if (kind === undefined) throw new Error(`unknown job kind "${task.kind}"`);
     if (tape?.key !== task.tapeKey) {
       tape = null; // the last tape's memory goes before the next is read
-      tape = { key: task.tapeKey, tape: readTapeFile(task.tapePath), contexts: new Map() };
+      tape = { key: task.tapeKey, tape: readTapeFile(task.tapePath, task.tapeHeader), contexts: new Map() };
     }
     const settingsKey = `${task.kind} ${JSON.stringify(task.settings)}`;
     let context = tape.contexts.get(settingsKey);

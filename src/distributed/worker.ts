@@ -64,6 +64,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
             kind: kind.name,
             tapeKey: loaded.key,
             tapePath: loaded.path,
+            tapeHeader: loaded.header,
             settings: data.settings,
             items: data.items,
           }),

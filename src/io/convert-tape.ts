@@ -7,7 +7,8 @@ import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
 import { isParquetPath } from './parquet/format.js';
 import { ParquetTapeFile } from './parquet/read.js';
 import { ParquetTapeWriter } from './parquet/write.js';
-import { inParquetRow, isJsonlPath } from './read-tape.js';
+import { inParquetRow, isJsonlPath, refuseHeaderOptions } from './read-tape.js';
+import type { TapeHeaderOptions } from './parquet/header.js';
 import { isFeedLogHeader } from '../live/log-reader.js';
 import { feedLogTape } from '../live/replay-log.js';
 
@@ -109,12 +110,14 @@ export interface Conversion {
  * Converts a tape between JSON, JSONL and Parquet (by the file names' extensions), swap by
  * swap: a JSONL or Parquet source streams, so a tape larger than memory converts. Every swap is
  * validated; the values keep their form (a decimal string stays that string, a JSON number a
- * number), so converting there and back gives the same swaps.
+ * number), so converting there and back gives the same swaps. `options` give the header of a
+ * Parquet input another program wrote (see `readTapeFile`); the output then carries it.
  *
  * @example
  * convertTapeFile('tape.json', 'tape.parquet'); // { swaps: 1000000 }
+ * convertTapeFile('duckdb-export.parquet', 'tape.parquet', { network: 'sol' });
  */
-export function convertTapeFile(input: string, output: string): Conversion {
+export function convertTapeFile(input: string, output: string, options: TapeHeaderOptions = {}): Conversion {
   if (input === output)
     throw new InputError(`convert: the input and output are the same file (${input})`, { source: input });
   let count = 0;
@@ -128,7 +131,7 @@ export function convertTapeFile(input: string, output: string): Conversion {
     return { swaps: count };
   };
   if (isParquetPath(input)) {
-    const file = new ParquetTapeFile(input);
+    const file = new ParquetTapeFile(input, undefined, options);
     try {
       return pipe(
         file.header,
@@ -144,6 +147,7 @@ export function convertTapeFile(input: string, output: string): Conversion {
       file.close();
     }
   }
+  refuseHeaderOptions(input, options);
   if (isJsonlPath(input)) {
     const file = new JsonlTapeFile(input);
     try {

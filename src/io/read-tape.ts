@@ -6,6 +6,7 @@ import { parseJsonText, readText } from './files.js';
 import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
 import { isParquetPath } from './parquet/format.js';
 import { ParquetTapeFile } from './parquet/read.js';
+import { hasHeaderOptions, type TapeHeaderOptions } from './parquet/header.js';
 import { isFeedLogHeader } from '../live/log-reader.js';
 import { feedLogTape } from '../live/replay-log.js';
 
@@ -19,15 +20,19 @@ export function isJsonlPath(path: string): boolean {
  * `.jsonl`: the header line, then one swap a line, in any time order), or the columnar form (a
  * name ending in `.parquet`, see docs/columnar-tape.md). Throws an {@link InputError} naming
  * the problem (swap index and field; the line in a JSONL file, the row in a Parquet file).
+ * `options` give the header of a Parquet file another program wrote (its network, tokens and
+ * native prices); a JSON or JSONL tape carries its own, and is refused with them.
  *
  * @example
  * const tape = readTapeFile('tape.json');
  * simulate(tape, requestA);
  * simulate(tape, requestB);
+ * readTapeFile('duckdb-export.parquet', { network: 'sol' });
  */
-export function readTapeFile(path: string): IndexedTape {
+export function readTapeFile(path: string, options: TapeHeaderOptions = {}): IndexedTape {
+  if (isParquetPath(path)) return readParquetTapeFile(path, options);
+  refuseHeaderOptions(path, options);
   if (isJsonlPath(path)) return readJsonlTapeFile(path);
-  if (isParquetPath(path)) return readParquetTapeFile(path);
   const value = parseJsonText(readText(path, 'tape'), path, 'tape');
   try {
     return indexTape(value as never);
@@ -51,8 +56,21 @@ function readJsonlTapeFile(path: string): IndexedTape {
   }
 }
 
-function readParquetTapeFile(path: string): IndexedTape {
-  const file = new ParquetTapeFile(path);
+/**
+ * Throws when header options come with a tape that is not Parquet: a JSON or JSONL tape's header
+ * is its first member or line, and is edited there.
+ */
+export function refuseHeaderOptions(path: string, options: TapeHeaderOptions): void {
+  if (!hasHeaderOptions(options)) return;
+  throw new InputError(
+    `${path}: a network, tokens or native prices given beside the tape are for a Parquet file without` +
+      ` copysim's header; a JSON or JSONL tape holds its own header ("network", "tokens", "native_prices")`,
+    { source: path },
+  );
+}
+
+function readParquetTapeFile(path: string, options: TapeHeaderOptions): IndexedTape {
+  const file = new ParquetTapeFile(path, undefined, options);
   try {
     const swaps: Swap[] = [];
     for (const value of file.swaps()) {

@@ -8,6 +8,7 @@ import { indexTape } from '../engine/tape-index.js';
 import { parseJsonText, readText } from '../io/files.js';
 import { isParquetPath } from '../io/parquet/format.js';
 import { readTapeFile } from '../io/read-tape.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** True for a JSON value that is meant as a tape: an object with `swaps`. */
 function looksLikeTape(value: unknown): boolean {
@@ -35,6 +36,8 @@ export interface ServedTape {
   readonly network: Network;
   readonly file: string;
   readonly tape: IndexedTape;
+  /** The header the file was read with, beside it (a Parquet file without copysim's); the workers read it so too. */
+  readonly header: TapeHeaderOptions;
 }
 
 /** The project's root: the nearest folder above this module with copysim's package.json. */
@@ -69,12 +72,13 @@ export interface DataFolder {
  * JSON file without `swaps` (a request or options file beside the tapes) is skipped; a Parquet
  * file is always a tape. A tape that cannot be used is an error naming the file and the swap.
  * Two tapes of one network are refused, naming both files: the service would not know which
- * one to serve.
+ * one to serve. `parquetHeader` gives the header of the folder's Parquet files written by
+ * another program (see `readTapeFile`).
  *
  * @example
  * loadTapes('fixtures/example').tapes.map((t) => t.network); // ["eth", "sol"]
  */
-export function loadTapes(dir: string): DataFolder {
+export function loadTapes(dir: string, parquetHeader: TapeHeaderOptions = {}): DataFolder {
   const folder = resolve(dir);
   if (!existsSync(folder) || !statSync(folder).isDirectory()) {
     throw new InputError(`data folder ${folder}: no such folder`, { source: folder });
@@ -88,7 +92,8 @@ export function loadTapes(dir: string): DataFolder {
   const byNetwork = new Map<Network, ServedTape>();
   const skipped: string[] = [];
   for (const file of files) {
-    const tape = isParquetPath(file) ? readTapeFile(file) : readJsonTape(file);
+    const header = isParquetPath(file) ? parquetHeader : {};
+    const tape = isParquetPath(file) ? readTapeFile(file, header) : readJsonTape(file);
     if (tape === null) {
       skipped.push(file);
       continue;
@@ -101,7 +106,7 @@ export function loadTapes(dir: string): DataFolder {
         { source: file, path: 'network' },
       );
     }
-    byNetwork.set(tape.network, { network: tape.network, file, tape });
+    byNetwork.set(tape.network, { network: tape.network, file, tape, header });
   }
   if (byNetwork.size === 0) {
     throw new InputError(`data folder ${folder} holds no tape (no *.parquet file, no *.json file with "swaps")`, {

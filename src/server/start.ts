@@ -5,6 +5,7 @@ import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.
 import { ANALYTICS } from './analytics-binding.js';
 import { createServer } from './app.js';
 import { bundledDataDir, loadTapes, type ServedTape } from './data.js';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import type { Ledger } from './ledger/ledger.js';
 import { openLedger } from './ledger/open-ledger.js';
 import { MemoryRateLimiter, type RateLimiter } from './rate-limit/limiter.js';
@@ -16,6 +17,8 @@ import { QueueSimulationPool } from './simulation/queue-pool.js';
 export interface StartOptions {
   /** Folder of `*.json` and `*.parquet` tapes, one per network; default the bundled examples. */
   readonly dataDir?: string;
+  /** The header of the folder's Parquet tapes written by another program (see `readTapeFile`). */
+  readonly tapeHeader?: TapeHeaderOptions;
   /**
    * The key database: a SQLite file, or a PostgreSQL URL (`postgres://USER@HOST:PORT/DB`) that
    * several instances share; default `./copysim.db`.
@@ -106,7 +109,7 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const engineOptions = options.engineOptions ?? {};
   resolveEngineOptions(engineOptions);
-  const { tapes, skipped } = loadTapes(options.dataDir ?? bundledDataDir());
+  const { tapes, skipped } = loadTapes(options.dataDir ?? bundledDataDir(), options.tapeHeader);
   const analyticsIndexes = new Map(
     tapes.map((t) => [t.network, ANALYTICS.buildIndex(t.tape, { ...options.analytics, engineOptions })] as const),
   );
@@ -118,7 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let rateLimiter: RateLimiter | undefined;
   try {
     rateLimiter = options.redis !== undefined ? await RedisRateLimiter.connect(options.redis) : new MemoryRateLimiter();
-    const tapeFiles = tapes.map(({ network, file }) => ({ network, file }));
+    const tapeFiles = tapes.map(({ network, file, header }) => ({ network, file, header }));
     pool =
       options.queue !== undefined
         ? await QueueSimulationPool.start({ url: options.queue, tapes: tapeFiles, engineOptions })

@@ -31,6 +31,7 @@ import { loadIORedis } from '../../src/distributed/dependencies.js';
 import { convertTapeFile } from '../../src/io/convert-tape.js';
 import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';
 import { PROJECT_ROOT } from '../support/paths.js';
+import { writeForeignParquet } from '../support/foreign-parquet.js';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'src', 'cli', 'main.js');
 const hasRedis = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -321,6 +322,24 @@ describe.skipIf(!hasRedis)('sweeps on the queue (BullMQ over Redis)', () => {
     ];
     expect(alone.code, alone.err).toBe(0);
     expect(alone.out.split('\n').length).toBeGreaterThan(3);
+    expect(spread.code, spread.err).toBe(0);
+    expect(spread.out).toBe(alone.out);
+    for (const w of workers) expect(w.log()).not.toContain('failed');
+    await Promise.all(workers.map((w) => stop(w.child)));
+  }, 120_000);
+
+  it('a Parquet tape another program wrote: the header flags reach the workers', async () => {
+    const file = join(dir, 'foreign.parquet');
+    const flags = writeForeignParquet(tape, file);
+    const workers = await Promise.all([startWorker(), startWorker()]);
+    const sweep = await run(['sweep', '--tape', file, ...flags, '--requests', requestsFile, '--queue', url]);
+    expect(sweep.err).toBe('');
+    expect(sweep.out).toBe(local.out);
+    const rank = ['rank', '--request', rankRequestFile, '--format', 'jsonl'];
+    const [alone, spread] = [
+      await run([...rank, '--tape', tape]),
+      await run([...rank, '--tape', file, ...flags, '--queue', url, '--chunk', '7']),
+    ];
     expect(spread.code, spread.err).toBe(0);
     expect(spread.out).toBe(alone.out);
     for (const w of workers) expect(w.log()).not.toContain('failed');

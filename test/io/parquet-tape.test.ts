@@ -205,7 +205,7 @@ describe('bad Parquet files: a clear error naming the file and what is wrong, ex
           'strtime.parquet',
           good.map((c) => (c.name === 'time' ? { name: 'time', data: ['5'], type: 'STRING' as const } : c)),
         ),
-      /strtime\.parquet: column "time" is BYTE_ARRAY, expected INT64 \(seconds\)/,
+      /strtime\.parquet: column "time" is BYTE_ARRAY \(UTF8\), expected a time: whole seconds since the epoch \(INT64,/,
     ],
     [
       'no header metadata',

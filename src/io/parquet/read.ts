@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import * as zlib from 'node:zlib';
 import { parquetMetadata, parquetSchema, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { readColumn } from 'hyparquet/src/column.js';
 import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
@@ -7,6 +7,8 @@ import { getTreePath } from 'hyparquet/src/schema.js';
 import { readDeltaInt64 } from './fast-int64.js';
 import { readDeltaLengthStrings } from './fast-strings.js';
 import { decodedRowGroup, type Column, type DecodedRowGroup, type RowGroupColumns } from './row-group.js';
+import { columnReading, type ColumnConversion, type ColumnReading } from './column-types.js';
+import { resolveHeader, type TapeHeaderOptions } from './header.js';
 import { z } from 'zod';
 import { InputError } from '../../model/errors.js';
 import { TapeHeaderSchema, type TapeHeader } from '../../model/tape.js';
@@ -29,24 +31,20 @@ const FormsSchema = z.object({
   timeOrdered: z.boolean(),
 });
 
-/** The physical type each column must have, and the words an error uses for it. */
-const EXPECTED_TYPE: Record<SwapColumn, { type: string; words: string }> = Object.fromEntries(
-  SWAP_COLUMNS.map((c) => [
-    c,
-    c === 'time'
-      ? { type: 'INT64', words: 'INT64 (seconds)' }
-      : { type: 'BYTE_ARRAY', words: 'a UTF-8 string (BYTE_ARRAY)' },
-  ]),
-) as never;
 const REQUIRED_COLUMNS: readonly SwapColumn[] = SWAP_COLUMNS.filter(
   (c) => !(OPTIONAL_COLUMNS as readonly string[]).includes(c),
 );
 
+/** zstd, in node:zlib from Node 22.15 on (Node 20 has none). */
+const zstdDecompressSync = (zlib as { zstdDecompressSync?: (input: Uint8Array) => Uint8Array }).zstdDecompressSync;
 /** Decompressors for the codecs other writers use too (snappy is built into hyparquet). */
 const DECOMPRESSORS = {
-  BROTLI: (input: Uint8Array): Uint8Array => brotliDecompressSync(input),
-  GZIP: (input: Uint8Array): Uint8Array => gunzipSync(input),
+  BROTLI: (input: Uint8Array): Uint8Array => zlib.brotliDecompressSync(input),
+  GZIP: (input: Uint8Array): Uint8Array => zlib.gunzipSync(input),
+  ...(zstdDecompressSync !== undefined ? { ZSTD: (input: Uint8Array) => zstdDecompressSync(input) } : {}),
 };
+/** The codecs a column chunk may have. */
+const CODECS: ReadonlySet<string> = new Set(['UNCOMPRESSED', 'SNAPPY', ...Object.keys(DECOMPRESSORS)]);
 
 const utf8 = new TextDecoder();
 /** Strings of the tape are almost always ASCII: decode those without the UTF-8 decoder's cost. */
@@ -61,9 +59,11 @@ const PARSERS = { ...DEFAULT_PARSERS, stringFromBytes };
 
 /**
  * A Parquet tape file, read a row group at a time: at most one decoded row group is in memory,
- * so a tape of any size streams. The header comes from the file's key-value metadata. A file
- * that is not a readable copysim tape (truncated, corrupt, a missing column, a column of the
- * wrong type) is an {@link InputError} naming the file and the row group or column.
+ * so a tape of any size streams. The header comes from the file's key-value metadata, or from
+ * `headerOptions` for a file another program wrote (see {@link TapeHeaderOptions}); so may the
+ * columns' types (DOUBLE, DECIMAL, TIMESTAMP, …: column-types.ts). A file that is not a readable
+ * tape (truncated, corrupt, a missing column, a column of a type no tape column has) is an
+ * {@link InputError} naming the file and the row group or column.
  *
  * @example
  * const file = new ParquetTapeFile('tape.parquet');
@@ -84,13 +84,19 @@ export class ParquetTapeFile {
   private readonly metadata: FileMetaData;
   /** The file's schema tree, made once from the footer. */
   private readonly schema: ReturnType<typeof parquetSchema>;
+  /** How each swap column present in the file is read. */
+  private readonly readings = new Map<SwapColumn, ColumnReading>();
   /** Row index (0-based) of the swap last given by {@link swaps}. */
   row = -1;
 
-  /** @param onProgress called after each row group with the swaps read and the file's total */
+  /**
+   * @param onProgress called after each row group with the swaps read and the file's total
+   * @param headerOptions the header, or what it lacks, for a file without copysim's header metadata
+   */
   constructor(
     readonly path: string,
     private readonly onProgress?: (rowsRead: number, totalRows: number) => void,
+    headerOptions: TapeHeaderOptions = {},
   ) {
     try {
       this.fd = openSync(path, 'r');
@@ -103,7 +109,8 @@ export class ParquetTapeFile {
       this.metadata = this.readMetadata();
       this.schema = parquetSchema(this.metadata);
       this.checkColumns();
-      this.header = this.readHeader();
+      this.checkCodecs();
+      this.header = resolveHeader(this.readHeader(), headerOptions, (message) => this.error(message));
       this.forms = this.readForms();
       this.rows = Number(this.metadata.num_rows);
     } catch (e) {
@@ -197,18 +204,38 @@ export class ParquetTapeFile {
     const byName = new Map(top.map((c) => [c.element.name, c.element]));
     for (const name of SWAP_COLUMNS) {
       const element = byName.get(name);
-      const expected = EXPECTED_TYPE[name];
       if (element === undefined) {
-        if (REQUIRED_COLUMNS.includes(name)) {
-          throw this.error(
-            `no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')}` +
-              ` (and may have ${OPTIONAL_COLUMNS.join(', ')})`,
-          );
-        }
+        if (REQUIRED_COLUMNS.includes(name)) throw this.error(this.missingColumn(name, [...byName.keys()]));
         continue;
       }
-      if (element.type !== expected.type) {
-        throw this.error(`column "${name}" is ${element.type ?? 'a group'}, expected ${expected.words}`);
+      const reading = columnReading(name, element);
+      if (typeof reading === 'string') throw this.error(reading);
+      this.readings.set(name, reading);
+    }
+  }
+
+  private missingColumn(name: SwapColumn, columns: readonly string[]): string {
+    const shown = columns.length > 20 ? [...columns.slice(0, 20), '…'] : columns;
+    return (
+      `no column "${name}": a tape needs the columns ${REQUIRED_COLUMNS.join(', ')}` +
+      ` (and may have ${OPTIONAL_COLUMNS.join(', ')}); the file has ${shown.join(', ') || 'none'}` +
+      `: name the column that holds it "${name}" (in DuckDB: SELECT … AS ${name})`
+    );
+  }
+
+  /** Every chunk of a swap column compressed with a codec this reader has (hyparquet has only snappy). */
+  private checkCodecs(): void {
+    for (const group of this.metadata.row_groups) {
+      for (const chunk of group.columns) {
+        const meta = chunk.meta_data;
+        if (meta === undefined || CODECS.has(meta.codec)) continue;
+        const name = meta.path_in_schema.join('.');
+        if (!(SWAP_COLUMNS as readonly string[]).includes(name)) continue;
+        const later = meta.codec === 'ZSTD' ? ` on Node ${process.versions.node} (Node 22.15 or later does)` : '';
+        throw this.error(
+          `column "${name}" is compressed with ${meta.codec}, which copysim cannot decompress${later}: write the` +
+            ` file with SNAPPY, GZIP, BROTLI or no compression (DuckDB: COPY … TO 'x.parquet' (COMPRESSION snappy))`,
+        );
       }
     }
   }
@@ -217,17 +244,13 @@ export class ParquetTapeFile {
     return this.metadata.key_value_metadata?.find((kv) => kv.key === key)?.value;
   }
 
-  private readHeader(): TapeHeader {
+  /** The header of copysim's metadata; null when the file has none (another program wrote it). */
+  private readHeader(): TapeHeader | null {
     const format = this.keyValue(META_FORMAT);
     if (format !== undefined && format !== FORMAT_VERSION)
       throw this.error(`tape format "${format}" is not ${FORMAT_VERSION}: written by a newer copysim?`);
     const text = this.keyValue(META_HEADER);
-    if (text === undefined) {
-      throw this.error(
-        `no "${META_HEADER}" key-value metadata: the tape's network, tokens and native prices are missing` +
-          ` (write Parquet tapes with copysim convert)`,
-      );
-    }
+    if (text === undefined) return null;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -266,49 +289,42 @@ export class ParquetTapeFile {
         out[name] = new Array<undefined>(rows);
         continue;
       }
-      out[name] = this.readChunk(chunk, name, g, rows, getTreePath(this.schema, [name]));
+      const reading = name === NULLS_COLUMN ? undefined : this.readings.get(name);
+      out[name] = this.readChunk(chunk, name, g, rows, getTreePath(this.schema, [name]), reading);
     }
     return out as RowGroupColumns;
   }
 
+  /** A column chunk decoded, then converted to the tape's values when `reading` says how (another writer's type). */
   private readChunk(
     chunk: ColumnChunk,
     name: string,
     g: number,
     rows: number,
     schemaPath: ReturnType<typeof getTreePath>,
+    reading: ColumnReading | undefined,
   ): Column {
     const meta = chunk.meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const bytes = this.readBytes(start, Number(meta.total_compressed_size));
+    const convert = reading?.convert ?? null;
     let values: Column | null = null;
     try {
-      if (
-        meta.type === 'BYTE_ARRAY' &&
-        meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY') &&
-        meta.dictionary_page_offset === undefined
-      ) {
-        const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
-        values = readDeltaLengthStrings(bytes, meta.codec, DECOMPRESSORS, rows, optional);
-      } else if (
-        meta.type === 'INT64' &&
-        meta.encodings.includes('DELTA_BINARY_PACKED') &&
-        meta.dictionary_page_offset === undefined
-      ) {
-        values = readDeltaInt64(bytes, meta.codec, DECOMPRESSORS, rows);
-      }
+      if (convert === null) values = this.readFast(bytes, meta, rows, schemaPath);
       if (values !== null) return values;
+      const element = reading?.element ?? schemaPath[schemaPath.length - 1]!.element;
       const { data } = readColumn(
         { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 },
         { groupStart: 0, selectStart: 0, selectEnd: rows, groupRows: rows },
         {
           pathInSchema: meta.path_in_schema,
           type: meta.type,
-          element: schemaPath[schemaPath.length - 1]!.element,
+          element,
           schemaPath,
           codec: meta.codec,
           parsers: PARSERS,
           compressors: DECOMPRESSORS,
+          ...(reading?.utf8 === false ? { utf8: false } : {}),
         },
       );
       values = data.length === 1 ? data[0]! : concat(data as ArrayLike<unknown>[]);
@@ -322,7 +338,32 @@ export class ParquetTapeFile {
         `row group ${g}, column "${name}": ${values.length} values for ${rows} rows: the file is corrupt`,
       );
     }
-    return values;
+    return convert === null ? values : this.converted(convert, values as ArrayLike<unknown>, name, g);
+  }
+
+  /** The fast decoders' reading of the tape writer's layouts (fast-strings.ts, fast-int64.ts); null for another. */
+  private readFast(
+    bytes: Uint8Array,
+    meta: NonNullable<ColumnChunk['meta_data']>,
+    rows: number,
+    schemaPath: ReturnType<typeof getTreePath>,
+  ): Column | null {
+    if (meta.dictionary_page_offset !== undefined) return null;
+    if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY')) {
+      const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';
+      return readDeltaLengthStrings(bytes, meta.codec, DECOMPRESSORS, rows, optional);
+    }
+    if (meta.type === 'INT64' && meta.encodings.includes('DELTA_BINARY_PACKED'))
+      return readDeltaInt64(bytes, meta.codec, DECOMPRESSORS, rows);
+    return null;
+  }
+
+  private converted(convert: ColumnConversion, values: ArrayLike<unknown>, name: string, g: number): unknown[] {
+    try {
+      return convert(values);
+    } catch (e) {
+      throw this.error(`row group ${g}, column "${name}": a value cannot be read (${(e as Error).message})`);
+    }
   }
 }
 

@@ -6,6 +6,7 @@ import { parseTapeHeader, type Swap } from '../../model/tape.js';
 import { StreamingReplay } from '../../engine/stream.js';
 import { readTapeFile } from '../read-tape.js';
 import { ParquetTapeFile } from './read.js';
+import type { TapeHeaderOptions } from './header.js';
 
 /** What a simulation reads of a swap: everything but its transaction hash. */
 const NOT_READ = ['transaction_hash'] as const;
@@ -32,12 +33,14 @@ export function simulateParquetFileParts(
    * the request's wallets (-1: not followed) when the replay has looked it up.
    */
   onSwap?: (swap: unknown, leader?: number) => void,
+  /** The header of a file another program wrote (see `readTapeFile`). */
+  headerOptions: TapeHeaderOptions = {},
 ): ResponseParts {
-  const file = new ParquetTapeFile(path, onProgress);
+  const file = new ParquetTapeFile(path, onProgress, headerOptions);
   try {
     if (!file.forms.timeOrdered) {
       file.close();
-      const tape = readTapeFile(path);
+      const tape = readTapeFile(path, headerOptions);
       if (onSwap !== undefined) for (const swap of tape.swaps) onSwap(swap);
       return simulateParts(tape, request, options);
     }

@@ -2,11 +2,14 @@ import type { Warning } from '../../diagnose/warning.js';
 import type { ErrorBody } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
+import type { TapeHeaderOptions } from '../../io/parquet/header.js';
 
 /** A tape a worker loads at start: one per network. */
 export interface TapeFile {
   readonly network: Network;
   readonly file: string;
+  /** The header given beside a Parquet file without copysim's (see `readTapeFile`). */
+  readonly header?: TapeHeaderOptions;
 }
 
 /** What every worker is started with (`workerData`). */

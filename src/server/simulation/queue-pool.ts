@@ -6,6 +6,7 @@ import { QUEUE_NAME, type JobData, type JobResult, type TapeRef } from '../../di
 import { checkRedis, redisOptions } from '../../distributed/redis.js';
 import type { SimulateJobSettings, SimulateOutput } from '../../distributed/simulate-kind.js';
 import { fileSha256 } from '../../distributed/tape-store.js';
+import { hasHeaderOptions } from '../../io/parquet/header.js';
 import { CopysimError, InputError, RequestError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
@@ -52,9 +53,13 @@ export class QueueSimulationPool implements Simulator {
     const { Queue, QueueEvents } = loadBullmq();
     await checkRedis(options.url);
     const tapes = new Map<Network, TapeRef>();
-    for (const { network, file } of options.tapes) {
+    for (const { network, file, header } of options.tapes) {
       const path = resolve(file);
-      tapes.set(network, { path, sha256: await fileSha256(path) });
+      const sha256 = await fileSha256(path);
+      tapes.set(
+        network,
+        header !== undefined && hasHeaderOptions(header) ? { path, sha256, header } : { path, sha256 },
+      );
     }
     const connection = { ...redisOptions(options.url), maxRetriesPerRequest: null };
     const queue = new Queue<JobData, SimulateResult>(QUEUE_NAME, { connection });

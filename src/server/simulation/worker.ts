@@ -22,7 +22,7 @@ function main(port: NonNullable<typeof parentPort>, config: WorkerConfig): void 
   const post = (message: WorkerMessage): void => port.postMessage(message);
   const tapes = new Map<Network, IndexedTape>();
   try {
-    for (const { network, file } of config.tapes) tapes.set(network, readTapeFile(file));
+    for (const { network, file, header } of config.tapes) tapes.set(network, readTapeFile(file, header));
   } catch (e) {
     post({ type: 'fatal', message: (e as Error).message });
     return;
