@@ -41,6 +41,8 @@ export class CopierCash {
   private peakPrinted: number;
   private maxDrawdownPrinted = 0;
   private maxDrawdownPercentPrinted = 0;
+  /** The last buy's cost and the decimals it was made from ({@link buyCost}). */
+  private readonly lastBuy = { amount: ZERO, networkFee: ZERO, botFee: ZERO, cost: ZERO };
   /** Where the double-word operations leave their results (a typed array: no boxed doubles). */
   private readonly word = new Float64Array(3);
   failedTransactions = 0;
@@ -70,12 +72,28 @@ export class CopierCash {
    */
   affords(amount: Decimal, networkFee: Decimal, botFee: Decimal): boolean {
     if (this.startingBalance === null) return true;
-    return amount.plus(networkFee).plus(botFee).lte(this.cash.minus(this.reserve));
+    const free = this.reserve.isZero() ? this.cash : this.cash.minus(this.reserve);
+    return this.buyCost(amount, networkFee, botFee).lte(free);
   }
 
   /** A landed buy: `cash −= usd_amount + fees`. */
   bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.minus(usdAmount.plus(networkFee).plus(botFee));
+    this.cash = this.cash.minus(this.buyCost(usdAmount, networkFee, botFee));
+  }
+
+  /**
+   * `usd_amount + usd_network_fee + usd_bot_fee` of a buy, kept for the same three decimals: the
+   * cash check and the landed buy that follows it ask for the same sum.
+   */
+  private buyCost(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): Decimal {
+    const last = this.lastBuy;
+    if (last.amount !== usdAmount || last.networkFee !== networkFee || last.botFee !== botFee) {
+      last.amount = usdAmount;
+      last.networkFee = networkFee;
+      last.botFee = botFee;
+      last.cost = usdAmount.plus(networkFee).plus(botFee);
+    }
+    return last.cost;
   }
 
   /** A landed sell of any kind: `cash += usd_amount − fees`. */

@@ -1,14 +1,30 @@
-import { type Decimal, ZERO } from '../numeric/decimal.js';
+import { type Decimal, ExactSum, ZERO } from '../numeric/decimal.js';
 
-/** One followed wallet's share of the result, as it accrues (copier-wallet.md 7, `leaders`). */
+/**
+ * One followed wallet's share of the result, as it accrues (copier-wallet.md 7, `leaders`). Its
+ * sums are exact and rounded once when read (model.md (j), as the PnL chart's realized sum): a
+ * trade adds its amounts without a rounding or an allocation.
+ */
 export class LeaderShare {
   copiedBuys = 0;
   copiedSells = 0;
   skipped = 0;
-  investment: Decimal = ZERO;
-  pnlRealized: Decimal = ZERO;
+  readonly invested = new ExactSum();
+  readonly realized = new ExactSum();
+  readonly failedFees = new ExactSum();
   pnlUnrealized: Decimal = ZERO;
-  failedTransactionFees: Decimal = ZERO;
+
+  get investment(): Decimal {
+    return this.invested.value();
+  }
+
+  get pnlRealized(): Decimal {
+    return this.realized.value();
+  }
+
+  get failedTransactionFees(): Decimal {
+    return this.failedFees.value();
+  }
 }
 
 /**
@@ -24,22 +40,40 @@ export class LeaderBook {
     this.shares = Array.from({ length: leaders }, () => new LeaderShare());
   }
 
-  /** A landed buy copying `leader`. */
-  bought(leader: number, usdAmount: Decimal, fees: Decimal): void {
+  /** A landed buy copying `leader`, with its network and bot fees. */
+  bought(leader: number, usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
     const share = this.shares[leader]!;
     share.copiedBuys++;
-    share.investment = share.investment.plus(usdAmount);
-    share.pnlRealized = share.pnlRealized.minus(fees);
+    share.invested.add(usdAmount);
+    share.realized.add(networkFee, -1);
+    share.realized.add(botFee, -1);
   }
 
-  /** The part `x` of a sell of `quantity` tokens taken from `leader`'s lot, with its cost basis. */
-  lotSold(leader: number, x: Decimal, basis: Decimal, usdAmount: Decimal, quantity: Decimal, fees: Decimal): void {
-    const share = this.shares[leader]!;
-    // A sell from one lot (x = Q) brings it all; else the part x / Q of the amount and the fees.
-    const part = x.eq(quantity)
-      ? usdAmount.minus(basis).minus(fees)
-      : usdAmount.times(x).div(quantity).minus(basis).minus(fees.times(x).div(quantity));
-    share.pnlRealized = share.pnlRealized.plus(part);
+  /**
+   * The part `x` of a sell of `quantity` tokens taken from `leader`'s lot, with its cost basis;
+   * the sell's network and bot fees.
+   */
+  lotSold(
+    leader: number,
+    x: Decimal,
+    basis: Decimal,
+    usdAmount: Decimal,
+    quantity: Decimal,
+    networkFee: Decimal,
+    botFee: Decimal,
+  ): void {
+    const realized = this.shares[leader]!.realized;
+    realized.add(basis, -1);
+    if (x.eq(quantity)) {
+      // A sell from one lot (x = Q) brings it all.
+      realized.add(usdAmount);
+      realized.add(networkFee, -1);
+      realized.add(botFee, -1);
+    } else {
+      // The part x / Q of the amount and of the fees, each the model's product and quotient.
+      realized.add(usdAmount.times(x).div(quantity));
+      realized.add(networkFee.plus(botFee).times(x).div(quantity), -1);
+    }
   }
 
   /** A landed sell copying `leader` (a `close_all` sell counts for the leader whose sell it copied). */
@@ -54,8 +88,7 @@ export class LeaderBook {
 
   /** A failed attempt of a copy of `leader`. */
   failed(leader: number, fee: Decimal): void {
-    const share = this.shares[leader]!;
-    share.failedTransactionFees = share.failedTransactionFees.plus(fee);
+    this.shares[leader]!.failedFees.add(fee);
   }
 
   /** At the window's end: `leader`'s lot in an open deal, valued `lot × price − cost`. */

@@ -559,7 +559,7 @@ export class Replay {
     }
     target.addBuy(leader, time, fill, networkFee);
     this.trades?.record(target, 'buy', fill, liquidity, networkFee);
-    this.leaders?.bought(leader, fill.usdAmount, networkFee.plus(this.botFeeOf(fill.usdAmount)));
+    this.leaders?.bought(leader, fill.usdAmount, networkFee, this.botFeeOf(fill.usdAmount));
     this.afterTrade(target, fill, networkFee, null);
   }
 
@@ -778,10 +778,10 @@ export class Replay {
     const leaders = this.leaders;
     const parts = deal.lastSellParts;
     if (leaders === null || parts === null) return;
-    const fees = networkFee.plus(this.botFeeOf(fill.usdAmount));
+    const botFee = this.botFeeOf(fill.usdAmount);
     for (const part of parts) {
       if (part.quantity.isZero()) continue;
-      leaders.lotSold(part.leader, part.quantity, part.basis, fill.usdAmount, fill.quantity, fees);
+      leaders.lotSold(part.leader, part.quantity, part.basis, fill.usdAmount, fill.quantity, networkFee, botFee);
     }
   }
 
