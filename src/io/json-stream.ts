@@ -28,10 +28,7 @@ export function writeResponseParts(parts: ResponseParts, write: (text: string) =
     emit(value, out.add);
   });
   out.add(',"deals":[');
-  for (let i = 0; i < parts.dealCount; i++) {
-    if (i > 0) out.add(',');
-    emit(parts.deal(i), out.add);
-  }
+  writeDeals(parts, out.add);
   out.add(']');
   if (parts.skipped !== null) {
     out.add(',"skipped_copies":');
@@ -44,6 +41,39 @@ export function writeResponseParts(parts: ResponseParts, write: (text: string) =
   }
   out.add('}');
   out.flush();
+}
+
+/** Deals stringified together: one `JSON.stringify` call for many small deals. */
+const DEAL_BATCH = 64;
+
+/**
+ * The deals, comma-separated: batches of small deals (at most {@link LARGE} trades each, every
+ * other member a scalar or the token) in one `JSON.stringify` each; a deal with more trades
+ * piece by piece ({@link emit}).
+ */
+function writeDeals(parts: ResponseParts, add: (text: string) => void): void {
+  const batch: unknown[] = [];
+  let written = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    const text = JSON.stringify(batch);
+    add(written === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+    written += batch.length;
+    batch.length = 0;
+  };
+  for (let i = 0; i < parts.dealCount; i++) {
+    const deal = parts.deal(i);
+    if (deal.trades.length <= LARGE) {
+      batch.push(deal);
+      if (batch.length === DEAL_BATCH) flush();
+      continue;
+    }
+    flush();
+    if (written > 0) add(',');
+    emit(deal, add);
+    written++;
+  }
+  flush();
 }
 
 /** Gathers pieces of text and writes them about `chunkChars` characters at a time. */

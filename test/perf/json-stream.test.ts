@@ -81,4 +81,28 @@ describe('writeResponseParts', () => {
     );
     expect(withTrades).toBeGreaterThan(30); // most runs write deals with trades, not empty bodies
   });
+
+  it('writes batches of small deals and a deal of many trades around them as JSON.stringify does', () => {
+    // 150 deals (more than two batches of 64), every 70th with 300 trades (above the 256 that
+    // are written in one piece), the others with 0 to 3.
+    const trade = (k: number) => ({ type: 'buy', time: k, usd_amount: k / 3, usd_liquidity: null });
+    const deals = Array.from({ length: 150 }, (_, i) => ({
+      open_time: i,
+      token: { address: `T${i}`, name: null, symbol: 'X' },
+      trades: Array.from({ length: i % 70 === 0 ? 300 : i % 4 }, (_, k) => trade(k)),
+    }));
+    const parts = {
+      head: { summary: { pnl_total: 1.5 } },
+      dealCount: deals.length,
+      deal: (i: number) => deals[i],
+      dealToken: (i: number) => deals[i]!.token,
+      dealTrades: (i: number) => deals[i]!.trades,
+      skipped: null,
+      tail: {},
+      copierPoints: null,
+    } as unknown as Parameters<typeof writeResponseParts>[0];
+    let text = '';
+    writeResponseParts(parts, (t) => (text += t), 1000);
+    expect(text).toBe(JSON.stringify({ summary: { pnl_total: 1.5 }, deals }));
+  });
 });
