@@ -49,12 +49,36 @@ export class DealTerms {
   readonly state = new Float64Array(4);
   /** Where a price word is read and the double-word operations leave their results. */
   private readonly word = doubleWord();
+  /**
+   * With `usd_invested` in the terms, `Σ qty × price` beside them when kept (high, low, bound),
+   * for a copier's equity that shares the chart's valuations; else null.
+   */
+  private readonly products: Float64Array | null;
 
-  /** `withInvested`: the terms take away each deal's `usd_invested` (the unrealized PnL). */
+  /**
+   * `withInvested`: the terms take away each deal's `usd_invested` (the unrealized PnL);
+   * `keepsProducts`: such terms also keep `Σ qty × price` ({@link readProducts}).
+   */
   constructor(
     private readonly prices: PriceBook,
     private readonly withInvested: boolean,
-  ) {}
+    keepsProducts = false,
+  ) {
+    this.products = withInvested && keepsProducts ? new Float64Array(3) : null;
+  }
+
+  /**
+   * `Σ qty × price` at the last revaluation as a double word and a bound on its distance to the
+   * model's sum (each product and addition rounded to 40 digits): `out[0] + out[1]` within
+   * `out[2]`. The terms themselves without `usd_invested`, else the sum kept beside them; its
+   * products weigh no more than the terms, so the terms' {@link literalGap} covers them.
+   */
+  readProducts(out: Float64Array): void {
+    const sum = this.products ?? this.state;
+    out[0] = sum[SUM_HIGH]!;
+    out[1] = sum[SUM_LOW]!;
+    out[2] = sum[SUM_BOUND]! + this.literalGap();
+  }
 
   /** The token has a new price: re-value its deal, if any, at the next revaluation. */
   priceMoved(tokenId: number): void {
@@ -85,6 +109,7 @@ export class DealTerms {
     const base = at * SLOT;
     const f = this.slots;
     accumulateKept(this.state, f, base + TERM_HIGH, -1);
+    if (this.products !== null) accumulateKept(this.products, f, base + PRODUCT_HIGH, -1);
     const last = this.open.length - 1;
     const moved = this.open[last]!;
     if (moved !== booked) {
@@ -95,7 +120,11 @@ export class DealTerms {
     }
     this.open.pop(); // the last deal, moved into the freed slot if it was not this one
     this.bookedOfToken[deal.tokenId] = undefined;
-    if (last === 0) this.state.fill(0); // nothing open: the sum is exactly zero
+    if (last === 0) {
+      // Nothing open: the sums are exactly zero.
+      this.state.fill(0);
+      this.products?.fill(0);
+    }
   }
 
   /**
@@ -154,7 +183,7 @@ export class DealTerms {
       else if (priceKey === booked.priceKey) continue;
       booked.priceKey = priceKey;
       this.prices.priceWord(tokenId, this.word);
-      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
+      rebook(this.state, this.slots, booked.slot * SLOT, this.word, this.products);
     }
     this.flaggedCount = 0;
   }
@@ -202,11 +231,19 @@ export class BookedDeal {
  * does not inline it (the replay's functions use up its inlining budget), no double is boxed to
  * call it.
  */
-function rebook(sum: Float64Array, f: Float64Array, base: number, word: Float64Array): void {
+function rebook(
+  sum: Float64Array,
+  f: Float64Array,
+  base: number,
+  word: Float64Array,
+  products: Float64Array | null,
+): void {
   multiplyWords(word, f[base + QTY_HIGH]!, f[base + QTY_LOW]!, word[0]!, word[1]!);
   const productHigh = word[0]!;
+  const productLow = word[1]!;
+  if (products !== null) rebookProduct(products, f, base, word, productHigh, productLow);
   const investedHigh = f[base + INVESTED_HIGH]!;
-  addWords(word, productHigh, word[1]!, -investedHigh, -f[base + INVESTED_LOW]!);
+  addWords(word, productHigh, productLow, -investedHigh, -f[base + INVESTED_LOW]!);
   const termHigh = word[0]!;
   const termLow = word[1]!;
   const termBound = (Math.abs(productHigh) + Math.abs(investedHigh)) * TERM_ERROR;
@@ -220,6 +257,24 @@ function rebook(sum: Float64Array, f: Float64Array, base: number, word: Float64A
   f[base + TERM_LOW] = termLow;
   f[base + TERM_BOUND] = termBound;
   accumulate(sum, changeHigh, changeLow, changeBound);
+}
+
+/** {@link rebook}'s product alone into the sum of products, as the term into the terms' sum. */
+function rebookProduct(
+  products: Float64Array,
+  f: Float64Array,
+  base: number,
+  word: Float64Array,
+  productHigh: number,
+  productLow: number,
+): void {
+  const productBound = Math.abs(productHigh) * TERM_ERROR;
+  addWords(word, productHigh, productLow, -f[base + PRODUCT_HIGH]!, -f[base + PRODUCT_LOW]!);
+  const changeBound = f[base + PRODUCT_BOUND]! + productBound + Math.abs(word[0]!) * ADDITION_ERROR;
+  f[base + PRODUCT_HIGH] = productHigh;
+  f[base + PRODUCT_LOW] = productLow;
+  f[base + PRODUCT_BOUND] = productBound;
+  accumulate(products, word[0]!, word[1]!, changeBound);
 }
 
 // The state: a bounded sum (`accumulate` in `double-word.ts`), and the magnitude of the terms at
@@ -238,8 +293,12 @@ const INVESTED_LOW = 3;
 const TERM_HIGH = 4;
 const TERM_LOW = 5;
 const TERM_BOUND = 6;
-/** Doubles per slot (one spare, for alignment). */
-const SLOT = 8;
+// The product `qty × price` and its bound, when products are kept (`DealTerms.readProducts`).
+const PRODUCT_HIGH = 7;
+const PRODUCT_LOW = 8;
+const PRODUCT_BOUND = 9;
+/** Doubles per slot. */
+const SLOT = 10;
 
 /**
  * A term `qty × price − usd_invested`: two conversions and a product (< 2^-102) and a difference

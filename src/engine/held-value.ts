@@ -1,6 +1,6 @@
 import { ZERO, type Decimal } from '../numeric/decimal.js';
 import type { Deal } from './deal.js';
-import { DealTerms, SUM_BOUND, SUM_HIGH, SUM_LOW } from './deal-terms.js';
+import { DealTerms } from './deal-terms.js';
 import type { PriceBook } from './known-prices.js';
 
 /**
@@ -24,11 +24,16 @@ export class HeldValue {
    */
   private readonly products = new Map<Deal, ExactProduct>();
 
+  /**
+   * `shared`: the chart's terms, which keep `Σ qty × price` beside the unrealized PnL and see the
+   * same trades and prices (null: valued here).
+   */
   constructor(
     private readonly prices: PriceBook,
     private readonly scanning: boolean,
+    shared: DealTerms | null = null,
   ) {
-    this.terms = new DealTerms(prices, false);
+    this.terms = shared ?? new DealTerms(prices, false);
   }
 
   /** The deal traded and stays open: its position moved. */
@@ -56,10 +61,7 @@ export class HeldValue {
     const terms = this.terms;
     if (this.scanning) terms.flagAll();
     terms.revalue();
-    const state = terms.state;
-    out[0] = state[SUM_HIGH]!;
-    out[1] = state[SUM_LOW]!;
-    out[2] = state[SUM_BOUND]! + terms.literalGap();
+    terms.readProducts(out);
   }
 
   /**

@@ -26,6 +26,7 @@ import { Scheduler, type PendingCopy } from './scheduler.js';
 import { SkipLog } from './skip-log.js';
 import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
+import type { DealTerms } from './deal-terms.js';
 
 export type { ChartPoint, TradeRecord } from './trade-log.js';
 
@@ -292,7 +293,9 @@ export class Replay {
     this.exits = ExitRules.of(strategy);
     // A follower of a shared price book is told prices only when it watches them (the chart, exits).
     const toldPrices = setup.sharedPrices !== true || chart || this.exits !== null;
-    this.wallet = CopierWallet.of(strategy, this.prices, chart, !toldPrices);
+    // With the chart on, the copier's equity reads the chart's valuations of the open deals.
+    this.unrealized = chart ? new UnrealizedBook(this.prices, reportsCopier(strategy)) : null;
+    this.wallet = CopierWallet.of(strategy, this.prices, chart, !toldPrices, this.unrealized?.sharedTerms ?? null);
     this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
@@ -303,7 +306,6 @@ export class Replay {
     });
     this.filters = BuyFilters.of(strategy);
     this.skipped = strategy.report_skipped ? new SkipLog() : null;
-    this.unrealized = chart ? new UnrealizedBook(this.prices) : null;
     this.ledger = new FollowerLedger(
       chart ? new ChartSums(this.exec.botFeeRate) : null,
       this.wallet?.cash ?? null,
@@ -647,33 +649,21 @@ export class Replay {
     quote: Decimal | null,
     size: Decimal,
   ): Fill | null {
-    const fail = (reason: 'failed_transaction' | 'slippage_exceeded'): null => {
-      const fee = this.exec.failedFee(time);
-      this.ledger.failed(fee);
-      this.leaders?.failed(leader, fee);
-      this.cashChanged(time);
-      if (attempt < wallet.retries) {
-        const due = time + wallet.retryDelay;
-        this.scheduler.retry({
-          due,
-          swap,
-          index: i,
-          event,
-          leader,
-          tokenId,
-          buy,
-          held,
-          attempt: attempt + 1,
-          quote: price,
-        });
-        this.nextDue = this.scheduler.nextDue;
-      } else {
-        this.skip(swap, leader, buy, time, reason);
-      }
-      return null;
-    };
     if (wallet.failPercent !== null && wallet.draws.below(event, attempt, 0, wallet.failPercent))
-      return fail('failed_transaction');
+      return this.failAttempt(
+        wallet,
+        swap,
+        i,
+        event,
+        leader,
+        tokenId,
+        buy,
+        held,
+        time,
+        price,
+        attempt,
+        'failed_transaction',
+      );
     const fill = buy ? this.exec.buy(size, price, liquidity) : this.exec.sell(size, price, liquidity);
     const tolerance = wallet.tolerance;
     if (tolerance === null) return fill;
@@ -681,11 +671,58 @@ export class Replay {
     const worst = quoted.times(buy ? tolerance.up : tolerance.down);
     // A buy's price x against w; a sell's x = usd_amount / Q against w as usd_amount against Q × w.
     const worstValue = buy ? null : fill.quantity.times(worst);
-    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!)) return fail('slippage_exceeded');
+    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!))
+      return this.failAttempt(
+        wallet,
+        swap,
+        i,
+        event,
+        leader,
+        tokenId,
+        buy,
+        held,
+        time,
+        price,
+        attempt,
+        'slippage_exceeded',
+      );
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
     return buy
       ? this.sandwichBuy(wallet, fill, price, worst)
       : this.sandwichSell(wallet, fill, price, worst, worstValue!);
+  }
+
+  /**
+   * A failed attempt (copier's wallet 4): it pays its fee, and its retry is scheduled at the
+   * quote `price`, or the copy is abandoned with `reason` after the last one. Gives null, the
+   * attempt's answer.
+   */
+  private failAttempt(
+    wallet: CopierWallet,
+    swap: Swap,
+    index: number,
+    event: number,
+    leader: number,
+    tokenId: number,
+    buy: boolean,
+    held: Decimal,
+    time: number,
+    price: Decimal,
+    attempt: number,
+    reason: 'failed_transaction' | 'slippage_exceeded',
+  ): null {
+    const fee = this.exec.failedFee(time);
+    this.ledger.failed(fee);
+    this.leaders?.failed(leader, fee);
+    this.cashChanged(time);
+    if (attempt < wallet.retries) {
+      const due = time + wallet.retryDelay;
+      this.scheduler.retry({ due, swap, index, event, leader, tokenId, buy, held, attempt: attempt + 1, quote: price });
+      this.nextDue = this.scheduler.nextDue;
+    } else {
+      this.skip(swap, leader, buy, time, reason);
+    }
+    return null;
   }
 
   /**
@@ -880,9 +917,15 @@ class CopierWallet {
    * `keepPoints`: keep the cash and equity after each change, for the reports; `scanning`: the
    * replay is not told the prices of the tokens it holds ({@link HeldValue}).
    */
-  static of(strategy: Strategy, prices: PriceBook, keepPoints: boolean, scanning: boolean): CopierWallet | null {
+  static of(
+    strategy: Strategy,
+    prices: PriceBook,
+    keepPoints: boolean,
+    scanning: boolean,
+    sharedTerms: DealTerms | null,
+  ): CopierWallet | null {
     const reported = reportsCopier(strategy);
-    return reported ? new CopierWallet(strategy, prices, reported, keepPoints, scanning) : null;
+    return reported ? new CopierWallet(strategy, prices, reported, keepPoints, scanning, sharedTerms) : null;
   }
 
   private constructor(
@@ -891,8 +934,9 @@ class CopierWallet {
     reported: boolean,
     keepPoints: boolean,
     scanning: boolean,
+    sharedTerms: DealTerms | null,
   ) {
-    this.held = new HeldValue(prices, scanning);
+    this.held = new HeldValue(prices, scanning, sharedTerms);
     this.reported = reported;
     this.cash = new CopierCash(strategy.starting_balance_usd ?? null, strategy.reserve_usd ?? 0, keepPoints);
     this.draws = new Draws(strategy.random_seed ?? 0);

@@ -34,8 +34,17 @@ export class UnrealizedBook {
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
 
-  constructor(private readonly prices: PriceBook) {
-    this.terms = new DealTerms(prices, true);
+  /** `keepsProducts`: the terms also keep `Σ qty × price`, for a copier's equity ({@link sharedTerms}). */
+  constructor(
+    private readonly prices: PriceBook,
+    keepsProducts = false,
+  ) {
+    this.terms = new DealTerms(prices, true, keepsProducts);
+  }
+
+  /** The open deals' terms, for a `HeldValue` that reads their products instead of valuing the deals again. */
+  get sharedTerms(): DealTerms {
+    return this.terms;
   }
 
   /** The last reading's `pnl_unrealized`, as printed. */
