@@ -177,8 +177,8 @@ export class PostgresLedger implements Ledger {
   /**
    * Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, or a
    * Unix socket: `postgres://USER@/DATABASE?host=DIR`, see {@link postgresTarget}) and brings its
-   * schema up to date. Throws an {@link InputError} naming the URL (without its
-   * password) when it cannot.
+   * schema up to date. Throws an {@link InputError} naming the URL (without its password) when
+   * it cannot.
    */
   static async open(url: string, options: PostgresLedgerOptions): Promise<PostgresLedger> {
     const location = shownDatabase(url);

@@ -344,7 +344,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       -- writes). Set-based where copysim_charge_all takes each charge on its own: each key's row
       -- is locked and read once, each charge checked in turn against what the ones before it
       -- left, then one update a key, one insert of the ledger rows. The outcomes, and the
-      -- balances (after a charge, or short of one), come back in array order.
+      -- balances (after a charge, or short of one), come back in array order. (copysim_charge_all
+      -- stays: an instance of an older build, still running while others upgrade, calls it.)
       CREATE PROCEDURE copysim_charge_batch_on_disk(
         p_keys bigint[], p_holds bigint[], p_costs bigint[], p_operations text[], p_time bigint,
         p_idempotency_keys text[], p_tokens uuid[], p_bodies text[], p_headers text[],
