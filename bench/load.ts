@@ -6,14 +6,18 @@
  *
  * Starts `copysim serve` as a child process (so the load generator does not share its event
  * loop) on the bundled example tapes with a fresh key database (a SQLite file, or a database of
- * a throw-away PostgreSQL cluster on 127.0.0.1, fsync on like SQLite's synchronous = FULL), then
- * runs, one after the other:
+ * a throw-away PostgreSQL cluster, reached through its Unix socket), then runs, one after the
+ * other:
  * - simulator: POST /v1/wallets/simulator with the bundled sol request (fixtures/example);
  * - read: GET /v1/wallets/{first leader}/indicators?network=sol;
  * - read while simulating: the same read, while the simulator load runs beside it (the reads
  *   stay on the request thread, the simulations on the worker pool).
  * Then checks the ledger: every 200 was charged exactly once. With both ledgers it ends with
  * PostgreSQL's throughput as a share of SQLite's, scenario by scenario.
+ *
+ * Both ledgers are equally durable: every charge is on disk before its answer leaves (SQLite: WAL
+ * with synchronous = FULL, an fsync a commit; PostgreSQL: fsync and synchronous_commit on, its
+ * default settings otherwise).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -165,7 +169,8 @@ try {
   }
   if (ledgers !== 'sqlite') {
     cluster = await startCluster();
-    const done = await load('postgres', cluster.createDatabase('copysim_load'));
+    cluster.createDatabase('copysim_load');
+    const done = await load('postgres', cluster.socketUrl('copysim_load'));
     rows.push(...done.rows);
     checks.push(done.check);
   }

@@ -1,9 +1,9 @@
 /**
  * Throw-away PostgreSQL clusters for the service's tests and the ledger benchmark: Debian's
  * `postgresql` package (initdb, pg_ctl, postgres), a cluster in a temporary folder listening on
- * 127.0.0.1 and a free port, stopped by its pid and removed. PostgreSQL refuses to run as root:
- * as root, its programs run as the `postgres` system user (which the package creates), in a
- * folder given to that user.
+ * 127.0.0.1 and a free port, and on a Unix socket in that folder, stopped by its pid and
+ * removed. PostgreSQL refuses to run as root: as root, its programs run as the `postgres` system
+ * user (which the package creates), in a folder given to that user.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -60,6 +60,8 @@ export interface PostgresCluster {
   readonly pid: number;
   /** `postgres://copysim@127.0.0.1:PORT/NAME`. */
   url(database?: string): string;
+  /** The same database through the cluster's Unix socket: `postgres://copysim@/NAME?host=DIR&port=PORT`. */
+  socketUrl(database?: string): string;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): string;
   /** Fast shutdown by pid (SIGINT); waits until the server is gone. The data stay. */
@@ -135,6 +137,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Postgr
       return pid;
     },
     url,
+    socketUrl: (database = 'postgres') =>
+      `postgres://copysim@/${database}?host=${encodeURIComponent(dir)}&port=${port}`,
     createDatabase(name) {
       execFileSync(join(bin, 'psql'), ['-X', '-q', '-d', url(), '-c', `CREATE DATABASE "${name}"`], { stdio: 'pipe' });
       return url(name);

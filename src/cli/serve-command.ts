@@ -8,7 +8,7 @@ import { UsageError } from './usage.js';
 import { TAPE_HEADER_FLAGS, tapeHeaderOptions } from './tape-header-flags.js';
 
 export const SERVE_HELP = `copysim serve [--data DIR] [--db FILE|URL] [--redis URL] [--rate R] [--port N] [--host H]
-              [--workers N] [--queue URL] [--options FILE] [--log]
+              [--workers N] [--queue URL [--queue-timeout S]] [--options FILE] [--log]
               [--network sol|eth] [--tokens FILE] [--native-prices FILE]
 
 Serves the interface under /v1: POST /v1/wallets/simulator, GET /v1/wallets/{address}/indicators,
@@ -21,8 +21,9 @@ Idempotency-Key header may be retried safely (one answer, one charge).
                    one per network
                    (default: the bundled example, fixtures/example)
   --db FILE|URL    the key and credit database: a SQLite FILE, or a PostgreSQL URL
-                   (postgres://USER@HOST:PORT/DB) that several servers share; its schema is
-                   brought up to date at start (default: $COPYSIM_DB, else ./copysim.db)
+                   (postgres://USER@HOST:PORT/DB, or a Unix socket: postgres://USER@/DB?host=DIR)
+                   that several servers share; its schema is brought up to date at start
+                   (default: $COPYSIM_DB, else ./copysim.db)
   --redis URL      count rate limits in this Redis (redis://HOST:PORT), shared by every server
                    given it (default: each server counts its own)
   --rate R         the rate limit of keys without their own: "10/s", "600/min", both as
@@ -33,6 +34,9 @@ Idempotency-Key header may be retried safely (one answer, one charge).
   --queue URL      run the simulations on the "copysim worker" processes of this Redis work
                    queue (redis://HOST:PORT) instead of worker threads here; the workers read
                    the tapes at the paths this server loaded them from (shared storage)
+  --queue-timeout S
+                   seconds a simulation may take on the queue, waiting for a worker included,
+                   before its request answers 503 queue_timeout, charged nothing (default 60)
   --options FILE   engine options as JSON (as for "copysim simulate")
   --log            log every request (JSON lines on standard output)
   --network sol|eth, --tokens FILE, --native-prices FILE
@@ -63,6 +67,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
       host: { type: 'string', default: '127.0.0.1' },
       workers: { type: 'string' },
       queue: { type: 'string' },
+      'queue-timeout': { type: 'string' },
       options: { type: 'string' },
       log: { type: 'boolean', default: false },
       ...TAPE_HEADER_FLAGS,
@@ -72,6 +77,8 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
   const tapeHeader = tapeHeaderOptions(values, undefined);
   const port = wholeNumber('--port', values.port, 0, 65535) ?? 8080;
   const workers = wholeNumber('--workers', values.workers, 1, 64);
+  const queueTimeout = wholeNumber('--queue-timeout', values['queue-timeout'], 1, 86_400);
+  if (queueTimeout !== undefined && values.queue === undefined) throw new UsageError('--queue-timeout needs --queue');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const defaultRate = values.rate === undefined ? undefined : parseRate(values.rate, '--rate');
   const db = keyDatabase(values.db);
@@ -88,6 +95,7 @@ export async function serveCommand(args: string[], io: CliIo): Promise<number> {
     host: values.host,
     ...(workers !== undefined ? { workers } : {}),
     ...(values.queue !== undefined ? { queue: values.queue } : {}),
+    ...(queueTimeout !== undefined ? { queueTimeoutSeconds: queueTimeout } : {}),
     engineOptions,
     logger: values.log,
     now: () => Math.floor(Date.now() / 1000),

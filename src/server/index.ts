@@ -27,6 +27,8 @@ export {
   type StoredAnswer,
   type AnswerToStore,
   type NewKey,
+  type KeyStatus,
+  KEY_STATUS_MAX_AGE_MS,
 } from './ledger/ledger.js';
 export { SqliteLedger } from './ledger/sqlite-ledger.js';
 export {

@@ -43,6 +43,8 @@ export interface StartOptions {
    * worker threads here (the workers read the tapes at the same paths); default local threads.
    */
   readonly queue?: string;
+  /** With `queue`: seconds a simulation may take there before its request answers 503 (default 60). */
+  readonly queueTimeoutSeconds?: number;
   readonly engineOptions?: EngineOptionsInput;
   /** `now` and the follower's copy settings of the wallet analytics (engine options: above). */
   readonly analytics?: Omit<AnalyticsOptions, 'engineOptions'>;
@@ -124,7 +126,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const tapeFiles = tapes.map(({ network, file, header }) => ({ network, file, header }));
     pool =
       options.queue !== undefined
-        ? await QueueSimulationPool.start({ url: options.queue, tapes: tapeFiles, engineOptions })
+        ? await QueueSimulationPool.start({
+            url: options.queue,
+            tapes: tapeFiles,
+            engineOptions,
+            ...(options.queueTimeoutSeconds !== undefined ? { timeoutSeconds: options.queueTimeoutSeconds } : {}),
+          })
         : await SimulationPool.start({
             tapes: tapeFiles,
             engineOptions,

@@ -142,6 +142,11 @@ describe('copysim serve refuses to start on unusable input', () => {
   it.each([
     [['--port', '70000'], '--port must be a whole number from 0 to 65535, not "70000"'],
     [['--workers', '0'], '--workers must be a whole number from 1 to 64, not "0"'],
+    [['--queue-timeout', '30'], '--queue-timeout needs --queue'],
+    [
+      ['--queue', 'redis://127.0.0.1:1', '--queue-timeout', '0'],
+      '--queue-timeout must be a whole number from 1 to 86400, not "0"',
+    ],
     [['--data', '/nonexistent-copysim-data'], 'data folder /nonexistent-copysim-data: no such folder'],
     [['--rate', '5/h'], '--rate "5/h" is not a rate'],
     [['--redis', 'http://127.0.0.1:6379'], '--redis "http://127.0.0.1:6379" is not a Redis URL'],

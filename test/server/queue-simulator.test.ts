@@ -7,7 +7,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRedis } from '../../src/distributed/redis.js';
+import { QUEUE_NAME } from '../../src/distributed/job.js';
+import { checkRedis, redisOptions } from '../../src/distributed/redis.js';
 import { ensureBuild, type Build } from './support/build.js';
 import { call, type Answer } from './support/http.js';
 import { testLedger } from './support/ledgers.js';
@@ -52,12 +53,14 @@ describe.skipIf(!HAS_REDIS)('serve --queue: simulations on copysim worker proces
   let workerLog = '';
   const servers: ServeProcess[] = [];
   let key = '';
+  let queueUrl = '';
 
   beforeAll(async () => {
     build = await ensureBuild();
     ws = workspace();
     const socket = join(ws.dir, 'redis.sock');
     const url = `unix://${socket}`;
+    queueUrl = url;
     redis = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
@@ -134,4 +137,28 @@ describe.skipIf(!HAS_REDIS)('serve --queue: simulations on copysim worker proces
     expect(answers.map((a) => a.status)).toEqual(statuses);
     expect(workerLog).not.toContain('failed');
   }, 60_000);
+
+  it('with no worker on the queue: 503 queue_timeout after --queue-timeout, charged nothing, hold let go', async () => {
+    // Database 1 of the Redis: a queue no worker listens to.
+    const idle = await serve(build, ws, ['--queue', `${queueUrl}?db=1`, '--queue-timeout', '1']);
+    servers.push(idle);
+    const ledger = await testLedger(ws.db);
+    const { key: tenCredits, record } = await ledger.create({ credits: 10 });
+    for (let i = 0; i < 2; i++) {
+      const started = Date.now();
+      const answer = await call(idle.url, 'POST', SIM, { key: tenCredits, body: SOL_REQUEST });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      // The second is no 403 insufficient_credits: the first one's hold was let go.
+      expect([answer.status, answer.json.code, answer.headers.get('retry-after')]).toEqual([503, 'queue_timeout', '1']);
+      expect(answer.json.detail).toContain('no queue worker finished the simulation within 1 s');
+    }
+    expect((await ledger.get(record.id))!.credits).toBe(10);
+    expect((await ledger.ledger(record.id)).map((r) => r.kind)).toEqual(['grant']);
+    await ledger.close();
+    // The jobs were taken off the queue: a worker that connects later does not run them.
+    const { Queue } = await import('bullmq');
+    const queue = new Queue(QUEUE_NAME, { connection: redisOptions(`${queueUrl}?db=1`) });
+    expect(await queue.getJobCounts('waiting', 'active', 'delayed')).toEqual({ waiting: 0, active: 0, delayed: 0 });
+    await queue.close();
+  }, 30_000);
 });

@@ -16,6 +16,18 @@ export interface ApiKeyRecord {
   readonly rate: RateLimit | null;
 }
 
+/**
+ * What a request needs to know of its key before it runs: who it is, whether it is disabled, and
+ * its rate limit. Not its credits: holds and charges read those in the database.
+ */
+export type KeyStatus = Pick<ApiKeyRecord, 'id' | 'disabled' | 'rate'>;
+
+/**
+ * How old, at most, the {@link KeyStatus} that {@link Ledger.recentKey} gives may be: 1 s. So a
+ * disable or a new rate reaches every instance within that time.
+ */
+export const KEY_STATUS_MAX_AGE_MS = 1000;
+
 /** A key as `keys list` shows it: its record and the credits charged so far (from the ledger). */
 export interface ApiKeyListing extends ApiKeyRecord {
   readonly spent: number;
@@ -124,6 +136,12 @@ export interface Ledger {
   get(id: number): Promise<ApiKeyRecord | undefined>;
   /** The key a client presents, looked up by its hash; undefined when unknown. */
   authenticate(key: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * The status of the key a client presents, for the request path: as {@link authenticate}, but
+   * it may be as old as {@link KEY_STATUS_MAX_AGE_MS} (PostgreSQL keeps the statuses it read a
+   * moment ago, saving a round trip a request); SQLite reads the file every time.
+   */
+  recentKey(key: string): Promise<KeyStatus | undefined>;
   /** Adds `credits` (≥ 1), with a ledger row. Disabled keys can be topped up too. */
   topUp(id: number, credits: number): Promise<ApiKeyRecord>;
   setDisabled(id: number, disabled: boolean): Promise<ApiKeyRecord>;

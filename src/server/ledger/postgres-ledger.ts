@@ -18,12 +18,16 @@ import {
   type Hold,
   type HoldOutcome,
   type KeyAndHold,
+  type KeyStatus,
+  KEY_STATUS_MAX_AGE_MS,
   type Ledger,
   type LedgerRow,
   type NewKey,
 } from './ledger.js';
 import { Batcher } from './batcher.js';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.js';
+import { postgresTarget } from './postgres-url.js';
+import { RecentKeys } from './recent-keys.js';
 import { shownDatabase } from './shown-database.js';
 
 type Sql = Postgres.Sql<Record<string, never>>;
@@ -105,6 +109,9 @@ type HoldRow = { outcome: string; hold_id: number | null; remaining: number | nu
 type KeyAndHoldRow = KeyRow & { n: number; outcome: string | null; hold_id: number | null; remaining: number | null };
 type ChargeRow = { outcome: string; remaining: number | null };
 
+/** Key statuses an instance keeps at most (about 200 bytes each). */
+const RECENT_KEYS_KEPT = 10_000;
+
 /** Batches of one kind that may run at once: more would only queue on the same rows. */
 const BATCHES_IN_FLIGHT = 4;
 
@@ -145,6 +152,7 @@ export class PostgresLedger implements Ledger {
   private readonly timer: NodeJS.Timeout;
   private sweptAt = Date.now();
   private closed = false;
+  private readonly recentKeys = new RecentKeys(KEY_STATUS_MAX_AGE_MS, RECENT_KEYS_KEPT);
   private readonly authentications = new Batcher((hashes: readonly string[]) => this.authenticateAll(hashes), 4);
   private readonly keyHolds = new Batcher(
     (requests: readonly { hash: string; cost: number }[]) => this.authenticateAndHoldAll(requests),
@@ -167,16 +175,19 @@ export class PostgresLedger implements Ledger {
   }
 
   /**
-   * Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) and
-   * brings its schema up to date. Throws an {@link InputError} naming the URL (without its
-   * password) when it cannot.
+   * Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, or a
+   * Unix socket: `postgres://USER@/DATABASE?host=DIR`, see {@link postgresTarget}) and brings its
+   * schema up to date. Throws an {@link InputError} naming the URL (without its password) when
+   * it cannot.
    */
   static async open(url: string, options: PostgresLedgerOptions): Promise<PostgresLedger> {
     const location = shownDatabase(url);
     const postgres = loadPostgres();
+    const target = postgresTarget(url);
     let sql: Sql;
     try {
-      sql = postgres(url, {
+      sql = postgres(target.url, {
+        ...(target.socket === undefined ? {} : { path: target.socket }),
         max: options.connections ?? 10,
         connect_timeout: 10,
         onnotice: () => {},
@@ -240,6 +251,19 @@ export class PostgresLedger implements Ledger {
     return row === undefined ? undefined : toRecord(row);
   }
 
+  async recentKey(key: string): Promise<KeyStatus | undefined> {
+    const hash = hashApiKey(key);
+    const kept = this.recentKeys.get(hash, Date.now());
+    if (kept !== undefined) return kept;
+    const askedAt = Date.now();
+    const row = await this.query(() => this.authentications.push(hash));
+    if (row === undefined) return undefined;
+    const { id, disabled, rate } = toRecord(row);
+    const status: KeyStatus = { id, disabled, rate };
+    this.recentKeys.set(hash, status, askedAt);
+    return status;
+  }
+
   /** The keys of a batch of hashes, in one query. */
   private async authenticateAll(hashes: readonly string[]): Promise<Array<KeyRow | undefined>> {
     const rows = await this.sql<(KeyRow & { key_hash: string })[]>`
@@ -275,6 +299,7 @@ export class PostgresLedger implements Ledger {
   async setDisabled(id: number, disabled: boolean): Promise<ApiKeyRecord> {
     const rows = await this.sql`UPDATE api_keys SET disabled = ${disabled} WHERE id = ${id} RETURNING id`;
     if (rows.length === 0) throw noSuchKey(id);
+    this.recentKeys.forget(id);
     return (await this.get(id))!;
   }
 
@@ -282,6 +307,7 @@ export class PostgresLedger implements Ledger {
     const text = rate === null ? null : formatRate(rate);
     const rows = await this.sql`UPDATE api_keys SET rate = ${text} WHERE id = ${id} RETURNING id`;
     if (rows.length === 0) throw noSuchKey(id);
+    this.recentKeys.forget(id);
     return (await this.get(id))!;
   }
 
@@ -318,9 +344,12 @@ export class PostgresLedger implements Ledger {
   }
 
   async authenticateAndHold(key: string, cost: number): Promise<KeyAndHold> {
-    const row = await this.query(() => this.keyHolds.push({ hash: hashApiKey(key), cost }));
+    const hash = hashApiKey(key);
+    const askedAt = Date.now();
+    const row = await this.query(() => this.keyHolds.push({ hash, cost }));
     if (row === undefined) return { record: undefined, hold: undefined };
     const record = toRecord(row);
+    this.recentKeys.set(hash, { id: record.id, disabled: record.disabled, rate: record.rate }, askedAt);
     if (row.outcome === null) return { record, hold: undefined };
     return { record, hold: this.holdOutcome(row.id, cost, row) };
   }
@@ -364,23 +393,25 @@ export class PostgresLedger implements Ledger {
 
   /**
    * A batch of charges in one transaction, each checked and recorded on its own, the keys' rows
-   * locked in key order; answered once the batch is on disk (as SQLite's group commit).
+   * locked in key order; answered once the batch is on disk (as SQLite's group commit), all in
+   * one round trip.
    */
   private async chargeAll(requests: readonly ChargeRequest[]): Promise<ChargeRow[]> {
     const order = byKey(requests, (r) => r.hold.keyId);
     const column = <T>(of: (r: ChargeRequest) => T): T[] => order.map((i) => of(requests[i]!));
     const claimOf = (r: ChargeRequest) => r.answer?.claim as TokenClaim | undefined;
-    const rows = await this.sql<(ChargeRow & { n: number })[]>`
-      SELECT * FROM copysim_charge_all(
+    const [row] = await this.sql<{ outcomes: string[]; balances: Array<number | null> }[]>`
+      CALL copysim_charge_batch_on_disk(
         ${column((r) => r.hold.keyId)}::bigint[], ${column((r) => r.hold.id)}::bigint[],
         ${column((r) => r.hold.cost)}::bigint[], ${column((r) => r.operation)}::text[], ${this.options.now()},
         ${column((r) => claimOf(r)?.idempotencyKey ?? null)}::text[],
         ${column((r) => claimOf(r)?.token ?? null)}::uuid[],
         ${column((r) => r.answer?.body ?? null)}::text[],
         ${column((r) => (r.answer === undefined ? null : JSON.stringify(r.answer.headers)))}::text[])`;
-    await this.sql`SELECT copysim_wait_for_disk()`;
     const out: ChargeRow[] = new Array(requests.length);
-    for (const row of rows) out[order[row.n - 1]!] = row;
+    row!.outcomes.forEach((outcome, n) => {
+      out[order[n]!] = { outcome, remaining: row!.balances[n] ?? null };
+    });
     return out;
   }
 

@@ -14,7 +14,8 @@ import type { Migration } from '../keys/migrations.js';
  *   (its holds are let go when their leases run out, by the sweep or by a hold that needs them).
  * Every step commits without waiting for the disk (`synchronous_commit` off), so that a key's row
  * is locked for its updates only, never while the disk writes; before answering a charge the
- * instance waits for the disk (copysim_wait_for_disk). So no answer leaves before its charge is
+ * instance waits for the disk (copysim_wait_for_disk, in the same call as the charges:
+ * copysim_charge_batch_on_disk). So no answer leaves before its charge is
  * on disk, and what a crash of the database loses is holds, claims, and charges whose answers
  * never left.
  *
@@ -330,6 +331,107 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         DELETE FROM idempotency_keys i WHERE (i.key_id, i.idempotency_key) IN (
           SELECT l.key_id, l.idempotency_key FROM idempotency_keys l
           WHERE l.token IS NULL AND l.created_at <= p_before FOR UPDATE SKIP LOCKED);
+      END $$;
+    `,
+  },
+  {
+    version: 2,
+    name: 'a batch of charges and the wait for the disk in one call',
+    sql: `
+      -- A batch of charges, as copysim_charge_all, committed, then the wait for the disk
+      -- (copysim_wait_for_disk): one round trip where they took two. A procedure, as only a
+      -- procedure may commit between them (so the keys' rows are not locked while the disk
+      -- writes). Set-based where copysim_charge_all takes each charge on its own: each key's row
+      -- is locked and read once, each charge checked in turn against what the ones before it
+      -- left, then one update a key, one insert of the ledger rows. The outcomes, and the
+      -- balances (after a charge, or short of one), come back in array order. (copysim_charge_all
+      -- stays: an instance of an older build, still running while others upgrade, calls it.)
+      CREATE PROCEDURE copysim_charge_batch_on_disk(
+        p_keys bigint[], p_holds bigint[], p_costs bigint[], p_operations text[], p_time bigint,
+        p_idempotency_keys text[], p_tokens uuid[], p_bodies text[], p_headers text[],
+        INOUT outcomes text[] DEFAULT NULL, INOUT balances bigint[] DEFAULT NULL
+      ) LANGUAGE plpgsql AS $$
+      DECLARE
+        v_size integer := coalesce(array_length(p_keys, 1), 0);
+        v_key bigint;
+        v_found boolean;
+        v_credits bigint;
+        v_disabled boolean;
+        v_answers boolean := false;
+        v_claimed bigint[];
+      BEGIN
+        PERFORM set_config('synchronous_commit', 'off', true);
+        outcomes := array_fill('ok'::text, ARRAY[v_size]);
+        balances := array_fill(NULL::bigint, ARRAY[v_size]);
+        -- The claims first, in one order (the lock order: idempotency rows, keys, holds).
+        IF array_remove(p_idempotency_keys, NULL) <> '{}' THEN
+          v_answers := true;
+          SELECT coalesce(array_agg(held.n), '{}') INTO v_claimed FROM (
+            SELECT u.n
+            FROM unnest(p_keys, p_idempotency_keys, p_tokens) WITH ORDINALITY AS u(key_id, idempotency_key, token, n)
+            JOIN idempotency_keys c
+              ON c.key_id = u.key_id AND c.idempotency_key = u.idempotency_key AND c.token = u.token
+            ORDER BY c.key_id, c.idempotency_key
+            FOR UPDATE OF c) held;
+          FOR i IN 1 .. v_size LOOP
+            IF p_idempotency_keys[i] IS NOT NULL AND NOT i = ANY (v_claimed) THEN
+              outcomes[i] := 'claim_lost';
+            END IF;
+          END LOOP;
+        END IF;
+        -- The keys in array order (the instance sorts it by key), each row locked once.
+        FOR i IN 1 .. v_size LOOP
+          IF i = 1 OR p_keys[i] <> v_key THEN
+            v_key := p_keys[i];
+            SELECT k.credits, k.disabled INTO v_credits, v_disabled FROM api_keys k WHERE k.id = v_key
+              FOR NO KEY UPDATE;
+            v_found := FOUND;
+          END IF;
+          IF NOT v_found THEN
+            outcomes[i] := 'unknown_key';
+          ELSIF outcomes[i] <> 'ok' THEN
+            NULL;
+          ELSIF v_disabled THEN
+            outcomes[i] := 'key_disabled';
+          ELSIF v_credits < p_costs[i] THEN
+            outcomes[i] := 'insufficient_credits';
+            balances[i] := v_credits;
+          ELSE
+            v_credits := v_credits - p_costs[i];
+            balances[i] := v_credits;
+          END IF;
+        END LOOP;
+        -- The holds go either way (unless the sweep took one: its lease ran out); the charges
+        -- come off the balances, one update a key.
+        IF array_remove(p_holds, NULL) <> '{}' THEN
+          WITH gone AS (
+            DELETE FROM credit_holds h WHERE h.id = ANY (p_holds) RETURNING h.key_id, h.amount
+          )
+          UPDATE api_keys k SET held = k.held - g.amount
+            FROM (SELECT gone.key_id, sum(gone.amount) AS amount FROM gone GROUP BY gone.key_id) g
+            WHERE k.id = g.key_id;
+        END IF;
+        UPDATE api_keys k SET credits = k.credits - c.charged
+          FROM (SELECT u.key_id, sum(u.cost) AS charged
+                FROM unnest(p_keys, p_costs, outcomes) AS u(key_id, cost, outcome)
+                WHERE u.outcome = 'ok' GROUP BY u.key_id) c
+          WHERE k.id = c.key_id;
+        INSERT INTO credit_ledger (key_id, kind, operation, delta, balance_after, time, idempotency_key)
+          SELECT u.key_id, 'charge', u.operation, -u.cost, u.balance, p_time, u.idempotency_key
+          FROM unnest(p_keys, p_costs, p_operations, outcomes, balances, p_idempotency_keys)
+               WITH ORDINALITY AS u(key_id, cost, operation, outcome, balance, idempotency_key, n)
+          WHERE u.outcome = 'ok'
+          ORDER BY u.n;
+        IF v_answers THEN
+          UPDATE idempotency_keys c
+            SET token = NULL, lease_until = NULL, body = u.body, headers = u.headers, spent = u.cost,
+                remaining = u.balance
+            FROM unnest(p_keys, p_idempotency_keys, p_bodies, p_headers, p_costs, outcomes, balances)
+                 AS u(key_id, idempotency_key, body, headers, cost, outcome, balance)
+            WHERE u.outcome = 'ok' AND c.key_id = u.key_id AND c.idempotency_key = u.idempotency_key;
+        END IF;
+        COMMIT;
+        PERFORM copysim_wait_for_disk();
       END $$;
     `,
   },

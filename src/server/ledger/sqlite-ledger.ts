@@ -11,6 +11,7 @@ import {
   type Hold,
   type HoldOutcome,
   type KeyAndHold,
+  type KeyStatus,
   type Ledger,
   type LedgerRow,
   type NewKey,
@@ -84,6 +85,12 @@ export class SqliteLedger implements Ledger {
 
   async authenticate(key: string): Promise<ApiKeyRecord | undefined> {
     return this.store.findByKey(key);
+  }
+
+  /** Reads the file every time: a lookup of one indexed row costs less than keeping it. */
+  async recentKey(key: string): Promise<KeyStatus | undefined> {
+    const record = this.store.findByKey(key);
+    return record === undefined ? undefined : { id: record.id, disabled: record.disabled, rate: record.rate };
   }
 
   async topUp(id: number, credits: number): Promise<ApiKeyRecord> {

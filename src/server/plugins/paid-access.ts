@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { insufficientCredits, keyDisabled, type CreditsSpent } from '../credits.js';
 import { HttpError } from '../http-error.js';
-import type { ApiKeyRecord, ChargeOutcome, Claim, Hold, HoldOutcome, Ledger } from '../ledger/ledger.js';
+import type { ChargeOutcome, Claim, Hold, HoldOutcome, KeyStatus, Ledger } from '../ledger/ledger.js';
 import type { OperationSpec } from '../operations.js';
 import { rateLimitHeaders, type RateLimiter } from '../rate-limit/limiter.js';
 import { formatRate, isUnlimited, UNLIMITED, type RateLimit } from '../rate-limit/rate.js';
@@ -135,12 +135,12 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
         throw new HttpError(401, { code: 'unauthorized', detail: 'missing X-API-Key header' });
       }
       // With an Idempotency-Key the claim comes first (a replay needs no credits): no hold yet.
-      let record: ApiKeyRecord | undefined;
+      let record: KeyStatus | undefined;
       let hold: HoldOutcome | undefined;
       if (spec.holdsCredits && request.headers['idempotency-key'] === undefined) {
         ({ record, hold } = await ledger.authenticateAndHold(key, spec.cost));
       } else {
-        record = await ledger.authenticate(key);
+        record = await ledger.recentKey(key);
       }
       if (record === undefined) throw new HttpError(401, { code: 'unauthorized', detail: 'unknown API key' });
       const paidKey: PaidKey = { id: record.id, hold };
@@ -225,9 +225,10 @@ function paidAccess({ ledger, rateLimiter, defaultRate = UNLIMITED }: PaidAccess
 }
 
 /**
- * Keys, rate limits and credits for the paid routes, one ledger for the whole service: a key is
- * read from the ledger on every request (so a top-up or a disable counts at once), and credits
- * are held while an operation runs and charged only when it succeeds. The routes get it by
+ * Keys, rate limits and credits for the paid routes, one ledger for the whole service. A key's
+ * status comes from the ledger ({@link Ledger.recentKey}: with PostgreSQL up to a second old, so
+ * a disable or a new rate counts within that time); its credits are held while an operation runs
+ * and charged only when it succeeds, by the database, which refuses a disabled key at once. The routes get it by
  * {@link paidAccessOf}.
  */
 export const paidAccessPlugin = sharedPlugin<PaidAccessOptions>('copysim-paid-access', async (app, options) => {

@@ -22,7 +22,19 @@ export interface QueueSimulationPoolOptions {
   readonly engineOptions?: EngineOptionsInput;
   /** Simulations under way beyond which `run` answers 503 `busy`; default 256. */
   readonly maxQueue?: number;
+  /**
+   * Seconds a simulation may take on the queue, waiting for a worker included, before `run`
+   * answers 503 `queue_timeout` (and takes its job off the queue if no worker has it yet);
+   * default {@link DEFAULT_QUEUE_TIMEOUT_SECONDS}.
+   */
+  readonly timeoutSeconds?: number;
 }
+
+/** Seconds a simulation may take on the queue by default: 60. */
+export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 60;
+
+/** What a time limit that ran out rejects with. */
+const TIMED_OUT = Symbol('timed out');
 
 type SimulateResult = JobResult<SimulateOutput>;
 
@@ -46,6 +58,7 @@ export class QueueSimulationPool implements Simulator {
     private readonly tapes: ReadonlyMap<Network, TapeRef>,
     private readonly settings: SimulateJobSettings,
     private readonly maxQueue: number,
+    private readonly timeoutSeconds: number,
   ) {}
 
   /** Hashes the tapes and connects to the queue; rejects with one line when Redis does not answer. */
@@ -70,7 +83,8 @@ export class QueueSimulationPool implements Simulator {
     events.setMaxListeners(0);
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     const settings = { engineOptions: options.engineOptions ?? {} };
-    return new QueueSimulationPool(queue, events, tapes, settings, options.maxQueue ?? 256);
+    const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_QUEUE_TIMEOUT_SECONDS;
+    return new QueueSimulationPool(queue, events, tapes, settings, options.maxQueue ?? 256, timeoutSeconds);
   }
 
   /** No local worker threads: the simulations run on the queue's workers. */
@@ -88,22 +102,36 @@ export class QueueSimulationPool implements Simulator {
     const data: JobData = { kind: 'simulate', tape, settings: this.settings, items: [{ index: 0, input: request }] };
     const jobId = `simulate-${randomUUID()}`;
     this.running++;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(TIMED_OUT), this.timeoutSeconds * 1000);
+    });
+    const added = this.queue.add('simulate', data, {
+      jobId,
+      attempts: 3,
+      backoff: { type: 'fixed', delay: 1_000 },
+      // Taken off below; these bound what a service that died leaves.
+      removeOnComplete: { age: 3_600 },
+      removeOnFail: { age: 86_400 },
+    });
     let result: SimulateResult;
     try {
-      const job = await this.queue.add('simulate', data, {
-        jobId,
-        attempts: 3,
-        backoff: { type: 'fixed', delay: 1_000 },
-        // Taken off below; these bound what a service that died leaves.
-        removeOnComplete: { age: 3_600 },
-        removeOnFail: { age: 86_400 },
-      });
-      result = await job.waitUntilFinished(this.events);
+      const job = await Promise.race([added, timedOut]);
+      // Its own time limit, later than ours, only lets go of its listeners.
+      result = await Promise.race([job.waitUntilFinished(this.events, this.timeoutSeconds * 1000 + 1000), timedOut]);
     } catch (e) {
+      if (e === TIMED_OUT) {
+        const detail =
+          `no queue worker finished the simulation within ${this.timeoutSeconds} s ` +
+          '(is a copysim worker running on the queue?); nothing was charged, retry later';
+        throw new HttpError(503, { code: 'queue_timeout', detail }, { 'retry-after': '1' });
+      }
       throw new Error(`the simulation job failed on the queue: ${(e as Error).message}`);
     } finally {
+      clearTimeout(timer);
       this.running--;
-      this.queue.remove(jobId).catch(() => {});
+      // Once added: a job no worker has taken yet goes; one a worker runs stays, its answer unused.
+      added.then(() => this.queue.remove(jobId)).catch(() => {});
     }
     const item = result.items[0];
     if (item === undefined) throw new CopysimError('a queue worker answered a simulation job with no result');
