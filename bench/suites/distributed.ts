@@ -255,6 +255,9 @@ function speedUpTable(
     start === 'kept'
       ? 'workers started once, each set serving one run untimed first (tape held, code warm)'
       : 'workers started afresh for each run (it pays for their reading the tape and warming up)';
+  const turns = pairs
+    .map(({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`)
+    .join('; ');
   const alone = busy.filter((b) => b.count === 1).map((b) => b.cores);
   const pairBusy = busy.filter((b) => b.count === 2).map((b) => b.cores);
   const cores =
@@ -275,11 +278,9 @@ function speedUpTable(
     }),
     row(suite, `speed-up, 2 worker ${processes}`, median(ratios), '×', {
       ...(atLeast !== undefined ? { atLeast } : {}),
-      note: `2 worker processes against 1 on this machine, ${how}; producer wall time, median of ${ROUNDS} pairs run in turns (${pairs
-        .map(
-          ({ two, one }, k) => `${ratios[k]!.toFixed(2)}×: ${seconds(one.wallMs)} s against ${seconds(two.wallMs)} s`,
-        )
-        .join('; ')})`,
+      note:
+        `2 worker processes against 1 on this machine, ${how}; producer wall time, median of ${ROUNDS} pairs` +
+        ` run in turns (${turns})`,
     }),
   ];
 }
@@ -322,7 +323,9 @@ async function fixedCostRows(
     }
   }
   const ms = (values: readonly number[]): string => values.map((v) => Math.round(v)).join(', ');
-  const how = `copysim sweep --queue of requests that take no time (${requests.file.split('/').at(-1)}), as a user runs it, start to end, best of ${ROUNDS} in turns`;
+  const how =
+    `copysim sweep --queue of requests that take no time (${requests.file.split('/').at(-1)}),` +
+    ` as a user runs it, start to end, best of ${ROUNDS} in turns`;
   return [
     row(suite, 'fixed cost of a queued run, worker holding the tape', Math.min(...held) / 1000, 's', {
       ...(requests.atMost !== undefined ? { atMost: requests.atMost } : {}),

@@ -31,7 +31,7 @@ describe('needsReplayFlags', () => {
 });
 
 describe('giveThreadsReplayFlags', () => {
-  it('gives a worker thread started after it gc, a young generation past the default and no background compiling', async () => {
+  it('gives threads started after it gc, a young generation past the default, no background compiling', async () => {
     const { main } = await ensureBuild();
     const flags = pathToFileURL(join(main, '..', 'node-flags.js')).href;
     // A thread that reports what it got; V8 traces each function it queues for a background compiler.

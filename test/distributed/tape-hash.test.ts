@@ -34,7 +34,7 @@ describe('tapeSha256', () => {
     expect(store.records.size).toBe(0);
   });
 
-  it('records the hash of a settled file, uses it while the file is unchanged, and hashes again once it is written to', async () => {
+  it("records a settled file's hash, uses it while the file is unchanged, hashes again once written to", async () => {
     const path = join(dir, 'settled.json');
     writeFileSync(path, 'a');
     await new Promise((resolve) => setTimeout(resolve, SETTLED_MS + 100));
