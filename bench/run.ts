@@ -16,7 +16,12 @@
  * in Parquet against read + JSON.parse of its JSON form, the files' sizes, and peak RSS on the
  * 10M tape in Parquet), importer (import dune and import flipside rows/s on 100k-row CSV exports),
  * live (copysim follow fed swaps at full speed: swaps/s acknowledged with the log flushed, and
- * the p99 wait from acknowledgement to applied).
+ * the p99 wait from acknowledgement to applied), heavy (the heavy workload of
+ * ../shared/bench/heavy-tape.py, whose tapes it writes with python3 into bench/data/heavy-1m and
+ * heavy-100k when missing: simulate on the 1M tape from Parquet and from JSON and rank of its
+ * 10,100 wallets, each against read + JSON.parse of the JSON tape; a sweep of 1,000 requests
+ * over the 100k tape on 2 workers; two `copysim worker --threads 1` against one on 120 of them,
+ * and the fixed cost of a queued run; needs redis-server).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -36,12 +41,15 @@ import { floorSuite, rankSuite, streamSuite, sweepSuite } from './suites/process
 import { reportSuite } from './suites/report.js';
 import { columnarStreamSuite, columnarSuite, importerSuite, parquetOf } from './suites/columnar.js';
 import { liveSuite } from './suites/live.js';
+import { heavySuite } from './suites/heavy.js';
 import { table, type Row } from './suites/row.js';
 import { requestVariants, TapeGenerator } from './tape-generator.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url)).replace(/[/\\]dist[/\\]bench$/, '/bench');
 const DATA_DIR = join(BENCH_DIR, 'data');
 const RESULTS_DIR = join(BENCH_DIR, 'results');
+/** The heavy workload's tape writer, in the shared folder beside the project. */
+const HEAVY_SCRIPT = join(BENCH_DIR, '..', '..', 'shared', 'bench', 'heavy-tape.py');
 
 /** The tape of `swaps` swaps in bench/data (written on first use), and its request file. */
 function ensureTape(swaps: number, extension: 'json' | 'jsonl'): { tape: string; request: string } {
@@ -97,6 +105,7 @@ const SUITES = [
   'columnar',
   'importer',
   'live',
+  'heavy',
 ] as const;
 
 const USAGE = `Usage: npm run bench -- [options]   (or node dist/bench/run.js [options])
@@ -167,7 +176,7 @@ async function main(argv: readonly string[]): Promise<void> {
     }
     if (only.has('floor')) {
       process.stderr.write('floor …\n');
-      say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed', !quick));
+      say(floorSuite(tape, request, sizes.tape, sizes.rounds, 'all 100 leaders followed', quick ? undefined : 3));
       say(
         floorSuite(
           tape,
@@ -175,13 +184,13 @@ async function main(argv: readonly string[]): Promise<void> {
           sizes.tape,
           sizes.rounds,
           '10 leaders followed',
-          !quick,
+          quick ? undefined : 3,
         ),
       );
     }
     if (only.has('rank')) {
       process.stderr.write('rank …\n');
-      say(rankSuite(tape, request, sizes.tape, sizes.rounds, !quick));
+      say(rankSuite(tape, request, sizes.tape, sizes.rounds, quick ? undefined : 3));
     }
     if (only.has('report')) {
       process.stderr.write('report …\n');
@@ -226,7 +235,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (only.has('columnar')) {
     const { tape, request } = ensureTape(sizes.tape, 'json');
     process.stderr.write('columnar …\n');
-    say(columnarSuite(tape, request, sizes.tape, sizes.rounds, !quick));
+    say(columnarSuite(tape, request, sizes.tape, sizes.rounds, quick ? {} : { ratio: 0.5, size: 0.25 }));
     // The large tape's Parquet form is enough when it is there: its JSONL is only converted from.
     const big = join(DATA_DIR, `tape-${sizes.stream}.parquet`);
     const bigRequest = requestPathOf(big);
@@ -252,7 +261,17 @@ async function main(argv: readonly string[]): Promise<void> {
     const controlCount = Math.min(sizes.sweepRequests, 100);
     const control = { file: ensureRequests(sizes.sweepTape, controlCount), count: controlCount };
     process.stderr.write('distributed …\n');
-    say(await distributedSuite(tape, { file, count: sizes.sweepRequests }, sizes.sweepTape, !quick, control));
+    say(
+      await distributedSuite(tape, { file, count: sizes.sweepRequests }, sizes.sweepTape, {
+        control,
+        ...(quick ? {} : { atLeast: 1.7 }),
+      }),
+    );
+  }
+
+  if (only.has('heavy')) {
+    const onPart = (name: string): void => void process.stderr.write(`${name} …\n`);
+    say(await heavySuite({ script: HEAVY_SCRIPT, dataDir: DATA_DIR, quick, rounds: sizes.rounds, onPart }));
   }
 
   const machine = {

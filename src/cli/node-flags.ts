@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
 
 /**
  * Node flags of the commands that replay large tapes:
@@ -14,8 +15,10 @@ import { spawn } from 'node:child_process';
  *   the whole warm-up. The compiling costs the same either way; with a core to spare (one
  *   `simulate`) the two measure the same.
  *
- * V8 reads these flags only at start-up, and a `#!/usr/bin/env -S node …` line would not run
- * where `env` has no `-S` (BusyBox, the BSDs), so such a command starts node again with them.
+ * V8 reads these flags when an isolate starts, and a `#!/usr/bin/env -S node …` line would not
+ * run where `env` has no `-S` (BusyBox, the BSDs), so a command that replays in its main thread
+ * starts node again with them; one that replays only on worker threads sets them for its threads
+ * ({@link giveThreadsReplayFlags}).
  */
 export const REPLAY_NODE_FLAGS: readonly string[] = [
   '--max-semi-space-size=64',
@@ -23,7 +26,8 @@ export const REPLAY_NODE_FLAGS: readonly string[] = [
   '--no-concurrent-recompilation',
 ];
 
-const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'worker', 'rank', 'latency']);
+/** The commands that replay in their main thread. */
+const REPLAY_COMMANDS = new Set(['simulate', 'sweep', 'rank', 'latency']);
 
 /** True when this node was started with the replay flags (on its command line or in `NODE_OPTIONS`). */
 export function hasReplayFlags(execArgv: readonly string[], nodeOptions = ''): boolean {
@@ -31,9 +35,26 @@ export function hasReplayFlags(execArgv: readonly string[], nodeOptions = ''): b
   return REPLAY_NODE_FLAGS.every((flag) => given.has(flag));
 }
 
-/** True when `argv` is a replay command and this node was started without the flags. */
+/**
+ * True when `argv` is a replay command and this node was started without the flags. A sweep on
+ * the queue (`sweep --queue`) replays nothing here: it reads the requests, hashes the tape and
+ * prints the workers' lines, so it starts no second node.
+ */
 export function needsReplayFlags(argv: readonly string[], execArgv: readonly string[], nodeOptions = ''): boolean {
-  return REPLAY_COMMANDS.has(argv[0] ?? '') && !hasReplayFlags(execArgv, nodeOptions);
+  const [command, ...args] = argv;
+  if (!REPLAY_COMMANDS.has(command ?? '')) return false;
+  if (command === 'sweep' && args.some((arg) => arg === '--queue' || arg.startsWith('--queue='))) return false;
+  return !hasReplayFlags(execArgv, nodeOptions);
+}
+
+/**
+ * Gives the worker threads this node starts from now on the replay flags, when it was started
+ * without them: each thread's isolate reads them as it starts (its young generation, `gc`, its
+ * compiling on the thread itself). This thread keeps the flags it started with, so only a command
+ * that replays on worker threads alone (`copysim worker`) may save the second node start with it.
+ */
+export function giveThreadsReplayFlags(): void {
+  if (!hasReplayFlags(process.execArgv, process.env.NODE_OPTIONS)) setFlagsFromString(REPLAY_NODE_FLAGS.join(' '));
 }
 
 /**

@@ -4,16 +4,11 @@ import { parseArgs } from 'node:util';
 import type { ErrorBody } from '../model/errors.js';
 import { readJson, readText } from '../io/files.js';
 import { writeJson } from '../io/json-stream.js';
-import { readTapeFile } from '../io/read-tape.js';
-import { sweepEach, type SweepResult } from '../sweep/index.js';
-import { sweepOnQueue } from '../distributed/sweep-queue.js';
-import { collectYoungGeneration } from '../threads/young-collection.js';
+import type { SweepResult } from '../sweep/index.js';
 import { EXIT_OK, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
 import { UsageError } from './usage.js';
 import { TAPE_HEADER_FLAGS, TAPE_HEADER_HELP, tapeHeaderOptions } from './tape-header-flags.js';
-import { sweepReportHtml } from '../report/html/grid-data.js';
-import { writeHtmlFile } from '../report/html/index.js';
 
 export const SWEEP_HELP =
   `copysim sweep --tape TAPE --requests REQUESTS.jsonl [--workers N] [--full DIR]` +
@@ -141,7 +136,9 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
     }
   };
   try {
+    // Each way loads only its own modules: a sweep on the queue reads no tape, and starts sooner.
     if (queue !== undefined) {
+      const { sweepOnQueue } = await import('../distributed/sweep-queue.js');
       await sweepOnQueue(values.tape, requests, write, {
         url: queue,
         full: fullDir !== undefined,
@@ -153,6 +150,11 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
       });
       return EXIT_OK;
     }
+    const [{ readTapeFile }, { sweepEach }, { collectYoungGeneration }] = await Promise.all([
+      import('../io/read-tape.js'),
+      import('../sweep/index.js'),
+      import('../threads/young-collection.js'),
+    ]);
     const tape = readTapeFile(values.tape, header);
     await sweepEach(tape, requests, write, {
       full: fullDir !== undefined,
@@ -165,7 +167,12 @@ export async function sweepCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     bar.finish();
   }
-  if (values.html !== undefined)
+  if (values.html !== undefined) {
+    const [{ sweepReportHtml }, { writeHtmlFile }] = await Promise.all([
+      import('../report/html/grid-data.js'),
+      import('../report/html/index.js'),
+    ]);
     writeHtmlFile(values.html, sweepReportHtml(`copysim sweep: ${values.requests}`, requests, answered));
+  }
   return EXIT_OK;
 }

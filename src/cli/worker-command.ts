@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { startQueueWorker } from '../distributed/worker.js';
 import { shownUrl } from '../distributed/redis.js';
 import { EXIT_OK, type CliIo } from './io.js';
+import { giveThreadsReplayFlags } from './node-flags.js';
 import { UsageError } from './usage.js';
 
 export const WORKER_HELP = `copysim worker --queue redis://HOST:PORT [--threads N] [--lock-seconds S]
@@ -43,6 +44,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
   const threads = parsePositive('threads', values.threads, true) ?? availableParallelism();
   const lockSeconds = parsePositive('lock-seconds', values['lock-seconds'], false) ?? 30;
   const url = values.queue;
+  // The jobs run on worker threads, which take the replay flags as they start: no second node.
+  giveThreadsReplayFlags();
   const worker = await startQueueWorker({
     url,
     threads,
@@ -59,8 +62,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
       process.off('SIGTERM', stop);
       io.err(`copysim worker: ${signal}: finishing the jobs under way\n`);
       // A second signal ends the process at once (the jobs under way go back to the queue). Not
-      // one within a second of the first: a terminal's Ctrl-C reaches this process twice when
-      // it was started again with the replay flags (from the parent node and from the terminal).
+      // one within a second of the first: a terminal's Ctrl-C reaches this process twice when a
+      // parent passes it on too (npx, or a node that started this one).
       const first = Date.now();
       const force = (): void => {
         if (Date.now() - first >= 1_000) process.exit(130);

@@ -5,13 +5,14 @@
  * ignored, so no result is counted twice.
  */
 import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import type { Job, Queue, QueueEvents } from 'bullmq';
 import { resolve } from 'node:path';
 import { CopysimError, InputError } from '../model/errors.js';
 import { loadBullmq } from './dependencies.js';
 import { QUEUE_NAME, type ItemResult, type JobData, type JobItem, type JobResult, type TapeRef } from './job.js';
 import { checkRedis, redisOptions, shownUrl, type RedisOptions } from './redis.js';
-import { fileSha256 } from './tape-store.js';
+import { tapeSha256, type HashStore } from './tape-hash.js';
 import { hasHeaderOptions, type TapeHeaderOptions } from '../io/parquet/header.js';
 
 /** A job failed on the workers (its tape missing or different, for instance), or the run was stopped. */
@@ -58,7 +59,7 @@ export function defaultChunkSize(inputs: number): number {
  */
 export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
   const bullmq = loadBullmq(); // missing queue packages are named before anything else is checked
-  const tape = await tapeRef(run.tapePath, run.tapeHeader ?? {});
+  const tapePath = await foundTape(run.tapePath);
   await checkRedis(run.url);
   const failure = run.inputFailure ?? defaultFailure;
   const gathered = new InOrder<Output>(run.inputs.length, run.onResult, failure, run.onProgress);
@@ -72,9 +73,12 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
 
   const connection = { ...redisOptions(run.url), maxRetriesPerRequest: null };
   const queue = new BullQueue<Output>(bullmq, connection);
-  const stop = stopOnSignals();
+  let stop: ReturnType<typeof stopOnSignals> | undefined;
   try {
-    await queue.events.waitUntilReady();
+    // The hash recorded for this version of the tape, or the tape hashed, while the events connect.
+    const hashed = queue.hashStore().then((store) => tapeRef(run.tapePath, tapePath, store, run.tapeHeader ?? {}));
+    const [tape] = await Promise.all([hashed, queue.events.waitUntilReady()]);
+    stop = stopOnSignals();
     const jobs = jobsOf(run, tape, sent, randomUUID());
     queue.jobIds.push(...jobs.map((job) => job.opts.jobId));
     const added = await queue.queue.addBulk(jobs);
@@ -87,21 +91,35 @@ export async function runOnQueue<Output>(run: QueueRun<Output>): Promise<void> {
     }
     await gatherResults(added, queue, gathered, stop.signal);
   } finally {
-    stop.release();
+    stop?.release();
     await queue.close();
   }
 }
 
-/** The tape as the jobs name it: its absolute path and its SHA-256 (and the header given beside it). */
-async function tapeRef(path: string, header: TapeHeaderOptions): Promise<TapeRef> {
+/** The tape's absolute path, once it is known to be there (the first thing a run checks). */
+async function foundTape(path: string): Promise<string> {
   const absolute = resolve(path);
   try {
-    const sha256 = await fileSha256(absolute);
+    await stat(absolute);
+  } catch (e) {
+    throw tapeError(path, e);
+  }
+  return absolute;
+}
+
+/** The tape as the jobs name it: its absolute path and its SHA-256 (and the header given beside it). */
+async function tapeRef(path: string, absolute: string, store: HashStore, header: TapeHeaderOptions): Promise<TapeRef> {
+  try {
+    const sha256 = await tapeSha256(absolute, store);
     return hasHeaderOptions(header) ? { path: absolute, sha256, header } : { path: absolute, sha256 };
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new InputError(`tape ${path}: ${why}`, { source: 'tape' });
+    throw tapeError(path, e);
   }
+}
+
+function tapeError(path: string, e: unknown): InputError {
+  const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+  return new InputError(`tape ${path}: ${why}`, { source: 'tape' });
 }
 
 /** The run's jobs: the inputs to send, in chunks, each job with the kind, the tape and the settings. */
@@ -195,6 +213,11 @@ class BullQueue<Output> {
     this.events = new QueueEvents(QUEUE_NAME, { connection });
     this.queue.on('error', () => {});
     this.events.on('error', () => {});
+  }
+
+  /** The queue's Redis connection, where tapes' hashes are recorded. */
+  async hashStore(): Promise<HashStore> {
+    return this.queue.getBackend().client;
   }
 
   /**

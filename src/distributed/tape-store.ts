@@ -1,31 +1,20 @@
 /**
  * A worker's tapes: the job names a path and a SHA-256; the file at that path must hash to it.
- * The last tape checked stays known (and, without threads, loaded), so the jobs of one run check
- * it once per worker process; each thread reads and indexes it once (thread.ts).
+ * The last tape checked stays known (and, without threads, loaded), so the jobs of every run on
+ * it check it once per worker process; each thread reads and indexes it once (thread.ts). A
+ * hash recorded on this machine for this version of the file (tape-hash.ts) spares the hashing.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { hostname } from 'node:os';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { CopysimError } from '../model/errors.js';
 import { readTapeFile } from '../io/read-tape.js';
 import type { TapeRef } from './job.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
+import { tapeSha256, type HashStore } from './tape-hash.js';
 
 /** A job's tape is missing on a worker or is not the producer's file. */
 export class TapeCheckError extends CopysimError {
   override name = 'TapeCheckError';
-}
-
-/** SHA-256 of a file's bytes, lowercase hex, read as a stream. */
-export function fileSha256(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(path)
-      .on('data', (chunk) => hash.update(chunk))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
 }
 
 /** A checked tape: the threads read it at `path`; without threads it is read here. */
@@ -42,8 +31,14 @@ export interface LoadedTape {
 export class TapeStore {
   private last: { key: string; loaded: Promise<LoadedTape> } | null = null;
 
-  /** `threads`: the worker's threads read the tape themselves; without threads it is read here. */
-  constructor(private readonly threads: boolean) {}
+  /**
+   * `threads`: the worker's threads read the tape themselves; without threads it is read here.
+   * `hashes`: where hashes are recorded (the queue's Redis).
+   */
+  constructor(
+    private readonly threads: boolean,
+    private readonly hashes?: () => Promise<HashStore>,
+  ) {}
 
   /** The job's tape, read and checked on first use; rejects with a {@link TapeCheckError}. */
   get(ref: TapeRef): Promise<LoadedTape> {
@@ -61,9 +56,11 @@ export class TapeStore {
 
   private async load(ref: TapeRef, key: string): Promise<LoadedTape> {
     const where = `on this worker (${hostname()})`;
+    // Without an answer from Redis the tape is simply hashed.
+    const store = await this.hashes?.().catch(() => undefined);
     let actual: string;
     try {
-      actual = await fileSha256(ref.path);
+      actual = await tapeSha256(ref.path, store);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : (e as Error).message;

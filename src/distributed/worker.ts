@@ -37,7 +37,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
   const lockMs = Math.round((options.lockSeconds ?? 30) * 1000);
   const threadUrl = queueThreadUrl();
   const pool = threadUrl !== null ? await ThreadPool.start(options.threads, threadUrl) : null;
-  const tapes = new TapeStore(pool !== null);
+  // The worker is made below, before any job can ask for its connection.
+  const tapes = new TapeStore(pool !== null, async () => worker.getBackend().client);
   const runHere = pool === null ? hereRunner() : null;
 
   const processJob = async (job: { id?: string; data: JobData }): Promise<JobResult> => {

@@ -26,7 +26,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { REPLAY_NODE_FLAGS } from '../../src/cli/node-flags.js';
 import { checkRedis, redisOptions, shownUrl } from '../../src/distributed/redis.js';
 import { defaultChunkSize } from '../../src/distributed/producer.js';
-import { fileSha256 } from '../../src/distributed/tape-store.js';
+import { fileSha256 } from '../../src/distributed/tape-hash.js';
 import { loadIORedis } from '../../src/distributed/dependencies.js';
 import { convertTapeFile } from '../../src/io/convert-tape.js';
 import { requestVariants, TapeGenerator } from '../../bench/tape-generator.js';

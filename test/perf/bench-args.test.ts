@@ -111,7 +111,7 @@ describe('bench options', () => {
 
   it('names an unknown suite and lists the suites', () => {
     expect(thrown(() => run(['--only', 'loop,nope']))).toBe(
-      '--only loop,nope: unknown suite "nope": the suites are decimal, loop, floor, rank, report, stream, sweep, distributed, columnar, importer, live',
+      '--only loop,nope: unknown suite "nope": the suites are decimal, loop, floor, rank, report, stream, sweep, distributed, columnar, importer, live, heavy',
     );
     expect(thrown(() => run(['--rounds', '0']))).toBe('--rounds 0: expected at least 1');
     expect(thrown(() => run(['--workers', 'two']))).toBe('--workers two: expected a whole number');

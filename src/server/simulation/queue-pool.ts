@@ -5,7 +5,7 @@ import { loadBullmq } from '../../distributed/dependencies.js';
 import { QUEUE_NAME, type JobData, type JobResult, type TapeRef } from '../../distributed/job.js';
 import { checkRedis, redisOptions } from '../../distributed/redis.js';
 import type { SimulateJobSettings, SimulateOutput } from '../../distributed/simulate-kind.js';
-import { fileSha256 } from '../../distributed/tape-store.js';
+import { fileSha256 } from '../../distributed/tape-hash.js';
 import { hasHeaderOptions } from '../../io/parquet/header.js';
 import { CopysimError, InputError, RequestError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
