@@ -11,6 +11,8 @@ import {
 
 /** The open deals' value as {@link CopierCash.changed} reads it (`HeldValue`). */
 export interface HeldReading {
+  /** Whether {@link approximate} may be asked (else every change is made exactly). */
+  readonly approximates: boolean;
   /** The value as a double word and a bound on its distance to the model's: `out[0] + out[1]` within `out[2]`. */
   approximate(out: Float64Array): void;
   /** The value as the model makes it. */
@@ -123,6 +125,9 @@ export class CopierCash {
   changed(held: HeldReading, time: number): void {
     const cash = this.cash;
     if (cash.lt(this.lowestCash)) this.lowestCash = cash;
+    // Before the first fall from a peak every change is a new peak or a new drawdown: exact.
+    if (!held.approximates) return this.changedExactly(cash.plus(held.exact()), time, false);
+    if (this.maxDrawdownPrinted === 0) return this.changedExactly(cash.plus(held.exact()), time, true);
     const w = this.word;
     held.approximate(w);
     const heldHigh = w[0]!;
@@ -147,7 +152,7 @@ export class CopierCash {
         return;
       }
     }
-    this.changedExactly(cash.plus(held.exact()), time);
+    this.changedExactly(cash.plus(held.exact()), time, true);
   }
 
   /**
@@ -166,25 +171,28 @@ export class CopierCash {
     return 100 * fallAtMost < this.maxDrawdownPercentPrinted * peak * (1 - 2 ** -48);
   }
 
-  /** {@link changed} with the equity made exactly. */
-  private changedExactly(equity: Decimal, time: number): void {
+  /**
+   * {@link changed} with the equity made exactly. `printed`: keep the doubles of the peak and
+   * the drawdowns for the quick test (not needed when it is never asked).
+   */
+  private changedExactly(equity: Decimal, time: number, printed: boolean): void {
     this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
     if (!equity.lt(this.peak)) {
       this.peak = equity;
-      this.peakPrinted = toJsonNumber(equity);
+      if (printed) this.peakPrinted = toJsonNumber(equity);
       return;
     }
     const fall = this.peak.minus(equity);
     if (fall.gt(this.maxDrawdown)) {
       this.maxDrawdown = fall;
-      this.maxDrawdownPrinted = toJsonNumber(fall);
+      if (printed) this.maxDrawdownPrinted = toJsonNumber(fall);
     }
     // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
     if (this.startingBalance !== null && this.peak.gt(ZERO)) {
       const hundredFall = HUNDRED.times(fall);
       if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) {
         this.maxDrawdownPercent = hundredFall.div(this.peak);
-        this.maxDrawdownPercentPrinted = toJsonNumber(this.maxDrawdownPercent);
+        if (printed) this.maxDrawdownPercentPrinted = toJsonNumber(this.maxDrawdownPercent);
       }
     }
   }

@@ -11,13 +11,15 @@ import type { PriceBook } from './known-prices.js';
  * deal ({@link approximate}); {@link exact} makes the sum as the model does when a comparison
  * is too close to call.
  *
- * A replay that sees every price of the tokens it holds says which moved ({@link priceMoved});
- * one walking a tape among many followers, told only of its own trades, has each reading compare
- * every open deal's position and price key instead (`scanning`), which costs no arithmetic for a
- * deal that did not move.
+ * A replay that sees every price of the tokens it holds says which moved ({@link priceMoved}) and
+ * keeps the double-word sum. One walking a tape among many followers (a rank, a sweep), told only
+ * of its own trades, does not ({@link approximates} false): such a follower holds few deals and
+ * meets a new peak or drawdown at most of its few changes of cash, so the sum is made exactly at
+ * each, its products made again only for the deals that moved.
  */
 export class HeldValue {
-  private readonly terms: DealTerms;
+  /** The double-word sum, null when scanning (no approximation). */
+  private readonly terms: DealTerms | null;
   /**
    * The open deals in deal order (they open in that order, and a Map iterates in insertion
    * order), each with its last exact `qty × price` and what it was made from.
@@ -25,48 +27,57 @@ export class HeldValue {
   private readonly products = new Map<Deal, ExactProduct>();
 
   /**
-   * `shared`: the chart's terms, which keep `Σ qty × price` beside the unrealized PnL and see the
-   * same trades and prices (null: valued here).
+   * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which keep
+   * `Σ qty × price` beside the unrealized PnL and see the same trades and prices (null: kept here).
    */
   constructor(
     private readonly prices: PriceBook,
-    private readonly scanning: boolean,
+    scanning: boolean,
     shared: DealTerms | null = null,
   ) {
-    this.terms = shared ?? new DealTerms(prices, false);
+    this.terms = scanning ? null : (shared ?? new DealTerms(prices, false));
+  }
+
+  /** Whether {@link approximate} may be asked: false when scanning. */
+  get approximates(): boolean {
+    return this.terms !== null;
+  }
+
+  /** A deal opened (its first trade follows). */
+  opened(deal: Deal): void {
+    this.products.set(deal, { qty: ZERO, priceKey: undefined, product: ZERO });
   }
 
   /** The deal traded and stays open: its position moved. */
   traded(deal: Deal): void {
-    this.terms.traded(deal);
-    if (!this.products.has(deal)) this.products.set(deal, { qty: ZERO, priceKey: undefined, product: ZERO });
+    this.terms?.traded(deal);
   }
 
   /** The token of an open deal has a new price. */
   priceMoved(tokenId: number): void {
-    if (!this.scanning) this.terms.priceMoved(tokenId);
+    this.terms?.priceMoved(tokenId);
   }
 
   /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
-    this.terms.close(deal);
+    this.terms?.close(deal);
     this.products.delete(deal);
   }
 
   /**
    * The sum at the prices known now as a double word and a bound on its distance to the model's
-   * sum: `out[0] + out[1]` within `out[2]`.
+   * sum: `out[0] + out[1]` within `out[2]`. Only when {@link approximates}.
    */
   approximate(out: Float64Array): void {
-    const terms = this.terms;
-    if (this.scanning) terms.flagAll();
+    const terms = this.terms!;
     terms.revalue();
     terms.readProducts(out);
   }
 
   /**
-   * The sum as the model makes it: each open deal's `qty × price` added in deal order, rounded to
-   * 40 digits. A product is made again only when the deal's position or price moved since.
+   * The sum as the model makes it: each open deal's `qty × price` added in deal order, each
+   * product and addition rounded to 40 digits. A product is made again only when the deal's
+   * position or price moved.
    */
   exact(): Decimal {
     let value = ZERO;

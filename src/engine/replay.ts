@@ -555,6 +555,7 @@ export class Replay {
       this.deals.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
+      wallet?.held.opened(target);
       this.scheduler.opened(target);
       this.exits?.opened(target.index, price);
       this.onHolding?.(tokenId, true);

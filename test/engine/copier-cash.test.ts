@@ -13,6 +13,7 @@ import { CONVERSION_ERROR, toWord } from '../../src/numeric/double-word.js';
 /** A held value known exactly, read as the engine's `HeldValue` reads one: its word and a bound. */
 function heldOf(value: Decimal, counter: { exact: number }): HeldReading {
   return {
+    approximates: true,
     approximate(out) {
       toWord(out, value);
       out[2] = Math.abs(out[0]!) * CONVERSION_ERROR;
