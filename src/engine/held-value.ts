@@ -25,6 +25,8 @@ export class HeldValue {
    * order), each with its last exact `qty × price` and what it was made from.
    */
   private readonly products = new Map<Deal, ExactProduct>();
+  /** A scanning replay's total of the products, moved by differences ({@link exact}). */
+  private total: Decimal = ZERO;
 
   /**
    * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which keep
@@ -61,7 +63,11 @@ export class HeldValue {
   /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
     this.terms?.close(deal);
+    const made = this.products.get(deal);
+    if (made === undefined) return;
     this.products.delete(deal);
+    // Nothing open: exactly zero, not what the differences left.
+    this.total = this.products.size === 0 ? ZERO : this.total.minus(made.product);
   }
 
   /**
@@ -75,21 +81,29 @@ export class HeldValue {
   }
 
   /**
-   * The sum as the model makes it: each open deal's `qty × price` added in deal order, each
-   * product and addition rounded to 40 digits. A product is made again only when the deal's
-   * position or price moved.
+   * The sum exactly: each open deal's `qty × price` rounded to 40 digits, a product made again
+   * only when the deal's position or price moved. With the double-word sum (rare readings, near
+   * an extreme) the products are added in deal order, each addition rounded to 40 digits, as the
+   * model makes the sum. A scanning replay reads at every change of cash, with many deals open
+   * and few of them moved: its total moves by the moved products' differences, each rounded to
+   * 40 digits, which departs from the sum made afresh by a few units of the 40th digit over a
+   * long run, far below what a JSON number shows.
    */
   exact(): Decimal {
-    let value = ZERO;
+    const moving = this.terms === null;
+    let value = moving ? this.total : ZERO;
     for (const [deal, made] of this.products) {
       const priceKey = this.prices.priceKey(deal.tokenId);
       if (made.qty !== deal.qty || made.priceKey !== priceKey) {
+        const product = deal.qty.times(this.prices.priceOf(deal.tokenId));
+        if (moving) value = value.minus(made.product).plus(product);
         made.qty = deal.qty;
         made.priceKey = priceKey;
-        made.product = deal.qty.times(this.prices.priceOf(deal.tokenId));
+        made.product = product;
       }
-      value = value.plus(made.product);
+      if (!moving) value = value.plus(made.product);
     }
+    if (moving) this.total = value;
     return value;
   }
 }
