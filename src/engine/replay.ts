@@ -650,21 +650,26 @@ export class Replay {
     quote: Decimal | null,
     size: Decimal,
   ): Fill | null {
+    const landed = this.landing(wallet, swap, i, event, buy, price, liquidity, attempt, quote, size);
+    if (typeof landed !== 'string') return landed;
+    return this.failAttempt(wallet, swap, i, event, leader, tokenId, buy, held, time, price, attempt, landed);
+  }
+
+  /** {@link attempt}'s fill, landed and perhaps sandwiched, or why the attempt failed. */
+  private landing(
+    wallet: CopierWallet,
+    swap: Swap,
+    i: number,
+    event: number,
+    buy: boolean,
+    price: Decimal,
+    liquidity: Liquidity | null,
+    attempt: number,
+    quote: Decimal | null,
+    size: Decimal,
+  ): Fill | AttemptFailure {
     if (wallet.failPercent !== null && wallet.draws.below(event, attempt, 0, wallet.failPercent))
-      return this.failAttempt(
-        wallet,
-        swap,
-        i,
-        event,
-        leader,
-        tokenId,
-        buy,
-        held,
-        time,
-        price,
-        attempt,
-        'failed_transaction',
-      );
+      return 'failed_transaction';
     const fill = buy ? this.exec.buy(size, price, liquidity) : this.exec.sell(size, price, liquidity);
     const tolerance = wallet.tolerance;
     if (tolerance === null) return fill;
@@ -672,21 +677,7 @@ export class Replay {
     const worst = quoted.times(buy ? tolerance.up : tolerance.down);
     // A buy's price x against w; a sell's x = usd_amount / Q against w as usd_amount against Q × w.
     const worstValue = buy ? null : fill.quantity.times(worst);
-    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!))
-      return this.failAttempt(
-        wallet,
-        swap,
-        i,
-        event,
-        leader,
-        tokenId,
-        buy,
-        held,
-        time,
-        price,
-        attempt,
-        'slippage_exceeded',
-      );
+    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!)) return 'slippage_exceeded';
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
     return buy
       ? this.sandwichBuy(wallet, fill, price, worst)
@@ -710,7 +701,7 @@ export class Replay {
     time: number,
     price: Decimal,
     attempt: number,
-    reason: 'failed_transaction' | 'slippage_exceeded',
+    reason: AttemptFailure,
   ): null {
     const fee = this.exec.failedFee(time);
     this.ledger.failed(fee);
@@ -955,6 +946,9 @@ class CopierWallet {
     this.sandwichPercent = sandwich === 0 ? null : percentOf(sandwich);
   }
 }
+
+/** Why an attempt of a copy failed (copier's wallet 4): dropped by the chain, or past the tolerance. */
+type AttemptFailure = 'failed_transaction' | 'slippage_exceeded';
 
 /**
  * The trades that sell a whole position, and the tag each gives the deal it closes (the exits' from `model/exits.ts`).
