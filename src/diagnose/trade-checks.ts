@@ -79,19 +79,23 @@ class TokenSeries {
   constructor(tape: IndexedTape, options: EngineOptions) {
     const { order, tokenOf, swaps } = tape;
     const least = Number(options.min_price_swap_usd);
-    const counted = (i: number): boolean => {
-      const amount = swaps[i]!.usd_amount;
-      return !(least > 0 && amount !== undefined && Number(amount) < least);
-    };
+    // 1 for each swap (by position in event order) that is a price observation: read once.
+    const counted = new Uint8Array(order.length);
     const start = new Int32Array(tape.tokens.length + 1);
-    for (let k = 0; k < order.length; k++) if (counted(order[k]!)) start[tokenOf[order[k]!]! + 1]!++;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      const amount = swaps[i]!.usd_amount;
+      if (least > 0 && amount !== undefined && Number(amount) < least) continue;
+      counted[k] = 1;
+      start[tokenOf[i]! + 1]!++;
+    }
     for (let t = 0; t < tape.tokens.length; t++) start[t + 1]! += start[t]!;
     const next = start.slice(0, -1);
     this.swaps = new Int32Array(start[tape.tokens.length]!);
     this.times = new Float64Array(this.swaps.length);
     for (let k = 0; k < order.length; k++) {
+      if (counted[k] === 0) continue;
       const i = order[k]!;
-      if (!counted(i)) continue;
       const at = next[tokenOf[i]!]!++;
       this.swaps[at] = i;
       this.times[at] = swaps[i]!.time;

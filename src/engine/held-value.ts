@@ -81,30 +81,41 @@ export class HeldValue {
   }
 
   /**
-   * The sum exactly: each open deal's `qty × price` rounded to 40 digits, a product made again
-   * only when the deal's position or price moved. With the double-word sum (rare readings, near
-   * an extreme) the products are added in deal order, each addition rounded to 40 digits, as the
+   * The sum exactly, each open deal's `qty × price` rounded to 40 digits and made again only
+   * when the deal's position or price moved. With the double-word sum (rare readings, near an
+   * extreme) the products are added in deal order, each addition rounded to 40 digits, as the
    * model makes the sum. A scanning replay reads at every change of cash, with many deals open
    * and few of them moved: its total moves by the moved products' differences, each rounded to
-   * 40 digits, which departs from the sum made afresh by a few units of the 40th digit over a
-   * long run, far below what a JSON number shows.
+   * 40 digits, a few units of the 40th digit from the sum made afresh over a long run, far below
+   * what a JSON number shows.
    */
   exact(): Decimal {
-    const moving = this.terms === null;
-    let value = moving ? this.total : ZERO;
-    for (const [deal, made] of this.products) {
-      const priceKey = this.prices.priceKey(deal.tokenId);
-      if (made.qty !== deal.qty || made.priceKey !== priceKey) {
-        const product = deal.qty.times(this.prices.priceOf(deal.tokenId));
-        if (moving) value = value.minus(made.product).plus(product);
-        made.qty = deal.qty;
-        made.priceKey = priceKey;
-        made.product = product;
-      }
-      if (!moving) value = value.plus(made.product);
-    }
-    if (moving) this.total = value;
+    if (this.terms === null) return this.movedTotal();
+    let value = ZERO;
+    for (const [deal, made] of this.products) value = value.plus(this.productOf(deal, made));
     return value;
+  }
+
+  /** The scanning replay's total, moved by the differences of the products that moved. */
+  private movedTotal(): Decimal {
+    let total = this.total;
+    for (const [deal, made] of this.products) {
+      const before = made.product;
+      const product = this.productOf(deal, made);
+      if (product !== before) total = total.minus(before).plus(product);
+    }
+    return (this.total = total);
+  }
+
+  /** The deal's `qty × price` at the known price, made again when its position or price moved. */
+  private productOf(deal: Deal, made: ExactProduct): Decimal {
+    const priceKey = this.prices.priceKey(deal.tokenId);
+    if (made.qty !== deal.qty || made.priceKey !== priceKey) {
+      made.qty = deal.qty;
+      made.priceKey = priceKey;
+      made.product = deal.qty.times(this.prices.priceOf(deal.tokenId));
+    }
+    return made.product;
   }
 }
 

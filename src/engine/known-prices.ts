@@ -263,7 +263,7 @@ export class IndexedKnownPrices implements PriceBook {
     const at = SWAP_ROW * i;
     const high = timeline[at + PRICE_HIGH]!;
     if (high === 0) {
-      this.makePriceWord(i, out);
+      this.memo.makePriceWord(i, out);
       return;
     }
     out[0] = high;
@@ -275,17 +275,8 @@ export class IndexedKnownPrices implements PriceBook {
     const at = SWAP_ROW * i;
     const high = this.timeline[at + PRICE_HIGH]!;
     if (high !== 0) return high;
-    this.makePriceWord(i, this.word);
+    this.memo.makePriceWord(i, this.word);
     return this.word[0]!;
-  }
-
-  /**
-   * Makes swap `i`'s price word into `out` and the timeline ({@link TapeMemo.makePriceWord}).
-   * Kept out of {@link priceWord}, which the re-valuation inlines: the conversion is large and,
-   * after the first replay, rare.
-   */
-  private makePriceWord(i: number, out: DoubleWord): void {
-    this.memo.makePriceWord(i, out);
   }
 
   liquidityOf(tokenId: number): Liquidity | null {

@@ -517,7 +517,7 @@ export class Replay {
     if (wallet === null) {
       fill = this.exec.buy(amount, price, liquidity);
     } else {
-      if (!wallet.cash.affords(amount, networkFee, this.botFeeOf(amount))) {
+      if (!wallet.cash.affords(amount, networkFee, this.exec.botFee(amount))) {
         wallet.cash.skippedForCash++;
         return this.skip(swap, leader, true, time, 'insufficient_balance');
       }
@@ -562,7 +562,7 @@ export class Replay {
     }
     target.addBuy(leader, time, fill, networkFee);
     this.trades?.record(target, 'buy', fill, liquidity, networkFee);
-    this.leaders?.bought(leader, fill.usdAmount, networkFee, this.botFeeOf(fill.usdAmount));
+    this.leaders?.bought(leader, fill.usdAmount, networkFee, this.exec.botFee(fill.usdAmount));
     this.afterTrade(target, fill, networkFee, null);
   }
 
@@ -754,11 +754,6 @@ export class Replay {
     };
   }
 
-  /** `usd_bot_fee` of a trade of `usdAmount` (0 without bot fees). */
-  private botFeeOf(usdAmount: Decimal): Decimal {
-    return this.exec.botFee(usdAmount);
-  }
-
   /** Strategy extensions 5: the price exits at the swap just recorded for `deal`'s token. */
   private checkExits(exits: ExitRules, deal: Deal, time: number): void {
     exits.observe(deal, this.prices);
@@ -807,7 +802,7 @@ export class Replay {
     const leaders = this.leaders;
     const parts = deal.lastSellParts;
     if (leaders === null || parts === null) return;
-    const botFee = this.botFeeOf(fill.usdAmount);
+    const botFee = this.exec.botFee(fill.usdAmount);
     for (const part of parts) {
       if (part.quantity.isZero()) continue;
       leaders.lotSold(part.leader, part.quantity, part.basis, fill.usdAmount, fill.quantity, networkFee, botFee);
