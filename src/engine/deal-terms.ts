@@ -50,10 +50,12 @@ export class DealTerms {
   /** Where a price word is read and the double-word operations leave their results. */
   private readonly word = doubleWord();
   /**
-   * With `usd_invested` in the terms, `Σ qty × price` beside them when kept (high, low, bound),
-   * for a copier's equity that shares the chart's valuations; else null.
+   * With `usd_invested` in the terms, `Σ usd_invested` beside them when kept (high, low, bound):
+   * with the terms it gives `Σ qty × price` ({@link readProducts}), for a copier's equity that
+   * shares the chart's valuations; else null. It moves only when a position does, not at every
+   * price move.
    */
-  private readonly products: Float64Array | null;
+  private readonly invested: Float64Array | null;
 
   /**
    * `withInvested`: the terms take away each deal's `usd_invested` (the unrealized PnL);
@@ -64,20 +66,27 @@ export class DealTerms {
     private readonly withInvested: boolean,
     keepsProducts = false,
   ) {
-    this.products = withInvested && keepsProducts ? new Float64Array(3) : null;
+    this.invested = withInvested && keepsProducts ? new Float64Array(3) : null;
   }
 
   /**
    * `Σ qty × price` at the last revaluation as a double word and a bound on its distance to the
    * model's sum (each product and addition rounded to 40 digits): `out[0] + out[1]` within
-   * `out[2]`. The terms themselves without `usd_invested`, else the sum kept beside them; its
-   * products weigh no more than the terms, so the terms' {@link literalGap} covers them.
+   * `out[2]`. The terms themselves without `usd_invested`, else the terms plus `Σ usd_invested`;
+   * the products weigh no more than the terms, so the terms' {@link literalGap} covers them.
    */
   readProducts(out: Float64Array): void {
-    const sum = this.products ?? this.state;
-    out[0] = sum[SUM_HIGH]!;
-    out[1] = sum[SUM_LOW]!;
-    out[2] = sum[SUM_BOUND]! + this.literalGap();
+    const state = this.state;
+    const invested = this.invested;
+    if (invested === null) {
+      out[0] = state[SUM_HIGH]!;
+      out[1] = state[SUM_LOW]!;
+      out[2] = state[SUM_BOUND]! + this.literalGap();
+      return;
+    }
+    addWords(out, state[SUM_HIGH]!, state[SUM_LOW]!, invested[SUM_HIGH]!, invested[SUM_LOW]!);
+    const bound = state[SUM_BOUND]! + invested[SUM_BOUND]! + Math.abs(out[0]!) * ADDITION_ERROR;
+    out[2] = bound + this.literalGap();
   }
 
   /** The token has a new price: re-value its deal, if any, at the next revaluation. */
@@ -109,7 +118,11 @@ export class DealTerms {
     const base = at * SLOT;
     const f = this.slots;
     accumulateKept(this.state, f, base + TERM_HIGH, -1);
-    if (this.products !== null) accumulateKept(this.products, f, base + PRODUCT_HIGH, -1);
+    const invested = this.invested;
+    if (invested !== null) {
+      const high = f[base + INVESTED_HIGH]!;
+      accumulate(invested, -high, -f[base + INVESTED_LOW]!, Math.abs(high) * CONVERSION_ERROR);
+    }
     const last = this.open.length - 1;
     const moved = this.open[last]!;
     if (moved !== booked) {
@@ -123,7 +136,7 @@ export class DealTerms {
     if (last === 0) {
       // Nothing open: the sums are exactly zero.
       this.state.fill(0);
-      this.products?.fill(0);
+      this.invested?.fill(0);
     }
   }
 
@@ -183,7 +196,7 @@ export class DealTerms {
       else if (priceKey === booked.priceKey) continue;
       booked.priceKey = priceKey;
       this.prices.priceWord(tokenId, this.word);
-      rebook(this.state, this.slots, booked.slot * SLOT, this.word, this.products);
+      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
     }
     this.flaggedCount = 0;
   }
@@ -201,6 +214,7 @@ export class DealTerms {
     }
     if (invested !== booked.invested) {
       toWord(word, invested);
+      if (this.invested !== null) moveInvested(this.invested, f, base, word);
       f[base + INVESTED_HIGH] = word[0]!;
       f[base + INVESTED_LOW] = word[1]!;
       booked.invested = invested;
@@ -231,17 +245,10 @@ export class BookedDeal {
  * does not inline it (the replay's functions use up its inlining budget), no double is boxed to
  * call it.
  */
-function rebook(
-  sum: Float64Array,
-  f: Float64Array,
-  base: number,
-  word: Float64Array,
-  products: Float64Array | null,
-): void {
+function rebook(sum: Float64Array, f: Float64Array, base: number, word: Float64Array): void {
   multiplyWords(word, f[base + QTY_HIGH]!, f[base + QTY_LOW]!, word[0]!, word[1]!);
   const productHigh = word[0]!;
   const productLow = word[1]!;
-  if (products !== null) rebookProduct(products, f, base, word, productHigh, productLow);
   const investedHigh = f[base + INVESTED_HIGH]!;
   addWords(word, productHigh, productLow, -investedHigh, -f[base + INVESTED_LOW]!);
   const termHigh = word[0]!;
@@ -259,22 +266,22 @@ function rebook(
   accumulate(sum, changeHigh, changeLow, changeBound);
 }
 
-/** {@link rebook}'s product alone into the sum of products, as the term into the terms' sum. */
-function rebookProduct(
-  products: Float64Array,
-  f: Float64Array,
-  base: number,
-  word: Float64Array,
-  productHigh: number,
-  productLow: number,
-): void {
-  const productBound = Math.abs(productHigh) * TERM_ERROR;
-  addWords(word, productHigh, productLow, -f[base + PRODUCT_HIGH]!, -f[base + PRODUCT_LOW]!);
-  const changeBound = f[base + PRODUCT_BOUND]! + productBound + Math.abs(word[0]!) * ADDITION_ERROR;
-  f[base + PRODUCT_HIGH] = productHigh;
-  f[base + PRODUCT_LOW] = productLow;
-  f[base + PRODUCT_BOUND] = productBound;
-  accumulate(products, word[0]!, word[1]!, changeBound);
+/**
+ * Moves `Σ usd_invested` from the slot's old `usd_invested` (its double word at `base`) to the new
+ * one in `word`; the change's bound counts both conversions and the difference.
+ */
+function moveInvested(invested: Float64Array, f: Float64Array, base: number, word: Float64Array): void {
+  const oldHigh = f[base + INVESTED_HIGH]!;
+  const oldLow = f[base + INVESTED_LOW]!;
+  const newHigh = word[0]!;
+  const newLow = word[1]!;
+  const conversions = (Math.abs(oldHigh) + Math.abs(newHigh)) * CONVERSION_ERROR;
+  addWords(word, newHigh, newLow, -oldHigh, -oldLow);
+  const changeHigh = word[0]!;
+  const changeLow = word[1]!;
+  word[0] = newHigh;
+  word[1] = newLow;
+  accumulate(invested, changeHigh, changeLow, conversions + Math.abs(changeHigh) * ADDITION_ERROR);
 }
 
 // The state: a bounded sum (`accumulate` in `double-word.ts`), and the magnitude of the terms at
@@ -293,12 +300,8 @@ const INVESTED_LOW = 3;
 const TERM_HIGH = 4;
 const TERM_LOW = 5;
 const TERM_BOUND = 6;
-// The product `qty × price` and its bound, when products are kept (`DealTerms.readProducts`).
-const PRODUCT_HIGH = 7;
-const PRODUCT_LOW = 8;
-const PRODUCT_BOUND = 9;
 /** Doubles per slot. */
-const SLOT = 10;
+const SLOT = 7;
 
 /**
  * A term `qty × price − usd_invested`: two conversions and a product (< 2^-102) and a difference

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ONE, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { type Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { SkippedCopyJson, SpecialTag, TradeType } from '../model/response.js';
@@ -9,6 +9,7 @@ import { CopierCash } from './copier-cash.js';
 import { FollowerLedger } from './follower-ledger.js';
 import { HeldValue } from './held-value.js';
 import { LeaderBook } from './leader-book.js';
+import { SlippageTolerance } from './slippage-tolerance.js';
 import type { Liquidity } from './liquidity.js';
 import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
@@ -674,14 +675,12 @@ export class Replay {
     const tolerance = wallet.tolerance;
     if (tolerance === null) return fill;
     const quoted = quote ?? this.prices.swapPrice(swap, i);
-    const worst = quoted.times(buy ? tolerance.up : tolerance.down);
-    // A buy's price x against w; a sell's x = usd_amount / Q against w as usd_amount against Q × w.
-    const worstValue = buy ? null : fill.quantity.times(worst);
-    if (buy ? fill.execution!.gt(worst) : fill.usdAmount.lt(worstValue!)) return 'slippage_exceeded';
+    if (tolerance.exceeded(buy, fill, quoted)) return 'slippage_exceeded';
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
+    const worst = tolerance.worst(buy, quoted);
     return buy
       ? this.sandwichBuy(wallet, fill, price, worst)
-      : this.sandwichSell(wallet, fill, price, worst, worstValue!);
+      : this.sandwichSell(wallet, fill, price, worst, fill.quantity.times(worst));
   }
 
   /**
@@ -892,8 +891,8 @@ class CopierWallet {
   readonly maxOpenDeals: number | null;
   readonly retries: number;
   readonly retryDelay: number;
-  /** `1 + τ/100` and `1 − τ/100`, or null without a tolerance. */
-  readonly tolerance: { readonly up: Decimal; readonly down: Decimal } | null;
+  /** The slippage tolerance, or null without one. */
+  readonly tolerance: SlippageTolerance | null;
   /** The failure and sandwich shares, null when 0. */
   readonly failPercent: Percent | null;
   readonly sandwichPercent: Percent | null;
@@ -931,10 +930,7 @@ class CopierWallet {
     this.retries = strategy.retries ?? 0;
     this.retryDelay = strategy.retry_delay_seconds ?? 2;
     const tau = strategy.slippage_tolerance_percent ?? null;
-    this.tolerance =
-      tau === null
-        ? null
-        : { up: ONE.plus(new Decimal(tau).div(HUNDRED)), down: ONE.minus(new Decimal(tau).div(HUNDRED)) };
+    this.tolerance = tau === null ? null : new SlippageTolerance(tau);
     const fail = strategy.failed_transaction_percent ?? 0;
     this.failPercent = fail === 0 ? null : percentOf(fail);
     const sandwich = strategy.sandwich_percent ?? 0;
