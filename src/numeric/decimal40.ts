@@ -142,7 +142,8 @@ export class Decimal40 implements Decimal40Parts {
    */
   toApproxNumber(): number {
     const coefficient = ((((this.c0 * 1e7 + this.c1) * 1e7 + this.c2) * 1e7 + this.c3) * 1e7 + this.c4) * 1e7 + this.c5;
-    return this.s * coefficient * 10 ** this.e;
+    const power = POWERS_OF_TEN[this.e + POWERS_OFFSET];
+    return this.s * coefficient * (power ?? 10 ** this.e);
   }
 
   /** Plain notation, never an exponent, as decimal.js prints with the project's settings. */
@@ -182,6 +183,10 @@ function operand(x: Operand): Decimal40 {
 // (`Decimal40Parts`). Giving Raw the class's prototype, before any value exists, makes each value
 // a Decimal40: hence the casts of their results above.
 (Raw as unknown as { prototype: object }).prototype = Decimal40.prototype;
+
+/** `10 ** k` for `k` from -{@link POWERS_OFFSET} to 308 as the operator gives it ({@link Decimal40.toApproxNumber}). */
+const POWERS_OFFSET = 400;
+const POWERS_OF_TEN = Float64Array.from({ length: POWERS_OFFSET + 309 }, (_, k) => 10 ** (k - POWERS_OFFSET));
 
 /** Zero: the one Decimal40 zero, which every operation returns for a zero result. */
 export const ZERO40 = zero40() as Decimal40;
