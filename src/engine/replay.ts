@@ -1,4 +1,5 @@
-import { type Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { type Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { printedQuotient } from '../numeric/printed-double.js';
 import type { EngineOptions } from '../model/options.js';
 import { requestWindow, type Network, type SimulatorRequest, type Window } from '../model/request.js';
 import type { SkippedCopyJson, SpecialTag, TradeType } from '../model/response.js';
@@ -730,7 +731,7 @@ export class Replay {
       usdAmount: amount,
       quantity,
       price: printed ? toJsonNumber(w) : 0,
-      slippage: printed ? toJsonNumber(HUNDRED.times(w.minus(p)).div(p)) : 0,
+      slippage: printed ? printedQuotient(w.minus(p), p, 100) : 0,
       atReference: quantity.times(p),
       execution: w,
     };
@@ -747,7 +748,7 @@ export class Replay {
       usdAmount: worstValue,
       quantity: fill.quantity,
       price: printed ? toJsonNumber(w) : 0,
-      slippage: printed ? toJsonNumber(HUNDRED.times(p.minus(w)).div(p)) : 0,
+      slippage: printed ? printedQuotient(p.minus(w), p, 100) : 0,
       atReference: fill.atReference,
       execution: w,
     };
