@@ -1,4 +1,5 @@
 import { type Decimal, ExactSum, ZERO } from '../numeric/decimal.js';
+import { SellParts } from './deal.js';
 
 /**
  * One followed wallet's share of the result, as it accrues (copier-wallet.md 7, `leaders`). Its
@@ -35,6 +36,8 @@ export class LeaderShare {
  */
 export class LeaderBook {
   readonly shares: LeaderShare[];
+  /** Where the deals put each sell's parts by lot ({@link sold} shares them out). */
+  readonly sellParts = new SellParts();
 
   constructor(leaders: number) {
     this.shares = Array.from({ length: leaders }, () => new LeaderShare());
@@ -47,6 +50,15 @@ export class LeaderBook {
     share.invested.add(usdAmount);
     share.realized.add(networkFee, -1);
     share.realized.add(botFee, -1);
+  }
+
+  /** A sell of `quantity` tokens, with its parts by lot in {@link sellParts}, shared among their leaders. */
+  sold(usdAmount: Decimal, quantity: Decimal, networkFee: Decimal, botFee: Decimal): void {
+    const parts = this.sellParts;
+    for (let k = 0; k < parts.length; k++) {
+      const x = parts.quantities[k]!;
+      if (!x.isZero()) this.lotSold(parts.leaders[k]!, x, parts.bases[k]!, usdAmount, quantity, networkFee, botFee);
+    }
   }
 
   /**
