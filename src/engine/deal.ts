@@ -35,15 +35,34 @@ export interface DealSetup {
    * deals); a summary needs only the totals, so they are left at zero.
    */
   readonly detailed: boolean;
-  /** True when each sell's parts by lot are wanted ({@link Deal.lastSellParts}: the `leaders` report). */
-  readonly partsByLot?: boolean;
+  /** Where each sell puts its parts by lot, when they are wanted (the `leaders` report). */
+  readonly sellParts?: SellParts | null;
 }
 
-/** The part of a sell taken from one leader's lot: its tokens and its cost basis. */
-export interface LotPart {
-  readonly leader: number;
-  readonly quantity: Decimal;
-  readonly basis: Decimal;
+/**
+ * The parts of the last sell by lot, in lot order: of each, the leader whose lot it is taken from,
+ * its tokens and its cost basis. One buffer serves every deal of a replay: a sell fills it and the
+ * replay reads it before the next trade, so a sell allocates nothing and a deal keeps nothing.
+ */
+export class SellParts {
+  /** The parts of the last sell are the first `length` entries. */
+  length = 0;
+  readonly leaders: number[] = [];
+  readonly quantities: Decimal[] = [];
+  readonly bases: Decimal[] = [];
+
+  /** Empties the buffer for the next sell. */
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** Adds the part `quantity` taken from `leader`'s lot, with its cost basis. */
+  add(leader: number, quantity: Decimal, basis: Decimal): void {
+    const k = this.length++;
+    this.leaders[k] = leader;
+    this.quantities[k] = quantity;
+    this.bases[k] = basis;
+  }
 }
 
 /**
@@ -116,11 +135,11 @@ export class Deal {
   private qtyBeforeEmpty: Decimal = ZERO;
   private readonly botFeeRate: Decimal | null;
   private readonly detailed: boolean;
-  /** The last sell's parts by lot, in lot order; null unless {@link DealSetup.partsByLot}. */
-  readonly lastSellParts: LotPart[] | null;
+  /** Where a sell puts its parts by lot; null when they are not wanted. */
+  private readonly sellParts: SellParts | null;
 
-  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed, partsByLot = false }: DealSetup) {
-    this.lastSellParts = partsByLot ? [] : null;
+  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed, sellParts = null }: DealSetup) {
+    this.sellParts = sellParts;
     this.index = index;
     this.tokenId = tokenId;
     this.tokenAddress = tokenAddress;
@@ -257,10 +276,10 @@ export class Deal {
       lots[slot] = whole ? ZERO : lots[slot]!.minus(x);
       costs[slot] = whole ? ZERO : costs[slot]!.minus(basis);
     }
-    const parts = this.lastSellParts;
+    const parts = this.sellParts;
     if (parts !== null) {
-      parts.length = 0;
-      parts.push({ leader, quantity: x, basis });
+      parts.clear();
+      parts.add(leader, x, basis);
     }
     this.beforeChange();
     this.sumLots();
@@ -270,15 +289,14 @@ export class Deal {
   /** Records a sell of the whole position (close_all, time-fixes, whole exits): every lot empties; gives its basis. */
   addWholeSell(time: number, fill: Fill, networkFee: Decimal): Decimal {
     const basis = this.invested;
-    const parts = this.lastSellParts;
+    const parts = this.sellParts;
     if (parts !== null) {
-      parts.length = 0;
-      parts.push({ leader: this.firstLeader, quantity: this.firstLot, basis: this.firstCost });
+      parts.clear();
+      parts.add(this.firstLeader, this.firstLot, this.firstCost);
       const leaders = this.otherLeaders;
-      if (leaders !== null)
-        leaders.forEach((l, k) =>
-          parts.push({ leader: l, quantity: this.otherLots![k]!, basis: this.otherCosts![k]! }),
-        );
+      if (leaders !== null) {
+        for (let k = 0; k < leaders.length; k++) parts.add(leaders[k]!, this.otherLots![k]!, this.otherCosts![k]!);
+      }
     }
     this.beforeChange();
     this.emptyLots();
@@ -301,15 +319,15 @@ export class Deal {
    * the sell's basis, the sum over the lots.
    */
   addShareSell(share: Decimal, time: number, fill: Fill, networkFee: Decimal): Decimal {
-    const parts = this.lastSellParts;
-    if (parts !== null) parts.length = 0;
+    const parts = this.sellParts;
+    parts?.clear();
     let basis = ZERO;
     if (!this.firstLot.isZero()) {
       const sold = this.firstLot.times(share);
       basis = this.firstCost.times(sold).div(this.firstLot);
       this.firstLot = this.firstLot.minus(sold);
       this.firstCost = this.firstCost.minus(basis);
-      parts?.push({ leader: this.firstLeader, quantity: sold, basis });
+      parts?.add(this.firstLeader, sold, basis);
     }
     const lots = this.otherLots;
     const costs = this.otherCosts;
@@ -322,7 +340,7 @@ export class Deal {
         lots[k] = lot.minus(x);
         costs[k] = costs[k]!.minus(part);
         basis = basis.plus(part);
-        parts?.push({ leader: this.otherLeaders![k]!, quantity: x, basis: part });
+        parts?.add(this.otherLeaders![k]!, x, part);
       }
     }
     this.beforeChange();

@@ -1,4 +1,5 @@
 import { type Decimal, ExactSum, ZERO } from '../numeric/decimal.js';
+import { SellParts } from './deal.js';
 
 /**
  * One followed wallet's share of the result, as it accrues (copier-wallet.md 7, `leaders`). Its
@@ -35,6 +36,8 @@ export class LeaderShare {
  */
 export class LeaderBook {
   readonly shares: LeaderShare[];
+  /** Where the deals put each sell's parts by lot ({@link sold} shares them out). */
+  readonly sellParts = new SellParts();
 
   constructor(leaders: number) {
     this.shares = Array.from({ length: leaders }, () => new LeaderShare());
@@ -50,29 +53,29 @@ export class LeaderBook {
   }
 
   /**
-   * The part `x` of a sell of `quantity` tokens taken from `leader`'s lot, with its cost basis;
-   * the sell's network and bot fees.
+   * A sell of `quantity` tokens, with its parts by lot in {@link sellParts}: the part `x` taken
+   * from leader L's lot brings L its share of the sell, less its cost basis.
    */
-  lotSold(
-    leader: number,
-    x: Decimal,
-    basis: Decimal,
-    usdAmount: Decimal,
-    quantity: Decimal,
-    networkFee: Decimal,
-    botFee: Decimal,
-  ): void {
-    const realized = this.shares[leader]!.realized;
-    realized.add(basis, -1);
-    if (x.eq(quantity)) {
-      // A sell from one lot (x = Q) brings it all.
-      realized.add(usdAmount);
-      realized.add(networkFee, -1);
-      realized.add(botFee, -1);
-    } else {
-      // The part x / Q of the amount and of the fees, each the model's product and quotient.
-      realized.add(usdAmount.times(x).div(quantity));
-      realized.add(networkFee.plus(botFee).times(x).div(quantity), -1);
+  sold(usdAmount: Decimal, quantity: Decimal, networkFee: Decimal, botFee: Decimal): void {
+    const parts = this.sellParts;
+    // The sell's fees, made once for the parts that take a share of them.
+    let fees: Decimal | null = null;
+    for (let k = 0; k < parts.length; k++) {
+      const x = parts.quantities[k]!;
+      if (x.isZero()) continue;
+      const realized = this.shares[parts.leaders[k]!]!.realized;
+      realized.add(parts.bases[k]!, -1);
+      if (x === quantity || x.eq(quantity)) {
+        // A sell from one lot (x = Q) brings it all.
+        realized.add(usdAmount);
+        realized.add(networkFee, -1);
+        realized.add(botFee, -1);
+      } else {
+        // The part x / Q of the amount and of the fees, each the model's product and quotient.
+        fees ??= networkFee.plus(botFee);
+        realized.add(usdAmount.times(x).div(quantity));
+        realized.add(fees.times(x).div(quantity), -1);
+      }
     }
   }
 

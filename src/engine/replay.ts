@@ -552,7 +552,7 @@ export class Replay {
         time,
         botFeeRate: this.exec.botFeeRate,
         detailed: this.trades !== null,
-        partsByLot: this.leaders !== null,
+        sellParts: this.leaders?.sellParts ?? null,
       });
       this.deals.push(target);
       this.openDeal[tokenId] = target;
@@ -626,7 +626,7 @@ export class Replay {
     const cost = deal.addLotSell(leader, fraction, time, fill, networkFee);
     this.trades?.record(deal, 'sell', fill, liquidity, networkFee);
     if (deal.qty.isZero()) deal.close(null);
-    this.afterSell(deal, fill, networkFee);
+    this.afterSell(fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
@@ -782,7 +782,7 @@ export class Replay {
     const cost = deal.addWholeSell(time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
     deal.close(CLOSING_TAG[type]);
-    this.afterSell(deal, fill, networkFee);
+    this.afterSell(fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
@@ -793,20 +793,13 @@ export class Replay {
     const networkFee = this.exec.networkFee(time);
     const cost = deal.addShareSell(share, time, fill, networkFee);
     this.trades?.record(deal, type, fill, liquidity, networkFee);
-    this.afterSell(deal, fill, networkFee);
+    this.afterSell(fill, networkFee);
     this.afterTrade(deal, fill, networkFee, cost);
   }
 
   /** A sell's parts by lot, shared among the leaders (`report_leaders`). */
-  private afterSell(deal: Deal, fill: Fill, networkFee: Decimal): void {
-    const leaders = this.leaders;
-    const parts = deal.lastSellParts;
-    if (leaders === null || parts === null) return;
-    const botFee = this.exec.botFee(fill.usdAmount);
-    for (const part of parts) {
-      if (part.quantity.isZero()) continue;
-      leaders.lotSold(part.leader, part.quantity, part.basis, fill.usdAmount, fill.quantity, networkFee, botFee);
-    }
+  private afterSell(fill: Fill, networkFee: Decimal): void {
+    this.leaders?.sold(fill.usdAmount, fill.quantity, networkFee, this.exec.botFee(fill.usdAmount));
   }
 
   /** Strategy extensions 2: a leader swap's copy waits for the delay. */
