@@ -1,7 +1,7 @@
 import { ZERO, type Decimal } from '../numeric/decimal.js';
 import type { Deal } from './deal.js';
 import { DealTerms } from './deal-terms.js';
-import type { PriceBook } from './known-prices.js';
+import type { PriceBook, PriceKey } from './known-prices.js';
 
 /**
  * `Σ qty × known price` over the open deals, for the copier's equity after each change of cash
@@ -94,6 +94,29 @@ export class HeldValue {
     let value = ZERO;
     for (const [deal, made] of this.products) value = value.plus(this.productOf(deal, made));
     return value;
+  }
+
+  /**
+   * What makes {@link exact}'s sum of this moment later, when asked (a peak or a fall that a
+   * later comparison cannot tell from its bounds, or the printed drawdown): each open deal's
+   * position and price key in deal order, the products and the additions made as {@link exact}
+   * makes them. A snapshot costs a read of each deal; most are never made.
+   */
+  snapshot(): () => Decimal {
+    const count = this.products.size;
+    const qty = new Array<Decimal>(count);
+    const keys = new Array<PriceKey>(count);
+    let k = 0;
+    for (const deal of this.products.keys()) {
+      qty[k] = deal.qty;
+      keys[k++] = this.prices.priceKey(deal.tokenId);
+    }
+    const prices = this.prices;
+    return () => {
+      let value = ZERO;
+      for (let j = 0; j < count; j++) value = value.plus(qty[j]!.times(prices.priceOfKey(keys[j]!)));
+      return value;
+    };
   }
 
   /** The scanning replay's total, moved by the differences of the products that moved. */
