@@ -38,6 +38,7 @@ export class CopierCash {
   /** `starting_balance_usd`, or null: unlimited. */
   readonly startingBalance: Decimal | null;
   private readonly reserve: Decimal;
+  /** Moved by {@link bought}, {@link sold} and {@link failed} only. */
   cash: Decimal;
   /** The lowest `cash` so far: `capital_required = B − lowest` (B read as 0 when null). */
   private lowestCash: Decimal;
@@ -79,7 +80,7 @@ export class CopierCash {
 
   /** A landed buy: `cash −= usd_amount + fees`. */
   bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.minus(this.buyCost(usdAmount, networkFee, botFee));
+    this.fellTo(this.cash.minus(this.buyCost(usdAmount, networkFee, botFee)));
   }
 
   /**
@@ -97,14 +98,26 @@ export class CopierCash {
     return last.cost;
   }
 
-  /** A landed sell of any kind: `cash += usd_amount − fees`. */
+  /**
+   * `cash` after a change that can only lower it (amounts and fees are ≥ 0): the only changes
+   * that can set a new lowest cash.
+   */
+  private fellTo(cash: Decimal): void {
+    this.cash = cash;
+    if (cash.lt(this.lowestCash)) this.lowestCash = cash;
+  }
+
+  /** A landed sell of any kind: `cash += usd_amount − fees`, which fees larger than the amount make a fall. */
   sold(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.plus(usdAmount.minus(networkFee).minus(botFee));
+    const proceeds = usdAmount.minus(networkFee).minus(botFee);
+    const cash = this.cash.plus(proceeds);
+    if (proceeds.isNegative()) this.fellTo(cash);
+    else this.cash = cash;
   }
 
   /** A failed attempt: it pays its fee and nothing else. */
   failed(fee: Decimal): void {
-    this.cash = this.cash.minus(fee);
+    this.fellTo(this.cash.minus(fee));
     this.failedTransactions++;
     this.failedTransactionFees = this.failedTransactionFees.plus(fee);
   }
@@ -123,7 +136,6 @@ export class CopierCash {
    */
   changed(held: HeldReading, time: number): void {
     const cash = this.cash;
-    if (cash.lt(this.lowestCash)) this.lowestCash = cash;
     if (!held.approximates) {
       const equity = cash.plus(held.exact());
       this.points?.push(time, toJsonNumber(cash), toJsonNumber(equity));

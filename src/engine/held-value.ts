@@ -66,6 +66,7 @@ export class HeldValue {
     const made = this.products.get(deal);
     if (made === undefined) return;
     this.products.delete(deal);
+    if (this.terms !== null) return; // the total is the scanning replay's
     // Nothing open: exactly zero, not what the differences left.
     this.total = this.products.size === 0 ? ZERO : this.total.minus(made.product);
   }
