@@ -104,18 +104,15 @@ export class HeldValue {
    * makes them. A snapshot costs a read of each deal; most are never made.
    */
   snapshot(): () => Decimal {
-    const count = this.products.size;
-    const qty = new Array<Decimal>(count);
-    const keys = new Array<PriceKey>(count);
-    let k = 0;
-    for (const deal of this.products.keys()) {
-      qty[k] = deal.qty;
-      keys[k++] = this.prices.priceKey(deal.tokenId);
-    }
+    // Each deal's position and price key side by side: one array.
+    const made: (Decimal | PriceKey)[] = [];
     const prices = this.prices;
+    for (const deal of this.products.keys()) made.push(deal.qty, prices.priceKey(deal.tokenId));
     return () => {
       let value = ZERO;
-      for (let j = 0; j < count; j++) value = value.plus(qty[j]!.times(prices.priceOfKey(keys[j]!)));
+      for (let k = 0; k < made.length; k += 2) {
+        value = value.plus((made[k] as Decimal).times(prices.priceOfKey(made[k + 1] as PriceKey)));
+      }
       return value;
     };
   }
