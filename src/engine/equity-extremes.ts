@@ -50,7 +50,7 @@ function order(aCenter: number, aRadius: number, bCenter: number, bRadius: numbe
 }
 
 /** The radius of a fall `peak − equity` (rounded to 40 digits) from the two radii and its center. */
-function fallRadius(peakRadius: number, equityRadius: number, fallCenter: number): number {
+function radiusOfFall(peakRadius: number, equityRadius: number, fallCenter: number): number {
   return (peakRadius + equityRadius) * (1 + 2 ** -48) + Math.abs(fallCenter) * 2 ** -50;
 }
 
@@ -105,13 +105,13 @@ export class EquityExtremes {
     const peakRadius = b[PEAK + 1]!;
     if (order(center, radius, peak, peakRadius) >= 0) return false;
     const fall = peak - center;
-    const fallRadius_ = fallRadius(peakRadius, radius, fall);
-    if (order(fall, fallRadius_, b[DRAWDOWN]!, b[DRAWDOWN + 1]!) >= 0) return false;
+    const fallRadius = radiusOfFall(peakRadius, radius, fall);
+    if (order(fall, fallRadius, b[DRAWDOWN]!, b[DRAWDOWN + 1]!) >= 0) return false;
     if (!this.withPercent) return true;
     const positive = order(peak, peakRadius, 0, 0);
     if (positive < 0) return true; // no percent of a peak ≤ 0
     if (positive === 0) return false;
-    return this.percentOrder(fall, fallRadius_, peak, peakRadius) < 0;
+    return this.percentOrder(fall, fallRadius, peak, peakRadius) < 0;
   }
 
   /**
@@ -134,21 +134,21 @@ export class EquityExtremes {
       return;
     }
     const fallCenter = peakCenter - center;
-    const fallRadius_ = fallRadius(peakRadius, radius, fallCenter);
+    const fallRadius = radiusOfFall(peakRadius, radius, fallCenter);
     const fall = new Deferred(() => exactOf(peak).minus(exactOf(equity)));
-    let deeper = order(fallCenter, fallRadius_, b[DRAWDOWN]!, b[DRAWDOWN + 1]!);
+    let deeper = order(fallCenter, fallRadius, b[DRAWDOWN]!, b[DRAWDOWN + 1]!);
     if (deeper === 0) deeper = fall.get().gt(exactOf(this.drawdown)) ? 1 : -1;
     if (deeper > 0) {
       this.drawdown = fall;
       b[DRAWDOWN] = fallCenter;
-      b[DRAWDOWN + 1] = fallRadius_;
+      b[DRAWDOWN + 1] = fallRadius;
     }
     if (!this.withPercent) return;
     let positive = order(peakCenter, peakRadius, 0, 0);
     if (positive === 0) positive = exactOf(peak).gt(ZERO) ? 1 : -1;
     if (positive < 0) return;
     // A larger percent when 100 × fall > percent × peak, each rounded to 40 digits.
-    let larger = this.percentOrder(fallCenter, fallRadius_, peakCenter, peakRadius);
+    let larger = this.percentOrder(fallCenter, fallRadius, peakCenter, peakRadius);
     if (larger === 0) larger = HUNDRED.times(fall.get()).gt(exactOf(this.percent).times(exactOf(peak))) ? 1 : -1;
     if (larger < 0) return;
     const percent = new Deferred(() => HUNDRED.times(fall.get()).div(exactOf(peak)));
@@ -160,7 +160,7 @@ export class EquityExtremes {
       const center = (100 * fallCenter) / peakCenter;
       b[PERCENT] = center;
       b[PERCENT + 1] =
-        ((100 * (fallRadius_ + (Math.abs(fallCenter) * peakRadius) / peakCenter)) / (peakCenter - peakRadius)) *
+        ((100 * (fallRadius + (Math.abs(fallCenter) * peakRadius) / peakCenter)) / (peakCenter - peakRadius)) *
           (1 + 2 ** -48) +
         Math.abs(center) * 2 ** -50;
     } else {
@@ -188,14 +188,14 @@ export class EquityExtremes {
    * How `100 × fall` compares with `percent × peak` (the percent's bounds, the others given), as
    * {@link order}: the products' radii bound `|x y − x' y'|` by `|x'| ρ_y + ρ_x |y'| + ρ_x ρ_y`.
    */
-  private percentOrder(fallCenter: number, fallRadius_: number, peakCenter: number, peakRadius: number): number {
+  private percentOrder(fallCenter: number, fallRadius: number, peakCenter: number, peakRadius: number): number {
     const b = this.bounds;
     const percent = b[PERCENT]!;
     const percentRadius = b[PERCENT + 1]!;
     const right = percent * peakCenter;
     const rightRadius =
       Math.abs(percent) * peakRadius + percentRadius * Math.abs(peakCenter) + percentRadius * peakRadius;
-    return order(100 * fallCenter, 100 * fallRadius_, right, rightRadius);
+    return order(100 * fallCenter, 100 * fallRadius, right, rightRadius);
   }
 
   /** An exact amount's bounds: its nearest double, within 2^-52 of it. */
