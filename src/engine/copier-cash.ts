@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import {
   ADDITION_ERROR,
   addWords,
@@ -8,6 +8,10 @@ import {
   ROUNDING_40_ERROR,
   toWord,
 } from '../numeric/double-word.js';
+import { Deferred, EquityExtremes } from './equity-extremes.js';
+
+/** Covers the rounding of the equity's radius's own arithmetic (relative 2^-53 a step), as `decide40`'s. */
+const BOUND_SAFETY = 1.001;
 
 /** The open deals' value as {@link CopierCash.changed} reads it (`HeldValue`). */
 export interface HeldReading {
@@ -17,6 +21,8 @@ export interface HeldReading {
   approximate(out: Float64Array): void;
   /** The value as the model makes it. */
   exact(): Decimal;
+  /** What makes {@link exact}'s value of this moment later, when asked: after trades and price moves. */
+  snapshot(): () => Decimal;
 }
 
 /**
@@ -32,17 +38,12 @@ export class CopierCash {
   /** `starting_balance_usd`, or null: unlimited. */
   readonly startingBalance: Decimal | null;
   private readonly reserve: Decimal;
+  /** Moved by {@link bought}, {@link sold} and {@link failed} only. */
   cash: Decimal;
   /** The lowest `cash` so far: `capital_required = B − lowest` (B read as 0 when null). */
   private lowestCash: Decimal;
   /** The highest equity so far, and the largest fall from it in USD and in percent. */
-  private peak: Decimal;
-  maxDrawdown: Decimal = ZERO;
-  private maxDrawdownPercent: Decimal = ZERO;
-  /** The nearest doubles of {@link peak}, {@link maxDrawdown} and {@link maxDrawdownPercent}, for the quick test. */
-  private peakPrinted: number;
-  private maxDrawdownPrinted = 0;
-  private maxDrawdownPercentPrinted = 0;
+  private readonly extremes: EquityExtremes;
   /** The last buy's cost and the decimals it was made from ({@link buyCost}). */
   private readonly lastBuy = { amount: ZERO, networkFee: ZERO, botFee: ZERO, cost: ZERO };
   /** Where the double-word operations leave their results (a typed array: no boxed doubles). */
@@ -64,8 +65,7 @@ export class CopierCash {
     this.reserve = new Decimal(reserve);
     this.cash = this.startingBalance ?? ZERO;
     this.lowestCash = this.cash;
-    this.peak = this.cash;
-    this.peakPrinted = toJsonNumber(this.cash);
+    this.extremes = new EquityExtremes(this.cash, this.startingBalance !== null);
   }
 
   /**
@@ -80,7 +80,7 @@ export class CopierCash {
 
   /** A landed buy: `cash −= usd_amount + fees`. */
   bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.minus(this.buyCost(usdAmount, networkFee, botFee));
+    this.fellTo(this.cash.minus(this.buyCost(usdAmount, networkFee, botFee)));
   }
 
   /**
@@ -98,14 +98,26 @@ export class CopierCash {
     return last.cost;
   }
 
-  /** A landed sell of any kind: `cash += usd_amount − fees`. */
+  /**
+   * `cash` after a change that can only lower it (amounts and fees are ≥ 0): the only changes
+   * that can set a new lowest cash.
+   */
+  private fellTo(cash: Decimal): void {
+    this.cash = cash;
+    if (cash.lt(this.lowestCash)) this.lowestCash = cash;
+  }
+
+  /** A landed sell of any kind: `cash += usd_amount − fees`, which fees larger than the amount make a fall. */
   sold(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
-    this.cash = this.cash.plus(usdAmount.minus(networkFee).minus(botFee));
+    const proceeds = usdAmount.minus(networkFee).minus(botFee);
+    const cash = this.cash.plus(proceeds);
+    if (proceeds.isNegative()) this.fellTo(cash);
+    else this.cash = cash;
   }
 
   /** A failed attempt: it pays its fee and nothing else. */
   failed(fee: Decimal): void {
-    this.cash = this.cash.minus(fee);
+    this.fellTo(this.cash.minus(fee));
     this.failedTransactions++;
     this.failedTransactionFees = this.failedTransactionFees.plus(fee);
   }
@@ -118,16 +130,17 @@ export class CopierCash {
 
   /**
    * After a change of `cash`: the money in use, and the equity `cash + held` (`held`: the open
-   * deals valued at the known prices of the moment) against its peak so far. The equity is made
-   * exactly only when its bounded double-word value cannot tell that it is below the peak and
-   * sets no new drawdown ({@link surelyNoExtreme}): a new peak or a deeper fall.
+   * deals valued at the known prices of the moment) against its peak so far. The equity is kept
+   * as its bounded double-word value ({@link EquityExtremes}), and made exactly only when the
+   * bounds cannot tell a comparison or the double a report draws.
    */
   changed(held: HeldReading, time: number): void {
     const cash = this.cash;
-    if (cash.lt(this.lowestCash)) this.lowestCash = cash;
-    // Before the first fall from a peak every change is a new peak or a new drawdown: exact.
-    if (!held.approximates) return this.changedExactly(cash.plus(held.exact()), time, false);
-    if (this.maxDrawdownPrinted === 0) return this.changedExactly(cash.plus(held.exact()), time, true);
+    if (!held.approximates) {
+      const equity = cash.plus(held.exact());
+      this.points?.push(time, toJsonNumber(cash), toJsonNumber(equity));
+      return this.extremes.reachedExactly(equity);
+    }
     const w = this.word;
     held.approximate(w);
     const heldHigh = w[0]!;
@@ -141,60 +154,34 @@ export class CopierCash {
     const low = w[1]!;
     // The held sum's bound, the cash's conversion, the addition; decide40 adds the equity's own rounding.
     const bound = heldBound + Math.abs(cashHigh) * CONVERSION_ERROR + Math.abs(high) * ADDITION_ERROR;
-    if (this.surelyNoExtreme(high, Math.abs(low) + bound + Math.abs(high) * ROUNDING_40_ERROR)) {
-      const points = this.points;
-      if (points === null) return;
+    // The exact equity lies within `radius` of `high`: the word's low part, the bound, the 40-digit rounding.
+    const radius = (Math.abs(low) + bound + Math.abs(high) * ROUNDING_40_ERROR) * BOUND_SAFETY;
+    const unmoved = this.extremes.surelyUnmoved(high, radius);
+    let equity: Decimal | null = null;
+    const points = this.points;
+    if (points !== null) {
       // A cash of exactly 0 converts to 0 (decide leaves zero to the exact path).
-      const cashPrinted = cashHigh === 0 ? 0 : decide(cashHigh, cashLow, Math.abs(cashHigh) * CONVERSION_ERROR);
-      const equityPrinted = decide40(high, low, bound);
-      if (cashPrinted === cashPrinted && equityPrinted === equityPrinted) {
-        points.push(time, cashPrinted, equityPrinted);
-        return;
+      let cashPrinted = cashHigh === 0 ? 0 : decide(cashHigh, cashLow, Math.abs(cashHigh) * CONVERSION_ERROR);
+      let equityPrinted = decide40(high, low, bound);
+      if (cashPrinted !== cashPrinted || equityPrinted !== equityPrinted) {
+        equity = cash.plus(held.exact());
+        cashPrinted = toJsonNumber(cash);
+        equityPrinted = toJsonNumber(equity);
       }
+      points.push(time, cashPrinted, equityPrinted);
     }
-    this.changedExactly(cash.plus(held.exact()), time, true);
+    if (unmoved) return;
+    this.extremes.reached(high, radius, equity ?? this.equityMaker(cash, held.snapshot()));
   }
 
-  /**
-   * True when every equity within `margin` of `high` is below the peak and falls from it no
-   * further than the largest drawdown so far, in USD and in percent: nothing to update. Doubles
-   * of the decimals are within 2^-53 of them, relatively, and each operation here rounds by as
-   * much; the factors of 2^-50 and 2^-48 cover those roundings.
-   */
-  private surelyNoExtreme(high: number, margin: number): boolean {
-    const peak = this.peakPrinted;
-    const near = margin + (Math.abs(high) + Math.abs(peak)) * 2 ** -50;
-    if (!(high + near < peak)) return false;
-    const fallAtMost = peak - high + near;
-    if (!(fallAtMost < this.maxDrawdownPrinted * (1 - 2 ** -50))) return false;
-    if (this.startingBalance === null || !(peak > 0)) return true;
-    return 100 * fallAtMost < this.maxDrawdownPercentPrinted * peak * (1 - 2 ** -48);
+  /** The equity of this change of cash, made when asked from the cash and the open deals' snapshot. */
+  private equityMaker(cash: Decimal, held: () => Decimal): Deferred {
+    return new Deferred(() => cash.plus(held()));
   }
 
-  /**
-   * {@link changed} with the equity made exactly. `printed`: keep the doubles of the peak and
-   * the drawdowns for the quick test (not needed when it is never asked).
-   */
-  private changedExactly(equity: Decimal, time: number, printed: boolean): void {
-    this.points?.push(time, toJsonNumber(this.cash), toJsonNumber(equity));
-    if (!equity.lt(this.peak)) {
-      this.peak = equity;
-      if (printed) this.peakPrinted = toJsonNumber(equity);
-      return;
-    }
-    const fall = this.peak.minus(equity);
-    if (fall.gt(this.maxDrawdown)) {
-      this.maxDrawdown = fall;
-      if (printed) this.maxDrawdownPrinted = toJsonNumber(fall);
-    }
-    // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
-    if (this.startingBalance !== null && this.peak.gt(ZERO)) {
-      const hundredFall = HUNDRED.times(fall);
-      if (hundredFall.gt(this.maxDrawdownPercent.times(this.peak))) {
-        this.maxDrawdownPercent = hundredFall.div(this.peak);
-        if (printed) this.maxDrawdownPercentPrinted = toJsonNumber(this.maxDrawdownPercent);
-      }
-    }
+  /** `max_drawdown`. */
+  get maxDrawdown(): Decimal {
+    return this.extremes.maxDrawdown;
   }
 
   /** `capital_required`: the most money in use at once, fees included (0 at least). */
@@ -204,6 +191,6 @@ export class CopierCash {
 
   /** `max_drawdown_percent`, null without a starting balance. */
   get drawdownPercent(): Decimal | null {
-    return this.startingBalance === null ? null : this.maxDrawdownPercent;
+    return this.startingBalance === null ? null : this.extremes.maxDrawdownPercent;
   }
 }

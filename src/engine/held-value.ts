@@ -1,7 +1,7 @@
 import { ZERO, type Decimal } from '../numeric/decimal.js';
 import type { Deal } from './deal.js';
 import { DealTerms } from './deal-terms.js';
-import type { PriceBook } from './known-prices.js';
+import type { PriceBook, PriceKey } from './known-prices.js';
 
 /**
  * `Σ qty × known price` over the open deals, for the copier's equity after each change of cash
@@ -66,6 +66,7 @@ export class HeldValue {
     const made = this.products.get(deal);
     if (made === undefined) return;
     this.products.delete(deal);
+    if (this.terms !== null) return; // the total is the scanning replay's
     // Nothing open: exactly zero, not what the differences left.
     this.total = this.products.size === 0 ? ZERO : this.total.minus(made.product);
   }
@@ -94,6 +95,26 @@ export class HeldValue {
     let value = ZERO;
     for (const [deal, made] of this.products) value = value.plus(this.productOf(deal, made));
     return value;
+  }
+
+  /**
+   * What makes {@link exact}'s sum of this moment later, when asked (a peak or a fall that a
+   * later comparison cannot tell from its bounds, or the printed drawdown): each open deal's
+   * position and price key in deal order, the products and the additions made as {@link exact}
+   * makes them. A snapshot costs a read of each deal; most are never made.
+   */
+  snapshot(): () => Decimal {
+    // Each deal's position and price key side by side: one array.
+    const made: (Decimal | PriceKey)[] = [];
+    const prices = this.prices;
+    for (const deal of this.products.keys()) made.push(deal.qty, prices.priceKey(deal.tokenId));
+    return () => {
+      let value = ZERO;
+      for (let k = 0; k < made.length; k += 2) {
+        value = value.plus((made[k] as Decimal).times(prices.priceOfKey(made[k + 1] as PriceKey)));
+      }
+      return value;
+    };
   }
 
   /** The scanning replay's total, moved by the differences of the products that moved. */

@@ -55,6 +55,9 @@ export class PriceThreshold {
   }
 }
 
+/** A key of a known price ({@link PriceBook.priceKey}). */
+export type PriceKey = number | DecimalInput;
+
 /**
  * Each token's known price and known liquidity (model 1.1). Observing a swap stores only a
  * reference to it: no decimal work and no allocation for the market swaps that make up most of
@@ -73,7 +76,9 @@ export interface PriceBook {
   /** The known price of a token that has been observed. */
   priceOf(tokenId: number): Decimal;
   /** A key of a token's known price for a valuation: equal keys, equal prices. */
-  priceKey(tokenId: number): number | DecimalInput;
+  priceKey(tokenId: number): PriceKey;
+  /** The price a {@link priceKey} stands for, also after the token's price has moved on. */
+  priceOfKey(key: PriceKey): Decimal;
   /**
    * The token's known price as a double word, into `out` (`numeric/double-word.ts`), for a
    * valuation: made from the raw tape value without making a decimal.
@@ -155,6 +160,10 @@ export class KnownPrices implements PriceBook {
 
   priceKey(tokenId: number): DecimalInput {
     return this.price[tokenId]!;
+  }
+
+  priceOfKey(key: DecimalInput): Decimal {
+    return new Decimal(key);
   }
 
   priceWord(tokenId: number, out: DoubleWord): void {
@@ -255,6 +264,10 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceKey(tokenId: number): number {
     return this.priceSwap[tokenId]!;
+  }
+
+  priceOfKey(i: number): Decimal {
+    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
   }
 
   priceWord(tokenId: number, out: DoubleWord): void {

@@ -8,26 +8,45 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CopierCash, type HeldReading } from '../../src/engine/copier-cash.js';
 import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../../src/numeric/decimal.js';
-import { CONVERSION_ERROR, toWord } from '../../src/numeric/double-word.js';
+import { ADDITION_ERROR, addWords, CONVERSION_ERROR, toWord } from '../../src/numeric/double-word.js';
 
-/** A held value known exactly, read as the engine's `HeldValue` reads one: its word and a bound. */
-function heldOf(value: Decimal, counter: { exact: number }): HeldReading {
+/** How often the equity was made exactly: at the change of cash, or later from a snapshot. */
+interface Counter {
+  exact: number;
+  snapshots: number;
+  made: number;
+}
+
+/**
+ * A held value known exactly, read as the engine's `HeldValue` reads one: its word and a bound;
+ * the word moved by `offset` (a reading as loose as many deals' sum), the bound grown to match.
+ */
+function heldOf(value: Decimal, counter: Counter, offset = 0): HeldReading {
   return {
     approximates: true,
     approximate(out) {
       toWord(out, value);
-      out[2] = Math.abs(out[0]!) * CONVERSION_ERROR;
+      const conversion = Math.abs(out[0]!) * CONVERSION_ERROR;
+      addWords(out, out[0]!, out[1]!, offset, 0);
+      out[2] = conversion + Math.abs(offset) + Math.abs(out[0]!) * ADDITION_ERROR;
     },
     exact() {
       counter.exact++;
       return value;
     },
+    snapshot() {
+      counter.snapshots++;
+      return () => {
+        counter.made++;
+        return value;
+      };
+    },
   };
 }
 
 /** The rule as copier-wallet.md 7 states it, every equity made exactly. */
-function exactly(balance: Decimal, steps: readonly { cash: Decimal; held: Decimal }[]) {
-  let peak = balance;
+function exactly(balance: Decimal | null, steps: readonly { cash: Decimal; held: Decimal }[]) {
+  let peak = balance ?? ZERO;
   let drawdown = ZERO;
   let percent = ZERO;
   const points: number[] = [];
@@ -40,18 +59,19 @@ function exactly(balance: Decimal, steps: readonly { cash: Decimal; held: Decima
     }
     const fall = peak.minus(equity);
     if (fall.gt(drawdown)) drawdown = fall;
+    if (balance === null || !peak.gt(ZERO)) continue;
     if (HUNDRED.times(fall).gt(percent.times(peak))) percent = HUNDRED.times(fall).div(peak);
   }
   return { drawdown: drawdown.toString(), percent: percent.toString(), points };
 }
 
 /** Replays the steps through `CopierCash`, the cash set directly as trades would leave it. */
-function quickly(balance: Decimal, steps: readonly { cash: Decimal; held: Decimal }[]) {
-  const counter = { exact: 0 };
-  const wallet = new CopierCash(balance.toNumber(), 0, true);
-  for (const [t, { cash, held }] of steps.entries()) {
+function quickly(balance: Decimal | null, steps: readonly { cash: Decimal; held: Decimal; offset?: number }[]) {
+  const counter = { exact: 0, snapshots: 0, made: 0 };
+  const wallet = new CopierCash(balance === null ? null : balance.toNumber(), 0, true);
+  for (const [t, { cash, held, offset }] of steps.entries()) {
     wallet.cash = cash;
-    wallet.changed(heldOf(held, counter), t);
+    wallet.changed(heldOf(held, counter, offset), t);
   }
   const percent = wallet.drawdownPercent ?? ZERO;
   return { drawdown: wallet.maxDrawdown.toString(), percent: percent.toString(), points: wallet.points!, counter };
@@ -67,6 +87,28 @@ const amountArb = fc
   .map(([base, units, digits]) => new Decimal(base).plus(new Decimal(`${units}e-${digits}`)));
 
 describe("the copier's equity: quick test and exact comparison", () => {
+  it('gives the exact answers near zero, below it, and without a balance (fast-check)', () => {
+    // Equities around 0 test the percent's rule for a peak ≤ 0; without a balance there is no percent.
+    const nearZero = fc
+      .tuple(
+        fc.constantFrom('0', '-5', '5', '1e-30', '-2.5e-12'),
+        fc.integer({ min: -3, max: 3 }),
+        fc.integer({ min: 0, max: 40 }),
+      )
+      .map(([base, units, digits]) => new Decimal(base).plus(new Decimal(`${units}e-${digits}`)));
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Decimal | null>(ZERO, new Decimal(5), null),
+        fc.array(fc.record({ cash: nearZero, held: nearZero }), { minLength: 1, maxLength: 40 }),
+        (balance, steps) => {
+          const { counter, ...answers } = quickly(balance, steps);
+          expect(answers).toEqual(exactly(balance, steps));
+        },
+      ),
+      { numRuns: 400, seed: 45 },
+    );
+  });
+
   it('gives the exact answers on equities that differ in any digit (fast-check)', () => {
     fc.assert(
       fc.property(
@@ -82,16 +124,47 @@ describe("the copier's equity: quick test and exact comparison", () => {
     );
   });
 
+  it('gives the exact answers from loose readings of the held value (fast-check)', () => {
+    // Readings off by up to 10^-8 of the amounts, with bounds to match: the radii, not the
+    // doubles' own roundings, decide which comparisons are close.
+    const offsetArb = fc
+      .tuple(fc.integer({ min: -9, max: 9 }), fc.integer({ min: 6, max: 16 }))
+      .map(([units, digits]) => units * 10 ** -digits);
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Decimal | null>(new Decimal(2000), new Decimal(1000), null),
+        fc.array(fc.record({ cash: amountArb, held: amountArb, offset: offsetArb }), { minLength: 1, maxLength: 40 }),
+        (balance, steps) => {
+          const { counter, ...answers } = quickly(balance, steps);
+          expect(answers).toEqual(exactly(balance, steps));
+        },
+      ),
+      { numRuns: 400, seed: 46 },
+    );
+  });
+
   it('makes the equity exactly only when a comparison is close', () => {
-    // Balance 1,000: equity 1,100 (new peak, exact), 1,050 (first fall: no drawdown yet, exact),
-    // 1,080 and 1,060 (falls of 20 and 40, below the largest 50: quick), 1,040 (fall 60 > 50: exact).
+    // Balance 1,000: equity 1,100 (surely a new peak: a snapshot), 1,050 (surely a first fall: a
+    // snapshot), 1,080 and 1,060 (falls of 20 and 40, below the largest 50: quick), 1,040 (fall
+    // 60 > 50: a snapshot). No comparison is close; reading the drawdown makes 1,100 and 1,040.
     const at = (equity: number) => ({ cash: new Decimal(0), held: new Decimal(equity) });
     const steps = [1100, 1050, 1080, 1060, 1040].map(at);
     const quick = quickly(new Decimal(1000), steps);
-    expect(quick.counter.exact).toBe(3);
+    expect(quick.counter).toEqual({ exact: 0, snapshots: 3, made: 2 });
     expect(quick.drawdown).toBe('60');
     // 100 × 60 / 1,100 = 5.4545…
     expect(Number(quick.percent)).toBeCloseTo(5.454545, 5);
     expect(quick.points).toEqual([0, 0, 1100, 1, 0, 1050, 2, 0, 1080, 3, 0, 1060, 4, 0, 1040]);
+  });
+
+  it('makes the peak exactly when an equity comes too close to it', () => {
+    // 1,100, then 1,100 + 10^-36 (a new peak by less than the bounds tell): both made exactly.
+    const steps = [new Decimal(1100), new Decimal('1100.000000000000000000000000000000000001')].map((held) => ({
+      cash: ZERO,
+      held,
+    }));
+    const quick = quickly(new Decimal(1000), steps);
+    expect(quick.counter).toEqual({ exact: 0, snapshots: 2, made: 2 });
+    expect(quick.drawdown).toBe('0');
   });
 });

@@ -76,3 +76,24 @@ describe('price books: priceWord and priceNumber', () => {
     });
   }
 });
+
+describe('price books: priceOfKey', () => {
+  /** Feeds the swaps; after each, the key of its token's price gives that price, also once the price moved on. */
+  function checkKeys(book: PriceBook, tokenOf: (i: number) => number): void {
+    const kept: { key: ReturnType<PriceBook['priceKey']>; price: string }[] = [];
+    SWAPS.forEach((swap, i) => {
+      const tokenId = tokenOf(i);
+      book.observe(tokenId, swap as never, i);
+      const key = book.priceKey(tokenId);
+      expect(book.priceOfKey(key).toString()).toBe(book.priceOf(tokenId).toString());
+      kept.push({ key, price: new Decimal40(swap.usd_price).toString() });
+    });
+    for (const { key, price } of kept) expect(book.priceOfKey(key).toString()).toBe(price);
+  }
+
+  it('KnownPrices and IndexedKnownPrices give the price a key stood for', () => {
+    checkKeys(new KnownPrices(), (i) => (i % 2 === 0 ? 0 : 1));
+    const indexed = indexTape(tape(SWAPS));
+    checkKeys(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!);
+  });
+});

@@ -574,6 +574,9 @@ class FakePrices implements PriceBook, PriceSource {
   priceKey(tokenId: number): number | string {
     return this.entry(tokenId).key;
   }
+  priceOfKey(): Decimal40 {
+    throw new Error('not used by the book');
+  }
   priceWord(tokenId: number, out: DoubleWord): void {
     const { price } = this.entry(tokenId);
     if (price instanceof Decimal40) toWord(out, price);
