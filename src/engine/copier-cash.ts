@@ -38,6 +38,8 @@ export class CopierCash {
   /** `starting_balance_usd`, or null: unlimited. */
   readonly startingBalance: Decimal | null;
   private readonly reserve: Decimal;
+  /** The reserve's nearest double, for {@link affords}' quick test. */
+  private readonly reserveNumber: number;
   /** Moved by {@link bought}, {@link sold} and {@link failed} only. */
   cash: Decimal;
   /** The lowest `cash` so far: `capital_required = B − lowest` (B read as 0 when null). */
@@ -63,6 +65,7 @@ export class CopierCash {
     this.points = keepPoints ? [] : null;
     this.startingBalance = startingBalance === null ? null : new Decimal(startingBalance);
     this.reserve = new Decimal(reserve);
+    this.reserveNumber = this.reserve.toNumber();
     this.cash = this.startingBalance ?? ZERO;
     this.lowestCash = this.cash;
     this.extremes = new EquityExtremes(this.cash, this.startingBalance !== null);
@@ -74,8 +77,11 @@ export class CopierCash {
    */
   affords(amount: Decimal, networkFee: Decimal, botFee: Decimal): boolean {
     if (this.startingBalance === null) return true;
+    const cost = this.buyCost(amount, networkFee, botFee);
+    const quick = surelyAffords(cost.toApproxNumber(), this.cash.toApproxNumber(), this.reserveNumber);
+    if (quick !== null) return quick;
     const free = this.reserve.isZero() ? this.cash : this.cash.minus(this.reserve);
-    return this.buyCost(amount, networkFee, botFee).lte(free);
+    return cost.lte(free);
   }
 
   /** A landed buy: `cash −= usd_amount + fees`. */
@@ -193,4 +199,19 @@ export class CopierCash {
   get drawdownPercent(): Decimal | null {
     return this.startingBalance === null ? null : this.extremes.maxDrawdownPercent;
   }
+}
+
+/**
+ * Whether `cost ≤ cash − reserve` from their doubles, or null when they are too close to tell.
+ * `toApproxNumber` is within 2^-49 of a decimal, relatively, the reserve's double within 2^-53,
+ * the difference rounds by 2^-53 of itself and the model's `cash − reserve` by 10^-39 of it: all
+ * within 2^-46 of `|cost| + |cash| + |reserve|`. Outside the range where those bounds hold
+ * (magnitudes 10^-250 to 10^250), nothing is told.
+ */
+function surelyAffords(cost: number, cash: number, reserve: number): boolean | null {
+  const scale = Math.abs(cost) + Math.abs(cash) + Math.abs(reserve);
+  if (!(scale > 1e-200 && scale < 1e200)) return null;
+  const margin = scale * 2 ** -46;
+  const gap = cash - reserve - cost;
+  return gap > margin ? true : gap < -margin ? false : null;
 }

@@ -168,3 +168,46 @@ describe("the copier's equity: quick test and exact comparison", () => {
     expect(quick.drawdown).toBe('0');
   });
 });
+
+describe("the copier's cash check (copier-wallet.md 2)", () => {
+  /** A wallet of `balance` and `reserve` that has spent `spent` (a buy of that amount, no fees). */
+  function walletAfter(balance: number, reserve: number, spent: string): CopierCash {
+    const cash = new CopierCash(balance, reserve);
+    cash.bought(new Decimal(spent), ZERO, ZERO);
+    return cash;
+  }
+
+  it('lets a buy spend down to the reserve, not past it', () => {
+    // 1000 − 400 = 600 left; with a reserve of 100, 500 are free.
+    const cash = walletAfter(1000, 100, '400');
+    expect(cash.affords(new Decimal(490), new Decimal(4), new Decimal(6))).toBe(true); // 500: at the limit
+    expect(cash.affords(new Decimal('490.0000000000000000000000000000000001'), new Decimal(4), new Decimal(6))).toBe(
+      false,
+    );
+    expect(cash.affords(new Decimal(489), new Decimal(4), new Decimal(6))).toBe(true);
+    expect(cash.affords(new Decimal(600), ZERO, ZERO)).toBe(false);
+  });
+
+  it('answers as the exact comparison for costs near and far from the free cash (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.stringMatching(/^[1-9]\d{0,5}\.\d{1,30}$/),
+        fc.integer({ min: -9, max: 9 }),
+        fc.integer({ min: 1, max: 39 }),
+        (balance, reserve, spent, d, k) => {
+          const cash = walletAfter(balance, reserve, spent);
+          const free = cash.cash.minus(new Decimal(reserve));
+          // A cost of the free cash times (1 + d × 10^-k), split into an amount and two fees.
+          const cost = free.times(new Decimal(1).plus(new Decimal(`${d}e-${k}`)));
+          const fee = new Decimal('0.25');
+          const amount = cost.minus(fee).minus(fee);
+          const exact = amount.plus(fee).plus(fee).lte(free);
+          expect(cash.affords(amount, fee, fee)).toBe(exact);
+        },
+      ),
+      { seed: 43, numRuns: 2000 },
+    );
+  });
+});
