@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
+import { type Decimal, HUNDRED, toJsonNumber, ZERO } from '../numeric/decimal.js';
 
 /**
  * An amount of the equity curve made only when first asked: an equity (the cash and what the
