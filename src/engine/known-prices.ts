@@ -193,11 +193,20 @@ export class KnownPrices implements PriceBook {
  * their decimals are parsed once per tape ({@link TapeMemo}), whatever the number of requests.
  * Only the prices trades ask for are kept as decimals: a valuation takes a swap's price as a
  * double word ({@link priceWord}), made once per swap and tape and kept beside its time.
+ *
+ * A tape's first price book keeps only each token's latest decimals ({@link LatestOfToken}): a
+ * tape replayed once gains nothing from a decimal per swap, which lives to the end and is copied
+ * by the young generation's collections on its way to the old one (a tenth of a 1M-swap
+ * `simulate`). The price books after it, of a tape replayed again, keep one per swap.
  */
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
-  private readonly priceMemo: (Decimal | undefined)[];
-  private readonly liquidityMemo: (Liquidity | undefined)[];
+  /** The tape memo's decimals by swap, or null: each token's latest only. */
+  private readonly priceMemo: (Decimal | undefined)[] | null;
+  private readonly liquidityMemo: (Liquidity | undefined)[] | null;
+  private readonly latestPrice: LatestOfToken<Decimal>;
+  private readonly latestLiquidity: LatestOfToken<Liquidity>;
+  private readonly tokenOf: Uint32Array;
   private readonly carriesLiquidity: Uint8Array;
   /** The tape's times and price words ({@link TapeMemo.timeline}). */
   private readonly timeline: Float64Array;
@@ -221,8 +230,12 @@ export class IndexedKnownPrices implements PriceBook {
     this.usdAmountMemo = memo.usdAmount;
     this.timeline = memo.timeline();
     this.swaps = tape.swaps;
-    this.priceMemo = memo.price;
-    this.liquidityMemo = memo.liquidity;
+    const perSwap = memo.countPriceBook() > 0;
+    this.priceMemo = perSwap ? memo.price : null;
+    this.liquidityMemo = perSwap ? memo.liquidity : null;
+    this.latestPrice = new LatestOfToken(tape.tokens.length);
+    this.latestLiquidity = new LatestOfToken(tape.tokens.length);
+    this.tokenOf = tape.tokenOf;
     this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
@@ -245,12 +258,12 @@ export class IndexedKnownPrices implements PriceBook {
   }
 
   swapPrice(_swap: PriceTick, i: number): Decimal {
-    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+    return this.priceAt(i);
   }
 
   swapLiquidity(_swap: PriceTick, i: number): Liquidity | null {
     if (this.carriesLiquidity[i] !== 1) return null;
-    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
+    return this.liquidityAt(i);
   }
 
   firstSeenOf(tokenId: number): number {
@@ -259,7 +272,7 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceOf(tokenId: number): Decimal {
     const i = this.priceSwap[tokenId]!;
-    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+    return this.priceAt(i);
   }
 
   priceKey(tokenId: number): number {
@@ -267,7 +280,7 @@ export class IndexedKnownPrices implements PriceBook {
   }
 
   priceOfKey(i: number): Decimal {
-    return this.priceMemo[i] ?? (this.priceMemo[i] = new Decimal(this.swaps[i]!.usd_price));
+    return this.priceAt(i);
   }
 
   priceWord(tokenId: number, out: DoubleWord): void {
@@ -295,6 +308,52 @@ export class IndexedKnownPrices implements PriceBook {
   liquidityOf(tokenId: number): Liquidity | null {
     const i = this.liquiditySwap[tokenId]!;
     if (i < 0) return null;
-    return this.liquidityMemo[i] ?? (this.liquidityMemo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
+    return this.liquidityAt(i);
+  }
+  /** Swap `i`'s `usd_price` as a decimal, kept by swap or, when it is its token's latest, by token. */
+  private priceAt(i: number): Decimal {
+    const memo = this.priceMemo;
+    if (memo !== null) return memo[i] ?? (memo[i] = new Decimal(this.swaps[i]!.usd_price));
+    const tokenId = this.tokenOf[i]!;
+    const latest = this.latestPrice;
+    const known = latest.of(tokenId, i);
+    if (known !== undefined) return known;
+    const price = new Decimal(this.swaps[i]!.usd_price);
+    if (i === this.priceSwap[tokenId]) latest.keep(tokenId, i, price);
+    return price;
+  }
+
+  /** Swap `i`'s `usd_liquidity` (one it carries), kept as {@link priceAt} keeps a price. */
+  private liquidityAt(i: number): Liquidity {
+    const memo = this.liquidityMemo;
+    if (memo !== null) return memo[i] ?? (memo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
+    const tokenId = this.tokenOf[i]!;
+    const latest = this.latestLiquidity;
+    const known = latest.of(tokenId, i);
+    if (known !== undefined) return known;
+    const liquidity = parseLiquidity(this.swaps[i]!.usd_liquidity!);
+    if (i === this.liquiditySwap[tokenId]) latest.keep(tokenId, i, liquidity);
+    return liquidity;
+  }
+}
+
+/** Each token's latest decimal of some kind and the swap it was made from. */
+class LatestOfToken<T> {
+  private readonly swap: Int32Array;
+  private readonly value: (T | undefined)[];
+
+  constructor(tokens: number) {
+    this.swap = new Int32Array(tokens).fill(-1);
+    this.value = new Array<T | undefined>(tokens);
+  }
+
+  /** The token's decimal when it was made from swap `i`, else undefined. */
+  of(tokenId: number, i: number): T | undefined {
+    return this.swap[tokenId] === i ? this.value[tokenId] : undefined;
+  }
+
+  keep(tokenId: number, i: number, value: T): void {
+    this.swap[tokenId] = i;
+    this.value[tokenId] = value;
   }
 }

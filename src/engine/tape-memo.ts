@@ -21,6 +21,8 @@ export class TapeMemo {
   /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
+  /** Price books made on the tape so far ({@link countPriceBook}). */
+  private priceBooks = 0;
   private swapColumns: SwapColumns | null = null;
 
   constructor(private readonly tape: IndexedTape) {
@@ -30,6 +32,14 @@ export class TapeMemo {
     this.usdAmount = new Array<Decimal | undefined>(n);
     this.holdingsBefore = new Array<Decimal | undefined>(n);
     this.sellFraction = new Array<Decimal | null | undefined>(n);
+  }
+
+  /**
+   * Counts a price book made on the tape and gives how many were made before it: the first keeps
+   * no decimal by swap (`IndexedKnownPrices`).
+   */
+  countPriceBook(): number {
+    return this.priceBooks++;
   }
 
   /**

@@ -4,11 +4,12 @@
  * or `toWord` of its decimal once a trade made it: both within 2^-100, not always equal), and
  * `priceNumber` is its high part, whichever is asked first, for a streamed tape (`KnownPrices`)
  * and an indexed one (`IndexedKnownPrices`, which keeps each swap's word, made once, beside its
- * time).
+ * time, and its decimals by token on the tape's first replay, by swap on the next ones).
  */
 import { describe, expect, it } from 'vitest';
 import { IndexedKnownPrices, KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
 import { indexTape } from '../../src/engine/tape-index.js';
+import { tapeMemo } from '../../src/engine/tape-memo.js';
 import { Decimal40 } from '../../src/numeric/decimal40.js';
 import { doubleWord, rawToWord, toWord } from '../../src/numeric/double-word.js';
 import { at, buy, LEADER_A, MARKET, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
@@ -70,9 +71,13 @@ describe('price books: priceWord and priceNumber', () => {
       check(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!, numberFirst, false);
       // A second book over the same tape reads the words kept in the tape's memo, made from the raw values.
       check(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!, numberFirst, true, false);
-      // A new tape whose decimals a trade made first: the words are made from them.
+      // A new tape's first book keeps its decimals by token, not in the memo: words from the raw values.
       const fresh = indexTape(tape(SWAPS));
-      check(new IndexedKnownPrices(fresh), (i) => fresh.tokenOf[i]!, numberFirst, true);
+      check(new IndexedKnownPrices(fresh), (i) => fresh.tokenOf[i]!, numberFirst, true, false);
+      // A tape replayed before, whose decimals a trade made first (kept by swap): words made from them.
+      const again = indexTape(tape(SWAPS));
+      new IndexedKnownPrices(again);
+      check(new IndexedKnownPrices(again), (i) => again.tokenOf[i]!, numberFirst, true);
     });
   }
 });
@@ -95,5 +100,27 @@ describe('price books: priceOfKey', () => {
     checkKeys(new KnownPrices(), (i) => (i % 2 === 0 ? 0 : 1));
     const indexed = indexTape(tape(SWAPS));
     checkKeys(new IndexedKnownPrices(indexed), (i) => indexed.tokenOf[i]!);
+  });
+});
+
+describe('price books: decimals kept by token, then by swap', () => {
+  it("keeps each token's latest decimal on a tape's first replay, one per swap on the next ones", () => {
+    const indexed = indexTape(tape(SWAPS));
+    const memo = tapeMemo(indexed);
+    const kept = (): number => memo.price.filter((d) => d !== undefined).length;
+    /** Feeds the swaps; gives each swap's price as its token's decimal, asked twice. */
+    const read = (book: IndexedKnownPrices): string[] =>
+      SWAPS.map((swap, i) => {
+        const tokenId = indexed.tokenOf[i]!;
+        book.observe(tokenId, swap as never, i);
+        const price = book.priceOf(tokenId);
+        expect(book.priceOf(tokenId)).toBe(price); // made once while the price stands
+        return price.toString();
+      });
+    const expected = SWAPS.map((swap) => new Decimal40(swap.usd_price).toString());
+    expect(read(new IndexedKnownPrices(indexed))).toEqual(expected);
+    expect(kept()).toBe(0);
+    expect(read(new IndexedKnownPrices(indexed))).toEqual(expected);
+    expect(kept()).toBe(SWAPS.length);
   });
 });
