@@ -59,7 +59,7 @@ export class DealTerms {
 
   /**
    * `withInvested`: the terms take away each deal's `usd_invested` (the unrealized PnL);
-   * `keepsProducts`: such terms also keep `Σ qty × price` ({@link readProducts}).
+   * `keepsProducts`: such terms also give `Σ qty × price`, keeping `Σ usd_invested` beside them ({@link readProducts}).
    */
   constructor(
     private readonly prices: PriceBook,

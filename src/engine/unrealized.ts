@@ -34,7 +34,7 @@ export class UnrealizedBook {
   /** Readings that had to be computed exactly (for tests and diagnostics). */
   exactReadings = 0;
 
-  /** `keepsProducts`: the terms also keep `Σ qty × price`, for a copier's equity ({@link sharedTerms}). */
+  /** `keepsProducts`: the terms also give `Σ qty × price`, for a copier's equity ({@link sharedTerms}). */
   constructor(
     private readonly prices: PriceBook,
     keepsProducts = false,
