@@ -272,17 +272,15 @@ function rebook(sum: Float64Array, f: Float64Array, base: number, word: Float64A
  */
 function moveInvested(invested: Float64Array, f: Float64Array, base: number, word: Float64Array): void {
   const oldHigh = f[base + INVESTED_HIGH]!;
-  const oldLow = f[base + INVESTED_LOW]!;
   const newHigh = word[0]!;
-  const newLow = word[1]!;
+  const change = INVESTED_CHANGE;
+  addWords(change, newHigh, word[1]!, -oldHigh, -f[base + INVESTED_LOW]!);
   const conversions = (Math.abs(oldHigh) + Math.abs(newHigh)) * CONVERSION_ERROR;
-  addWords(word, newHigh, newLow, -oldHigh, -oldLow);
-  const changeHigh = word[0]!;
-  const changeLow = word[1]!;
-  word[0] = newHigh;
-  word[1] = newLow;
-  accumulate(invested, changeHigh, changeLow, conversions + Math.abs(changeHigh) * ADDITION_ERROR);
+  accumulate(invested, change[0]!, change[1]!, conversions + Math.abs(change[0]!) * ADDITION_ERROR);
 }
+
+/** Where {@link moveInvested} makes the change (the new value's word stays in the caller's). */
+const INVESTED_CHANGE = doubleWord();
 
 // The state: a bounded sum (`accumulate` in `double-word.ts`), and the magnitude of the terms at
 // the last restart less what the bound held then (`literalGap`).

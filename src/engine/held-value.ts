@@ -29,7 +29,7 @@ export class HeldValue {
   private total: Decimal = ZERO;
 
   /**
-   * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which keep
+   * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which give
    * `Σ qty × price` beside the unrealized PnL and see the same trades and prices (null: kept here).
    */
   constructor(

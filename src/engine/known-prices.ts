@@ -194,19 +194,16 @@ export class KnownPrices implements PriceBook {
  * Only the prices trades ask for are kept as decimals: a valuation takes a swap's price as a
  * double word ({@link priceWord}), made once per swap and tape and kept beside its time.
  *
- * A tape's first price book keeps only each token's latest decimals ({@link LatestOfToken}): a
+ * A tape's first price book keeps only each token's latest decimals ({@link SwapDecimals}): a
  * tape replayed once gains nothing from a decimal per swap, which lives to the end and is copied
  * by the young generation's collections on its way to the old one (a tenth of a 1M-swap
  * `simulate`). The price books after it, of a tape replayed again, keep one per swap.
  */
 export class IndexedKnownPrices implements PriceBook {
   private readonly swaps: readonly Swap[];
-  /** The tape memo's decimals by swap, or null: each token's latest only. */
-  private readonly priceMemo: (Decimal | undefined)[] | null;
-  private readonly liquidityMemo: (Liquidity | undefined)[] | null;
-  private readonly latestPrice: LatestOfToken<Decimal>;
-  private readonly latestLiquidity: LatestOfToken<Liquidity>;
-  private readonly tokenOf: Uint32Array;
+  /** The swaps' `usd_price` and `usd_liquidity` as decimals, made when first asked for. */
+  private readonly prices: SwapDecimals<Decimal>;
+  private readonly liquidities: SwapDecimals<Liquidity>;
   private readonly carriesLiquidity: Uint8Array;
   /** The tape's times and price words ({@link TapeMemo.timeline}). */
   private readonly timeline: Float64Array;
@@ -231,11 +228,11 @@ export class IndexedKnownPrices implements PriceBook {
     this.timeline = memo.timeline();
     this.swaps = tape.swaps;
     const perSwap = memo.countPriceBook() > 0;
-    this.priceMemo = perSwap ? memo.price : null;
-    this.liquidityMemo = perSwap ? memo.liquidity : null;
-    this.latestPrice = new LatestOfToken(tape.tokens.length);
-    this.latestLiquidity = new LatestOfToken(tape.tokens.length);
-    this.tokenOf = tape.tokenOf;
+    const swaps = tape.swaps;
+    this.prices = new SwapDecimals(tape, perSwap ? memo.price : null, (i) => new Decimal(swaps[i]!.usd_price));
+    this.liquidities = new SwapDecimals(tape, perSwap ? memo.liquidity : null, (i) =>
+      parseLiquidity(swaps[i]!.usd_liquidity!),
+    );
     this.carriesLiquidity = memo.carriesLiquidity();
     this.priceSwap = new Int32Array(tape.tokens.length).fill(-1);
     this.liquiditySwap = new Int32Array(tape.tokens.length).fill(-1);
@@ -258,12 +255,12 @@ export class IndexedKnownPrices implements PriceBook {
   }
 
   swapPrice(_swap: PriceTick, i: number): Decimal {
-    return this.priceAt(i);
+    return this.prices.at(i, this.priceSwap);
   }
 
   swapLiquidity(_swap: PriceTick, i: number): Liquidity | null {
     if (this.carriesLiquidity[i] !== 1) return null;
-    return this.liquidityAt(i);
+    return this.liquidities.at(i, this.liquiditySwap);
   }
 
   firstSeenOf(tokenId: number): number {
@@ -272,7 +269,7 @@ export class IndexedKnownPrices implements PriceBook {
 
   priceOf(tokenId: number): Decimal {
     const i = this.priceSwap[tokenId]!;
-    return this.priceAt(i);
+    return this.prices.at(i, this.priceSwap);
   }
 
   priceKey(tokenId: number): number {
@@ -280,7 +277,7 @@ export class IndexedKnownPrices implements PriceBook {
   }
 
   priceOfKey(i: number): Decimal {
-    return this.priceAt(i);
+    return this.prices.at(i, this.priceSwap);
   }
 
   priceWord(tokenId: number, out: DoubleWord): void {
@@ -308,52 +305,42 @@ export class IndexedKnownPrices implements PriceBook {
   liquidityOf(tokenId: number): Liquidity | null {
     const i = this.liquiditySwap[tokenId]!;
     if (i < 0) return null;
-    return this.liquidityAt(i);
-  }
-  /** Swap `i`'s `usd_price` as a decimal, kept by swap or, when it is its token's latest, by token. */
-  private priceAt(i: number): Decimal {
-    const memo = this.priceMemo;
-    if (memo !== null) return memo[i] ?? (memo[i] = new Decimal(this.swaps[i]!.usd_price));
-    const tokenId = this.tokenOf[i]!;
-    const latest = this.latestPrice;
-    const known = latest.of(tokenId, i);
-    if (known !== undefined) return known;
-    const price = new Decimal(this.swaps[i]!.usd_price);
-    if (i === this.priceSwap[tokenId]) latest.keep(tokenId, i, price);
-    return price;
-  }
-
-  /** Swap `i`'s `usd_liquidity` (one it carries), kept as {@link priceAt} keeps a price. */
-  private liquidityAt(i: number): Liquidity {
-    const memo = this.liquidityMemo;
-    if (memo !== null) return memo[i] ?? (memo[i] = parseLiquidity(this.swaps[i]!.usd_liquidity!));
-    const tokenId = this.tokenOf[i]!;
-    const latest = this.latestLiquidity;
-    const known = latest.of(tokenId, i);
-    if (known !== undefined) return known;
-    const liquidity = parseLiquidity(this.swaps[i]!.usd_liquidity!);
-    if (i === this.liquiditySwap[tokenId]) latest.keep(tokenId, i, liquidity);
-    return liquidity;
+    return this.liquidities.at(i, this.liquiditySwap);
   }
 }
 
-/** Each token's latest decimal of some kind and the swap it was made from. */
-class LatestOfToken<T> {
-  private readonly swap: Int32Array;
-  private readonly value: (T | undefined)[];
+/**
+ * The decimals of one field of the swaps, made when first asked for: kept by swap in the tape
+ * memo (`bySwap`), or, without it, only each token's latest (the decimal of the swap that set
+ * the token's known value, while it stands).
+ */
+class SwapDecimals<T> {
+  private readonly tokenOf: Uint32Array;
+  /** Per token, the swap whose decimal is kept (-1: none) and that decimal. */
+  private readonly latestSwap: Int32Array;
+  private readonly latest: (T | undefined)[];
 
-  constructor(tokens: number) {
-    this.swap = new Int32Array(tokens).fill(-1);
-    this.value = new Array<T | undefined>(tokens);
+  constructor(
+    tape: IndexedTape,
+    private readonly bySwap: (T | undefined)[] | null,
+    private readonly make: (i: number) => T,
+  ) {
+    this.tokenOf = tape.tokenOf;
+    this.latestSwap = new Int32Array(tape.tokens.length).fill(-1);
+    this.latest = new Array<T | undefined>(tape.tokens.length);
   }
 
-  /** The token's decimal when it was made from swap `i`, else undefined. */
-  of(tokenId: number, i: number): T | undefined {
-    return this.swap[tokenId] === i ? this.value[tokenId] : undefined;
-  }
-
-  keep(tokenId: number, i: number, value: T): void {
-    this.swap[tokenId] = i;
-    this.value[tokenId] = value;
+  /** Swap `i`'s decimal; `current`: the swap that set each token's known value. */
+  at(i: number, current: Int32Array): T {
+    const bySwap = this.bySwap;
+    if (bySwap !== null) return bySwap[i] ?? (bySwap[i] = this.make(i));
+    const tokenId = this.tokenOf[i]!;
+    if (this.latestSwap[tokenId] === i) return this.latest[tokenId]!;
+    const value = this.make(i);
+    if (current[tokenId] === i) {
+      this.latestSwap[tokenId] = i;
+      this.latest[tokenId] = value;
+    }
+    return value;
   }
 }

@@ -679,9 +679,7 @@ export class Replay {
     if (tolerance.exceeded(buy, fill, quoted)) return 'slippage_exceeded';
     if (wallet.sandwichPercent === null || !wallet.draws.below(event, attempt, 1, wallet.sandwichPercent)) return fill;
     const worst = tolerance.worst(buy, quoted);
-    return buy
-      ? this.sandwichBuy(wallet, fill, price, worst)
-      : this.sandwichSell(wallet, fill, price, worst, fill.quantity.times(worst));
+    return buy ? this.sandwichBuy(wallet, fill, price, worst) : this.sandwichSell(wallet, fill, price, worst);
   }
 
   /**
@@ -738,11 +736,12 @@ export class Replay {
   }
 
   /**
-   * A landed sell of `Q` tokens sandwiched to the worst price `w`: it gets `Q × w` (`worstValue`)
-   * instead of its fill's `usd_amount = Q × x`; its loss `Q × (x − w)` is the difference.
+   * A landed sell of `Q` tokens sandwiched to the worst price `w`: it gets `Q × w` instead of its
+   * fill's `usd_amount = Q × x`; its loss `Q × (x − w)` is the difference.
    */
-  private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal, worstValue: Decimal): Fill {
+  private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal): Fill {
     const printed = this.trades !== null;
+    const worstValue = fill.quantity.times(w);
     wallet.cash.sandwiched(fill.usdAmount.minus(worstValue));
     return {
       usdAmount: worstValue,

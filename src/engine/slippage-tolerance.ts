@@ -9,8 +9,8 @@ import type { Fill } from './execution.js';
  */
 export class SlippageTolerance {
   /** `1 + τ/100` and `1 − τ/100`, and their nearest doubles. */
-  readonly up: Decimal;
-  readonly down: Decimal;
+  private readonly up: Decimal;
+  private readonly down: Decimal;
   private readonly upNumber: number;
   private readonly downNumber: number;
 
