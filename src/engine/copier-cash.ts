@@ -15,8 +15,6 @@ const BOUND_SAFETY = 1.001;
 
 /** The open deals' value as {@link CopierCash.changed} reads it (`HeldValue`). */
 export interface HeldReading {
-  /** Whether {@link approximate} may be asked (else every change is made exactly). */
-  readonly approximates: boolean;
   /** The value as a double word and a bound on its distance to the model's: `out[0] + out[1]` within `out[2]`. */
   approximate(out: Float64Array): void;
   /** The value as the model makes it. */
@@ -142,11 +140,6 @@ export class CopierCash {
    */
   changed(held: HeldReading, time: number): void {
     const cash = this.cash;
-    if (!held.approximates) {
-      const equity = cash.plus(held.exact());
-      this.points?.push(time, toJsonNumber(cash), toJsonNumber(equity));
-      return this.extremes.reachedExactly(equity);
-    }
     const w = this.word;
     held.approximate(w);
     const heldHigh = w[0]!;

@@ -104,12 +104,6 @@ export class DealTerms {
     this.priceMoved(deal.tokenId);
   }
 
-  /** Flags every open deal's token: for a reader not told of price moves, which compares instead. */
-  flagAll(): void {
-    const open = this.open;
-    for (let k = 0; k < open.length; k++) this.priceMoved(open[k]!.deal.tokenId);
-  }
-
   /** The deal closed: its term leaves the sum. */
   close(deal: Deal): void {
     const booked = this.bookedOfToken[deal.tokenId];
@@ -199,6 +193,25 @@ export class DealTerms {
       rebook(this.state, this.slots, booked.slot * SLOT, this.word);
     }
     this.flaggedCount = 0;
+  }
+
+  /**
+   * {@link revalue} for a reader told of its trades but not of price moves: the flagged deals,
+   * then every open deal's price key compared with the one its term was made at.
+   */
+  revalueAll(): void {
+    this.revalue();
+    const open = this.open;
+    const prices = this.prices;
+    for (let k = 0; k < open.length; k++) {
+      const booked = open[k]!;
+      const tokenId = booked.deal.tokenId;
+      const priceKey = prices.priceKey(tokenId);
+      if (priceKey === booked.priceKey) continue;
+      booked.priceKey = priceKey;
+      prices.priceWord(tokenId, this.word);
+      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
+    }
   }
 
   /** Keeps the double words of a deal's new `qty` and `usd_invested` in its slot. */

@@ -62,9 +62,6 @@ function radiusOfFall(peakRadius: number, equityRadius: number, fallCenter: numb
  * nothing ({@link surelyUnmoved}); one whose bounds decide that it is a new peak or a deeper fall
  * keeps the new extreme deferred ({@link reached}). A decimal is made only when two bounds
  * overlap, or when the response reads a drawdown: every decision is the exact comparison's.
- *
- * A replay that does not bound its equities ({@link reachedExactly}) keeps every amount exact and
- * no bounds.
  */
 export class EquityExtremes {
   private peak: Amount;
@@ -165,22 +162,6 @@ export class EquityExtremes {
         Math.abs(center) * 2 ** -50;
     } else {
       this.setExact(PERCENT, percent.get());
-    }
-  }
-
-  /** {@link reached} for a replay that keeps no bounds: every amount a decimal, as the model makes it. */
-  reachedExactly(equity: Decimal): void {
-    const peak = this.peak as Decimal;
-    if (!equity.lt(peak)) {
-      this.peak = equity;
-      return;
-    }
-    const fall = peak.minus(equity);
-    if (fall.gt(this.drawdown as Decimal)) this.drawdown = fall;
-    // A new largest percent only when 100 × fall > percent × peak: a product, not a division, a change.
-    if (this.withPercent && peak.gt(ZERO)) {
-      const hundredFall = HUNDRED.times(fall);
-      if (hundredFall.gt((this.percent as Decimal).times(peak))) this.percent = hundredFall.div(peak);
     }
   }
 

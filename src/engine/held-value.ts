@@ -11,22 +11,19 @@ import type { PriceBook, PriceKey } from './known-prices.js';
  * deal ({@link approximate}); {@link exact} makes the sum as the model does when a comparison
  * is too close to call.
  *
- * A replay that sees every price of the tokens it holds says which moved ({@link priceMoved}) and
- * keeps the double-word sum. One walking a tape among many followers (a rank, a sweep), told only
- * of its own trades, does not ({@link approximates} false): such a follower holds few deals and
- * meets a new peak or drawdown at most of its few changes of cash, so the sum is made exactly at
- * each, its products made again only for the deals that moved.
+ * A replay that sees every price of the tokens it holds says which moved ({@link priceMoved}).
+ * One walking a tape among many followers (a rank, a sweep), told only of its own trades, does
+ * not (`scanning`): before each reading its open deals' prices are compared with those their
+ * terms were made at, and only the deals that moved are re-valued.
  */
 export class HeldValue {
-  /** The double-word sum, null when scanning (no approximation). */
-  private readonly terms: DealTerms | null;
+  /** The double-word sum. */
+  private readonly terms: DealTerms;
   /**
-   * The open deals in deal order (they open in that order, and a Map iterates in insertion
-   * order), each with its last exact `qty × price` and what it was made from.
+   * The open deals in deal order (they open in that order, and a Set iterates in insertion
+   * order), for the exact sum, added in that order.
    */
-  private readonly products = new Map<Deal, ExactProduct>();
-  /** A scanning replay's total of the products, moved by differences ({@link exact}). */
-  private total: Decimal = ZERO;
+  private readonly deals = new Set<Deal>();
 
   /**
    * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which give
@@ -34,66 +31,49 @@ export class HeldValue {
    */
   constructor(
     private readonly prices: PriceBook,
-    scanning: boolean,
+    private readonly scanning: boolean,
     shared: DealTerms | null = null,
   ) {
-    this.terms = scanning ? null : (shared ?? new DealTerms(prices, false));
-  }
-
-  /** Whether {@link approximate} may be asked: false when scanning. */
-  get approximates(): boolean {
-    return this.terms !== null;
+    this.terms = shared ?? new DealTerms(prices, false);
   }
 
   /** A deal opened (its first trade follows). */
   opened(deal: Deal): void {
-    this.products.set(deal, { qty: ZERO, priceKey: undefined, product: ZERO });
+    this.deals.add(deal);
   }
 
   /** The deal traded and stays open: its position moved. */
   traded(deal: Deal): void {
-    this.terms?.traded(deal);
+    this.terms.traded(deal);
   }
 
   /** The token of an open deal has a new price. */
   priceMoved(tokenId: number): void {
-    this.terms?.priceMoved(tokenId);
+    this.terms.priceMoved(tokenId);
   }
 
   /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
-    this.terms?.close(deal);
-    const made = this.products.get(deal);
-    if (made === undefined) return;
-    this.products.delete(deal);
-    if (this.terms !== null) return; // the total is the scanning replay's
-    // Nothing open: exactly zero, not what the differences left.
-    this.total = this.products.size === 0 ? ZERO : this.total.minus(made.product);
+    this.terms.close(deal);
+    this.deals.delete(deal);
   }
 
   /**
    * The sum at the prices known now as a double word and a bound on its distance to the model's
-   * sum: `out[0] + out[1]` within `out[2]`. Only when {@link approximates}.
+   * sum: `out[0] + out[1]` within `out[2]`.
    */
   approximate(out: Float64Array): void {
-    const terms = this.terms!;
-    terms.revalue();
+    const terms = this.terms;
+    if (this.scanning) terms.revalueAll();
+    else terms.revalue();
     terms.readProducts(out);
   }
 
-  /**
-   * The sum exactly, each open deal's `qty × price` rounded to 40 digits and made again only
-   * when the deal's position or price moved. With the double-word sum (rare readings, near an
-   * extreme) the products are added in deal order, each addition rounded to 40 digits, as the
-   * model makes the sum. A scanning replay reads at every change of cash, with many deals open
-   * and few of them moved: its total moves by the moved products' differences, each rounded to
-   * 40 digits, a few units of the 40th digit from the sum made afresh over a long run, far below
-   * what a JSON number shows.
-   */
+  /** The sum as the model makes it: each open deal's `qty × price` rounded to 40 digits, added in deal order. */
   exact(): Decimal {
-    if (this.terms === null) return this.movedTotal();
+    const prices = this.prices;
     let value = ZERO;
-    for (const [deal, made] of this.products) value = value.plus(this.productOf(deal, made));
+    for (const deal of this.deals) value = value.plus(deal.qty.times(prices.priceOf(deal.tokenId)));
     return value;
   }
 
@@ -107,7 +87,7 @@ export class HeldValue {
     // Each deal's position and price key side by side: one array.
     const made: (Decimal | PriceKey)[] = [];
     const prices = this.prices;
-    for (const deal of this.products.keys()) made.push(deal.qty, prices.priceKey(deal.tokenId));
+    for (const deal of this.deals) made.push(deal.qty, prices.priceKey(deal.tokenId));
     return () => {
       let value = ZERO;
       for (let k = 0; k < made.length; k += 2) {
@@ -116,33 +96,4 @@ export class HeldValue {
       return value;
     };
   }
-
-  /** The scanning replay's total, moved by the differences of the products that moved. */
-  private movedTotal(): Decimal {
-    let total = this.total;
-    for (const [deal, made] of this.products) {
-      const before = made.product;
-      const product = this.productOf(deal, made);
-      if (product !== before) total = total.minus(before).plus(product);
-    }
-    return (this.total = total);
-  }
-
-  /** The deal's `qty × price` at the known price, made again when its position or price moved. */
-  private productOf(deal: Deal, made: ExactProduct): Decimal {
-    const priceKey = this.prices.priceKey(deal.tokenId);
-    if (made.qty !== deal.qty || made.priceKey !== priceKey) {
-      made.qty = deal.qty;
-      made.priceKey = priceKey;
-      made.product = deal.qty.times(this.prices.priceOf(deal.tokenId));
-    }
-    return made.product;
-  }
-}
-
-/** An open deal's `qty × price` as last made, and the position and price key it was made from. */
-interface ExactProduct {
-  qty: Decimal;
-  priceKey: unknown;
-  product: Decimal;
 }

@@ -23,7 +23,6 @@ interface Counter {
  */
 function heldOf(value: Decimal, counter: Counter, offset = 0): HeldReading {
   return {
-    approximates: true,
     approximate(out) {
       toWord(out, value);
       const conversion = Math.abs(out[0]!) * CONVERSION_ERROR;
