@@ -10,16 +10,24 @@ export interface DealResult {
   readonly pnlTotal: Decimal;
 }
 
-/** Results of every deal of a replay, in deal order, valued at `window_end`. */
+/** Results of every deal of a replay, in deal order, the open ones valued at `window_end`. */
 export function dealResults(run: ReplayResult): DealResult[] {
-  return run.deals.map((deal) => dealResult(deal, run.priceAtEnd(deal.tokenId)));
+  return run.deals.map((deal) =>
+    deal.open ? openDealResult(deal, run.priceAtEnd(deal.tokenId)) : closedDealResult(deal),
+  );
 }
 
-/** Results of one deal; `priceAtEnd` is its token's known price at `window_end`. */
-function dealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
-  const pnlUnrealized = deal.open ? deal.qty.times(priceAtEnd).minus(deal.invested) : ZERO;
+/** Results of an open deal; `priceAtEnd` is its token's known price at `window_end`. */
+function openDealResult(deal: Deal, priceAtEnd: Decimal): DealResult {
+  const pnlUnrealized = deal.qty.times(priceAtEnd).minus(deal.invested);
   const pnlRealized = deal.pnlRealized;
   return { deal, pnlRealized, pnlUnrealized, pnlTotal: pnlRealized.plus(pnlUnrealized) };
+}
+
+/** Results of a closed deal: no price needed, nothing unrealized. */
+function closedDealResult(deal: Deal): DealResult {
+  const pnlRealized = deal.pnlRealized;
+  return { deal, pnlRealized, pnlUnrealized: ZERO, pnlTotal: pnlRealized };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { Decimal, ExactSum, HUNDRED, ZERO } from '../numeric/decimal.js';
 
 /**
  * `100 × max(pnl_total) / Σ positive pnl_total` (model 5); 0 when no deal has a positive total.
@@ -7,14 +7,15 @@ import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
  * topDealDominance([new Decimal(30), new Decimal(10), new Decimal(-5)]).toNumber(); // 75
  */
 export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
-  let positive = ZERO;
+  const positive = new ExactSum();
   let best: Decimal | null = null;
   for (const pnl of pnlTotals) {
-    if (pnl.gt(0)) positive = positive.plus(pnl);
+    if (pnl.gt(0)) positive.add(pnl);
     if (best === null || pnl.gt(best)) best = pnl;
   }
-  if (best === null || positive.isZero()) return ZERO;
-  return HUNDRED.times(best).div(positive);
+  const sum = positive.value();
+  if (best === null || sum.isZero()) return ZERO;
+  return HUNDRED.times(best).div(sum);
 }
 
 /**
@@ -30,6 +31,8 @@ export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
  * - `S_xy = Σ (k − x̄) z_k = (n − 1)/2 × P_n − Σ_{k<n} P_k`, with the prefix sums `P_k = Σ_{j≤k} z_j`
  *   (`Σ k z_k = n P_n − Σ_{k<n} P_k`): additions instead of a product per point.
  * - `S_xx = Σ (k − x̄)² = n (n² − 1) / 12` exactly.
+ * The sums of the `z_k`, of the prefix sums and of the squares are exact, each rounded once when
+ * read (docs/model.md (j)).
  *
  * @example
  * linearityR2([new Decimal(10), new Decimal(10), new Decimal(10)]).toNumber(); // 1 (a straight line)
@@ -39,22 +42,25 @@ export function linearityR2(pnlTotals: readonly Decimal[]): Decimal {
   if (n < 2) return ZERO;
   let y = pnlTotals[0]!;
   const first = y;
-  let prefix = ZERO; // P_k
-  let prefixes = ZERO; // Σ P_j for j < k
-  let squares = ZERO; // Σ z_j²
+  const prefix = new ExactSum(); // P_k
+  const prefixes = new ExactSum(); // Σ P_j for j < k
+  const squares = new ExactSum(); // Σ z_j²
   for (let k = 1; k < n; k++) {
     y = y.plus(pnlTotals[k]!);
     const z = y.minus(first);
-    prefixes = prefixes.plus(prefix);
-    prefix = prefix.plus(z);
-    if (!z.isZero()) squares = squares.plus(z.times(z));
+    prefixes.addSum(prefix);
+    prefix.add(z);
+    squares.addProduct(z, z);
   }
-  if (squares.isZero()) return ZERO;
-  const ssTot = squares.minus(prefix.times(prefix).div(n));
-  const sxy = prefix
+  const sumOfSquares = squares.value();
+  if (sumOfSquares.isZero()) return ZERO;
+  const sumOfPrefixes = prefixes.value();
+  const lastPrefix = prefix.value();
+  const ssTot = sumOfSquares.minus(lastPrefix.times(lastPrefix).div(n));
+  const sxy = lastPrefix
     .times(n - 1)
     .div(TWO)
-    .minus(prefixes);
+    .minus(sumOfPrefixes);
   const sxx = new Decimal(n - 1)
     .times(n)
     .times(n + 1)

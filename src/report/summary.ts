@@ -1,4 +1,4 @@
-import { type Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
+import { type Decimal, ExactSum, HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { DealTotals } from '../engine/deal.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 import { linearityR2, topDealDominance } from './statistics.js';
@@ -23,23 +23,28 @@ export interface Summary {
 
 /**
  * Sums and statistics over the deals' results; the fee, slippage and volume sums are the
- * replay's, added up deal by deal as they settled ({@link DealTotals}).
+ * replay's, added up deal by deal as they settled ({@link DealTotals}). The sums over the deals
+ * are exact, each rounded once (docs/model.md (j)).
  */
 export function summarize(results: readonly DealResult[], totals: DealTotals): Summary {
-  let pnlRealized = ZERO;
-  let pnlUnrealized = ZERO;
-  let investedClosed = ZERO;
-  let investedOpen = ZERO;
+  const realized = new ExactSum();
+  const unrealized = new ExactSum();
+  const closedInvestment = new ExactSum();
+  const openInvestment = new ExactSum();
   for (const r of results) {
     const { deal } = r;
-    pnlRealized = pnlRealized.plus(r.pnlRealized);
+    realized.add(r.pnlRealized);
     if (deal.open) {
-      pnlUnrealized = pnlUnrealized.plus(r.pnlUnrealized);
-      investedOpen = investedOpen.plus(deal.boughtUsd);
+      unrealized.add(r.pnlUnrealized);
+      openInvestment.add(deal.boughtUsd);
     } else {
-      investedClosed = investedClosed.plus(deal.boughtUsd);
+      closedInvestment.add(deal.boughtUsd);
     }
   }
+  const pnlRealized = realized.value();
+  const pnlUnrealized = unrealized.value();
+  const investedClosed = closedInvestment.value();
+  const investedOpen = openInvestment.value();
   const pnlTotal = pnlRealized.plus(pnlUnrealized);
   const investmentAmount = investedClosed.plus(investedOpen);
   const roi = (pnl: Decimal): Decimal => (investmentAmount.isZero() ? ZERO : HUNDRED.times(pnl).div(investmentAmount));
