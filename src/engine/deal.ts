@@ -1,17 +1,38 @@
-import { type Decimal, ZERO } from '../numeric/decimal.js';
+import { type Decimal, ExactSum, ZERO } from '../numeric/decimal.js';
 import type { SpecialTag } from '../model/response.js';
 import type { Fill } from './execution.js';
 
 /**
  * Sums over the settled deals that the summary needs besides their PnL (model 5): the fees,
- * and the sides of the slippage loss and of the trading volume (see {@link Deal.settle}).
+ * and the sides of the slippage loss and of the trading volume (see {@link Deal.settle}). Each
+ * is exact, rounded once when read (docs/model.md (j)): a deal settling adds without a rounding.
  */
 export class DealTotals {
-  networkFee: Decimal = ZERO;
-  botFee: Decimal = ZERO;
-  soldUsd: Decimal = ZERO;
-  boughtAtReference: Decimal = ZERO;
-  soldAtReference: Decimal = ZERO;
+  readonly networkFees = new ExactSum();
+  readonly botFees = new ExactSum();
+  readonly soldUsdSum = new ExactSum();
+  readonly boughtAtReferenceSum = new ExactSum();
+  readonly soldAtReferenceSum = new ExactSum();
+
+  get networkFee(): Decimal {
+    return this.networkFees.value();
+  }
+
+  get botFee(): Decimal {
+    return this.botFees.value();
+  }
+
+  get soldUsd(): Decimal {
+    return this.soldUsdSum.value();
+  }
+
+  get boughtAtReference(): Decimal {
+    return this.boughtAtReferenceSum.value();
+  }
+
+  get soldAtReference(): Decimal {
+    return this.soldAtReferenceSum.value();
+  }
 }
 
 /** What a {@link Deal} is opened with. */
@@ -185,11 +206,11 @@ export class Deal {
     const networkFee = this.networkFeesPaid();
     const botFee = this.botFeeRate === null ? ZERO : this.boughtUsd.plus(this.soldUsd).times(this.botFeeRate);
     this.pnlRealized = this.soldUsd.minus(this.soldCost).minus(networkFee).minus(botFee);
-    totals.networkFee = totals.networkFee.plus(networkFee);
-    if (!botFee.isZero()) totals.botFee = totals.botFee.plus(botFee);
-    totals.soldUsd = totals.soldUsd.plus(this.soldUsd);
-    totals.boughtAtReference = totals.boughtAtReference.plus(this.boughtAtReference);
-    totals.soldAtReference = totals.soldAtReference.plus(this.soldAtReference);
+    totals.networkFees.add(networkFee);
+    totals.botFees.add(botFee);
+    totals.soldUsdSum.add(this.soldUsd);
+    totals.boughtAtReferenceSum.add(this.boughtAtReference);
+    totals.soldAtReferenceSum.add(this.soldAtReference);
     if (this.detailed) {
       this.networkFee = networkFee;
       this.botFee = botFee;

@@ -16,6 +16,12 @@ const POW10: readonly number[] = POWERS_OF_TEN;
 const LOAD_LIMIT = 80;
 
 /**
+ * The carried columns of the sum being read, most significant first, as the reading rounds them:
+ * one buffer for every sum (a reading is over before the next starts).
+ */
+let reading = new Float64Array(32);
+
+/**
  * An exact sum of decimals and of products of decimals, with no rounding until it is read.
  *
  * It is a row of base-10^7 columns at fixed powers of ten (column `j` weighs
@@ -47,8 +53,6 @@ export class ExactSum {
   private high = -1;
   /** At most this many terms below 10^14 make up any column since its carries were passed on. */
   private load = 0;
-  /** The carried columns, most significant first, as the reading rounds them. */
-  private reading = new Float64Array(32);
 
   /** Adds `sign × d` (`sign` 1 or -1). */
   add(d: Decimal40, sign = 1): void {
@@ -150,8 +154,8 @@ export class ExactSum {
     if (this.low > this.high) return ZERO40;
     const c = this.columns;
     const length = this.high - this.low + 1;
-    if (this.reading.length < length) this.reading = new Float64Array(2 * length);
-    const out = this.reading;
+    if (reading.length < length) reading = new Float64Array(2 * length);
+    const out = reading;
     const lowExponent = 7 * (this.low + this.offset);
     const top = c[this.high]!;
     if (top > 0) {

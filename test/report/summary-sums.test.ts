@@ -31,16 +31,16 @@ describe('the summary sums exactly over the deals', () => {
   it('investment_amount of 1e20, 4e-20 and 4e-20 rounds 1e20 + 8e-20 once: up, to 1e20 + 1e-19', () => {
     const results = [closed('1', '1e20', 1), closed('1', '4e-20', 2), closed('1', '4e-20', 3)];
     const summary = summarize(results, new DealTotals());
-    expect(summary.investmentAmount.toFixed()).toBe('100000000000000000000.0000000000000000001');
+    expect(summary.investmentAmount.toString()).toBe('100000000000000000000.0000000000000000001');
     // Each addition rounded: 4e-20 is under half the last unit (1e-19) of 1e20, twice.
-    expect(new Decimal('1e20').plus('4e-20').plus('4e-20').toFixed()).toBe('100000000000000000000');
+    expect(new Decimal('1e20').plus('4e-20').plus('4e-20').toString()).toBe('100000000000000000000');
   });
 
   it('top_deal_dominance divides by the exact sum of the winners', () => {
     const pnls = ['1e20', '4e-20', '4e-20'].map((p) => new Decimal(p));
     // 100 / (1 + 1e-39) = 100 − 1e-37 + …: to 40 digits, 99. and 37 nines (a 38th digit of 0).
-    expect(topDealDominance(pnls).toFixed()).toBe(`99.${'9'.repeat(37)}`);
+    expect(topDealDominance(pnls).toString()).toBe(`99.${'9'.repeat(37)}`);
     // Over the 40-digit running sum, 1e20: exactly 100.
-    expect(HUNDRED.times('1e20').div(new Decimal('1e20').plus('4e-20').plus('4e-20')).toFixed()).toBe('100');
+    expect(HUNDRED.times('1e20').div(new Decimal('1e20').plus('4e-20').plus('4e-20')).toString()).toBe('100');
   });
 });
