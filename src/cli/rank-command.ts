@@ -56,8 +56,9 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
-  --workers N       threads copying the wallets, each reading the tape too (default: the available
-                    cores; 0: this thread only): the same output
+  --workers N       walks of the tape copying the wallets at once: this thread's and N − 1 threads',
+                    each thread reading the tape too (default: the available cores; 0 or 1: this
+                    thread only): the same output
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -166,8 +167,9 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 /**
- * The threads of a rank run here: `workers` of them (default: the available cores), none for 0
- * or 1 or without the compiled thread script (running from the TypeScript source).
+ * The threads of a rank copying beside this thread: `workers − 1` of them (`workers` by default
+ * the available cores), none for 0 or 1 or without the compiled thread script (running from the
+ * TypeScript source).
  */
 async function rankThreads(
   tapePath: string,
@@ -177,7 +179,7 @@ async function rankThreads(
   const count = workers ?? availableParallelism();
   const url = queueThreadUrl();
   if (count < 2 || url === null) return null;
-  return startRankThreads(tapePath, { workers: count, url, tapeHeader });
+  return startRankThreads(tapePath, { threads: count - 1, url, tapeHeader });
 }
 
 /** What the command line asks of the output: the request's path (the HTML title), the split, the files. */

@@ -1,13 +1,14 @@
 /**
- * `copysim rank --workers N`: the wallets copied on this machine's threads, each a queue
- * worker's thread (`thread.ts`) without the queue. Each thread reads and indexes the tape itself,
- * while this thread reads it too: a read costs less than packing the tape once and unpacking it
- * in every thread. The wallets go out as one chunk a thread, contiguous in the candidates'
- * order and weighed by their swaps, so the rows come back in that order: the rows of the local
- * rank, byte for byte.
+ * `copysim rank --workers N`: the wallets copied by N walks of the tape at once, this thread's and
+ * those of N − 1 threads, each a queue worker's thread (`thread.ts`) without the queue. Each
+ * thread reads and indexes the tape itself while this thread reads it too: a read costs less than
+ * packing the tape once and unpacking it in every thread. The wallets are cut into N runs of
+ * consecutive candidates, weighed by their swaps; this thread copies the first while the threads
+ * copy the others, and the rows come back in the candidates' order: the rows of the local rank,
+ * byte for byte.
  */
 import { InputError } from '../model/errors.js';
-import type { Candidate, RankContext, RankedWallet } from '../rank/rank.js';
+import { copyWallets, type Candidate, type RankContext, type RankedWallet } from '../rank/rank.js';
 import type { CopyRunner } from '../rank/pipeline.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import type { ItemResult, JobItem } from './job.js';
@@ -15,15 +16,15 @@ import type { RankJobSettings } from './rank-kind.js';
 import { ThreadInputError, ThreadPool, type ThreadTask } from './thread-pool.js';
 
 export interface RankThreadsOptions {
-  /** Threads started (at least 1). */
-  readonly workers: number;
+  /** Threads started beside this one (at least 1). */
+  readonly threads: number;
   /** The compiled thread script (`queueThreadUrl()`). */
   readonly url: URL;
   /** The header of a Parquet tape without copysim's (see `readTapeFile`). */
   readonly tapeHeader?: TapeHeaderOptions;
 }
 
-/** A runner on `workers` threads, and what stops them once the rank is done. */
+/** A runner on this thread and the threads, and what stops the threads once the rank is done. */
 export interface RankThreads {
   readonly runner: CopyRunner;
   readonly close: () => Promise<void>;
@@ -31,10 +32,10 @@ export interface RankThreads {
 
 /**
  * Starts the threads and has each read the tape at `tapePath` at once, so that their reading
- * overlaps this thread's; the runner then sends them the wallets of each window.
+ * overlaps this thread's; the runner then shares each window's wallets among them and this thread.
  */
 export async function startRankThreads(tapePath: string, options: RankThreadsOptions): Promise<RankThreads> {
-  const pool = await ThreadPool.start(options.workers, options.url);
+  const pool = await ThreadPool.start(options.threads, options.url);
   const task = (settings: RankJobSettings | null, items: readonly JobItem[]): ThreadTask => ({
     kind: 'rank',
     tapeKey: `local ${tapePath}`,
@@ -43,14 +44,14 @@ export async function startRankThreads(tapePath: string, options: RankThreadsOpt
     settings,
     items,
   });
-  // The reading's failures (the tape unreadable) come back with the first chunk, as a queue worker's do.
-  const loaded = Array.from({ length: options.workers }, () => pool.run(task(null, [])).catch(() => []));
+  // A task without items only reads the tape. Its failure (the tape unreadable) comes back with
+  // the thread's first run of wallets, as a queue worker's does.
+  for (let k = 0; k < options.threads; k++) pool.run(task(null, [])).catch(() => undefined);
   const runner: CopyRunner = async (context, candidates, settings, onProgress) => {
-    await Promise.all(loaded);
-    const chunks = weighedChunks(context, candidates, options.workers);
+    const [here = [], ...there] = weighedChunks(context, candidates, options.threads + 1);
     let done = 0;
-    const parts = await Promise.all(
-      chunks.map(async (chunk) => {
+    const copied = Promise.all(
+      there.map(async (chunk) => {
         const items = chunk.map((c, k) => ({ index: k, input: c.address }));
         const results = await pool.run(task(settings, items)).catch((e: unknown) => {
           throw e instanceof ThreadInputError ? new InputError(e.message, { source: 'tape' }) : e;
@@ -60,7 +61,10 @@ export async function startRankThreads(tapePath: string, options: RankThreadsOpt
         return results.map((result, k) => rowOf(result, chunk[k]!));
       }),
     );
-    return parts.flat();
+    copied.catch(() => undefined); // awaited below, once this thread's run is copied
+    const rows = copyWallets(context, here, onProgress && ((d) => onProgress(d, candidates.length)));
+    done += here.length;
+    return rows.concat(...(await copied));
   };
   return { runner, close: () => pool.close() };
 }
