@@ -1,7 +1,9 @@
 /** How `rank --workers` cuts the wallets among its threads (`weighedChunks`), by hand. */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { weighedChunks } from '../../src/distributed/rank-threads.js';
 import type { Candidate } from '../../src/rank/rank.js';
+import { PROPERTY_RUNS, PROPERTY_SEED } from '../properties/run.js';
 
 /** Candidates 0..n-1 whose wallets have the given numbers of swaps. */
 function weighed(swaps: readonly number[]) {
@@ -36,5 +38,31 @@ describe('weighedChunks', () => {
       [0, 1],
       [2, 3],
     ]);
+  });
+
+  it('on generated swaps: every wallet once, in order; min(count, wallets) runs, none empty; no run far over its share', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 6 }),
+        (swaps, count) => {
+          const runs = weighed(swaps)(count);
+          expect(runs.flat()).toEqual(swaps.map((_, id) => id));
+          expect(runs).toHaveLength(Math.min(count, swaps.length));
+          for (const run of runs) expect(run.length).toBeGreaterThan(0);
+          // A run of two or more wallets stops before its share is passed by more than half its last wallet.
+          const weight = (id: number) => Math.max(1, swaps[id]!);
+          const total = swaps.reduce((a, _, id) => a + weight(id), 0);
+          let left = total;
+          runs.forEach((run, k) => {
+            const share = left / (runs.length - k);
+            const held = run.reduce((a, id) => a + weight(id), 0);
+            if (run.length > 1) expect(held - weight(run[run.length - 1]!) / 2).toBeLessThanOrEqual(share);
+            left -= held;
+          });
+        },
+      ),
+      { seed: PROPERTY_SEED, numRuns: PROPERTY_RUNS },
+    );
   });
 });
