@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
@@ -168,8 +169,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
 
 /**
  * The threads of a rank copying beside this thread: `workers − 1` of them (`workers` by default
- * the available cores), none for 0 or 1 or without the compiled thread script (running from the
- * TypeScript source).
+ * the available cores). None for 0 or 1, without the compiled thread script (running from the
+ * TypeScript source), or when the tape is not a regular file that each can read again (a pipe).
  */
 async function rankThreads(
   tapePath: string,
@@ -178,8 +179,16 @@ async function rankThreads(
 ): Promise<RankThreads | null> {
   const count = workers ?? availableParallelism();
   const url = queueThreadUrl();
-  if (count < 2 || url === null) return null;
+  if (count < 2 || url === null || !isRegularFile(tapePath)) return null;
   return startRankThreads(tapePath, { threads: count - 1, url, tapeHeader });
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // the read names what is wrong with it
+  }
 }
 
 /** What the command line asks of the output: the request's path (the HTML title), the split, the files. */
