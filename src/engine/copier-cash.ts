@@ -37,7 +37,8 @@ export interface HeldReading {
  * rounded once to 40 digits when read (docs/model.md (j)): a reading differs from a sum rounded
  * after every change at most in its 40th digit. Beside it a bounded double-word sum (`shadow`)
  * decides the cash check, the lowest cash and the equity's comparisons when its bounds tell;
- * the exact sum is read only when they cannot, and for what a report prints.
+ * the exact sum is read only when they cannot, and for what a report prints. The failed
+ * attempts' fees and the sandwiches' losses are exact sums as well.
  */
 export class CopierCash {
   /** `starting_balance_usd`, or null: unlimited. */
@@ -58,9 +59,11 @@ export class CopierCash {
   /** Where the double-word operations leave their results (a typed array: no boxed doubles). */
   private readonly word = new Float64Array(3);
   failedTransactions = 0;
-  failedTransactionFees: Decimal = ZERO;
+  /** The failed attempts' fees ({@link failedTransactionFees}). */
+  private readonly failedFees = new ExactSum();
   sandwichedTrades = 0;
-  sandwichLoss: Decimal = ZERO;
+  /** The sandwiches' losses ({@link sandwichLoss}). */
+  private readonly sandwichLosses = new ExactSum();
   skippedForCash = 0;
   /**
    * The cash and equity after each change of cash, with its time, when kept (the reports draw
@@ -122,7 +125,7 @@ export class CopierCash {
     this.move(fee, -1);
     this.checkLowest();
     this.failedTransactions++;
-    this.failedTransactionFees = this.failedTransactionFees.plus(fee);
+    this.failedFees.add(fee);
   }
 
   /** Adds `sign × amount` to the cash: to the exact sum, and to its shadow with the conversion's bound. */
@@ -159,10 +162,31 @@ export class CopierCash {
     shadow[2] = Math.abs(shadow[0]!) * (CONVERSION_ERROR + ROUNDING_40_ERROR);
   }
 
-  /** A landed copy that was sandwiched, and what it lost to it. */
-  sandwiched(loss: Decimal): void {
+  /**
+   * A landed buy that was sandwiched: it got `got` tokens instead of `filled`, at the reference
+   * price `price`; it lost `(filled − got) × price`.
+   */
+  sandwichedBuy(filled: Decimal, got: Decimal, price: Decimal): void {
     this.sandwichedTrades++;
-    this.sandwichLoss = this.sandwichLoss.plus(loss);
+    this.sandwichLosses.addProduct(filled, price);
+    this.sandwichLosses.addProduct(got, price, -1);
+  }
+
+  /** A landed sell that was sandwiched: it got `got` USD instead of `filled`, and lost the difference. */
+  sandwichedSell(filled: Decimal, got: Decimal): void {
+    this.sandwichedTrades++;
+    this.sandwichLosses.add(filled);
+    this.sandwichLosses.add(got, -1);
+  }
+
+  /** `failed_transaction_fees`: the failed attempts' fees, summed. */
+  get failedTransactionFees(): Decimal {
+    return this.failedFees.value();
+  }
+
+  /** `sandwich_loss`: the sandwiched trades' losses, summed. */
+  get sandwichLoss(): Decimal {
+    return this.sandwichLosses.value();
   }
 
   /**

@@ -724,7 +724,7 @@ export class Replay {
     const printed = this.trades !== null;
     const amount = fill.usdAmount;
     const quantity = amount.div(w);
-    wallet.cash.sandwiched(fill.quantity.minus(quantity).times(p));
+    wallet.cash.sandwichedBuy(fill.quantity, quantity, p);
     return {
       usdAmount: amount,
       quantity,
@@ -742,7 +742,7 @@ export class Replay {
   private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal): Fill {
     const printed = this.trades !== null;
     const worstValue = fill.quantity.times(w);
-    wallet.cash.sandwiched(fill.usdAmount.minus(worstValue));
+    wallet.cash.sandwichedSell(fill.usdAmount, worstValue);
     return {
       usdAmount: worstValue,
       quantity: fill.quantity,
