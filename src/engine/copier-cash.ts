@@ -58,6 +58,9 @@ export class CopierCash {
   private readonly extremes: EquityExtremes;
   /** Where the double-word operations leave their results (a typed array: no boxed doubles). */
   private readonly word = new Float64Array(3);
+  /** The last network fee paid ({@link payFee}) and its double word. */
+  private lastFee: Decimal = ZERO;
+  private readonly feeWord = new Float64Array(2);
   failedTransactions = 0;
   /** The failed attempts' fees ({@link failedTransactionFees}). */
   private readonly failedFees = new ExactSum();
@@ -107,7 +110,7 @@ export class CopierCash {
   /** A landed buy: `cash −= usd_amount + fees`. */
   bought(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
     this.move(usdAmount, -1);
-    this.move(networkFee, -1);
+    this.payFee(networkFee);
     this.move(botFee, -1);
     this.checkLowest();
   }
@@ -115,7 +118,7 @@ export class CopierCash {
   /** A landed sell of any kind: `cash += usd_amount − fees`, which fees larger than the amount make a fall. */
   sold(usdAmount: Decimal, networkFee: Decimal, botFee: Decimal): void {
     this.move(usdAmount, 1);
-    this.move(networkFee, -1);
+    this.payFee(networkFee);
     this.move(botFee, -1);
     this.checkLowest();
   }
@@ -136,6 +139,22 @@ export class CopierCash {
     toWord(w, amount);
     const high = w[0]!;
     accumulate(this.shadow, sign * high, sign * w[1]!, Math.abs(high) * CONVERSION_ERROR);
+  }
+
+  /**
+   * Takes a trade's network fee from the cash, as {@link move}: the fee changes with the native
+   * price only, so its double word is kept for the trades that pay the same fee.
+   */
+  private payFee(fee: Decimal): void {
+    if (fee.c0 === 0) return;
+    this.sum.add(fee, -1);
+    const w = this.feeWord;
+    if (fee !== this.lastFee) {
+      this.lastFee = fee;
+      toWord(w, fee);
+    }
+    const high = w[0]!;
+    accumulate(this.shadow, -high, -w[1]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
   /**
