@@ -67,7 +67,7 @@ export function exampleCommand(args: string[], io: CliIo): number {
       });
     }
     const tape = readTapeFile(join(dir, `tape-${net}.json`));
-    const parts = simulateParts(tape, parsed.data, options);
+    const parts = simulateParts(tape, parsed.data, options, { copierPoints: true });
     const response = assembleResponse(parts);
     const copierPoints = parts.copierPoints;
     const outFile = join(outDir, `example-${net}.json`);

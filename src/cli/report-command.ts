@@ -106,7 +106,7 @@ function runAgain(
   request: SimulatorRequest,
   options: object,
 ): readonly number[] | null {
-  const parts = simulateParts(tape, request, options);
+  const parts = simulateParts(tape, request, options, { copierPoints: true });
   const difference = firstDifference(response, assembleResponse(parts));
   if (difference !== null) {
     throw new InputError(

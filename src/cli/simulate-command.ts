@@ -187,6 +187,8 @@ function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo):
     const whole = readTapeFile(tape);
     const parts = simulateParts(whole, inputs.request, inputs.options, {
       onProgress: (done, total) => bar.update(done, total),
+      // The copier's cash and equity after each change, only for the reports that draw them.
+      copierPoints: flags.html !== undefined || flags.report,
     });
     const warnings = diagnose(whole, inputs.parsed, { response: parts, options: inputs.options });
     return { parts, warnings, tapeInMemory: whole };

@@ -43,7 +43,7 @@ function slack(aCenter: number, aRadius: number, bCenter: number, bRadius: numbe
 }
 
 /** 1 when `a` is surely above `b`, -1 surely below, 0 when the bounds cannot tell (or a center is NaN). */
-function order(aCenter: number, aRadius: number, bCenter: number, bRadius: number): number {
+export function order(aCenter: number, aRadius: number, bCenter: number, bRadius: number): number {
   const gap = aCenter - bCenter;
   const near = slack(aCenter, aRadius, bCenter, bRadius);
   return gap > near ? 1 : gap < -near ? -1 : 0;

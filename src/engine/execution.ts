@@ -80,6 +80,9 @@ export class ExecutionModel {
   /** The last native price asked for and its network fee: prices change far less often than trades. */
   private lastNative: Decimal | null = null;
   private lastNetworkFee: Decimal = ZERO;
+  /** The same for a failed transaction's fee. */
+  private lastFailedNative: Decimal | null = null;
+  private lastFailedFee: Decimal = ZERO;
   private readonly native: NativePriceSeries;
   /** See {@link ExecutionSetup.printed}. */
   private readonly printed: boolean;
@@ -157,7 +160,12 @@ export class ExecutionModel {
 
   /** What a failed attempt at time `t` pays: `(base_fee_native + priority_fee) × native price` (copier's wallet 4). */
   failedFee(t: number): Decimal {
-    return this.failedFeeNative.times(this.native.at(t));
+    const nativePrice = this.native.at(t);
+    if (nativePrice !== this.lastFailedNative) {
+      this.lastFailedNative = nativePrice;
+      this.lastFailedFee = this.failedFeeNative.times(nativePrice);
+    }
+    return this.lastFailedFee;
   }
 
   /** The network fee of a trade at time `t`. */

@@ -85,6 +85,7 @@ function makeFollowers(
       options,
       chart: control.chart ?? true,
       trades: control.trades ?? true,
+      copierPoints: control.copierPoints ?? false,
     };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);

@@ -32,7 +32,8 @@ export class LeaderShare {
  * Who made the money (`report_leaders`): each leader's copied trades, skips, investment and PnL.
  * A sell is shared among the lots it takes from: the part `x_L` of `Q` taken from leader L's lot
  * brings L `usd_amount × x_L / Q − basis_L − fees × x_L / Q`; a buy costs the leader it copied
- * its fees.
+ * its fees. A part of a sell from several lots is added as `x_L × ((usd_amount − fees) / Q)`, the
+ * quotient made once a sell and the product exact (model.md (j)).
  */
 export class LeaderBook {
   readonly shares: LeaderShare[];
@@ -58,8 +59,8 @@ export class LeaderBook {
    */
   sold(usdAmount: Decimal, quantity: Decimal, networkFee: Decimal, botFee: Decimal): void {
     const parts = this.sellParts;
-    // The sell's fees, made once for the parts that take a share of them.
-    let fees: Decimal | null = null;
+    // What the sell brings a token, `(usd_amount − fees) / Q`, made once for the parts that take a share of it.
+    let perToken: Decimal | null = null;
     for (let k = 0; k < parts.length; k++) {
       const x = parts.quantities[k]!;
       if (x.isZero()) continue;
@@ -71,10 +72,9 @@ export class LeaderBook {
         realized.add(networkFee, -1);
         realized.add(botFee, -1);
       } else {
-        // The part x / Q of the amount and of the fees, each the model's product and quotient.
-        fees ??= networkFee.plus(botFee);
-        realized.add(usdAmount.times(x).div(quantity));
-        realized.add(fees.times(x).div(quantity), -1);
+        // The part x / Q of the amount less the fees: x tokens at what the sell brings a token.
+        perToken ??= usdAmount.minus(networkFee).minus(botFee).div(quantity);
+        realized.addProduct(perToken, x);
       }
     }
   }

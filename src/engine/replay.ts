@@ -75,6 +75,12 @@ export interface ReplayControl {
    * more). Default true.
    */
   readonly trades?: boolean;
+  /**
+   * True to keep the copier's cash and equity after each change of cash
+   * (`ResponseParts.copierPoints`), which the HTML and text reports draw and a response does
+   * not print. Default false.
+   */
+  readonly copierPoints?: boolean;
 }
 
 /** What a {@link Replay} is set up with. */
@@ -89,6 +95,8 @@ export interface ReplaySetup {
   readonly chart?: boolean;
   /** Keep the trades (see {@link ReplayControl.trades}). */
   readonly trades?: boolean;
+  /** Keep the copier's points (see {@link ReplayControl.copierPoints}); default: when the chart is kept. */
+  readonly copierPoints?: boolean;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
   /** Known prices; default: kept from the swaps as they come ({@link KnownPrices}). */
@@ -192,6 +200,7 @@ export function replay(
     tokenCount: tape.tokens.length,
     chart: control.chart ?? true,
     trades: control.trades ?? true,
+    copierPoints: control.copierPoints ?? false,
     facts: new IndexedLeaderFacts(tape),
     prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
@@ -279,6 +288,7 @@ export class Replay {
 
   constructor(setup: ReplaySetup) {
     const { request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
+    const copierPoints = setup.copierPoints ?? chart;
     const settings = setup.settings ?? replaySettings(setup);
     this.request = request;
     this.onHolding = onHolding ?? null;
@@ -297,7 +307,13 @@ export class Replay {
     const toldPrices = setup.sharedPrices !== true || chart || this.exits !== null;
     // With the chart on, the copier's equity reads the chart's valuations of the open deals.
     this.unrealized = chart ? new UnrealizedBook(this.prices, reportsCopier(strategy)) : null;
-    this.wallet = CopierWallet.of(strategy, this.prices, chart, !toldPrices, this.unrealized?.sharedTerms ?? null);
+    this.wallet = CopierWallet.of(
+      strategy,
+      this.prices,
+      copierPoints,
+      !toldPrices,
+      this.unrealized?.sharedTerms ?? null,
+    );
     this.leaders = strategy.report_leaders === true ? new LeaderBook(request.wallets.length) : null;
     this.scheduler = new Scheduler({
       timeFixSeconds: request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600,
@@ -724,7 +740,7 @@ export class Replay {
     const printed = this.trades !== null;
     const amount = fill.usdAmount;
     const quantity = amount.div(w);
-    wallet.cash.sandwiched(fill.quantity.minus(quantity).times(p));
+    wallet.cash.sandwichedBuy(fill.quantity, quantity, p);
     return {
       usdAmount: amount,
       quantity,
@@ -742,7 +758,7 @@ export class Replay {
   private sandwichSell(wallet: CopierWallet, fill: Fill, p: Decimal, w: Decimal): Fill {
     const printed = this.trades !== null;
     const worstValue = fill.quantity.times(w);
-    wallet.cash.sandwiched(fill.usdAmount.minus(worstValue));
+    wallet.cash.sandwichedSell(fill.usdAmount, worstValue);
     return {
       usdAmount: worstValue,
       quantity: fill.quantity,

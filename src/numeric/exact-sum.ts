@@ -175,6 +175,23 @@ export class ExactSum {
     return round40(out, length, false, lowExponent, -1) as Decimal40;
   }
 
+  /** Whether the sum is exactly zero (it passes the carries on). */
+  isZero(): boolean {
+    this.carry();
+    return this.low > this.high;
+  }
+
+  /** Becomes a copy of `other`: the same columns, so the same value (the copier's lowest cash). */
+  setTo(other: ExactSum): void {
+    this.clear();
+    if (this.columns.length < other.columns.length) this.columns = new Float64Array(other.columns.length);
+    if (other.low <= other.high) this.columns.set(other.columns.subarray(other.low, other.high + 1), other.low);
+    this.offset = other.offset;
+    this.low = other.low;
+    this.high = other.high;
+    this.load = other.load;
+  }
+
   /** Back to zero. */
   clear(): void {
     if (this.low <= this.high) this.columns.fill(0, this.low, this.high + 1);

@@ -17,13 +17,17 @@ import {
  * nearest double to the model's 40-digit result, as `toJsonNumber` of the decimal would give it,
  * but decided from double-word arithmetic (`numeric/double-word.ts`): a quotient costs a few dozen
  * floating-point operations instead of a 40-digit long division. When the error bound reaches
- * the edge of a double's rounding cell, the decimal is computed after all. Each call works in a
- * double word of its own (one small allocation, against the division it saves).
+ * the edge of a double's rounding cell, the decimal is computed after all. The calls work in one
+ * module-level double word ({@link WORD}): none calls another while it holds its result, and a
+ * typed array allocated at every call would cost the replay more than the arithmetic.
  */
+
+/** Where the functions below do their double-word arithmetic. */
+const WORD = doubleWord();
 
 /** `round40(a / b) × scale` as printed, for `scale` 1 or a power of ten (which shifts the digits exactly). */
 export function printedQuotient(a: Decimal, b: Decimal, scale: number): number {
-  const word = doubleWord();
+  const word = WORD;
   quotientToWord(word, a, b);
   if (scale !== 1) multiplyWords(word, word[0]!, word[1]!, scale, 0);
   const high = word[0]!;
@@ -36,7 +40,7 @@ export function printedQuotient(a: Decimal, b: Decimal, scale: number): number {
 
 /** `round40(a × b)` as printed. */
 export function printedProduct(a: Decimal, b: Decimal): number {
-  const word = doubleWord();
+  const word = WORD;
   toWord(word, b);
   const bHigh = word[0]!;
   const bLow = word[1]!;
@@ -49,7 +53,7 @@ export function printedProduct(a: Decimal, b: Decimal): number {
 
 /** `round40(q × round40(a / b))` as printed: a position's `usd_invested`, `qty × usd_buy_price_avg`. */
 export function printedProductOfQuotient(q: Decimal, a: Decimal, b: Decimal): number {
-  const word = doubleWord();
+  const word = WORD;
   quotientToWord(word, a, b);
   const quotientHigh = word[0]!;
   const quotientLow = word[1]!;

@@ -105,7 +105,8 @@ export interface ResponseParts {
   readonly tail: Pick<SimulatorResponse, 'leaders' | 'copier'>;
   /**
    * Not in the JSON: the copier's (time, cash, equity) after each change of cash, three numbers a
-   * point, for the reports' equity chart; null without `copier` or when the chart was not kept.
+   * point, for the reports' equity chart; null without `copier` or when not asked for
+   * (`ReplayControl.copierPoints`).
    */
   readonly copierPoints: readonly number[] | null;
 }

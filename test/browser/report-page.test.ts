@@ -65,7 +65,7 @@ function exampleRun(): Run {
   const tape = readTapeFile(join(PROJECT_ROOT, 'fixtures/example/tape-sol.json'));
   const parsed = parseSimulatorRequest(readJson(join(PROJECT_ROOT, 'fixtures/example/request-sol.json'), 'request'));
   if (!parsed.success) throw new Error('the bundled request is invalid');
-  const parts = simulateParts(tape, parsed.data);
+  const parts = simulateParts(tape, parsed.data, {}, { copierPoints: true });
   return { tape, request: parsed.data, response: assembleResponse(parts), copierPoints: parts.copierPoints };
 }
 

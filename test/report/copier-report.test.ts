@@ -70,7 +70,7 @@ function runOf(strategyInput: object): {
   points: readonly number[] | null;
 } {
   const req = parsed(request({ wallets: [LEADER_A, LEADER_B], strategy: strategyInput }));
-  const parts = simulateParts(indexTape(tape(swaps)), req, FLAT_OPTIONS);
+  const parts = simulateParts(indexTape(tape(swaps)), req, FLAT_OPTIONS, { copierPoints: true });
   return { request: req, response: assembleResponse(parts), points: parts.copierPoints };
 }
 
