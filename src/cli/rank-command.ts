@@ -1,18 +1,13 @@
-import { statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
-import { startRankThreads, type RankThreads } from '../distributed/rank-threads.js';
-import { queueThreadUrl } from '../distributed/thread-pool.js';
 import { copyHere, outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
-import { indexTape, type IndexedTape } from '../engine/tape-index.js';
-import type { TapeHeaderOptions } from '../io/parquet/header.js';
+import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { InputError, RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
 import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
-import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric, type RankOptions } from '../rank/rank.js';
+import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -25,7 +20,7 @@ const FORMATS = ['table', 'csv', 'jsonl'] as const;
 type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC]
-    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE] [--workers N]
+    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
 copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
@@ -57,9 +52,6 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
-  --workers N       walks of the tape copying the wallets at once: this thread's and N − 1 threads',
-                    each thread reading the tape too (default: the available cores; 0 or 1: this
-                    thread only): the same output
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -104,7 +96,6 @@ const RANK_FLAGS = {
   options: { type: 'string' },
   queue: { type: 'string' },
   chunk: { type: 'string' },
-  workers: { type: 'string' },
   html: { type: 'string' },
   balance: { type: 'string' },
   ...TAPE_HEADER_FLAGS,
@@ -117,111 +108,52 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const sortBy = (values['sort-by'] ?? 'pnl_total') as RankMetric;
   if (!RANK_METRICS.includes(sortBy))
     throw new UsageError(`--sort-by takes one of ${RANK_METRICS.join(', ')}; "${values['sort-by']}" is none`);
-  if (!FORMATS.includes(values.format as Format))
-    throw new UsageError(`--format takes table, csv or jsonl, not "${values.format}"`);
+  const format = values.format as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format takes table, csv or jsonl, not "${values.format}"`);
   const minDeals = whole('--min-deals', values['min-deals']);
   const top = whole('--top', values.top);
   const chunk = whole('--chunk', values.chunk);
   if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
   if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
-  const workers = whole('--workers', values.workers);
-  if (values.queue !== undefined && workers !== undefined)
-    throw new UsageError('--workers and --queue do not go together: the workers of a queue set their own threads');
   const balance = usd('--balance', values.balance);
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const tapePath = values.tape;
   const header = tapeHeaderOptions(values, tapePath);
+  const tape = indexTape(readTapeFile(tapePath, header));
   const queue = values.queue;
-  // With --queue, a walk a chunk on the queue's workers; else on threads (started first, so that
-  // their reading of the tape overlaps this thread's), or every wallet in one walk here.
-  const threads = queue === undefined ? await rankThreads(tapePath, header, workers) : null;
-  try {
-    const tape = indexTape(readTapeFile(tapePath, header));
-    const runner: CopyRunner =
-      queue !== undefined
-        ? queueRunner(tapePath, {
-            url: queue,
-            tapeHeader: header,
-            onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
-            ...(chunk !== undefined ? { chunkSize: chunk } : {}),
-          })
-        : (threads?.runner ?? copyHere);
-    const shown = {
-      requestPath: values.request,
-      split: values.split,
-      html: values.html,
-      format: values.format as Format,
-    };
-    return await rankAndPrint(io, shown, runner, tape, request, {
-      sortBy,
-      engineOptions,
-      ...(minDeals !== undefined ? { minDeals } : {}),
-      ...(top !== undefined ? { top } : {}),
-      ...(wallets !== undefined ? { wallets } : {}),
-      ...(balance !== undefined ? { balance } : {}),
-    });
-  } finally {
-    await threads?.close();
-  }
-}
-
-/**
- * The threads of a rank copying beside this thread: `workers − 1` of them (`workers` by default
- * the available cores). None for 0 or 1, without the compiled thread script (running from the
- * TypeScript source), or when the tape is not a regular file that each can read again (a pipe).
- */
-async function rankThreads(
-  tapePath: string,
-  tapeHeader: TapeHeaderOptions,
-  workers: number | undefined,
-): Promise<RankThreads | null> {
-  const count = workers ?? availableParallelism();
-  const url = queueThreadUrl();
-  if (count < 2 || url === null || !isRegularFile(tapePath)) return null;
-  return startRankThreads(tapePath, { threads: count - 1, url, tapeHeader });
-}
-
-function isRegularFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false; // the read names what is wrong with it
-  }
-}
-
-/** What the command line asks of the output: the request's path (the HTML title), the split, the files. */
-interface Shown {
-  readonly requestPath: string;
-  readonly split: string | undefined;
-  readonly html: string | undefined;
-  readonly format: Format;
-}
-
-/** Ranks (or checks out of sample, with --split) and prints the result; gives the exit code. */
-async function rankAndPrint(
-  io: CliIo,
-  shown: Shown,
-  runner: CopyRunner,
-  tape: IndexedTape,
-  request: unknown,
-  rankOptions: RankOptions,
-): Promise<number> {
-  const sortBy = rankOptions.sortBy ?? 'pnl_total';
-  const { format, html, split } = shown;
   const bar = progressBar(io, 'rank', 'wallets');
-  const options = { ...rankOptions, onProgress: (done: number, total: number) => bar.update(done, total) };
+  const options = {
+    sortBy,
+    engineOptions,
+    onProgress: (done: number, total: number) => bar.update(done, total),
+    ...(minDeals !== undefined ? { minDeals } : {}),
+    ...(top !== undefined ? { top } : {}),
+    ...(wallets !== undefined ? { wallets } : {}),
+    ...(balance !== undefined ? { balance } : {}),
+  };
+  // Here, every wallet in one walk of the tape; with --queue, a walk a chunk on the workers.
+  const runner: CopyRunner =
+    queue === undefined
+      ? copyHere
+      : queueRunner(tapePath, {
+          url: queue,
+          tapeHeader: header,
+          onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
+          ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+        });
+  const html = values.html;
   try {
-    if (split === undefined) {
+    if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
       bar.finish();
-      if (html !== undefined) writeHtmlFile(html, rankReportHtml(`copysim rank: ${shown.requestPath}`, rows));
+      if (html !== undefined) writeHtmlFile(html, rankReportHtml(`copysim rank: ${values.request}`, rows));
       printRanking(io, rows, format, sortBy);
     } else {
-      const check = await outOfSampleWith(runner, tape, request, split, options);
+      const check = await outOfSampleWith(runner, tape, request, values.split, options);
       bar.finish();
-      const title = `copysim rank: ${shown.requestPath}, before ${split}`;
+      const title = `copysim rank: ${values.request}, before ${values.split}`;
       if (html !== undefined) writeHtmlFile(html, rankReportHtml(title, check.rows, check));
       printOutOfSample(io, check, format, sortBy);
     }

@@ -18,14 +18,12 @@ let tape: { key: string; tape: IndexedTape; contexts: Map<string, unknown> } | n
 
 function run(task: ThreadTask): ThreadReply {
   try {
+    const kind = JOB_KINDS.get(task.kind);
+    if (kind === undefined) throw new Error(`unknown job kind "${task.kind}"`);
     if (tape?.key !== task.tapeKey) {
       tape = null; // the last tape's memory goes before the next is read
       tape = { key: task.tapeKey, tape: readTapeFile(task.tapePath, task.tapeHeader), contexts: new Map() };
     }
-    // A task without items only has the tape read (`startRankThreads`).
-    if (task.items.length === 0) return { results: [] };
-    const kind = JOB_KINDS.get(task.kind);
-    if (kind === undefined) throw new Error(`unknown job kind "${task.kind}"`);
     const settingsKey = `${task.kind} ${JSON.stringify(task.settings)}`;
     let context = tape.contexts.get(settingsKey);
     if (context === undefined) {

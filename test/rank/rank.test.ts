@@ -413,24 +413,6 @@ describe('copysim rank', () => {
     }
   });
 
-  it('--workers: the wallets copied on threads give the rows of this thread, byte for byte', async () => {
-    const here = await cli('rank', ...args, '--format', 'jsonl', '--workers', '0');
-    expect(here.code).toBe(0);
-    expect(here.out.split('\n').length).toBeGreaterThan(10);
-    for (const workers of ['2', '3']) {
-      expect(await cli('rank', ...args, '--format', 'jsonl', '--workers', workers)).toEqual(here);
-    }
-    const split = ['--format', 'jsonl', '--split', '2024-03-11', '--balance', '250'];
-    expect(await cli('rank', ...args, ...split, '--workers', '2')).toEqual(
-      await cli('rank', ...args, ...split, '--workers', '0'),
-    );
-    const queue = await cli('rank', ...args, '--workers', '2', '--queue', 'redis://127.0.0.1:1');
-    expect(queue.err).toMatch(/--workers and --queue do not go together/);
-    const bad = await cli('rank', ...args, '--workers', 'two');
-    expect(bad.code).toBe(1);
-    expect(bad.err.split('\n')[0]).toBe('copysim rank: --workers must be a whole number ≥ 0, not "two"');
-  });
-
   it('names a bad option and a bad request', async () => {
     const bad = await cli('rank', ...args, '--sort-by', 'luck');
     expect(bad.code).toBe(1);
