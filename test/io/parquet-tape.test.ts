@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ParquetWriter, fileWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { readTapeFile } from '../../src/index.js';
+import { readTapeFile, simulateParts } from '../../src/index.js';
+import { simulateParquetFileParts } from '../../src/io/parquet/simulate.js';
 import { convertTapeFile, ParquetTapeFile, writeParquetTape } from '../../src/tape.js';
 import { cli } from '../support/cli.js';
 
@@ -115,6 +116,21 @@ describe('the Parquet tape', () => {
     writeFileSync(path('r.json'), requestFor('W1'));
     const { code } = await cli('simulate', '--tape', path('unordered.parquet'), '--request', path('r.json'));
     expect(code).toBe(0);
+  });
+
+  it("keeps the copier's cash and equity points for a report, time-ordered or not", () => {
+    const { swaps, ...header } = JSON.parse(tapeText) as { swaps: { time: number }[] };
+    writeParquetTape(path('ordered.parquet'), { ...header, swaps } as never);
+    writeParquetTape(path('unordered.parquet'), { ...header, swaps: [...swaps].reverse() } as never);
+    const request = { ...JSON.parse(requestFor('W1')), strategy: { starting_balance_usd: 1000 } };
+    for (const name of ['ordered.parquet', 'unordered.parquet']) {
+      const streamed = simulateParquetFileParts(path(name), request, {});
+      // (time, cash, equity) after each change of cash: the copy of W1's buy at least.
+      expect(streamed.copierPoints?.length, name).toBeGreaterThanOrEqual(3);
+      expect(streamed.copierPoints![1], name).toBeLessThan(1000);
+      const whole = simulateParts(readTapeFile(path(name)), request, {}, { copierPoints: true });
+      expect(streamed.copierPoints, name).toEqual(whole.copierPoints);
+    }
   });
 });
 

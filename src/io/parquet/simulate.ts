@@ -42,7 +42,8 @@ export function simulateParquetFileParts(
       file.close();
       const tape = readTapeFile(path, headerOptions);
       if (onSwap !== undefined) for (const swap of tape.swaps) onSwap(swap);
-      return simulateParts(tape, request, options);
+      // As the streamed replay below, the copier's points kept for a report.
+      return simulateParts(tape, request, options, { copierPoints: true });
     }
     const { parsed, engineOptions } = prepare(request, options);
     const header = parseTapeHeader(file.header);
