@@ -20,10 +20,13 @@ export class HeldValue {
   /** The double-word sum. */
   private readonly terms: DealTerms;
   /**
-   * The open deals in deal order (they open in that order, and a Set iterates in insertion
-   * order), for the exact sum, added in that order.
+   * The deals opened, in deal order (the order they open in), for the exact sum, added in that
+   * order: the open ones, and closed ones not yet swept out ({@link closed}). An array appended
+   * to and swept now and then costs less than a set's hashing at every open and close.
    */
-  private readonly deals = new Set<Deal>();
+  private readonly deals: Deal[] = [];
+  /** How many of {@link deals} are open. */
+  private openCount = 0;
 
   /**
    * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which give
@@ -39,7 +42,8 @@ export class HeldValue {
 
   /** A deal opened (its first trade follows). */
   opened(deal: Deal): void {
-    this.deals.add(deal);
+    this.deals.push(deal);
+    this.openCount++;
   }
 
   /** The deal traded and stays open: its position moved. */
@@ -55,7 +59,16 @@ export class HeldValue {
   /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
     this.terms.close(deal);
-    this.deals.delete(deal);
+    // Closed deals are swept out once they outnumber the open ones: a sweep a close, amortized.
+    if (this.deals.length > 2 * --this.openCount + SWEEP_SLACK) this.sweep();
+  }
+
+  /** Keeps the open deals only, in their order. */
+  private sweep(): void {
+    const deals = this.deals;
+    let kept = 0;
+    for (const deal of deals) if (deal.open) deals[kept++] = deal;
+    deals.length = kept;
   }
 
   /**
@@ -73,7 +86,9 @@ export class HeldValue {
   exact(): Decimal {
     const prices = this.prices;
     let value = ZERO;
-    for (const deal of this.deals) value = value.plus(deal.qty.times(prices.priceOf(deal.tokenId)));
+    for (const deal of this.deals) {
+      if (deal.open) value = value.plus(deal.qty.times(prices.priceOf(deal.tokenId)));
+    }
     return value;
   }
 
@@ -87,7 +102,7 @@ export class HeldValue {
     // Each deal's position and price key side by side: one array.
     const made: (Decimal | PriceKey)[] = [];
     const prices = this.prices;
-    for (const deal of this.deals) made.push(deal.qty, prices.priceKey(deal.tokenId));
+    for (const deal of this.deals) if (deal.open) made.push(deal.qty, prices.priceKey(deal.tokenId));
     return () => {
       let value = ZERO;
       for (let k = 0; k < made.length; k += 2) {
@@ -97,3 +112,6 @@ export class HeldValue {
     };
   }
 }
+
+/** Closed deals a {@link HeldValue} keeps beyond as many as are open before it sweeps them out. */
+const SWEEP_SLACK = 16;
