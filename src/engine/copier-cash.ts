@@ -81,9 +81,7 @@ export class CopierCash {
     this.reserveNumber = this.reserve.toNumber();
     const start = this.startingBalance ?? ZERO;
     this.move(start, 1);
-    this.lowestSum.setTo(this.sum);
-    this.lowestBounds[0] = this.shadow[0]!;
-    this.lowestBounds[1] = Math.abs(this.shadow[1]!) + this.shadow[2]!;
+    this.keepAsLowest(this.shadow[0]!, Math.abs(this.shadow[1]!) + this.shadow[2]!);
     this.extremes = new EquityExtremes(start, this.startingBalance !== null);
   }
 
@@ -131,14 +129,11 @@ export class CopierCash {
     this.failedFees.add(fee);
   }
 
-  /** Adds `sign × amount` to the cash: to the exact sum, and to its shadow with the conversion's bound. */
+  /** Adds `sign × amount` to the cash. */
   private move(amount: Decimal, sign: number): void {
     if (amount.c0 === 0) return;
-    this.sum.add(amount, sign);
-    const w = this.word;
-    toWord(w, amount);
-    const high = w[0]!;
-    accumulate(this.shadow, sign * high, sign * w[1]!, Math.abs(high) * CONVERSION_ERROR);
+    toWord(this.word, amount);
+    this.shift(amount, sign, this.word);
   }
 
   /**
@@ -147,14 +142,18 @@ export class CopierCash {
    */
   private payFee(fee: Decimal): void {
     if (fee.c0 === 0) return;
-    this.sum.add(fee, -1);
-    const w = this.feeWord;
     if (fee !== this.lastFee) {
       this.lastFee = fee;
-      toWord(w, fee);
+      toWord(this.feeWord, fee);
     }
-    const high = w[0]!;
-    accumulate(this.shadow, -high, -w[1]!, Math.abs(high) * CONVERSION_ERROR);
+    this.shift(fee, -1, this.feeWord);
+  }
+
+  /** Adds `sign × amount` (its double word in `word`) to the exact sum, and to the shadow with its bound. */
+  private shift(amount: Decimal, sign: number, word: Float64Array): void {
+    this.sum.add(amount, sign);
+    const high = word[0]!;
+    accumulate(this.shadow, sign * high, sign * word[1]!, Math.abs(high) * CONVERSION_ERROR);
   }
 
   /**
@@ -169,9 +168,14 @@ export class CopierCash {
     const lowest = this.lowestBounds;
     const below = order(center, radius, lowest[0]!, lowest[1]!);
     if (below > 0 || (below === 0 && !this.sum.value().lt(this.lowestSum.value()))) return;
+    this.keepAsLowest(center, radius);
+  }
+
+  /** The cash now is the lowest so far: its exact sum, and its shadow's center and radius. */
+  private keepAsLowest(center: number, radius: number): void {
     this.lowestSum.setTo(this.sum);
-    lowest[0] = center;
-    lowest[1] = radius;
+    this.lowestBounds[0] = center;
+    this.lowestBounds[1] = radius;
   }
 
   /** The shadow starts again at the exact cash's reading `cash`, 40-digit rounding included. */

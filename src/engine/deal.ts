@@ -8,31 +8,11 @@ import type { Fill } from './execution.js';
  * is exact, rounded once when read (docs/model.md (j)): a deal settling adds without a rounding.
  */
 export class DealTotals {
-  readonly networkFees = new ExactSum();
-  readonly botFees = new ExactSum();
-  readonly soldUsdSum = new ExactSum();
-  readonly boughtAtReferenceSum = new ExactSum();
-  readonly soldAtReferenceSum = new ExactSum();
-
-  get networkFee(): Decimal {
-    return this.networkFees.value();
-  }
-
-  get botFee(): Decimal {
-    return this.botFees.value();
-  }
-
-  get soldUsd(): Decimal {
-    return this.soldUsdSum.value();
-  }
-
-  get boughtAtReference(): Decimal {
-    return this.boughtAtReferenceSum.value();
-  }
-
-  get soldAtReference(): Decimal {
-    return this.soldAtReferenceSum.value();
-  }
+  readonly networkFee = new ExactSum();
+  readonly botFee = new ExactSum();
+  readonly soldUsd = new ExactSum();
+  readonly boughtAtReference = new ExactSum();
+  readonly soldAtReference = new ExactSum();
 }
 
 /** What a {@link Deal} is opened with. */
@@ -206,11 +186,11 @@ export class Deal {
     const networkFee = this.networkFeesPaid();
     const botFee = this.botFeeRate === null ? ZERO : this.boughtUsd.plus(this.soldUsd).times(this.botFeeRate);
     this.pnlRealized = this.soldUsd.minus(this.soldCost).minus(networkFee).minus(botFee);
-    totals.networkFees.add(networkFee);
-    totals.botFees.add(botFee);
-    totals.soldUsdSum.add(this.soldUsd);
-    totals.boughtAtReferenceSum.add(this.boughtAtReference);
-    totals.soldAtReferenceSum.add(this.soldAtReference);
+    totals.networkFee.add(networkFee);
+    totals.botFee.add(botFee);
+    totals.soldUsd.add(this.soldUsd);
+    totals.boughtAtReference.add(this.boughtAtReference);
+    totals.soldAtReference.add(this.soldAtReference);
     if (this.detailed) {
       this.networkFee = networkFee;
       this.botFee = botFee;

@@ -84,12 +84,7 @@ export class HeldValue {
 
   /** The sum as the model makes it: each open deal's `qty × price` rounded to 40 digits, added in deal order. */
   exact(): Decimal {
-    const prices = this.prices;
-    let value = ZERO;
-    for (const deal of this.deals) {
-      if (deal.open) value = value.plus(deal.qty.times(prices.priceOf(deal.tokenId)));
-    }
-    return value;
+    return this.snapshot()();
   }
 
   /**

@@ -47,7 +47,7 @@ export function summarize(results: readonly DealResult[], totals: DealTotals): S
   const investedOpen = openInvestment.value();
   const pnlTotal = pnlRealized.plus(pnlUnrealized);
   const investmentAmount = investedClosed.plus(investedOpen);
-  const soldUsd = totals.soldUsd;
+  const soldUsd = totals.soldUsd.value();
   const roi = (pnl: Decimal): Decimal => (investmentAmount.isZero() ? ZERO : HUNDRED.times(pnl).div(investmentAmount));
   return {
     pnlTotal,
@@ -55,14 +55,16 @@ export function summarize(results: readonly DealResult[], totals: DealTotals): S
     pnlUnrealized,
     roiTotal: roi(pnlTotal),
     roiRealized: roi(pnlRealized),
-    botFees: totals.botFee,
-    networkFees: totals.networkFee,
+    botFees: totals.botFee.value(),
+    networkFees: totals.networkFee.value(),
     linearityR2ClosedDeals: linearityR2(closingOrder(results).map((r) => r.pnlTotal)),
     topDealDominance: topDealDominance(results.map((r) => r.pnlTotal)),
     // Every trade's usd_amount: the buys' is the investment.
     tradingVolume: investmentAmount.plus(soldUsd),
     // Σ (bought_usd − Σ quantity × p) + (Σ V − sold_usd) over the deals.
-    slippageLoss: investmentAmount.minus(totals.boughtAtReference).plus(totals.soldAtReference.minus(soldUsd)),
+    slippageLoss: investmentAmount
+      .minus(totals.boughtAtReference.value())
+      .plus(totals.soldAtReference.value().minus(soldUsd)),
     investmentAmount,
     investmentAmountClosedDeals: investedClosed,
     investmentAmountOpenDeals: investedOpen,
