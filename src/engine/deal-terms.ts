@@ -1,4 +1,4 @@
-import { ZERO, type Decimal, type DecimalInput } from '../numeric/decimal.js';
+import { ZERO, type Decimal } from '../numeric/decimal.js';
 import {
   accumulate,
   accumulateKept,
@@ -12,7 +12,7 @@ import {
   toWord,
 } from '../numeric/double-word.js';
 import type { Deal } from './deal.js';
-import type { PriceBook } from './known-prices.js';
+import type { PriceBook, PriceKey } from './known-prices.js';
 import { grown } from '../typed-arrays.js';
 
 /**
@@ -40,6 +40,12 @@ export class DealTerms {
   readonly open: BookedDeal[] = [];
   /** Per slot, {@link SLOT} doubles. */
   private slots = new Float64Array(64 * SLOT);
+  /**
+   * Per slot, the deal's token and the key of the price its term was made at: side by side in
+   * arrays, so that {@link revalueAll}'s comparison of every open deal reads memory in a row.
+   */
+  private slotToken = new Int32Array(64);
+  private readonly slotKey: PriceKey[] = [];
   /**
    * The sum as a double word and a bound on its distance to the exact sum of the open deals'
    * terms ({@link SUM_HIGH}, {@link SUM_LOW}, {@link SUM_BOUND}), and what {@link literalGap}
@@ -124,8 +130,11 @@ export class DealTerms {
       for (let k = 0, from = last * SLOT; k < SLOT; k++) f[base + k] = f[from + k]!;
       this.open[at] = moved;
       moved.slot = at;
+      this.slotToken[at] = this.slotToken[last]!;
+      this.slotKey[at] = this.slotKey[last]!;
     }
     this.open.pop(); // the last deal, moved into the freed slot if it was not this one
+    this.slotKey.pop();
     this.bookedOfToken[deal.tokenId] = undefined;
     if (last === 0) {
       // Nothing open: the sums are exactly zero.
@@ -169,6 +178,9 @@ export class DealTerms {
       this.slots = grown;
     }
     this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
+    if (at === this.slotToken.length) this.slotToken = grown(this.slotToken, at);
+    this.slotToken[at] = deal.tokenId;
+    this.slotKey.push(NO_KEY);
     const booked = new BookedDeal(deal, at);
     this.open.push(booked);
     this.bookedOfToken[deal.tokenId] = booked;
@@ -187,8 +199,8 @@ export class DealTerms {
       const invested = this.withInvested ? booked.deal.invested : ZERO;
       const positionMoved = qty !== booked.qty || invested !== booked.invested;
       if (positionMoved) this.convertPosition(booked, qty, invested);
-      else if (priceKey === booked.priceKey) continue;
-      booked.priceKey = priceKey;
+      else if (priceKey === this.slotKey[booked.slot]) continue;
+      this.slotKey[booked.slot] = priceKey;
       this.prices.priceWord(tokenId, this.word);
       rebook(this.state, this.slots, booked.slot * SLOT, this.word);
     }
@@ -201,16 +213,17 @@ export class DealTerms {
    */
   revalueAll(): void {
     this.revalue();
-    const open = this.open;
+    const count = this.open.length;
+    const tokens = this.slotToken;
+    const keys = this.slotKey;
     const prices = this.prices;
-    for (let k = 0; k < open.length; k++) {
-      const booked = open[k]!;
-      const tokenId = booked.deal.tokenId;
+    for (let at = 0; at < count; at++) {
+      const tokenId = tokens[at]!;
       const priceKey = prices.priceKey(tokenId);
-      if (priceKey === booked.priceKey) continue;
-      booked.priceKey = priceKey;
+      if (priceKey === keys[at]) continue;
+      keys[at] = priceKey;
       prices.priceWord(tokenId, this.word);
-      rebook(this.state, this.slots, booked.slot * SLOT, this.word);
+      rebook(this.state, this.slots, at * SLOT, this.word);
     }
   }
 
@@ -235,14 +248,16 @@ export class DealTerms {
   }
 }
 
+/** The key of a slot whose term no price has made yet (no price book gives it). */
+const NO_KEY = -1;
+
 /**
- * An open deal in a {@link DealTerms} sum: its slot, and the `qty`, `usd_invested` and known
- * price's key (`PriceBook.priceKey`) its booked term was last made from.
+ * An open deal in a {@link DealTerms} sum: its slot, and the `qty` and `usd_invested` its booked
+ * term was last made from (the price's key is the slot's, `DealTerms.slotKey`).
  */
 export class BookedDeal {
   qty: Decimal = ZERO;
   invested: Decimal = ZERO;
-  priceKey: number | DecimalInput = -1;
 
   constructor(
     readonly deal: Deal,
