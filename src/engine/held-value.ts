@@ -94,10 +94,17 @@ export class HeldValue {
    * makes them. A snapshot costs a read of each deal; most are never made.
    */
   snapshot(): () => Decimal {
-    // Each deal's position and price key side by side: one array.
-    const made: (Decimal | PriceKey)[] = [];
+    // Each deal's position and price key side by side: one array, made at its length (a third
+    // of a rank's equity readings take a snapshot, and pushes would grow it step by step).
+    const made = new Array<Decimal | PriceKey>(2 * this.openCount);
     const prices = this.prices;
-    for (const deal of this.deals) if (deal.open) made.push(deal.qty, prices.priceKey(deal.tokenId));
+    const deals = this.deals;
+    for (let k = 0, at = 0; k < deals.length; k++) {
+      const deal = deals[k]!;
+      if (!deal.open) continue;
+      made[at++] = deal.qty;
+      made[at++] = prices.priceKey(deal.tokenId);
+    }
     return () => {
       let value = ZERO;
       for (let k = 0; k < made.length; k += 2) {
