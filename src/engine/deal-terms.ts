@@ -30,8 +30,13 @@ import { grown } from '../typed-arrays.js';
  * changed.
  */
 export class DealTerms {
-  /** The tokens flagged since the last revaluation (a stack of token ids), and each token's flag. */
-  private flagged = new Int32Array(64);
+  /**
+   * The tokens flagged since the last revaluation (a stack of token ids), and each token's flag.
+   * The stack and {@link slotToken} are plain arrays of small integers: a rank makes ten thousand
+   * followers' terms, and a typed array of their length would be a buffer outside V8's heap, slow
+   * to allocate.
+   */
+  private readonly flagged: number[] = [];
   private flaggedCount = 0;
   private flag = new Uint8Array(64);
   /** The deal in the sum of each token, by token id. */
@@ -44,7 +49,7 @@ export class DealTerms {
    * Per slot, the deal's token and the key of the price its term was made at: side by side in
    * arrays, so that {@link revalueAll}'s comparison of every open deal reads memory in a row.
    */
-  private slotToken = new Int32Array(64);
+  private readonly slotToken: number[] = [];
   private readonly slotKey: PriceKey[] = [];
   /**
    * The sum as a double word and a bound on its distance to the exact sum of the open deals'
@@ -100,7 +105,6 @@ export class DealTerms {
     if (tokenId >= this.flag.length) this.flag = grown(this.flag, tokenId);
     if (this.flag[tokenId] === 1) return;
     this.flag[tokenId] = 1;
-    if (this.flaggedCount === this.flagged.length) this.flagged = grown(this.flagged, this.flaggedCount);
     this.flagged[this.flaggedCount++] = tokenId;
   }
 
@@ -178,7 +182,6 @@ export class DealTerms {
       this.slots = grown;
     }
     this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
-    if (at === this.slotToken.length) this.slotToken = grown(this.slotToken, at);
     this.slotToken[at] = deal.tokenId;
     this.slotKey.push(NO_KEY);
     const booked = new BookedDeal(deal, at);
