@@ -60,34 +60,48 @@ export class StreamLeaderFacts implements LeaderFacts {
 }
 
 /**
- * Leader facts of an indexed tape, kept with the tape ({@link TapeMemo}) once computed: a sweep
- * or a server running many requests over one tape does the decimal work of a leader's holdings,
- * sell fractions and USD amounts once, not once per request. The values are the very ones a
- * {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
+ * Leader facts of an indexed tape. A tape replayed again (a sweep's walks after the first, a
+ * server's requests) keeps them with the tape ({@link TapeMemo}) once computed: it does the
+ * decimal work of a leader's holdings, sell fractions and USD amounts once, not once per
+ * request. A tape's first facts keep none: a tape replayed once (`simulate`, `rank`) would hold a
+ * decimal or two per swap to the end for nothing, each copied by the young generation's
+ * collections on its way to the old one (a quarter of what a rank of a 1M-swap tape holds). They
+ * keep only the holdings after each pair's last swap, for its next one. The values are the very
+ * ones a {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
  */
 export class IndexedLeaderFacts implements LeaderFacts {
   private readonly memo: TapeMemo;
   private readonly previousOfPair: Int32Array;
+  /** True when the facts are kept with the tape; false for its first facts. */
+  private readonly kept: boolean;
+  /** The holdings before each swap: the memo's, or with {@link kept} false only each pair's latest. */
+  private readonly holdings: (Decimal | undefined)[];
 
   constructor(private readonly tape: IndexedTape) {
     this.memo = tapeMemo(tape);
     this.previousOfPair = this.memo.previousSwapOfPair();
+    this.kept = this.memo.countLeaderFacts() > 0;
+    this.holdings = this.kept ? this.memo.holdingsBefore : new Array<Decimal | undefined>(tape.swaps.length);
   }
 
   holdingsBefore(_swap: Swap, i: number): Decimal {
-    const known = this.memo.holdingsBefore;
+    const known = this.holdings;
     let held = known[i];
     if (held === undefined) {
       // The pair's previous swap came earlier in event order, and a replay asks for the
-      // holdings before every swap of its leaders, so those before that swap are known.
+      // holdings before every swap of its leaders, so those before that swap are known. Every
+      // follower of the pair asks at this same step of the walk, so without a memo the previous
+      // swap's holdings are no longer needed.
       const previous = this.previousOfPair[i]!;
       held = previous < 0 ? ZERO : holdingsAfter(known[previous]!, this.tape.swaps[previous]!);
       known[i] = held;
+      if (!this.kept && previous >= 0) known[previous] = undefined;
     }
     return held;
   }
 
   sellFraction(swap: Swap, i: number, held: Decimal): Decimal | null {
+    if (!this.kept) return sellFraction(swap, held);
     const known = this.memo.sellFraction;
     let fraction = known[i];
     if (fraction === undefined) known[i] = fraction = sellFraction(swap, held);
@@ -95,7 +109,10 @@ export class IndexedLeaderFacts implements LeaderFacts {
   }
 
   usdAmount(swap: Swap, i: number): Decimal {
+    // A price book under `min_price_swap_usd` may have made it already.
     const known = this.memo.usdAmount;
-    return known[i] ?? (known[i] = usdAmountOf(swap));
+    const amount = known[i];
+    if (amount !== undefined) return amount;
+    return this.kept ? (known[i] = usdAmountOf(swap)) : usdAmountOf(swap);
   }
 }

@@ -21,8 +21,9 @@ export class TapeMemo {
   /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
   readonly sellFraction: (Decimal | null | undefined)[];
   private previousOfPair: Int32Array | null = null;
-  /** Price books made on the tape so far ({@link countPriceBook}). */
+  /** Price books and leader facts made on the tape so far ({@link countPriceBook}, {@link countLeaderFacts}). */
   private priceBooks = 0;
+  private leaderFacts = 0;
   private swapColumns: SwapColumns | null = null;
 
   constructor(private readonly tape: IndexedTape) {
@@ -40,6 +41,14 @@ export class TapeMemo {
    */
   countPriceBook(): number {
     return this.priceBooks++;
+  }
+
+  /**
+   * Counts leader facts made on the tape and gives how many were made before them: the first
+   * keeps no decimal by swap (`IndexedLeaderFacts`).
+   */
+  countLeaderFacts(): number {
+    return this.leaderFacts++;
   }
 
   /**
