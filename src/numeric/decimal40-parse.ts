@@ -38,7 +38,39 @@ export function parse(value: DecimalInput): Decimal40Parts {
     return round40(INTEGER, 3, false, 0, value < 0 ? -1 : 1);
   }
   // decimal.js reads a number as its shortest decimal text, String(value).
-  return parseText(String(value));
+  return parseShortNumber(value) ?? parseText(String(value));
+}
+
+/**
+ * A number that some decimal of at most 15 significant digits reads as, read as that decimal
+ * without making its text (`String` costs more than the rest of the reading); null for any other.
+ *
+ * Such a decimal is `m × 10^-k` for the smallest `k` (0 to 22) where `m = round(value × 10^k)`
+ * is below 10^15 and `m / 10^k` is `value` again (both operands exact, so the quotient is the
+ * double that decimal reads as). It is the text `String(value)` gives, the shortest that reads
+ * back as `value`: two decimals of at most 15 significant digits never read as one double (a
+ * double holds 15.95 digits), and `round` finds it at its `k`, as `value × 10^k` lies within a
+ * quarter of a unit of `m` (half an ulp of `value`, times `10^k`, and the product's rounding,
+ * each below 2^-3 for `m` below 10^15 < 2^50).
+ */
+function parseShortNumber(value: number): Decimal40Parts | null {
+  const magnitude = Math.abs(value);
+  if (!(magnitude >= 1e-7 && magnitude < 1e15)) return null;
+  // No k below the place of the first digit gives a whole m of 1 or more: start there.
+  for (let k = magnitude >= 1 ? 0 : Math.floor(-Math.log10(magnitude)); k <= 22; k++) {
+    const power = POW10[k]!;
+    const m = Math.round(magnitude * power);
+    if (m >= 1e15) return null;
+    if (m / power === magnitude) return shortDecimal(value < 0 ? -1 : 1, m, -k, digitCount(m));
+  }
+  return null;
+}
+
+/** Decimal digits of a whole number from 1 to 10^15 − 1. */
+function digitCount(m: number): number {
+  let digits = 1;
+  while (digits < 15 && m >= POW10[digits]!) digits++;
+  return digits;
 }
 
 /** Reads a decimal string: most of those a tape holds on the short path, the rest on the long one. */
@@ -105,8 +137,14 @@ function parseShortText(text: string): Decimal40Parts | null {
   if (significant === 0) return zero40();
   const signed = SCANNED[0]!;
   const sign = signed < 0 ? -1 : 1;
-  const value = signed * sign;
-  const lastDigitExponent = SCANNED[1]!;
+  return shortDecimal(sign, signed * sign, SCANNED[1]!, significant);
+}
+
+/**
+ * `sign × value × 10^lastDigitExponent` for a whole `value` of `significant` digits (1 to 15,
+ * no leading zero), exactly.
+ */
+function shortDecimal(sign: number, value: number, lastDigitExponent: number, significant: number): Decimal40Parts {
   // The coefficient is `value × 10^(40 − significant)`: five digits in c0, seven in c1, c2.
   const e = (lastDigitExponent - (40 - significant)) | 0;
   if (significant <= 5) return new Raw(sign, e, value * POW10[5 - significant]!, 0, 0, 0, 0, 0);
