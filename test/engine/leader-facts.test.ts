@@ -34,7 +34,7 @@ function ask(indexed: IndexedTape, facts: IndexedLeaderFacts): string[][] {
   const amounts: string[] = [];
   for (const i of indexed.order) {
     const swap = indexed.swaps[i]!;
-    const held = facts.holdingsBefore(swap, i, indexed.tokenOf[i]!, 0);
+    const held = facts.holdingsBefore(swap, i);
     holdings[i] = held.toString();
     fractions[i] = swap.type === 'sell' ? (facts.sellFraction(swap, i, held)?.toString() ?? null) : null;
     amounts[i] = facts.usdAmount(swap, i).toString();
@@ -69,8 +69,8 @@ describe('leader facts of an indexed tape', () => {
     const twice: string[] = [];
     for (const i of indexed.order) {
       const swap = indexed.swaps[i]!;
-      const first = facts.holdingsBefore(swap, i, indexed.tokenOf[i]!, 0);
-      const second = facts.holdingsBefore(swap, i, indexed.tokenOf[i]!, 0);
+      const first = facts.holdingsBefore(swap, i);
+      const second = facts.holdingsBefore(swap, i);
       expect(second).toBe(first);
       twice[i] = first.toString();
     }
