@@ -1,5 +1,5 @@
 import type { IndexedTape } from '../engine/tape-index.js';
-import { PRICE_HIGH, SWAP_ROW, tapeMemo, type TapeMemo } from '../engine/tape-memo.js';
+import { PRICE_HIGH, SWAP_ROW, TIME, tapeMemo, type TapeMemo } from '../engine/tape-memo.js';
 import { doubleWord } from '../numeric/double-word.js';
 import { DecimalJs40 } from '../numeric/decimal.js';
 import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
@@ -74,6 +74,11 @@ class TokenSeries {
   private readonly memo: TapeMemo;
   /** The memo's times and price words (`TapeMemo.timeline`). */
   private readonly timeline: Float64Array;
+  /**
+   * The prices by position, 0 until read: the neighbours of a token's trades overlap, and read
+   * here they lie side by side, where the timeline holds them by swap index, far apart.
+   */
+  private readonly prices: Float64Array;
   private readonly word = doubleWord();
 
   constructor(tape: IndexedTape, options: EngineOptions) {
@@ -84,8 +89,11 @@ class TokenSeries {
     const start = new Int32Array(tape.tokens.length + 1);
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
-      const amount = swaps[i]!.usd_amount;
-      if (least > 0 && amount !== undefined && Number(amount) < least) continue;
+      if (least > 0) {
+        // Only then are the swaps' objects read: most tapes are read from typed arrays here.
+        const amount = swaps[i]!.usd_amount;
+        if (amount !== undefined && Number(amount) < least) continue;
+      }
       counted[k] = 1;
       start[tokenOf[i]! + 1]!++;
     }
@@ -93,16 +101,17 @@ class TokenSeries {
     const next = start.slice(0, -1);
     this.swaps = new Int32Array(start[tape.tokens.length]!);
     this.times = new Float64Array(this.swaps.length);
+    this.memo = tapeMemo(tape);
+    this.timeline = this.memo.timeline();
     for (let k = 0; k < order.length; k++) {
       if (counted[k] === 0) continue;
       const i = order[k]!;
       const at = next[tokenOf[i]!]!++;
       this.swaps[at] = i;
-      this.times[at] = swaps[i]!.time;
+      this.times[at] = this.timeline[SWAP_ROW * i + TIME]!;
     }
     this.start = start;
-    this.memo = tapeMemo(tape);
-    this.timeline = this.memo.timeline();
+    this.prices = new Float64Array(this.swaps.length);
   }
 
   /**
@@ -110,11 +119,16 @@ class TokenSeries {
    * per swap and tape: the replay has made most of them).
    */
   price(at: number): number {
+    const known = this.prices[at]!;
+    if (known !== 0) return known;
     const i = this.swaps[at]!;
-    const high = this.timeline[SWAP_ROW * i + PRICE_HIGH]!;
-    if (high !== 0) return high;
-    this.memo.makePriceWord(i, this.word);
-    return this.word[0]!;
+    let high = this.timeline[SWAP_ROW * i + PRICE_HIGH]!;
+    if (high === 0) {
+      this.memo.makePriceWord(i, this.word);
+      high = this.word[0]!;
+    }
+    this.prices[at] = high;
+    return high;
   }
 
   /** The first position of token `t`'s swaps whose time is after `time`. */
