@@ -65,9 +65,9 @@ export class StreamLeaderFacts implements LeaderFacts {
  * decimal work of a leader's holdings, sell fractions and USD amounts once, not once per
  * request. A tape's first facts keep none: a tape replayed once (`simulate`, `rank`) would hold a
  * decimal or two per swap to the end for nothing, each copied by the young generation's
- * collections on its way to the old one (a quarter of what a rank of a 1M-swap tape holds). They
- * keep only the holdings after each pair's last swap, for its next one. The values are the very
- * ones a {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
+ * collections on its way to the old one. They keep only the holdings before each pair's latest
+ * swap, from which those before its next one follow. The values are the very ones a
+ * {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
  */
 export class IndexedLeaderFacts implements LeaderFacts {
   private readonly memo: TapeMemo;
