@@ -23,22 +23,27 @@ const SCANNED = new Float64Array(3);
 
 /** Reads a decimal string or a finite number; throws a TypeError for anything else. */
 export function parse(value: DecimalInput): Decimal40Parts {
-  if (typeof value === 'string') return parseText(value);
+  return typeof value === 'string' ? parseText(value) : parseNumber(value);
+}
+
+/** Reads a finite number as decimal.js does: as its shortest decimal text, `String(value)`. */
+function parseNumber(value: number): Decimal40Parts {
   if (typeof value !== 'number' || !Number.isFinite(value))
     throw new TypeError(`not a finite number or decimal string: ${String(value)}`);
   if (value === 0) return zero40();
-  if (Number.isSafeInteger(value)) {
-    // Three limbs hold any safe integer; round40 left-aligns them without rounding.
-    const magnitude = Math.abs(value);
-    const top = Math.floor(magnitude / 1e14);
-    const middle = Math.floor((magnitude - top * 1e14) / BASE);
-    INTEGER[0] = top;
-    INTEGER[1] = middle;
-    INTEGER[2] = magnitude - top * 1e14 - middle * BASE;
-    return round40(INTEGER, 3, false, 0, value < 0 ? -1 : 1);
-  }
-  // decimal.js reads a number as its shortest decimal text, String(value).
+  if (Number.isSafeInteger(value)) return scaledInteger(Math.abs(value), 0, value < 0 ? -1 : 1);
   return parseShortNumber(value) ?? parseText(String(value));
+}
+
+/** `sign × magnitude × 10^exponent` for a safe integer `magnitude`, exactly. */
+function scaledInteger(magnitude: number, exponent: number, sign: number): Decimal40Parts {
+  // Three limbs hold any safe integer; round40 left-aligns them without rounding.
+  const top = Math.floor(magnitude / 1e14);
+  const middle = Math.floor((magnitude - top * 1e14) / BASE);
+  INTEGER[0] = top;
+  INTEGER[1] = middle;
+  INTEGER[2] = magnitude - top * 1e14 - middle * BASE;
+  return round40(INTEGER, 3, false, exponent, sign);
 }
 
 /**
@@ -61,16 +66,9 @@ function parseShortNumber(value: number): Decimal40Parts | null {
     const power = POW10[k]!;
     const m = Math.round(magnitude * power);
     if (m >= 1e15) return null;
-    if (m / power === magnitude) return shortDecimal(value < 0 ? -1 : 1, m, -k, digitCount(m));
+    if (m / power === magnitude) return scaledInteger(m, -k, value < 0 ? -1 : 1);
   }
   return null;
-}
-
-/** Decimal digits of a whole number from 1 to 10^15 − 1. */
-function digitCount(m: number): number {
-  let digits = 1;
-  while (digits < 15 && m >= POW10[digits]!) digits++;
-  return digits;
 }
 
 /** Reads a decimal string: most of those a tape holds on the short path, the rest on the long one. */
@@ -137,14 +135,8 @@ function parseShortText(text: string): Decimal40Parts | null {
   if (significant === 0) return zero40();
   const signed = SCANNED[0]!;
   const sign = signed < 0 ? -1 : 1;
-  return shortDecimal(sign, signed * sign, SCANNED[1]!, significant);
-}
-
-/**
- * `sign × value × 10^lastDigitExponent` for a whole `value` of `significant` digits (1 to 15,
- * no leading zero), exactly.
- */
-function shortDecimal(sign: number, value: number, lastDigitExponent: number, significant: number): Decimal40Parts {
+  const value = signed * sign;
+  const lastDigitExponent = SCANNED[1]!;
   // The coefficient is `value × 10^(40 − significant)`: five digits in c0, seven in c1, c2.
   const e = (lastDigitExponent - (40 - significant)) | 0;
   if (significant <= 5) return new Raw(sign, e, value * POW10[5 - significant]!, 0, 0, 0, 0, 0);
