@@ -5,6 +5,7 @@ import { IndexedLeaderFacts } from './leader-facts.js';
 import {
   PROGRESS_EVERY,
   Replay,
+  keptBy,
   replaySettings,
   replaySettingsKey,
   type ReplayControl,
@@ -83,9 +84,7 @@ function makeFollowers(
       native,
       request,
       options,
-      chart: control.chart ?? true,
-      trades: control.trades ?? true,
-      copierPoints: control.copierPoints ?? false,
+      ...keptBy(control),
     };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);

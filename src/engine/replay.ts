@@ -198,9 +198,7 @@ export function replay(
     request,
     options,
     tokenCount: tape.tokens.length,
-    chart: control.chart ?? true,
-    trades: control.trades ?? true,
-    copierPoints: control.copierPoints ?? false,
+    ...keptBy(control),
     facts: new IndexedLeaderFacts(tape),
     prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
@@ -212,6 +210,14 @@ export function replay(
   replaySwaps(run, tape, leaderOfWallet, control.onProgress);
   control.onProgress?.(tape.order.length, tape.order.length);
   return run.finish();
+}
+
+/**
+ * What a replay of an indexed tape keeps, as its control asks: the chart and the trades unless
+ * told not to, the copier's points only when asked for.
+ */
+export function keptBy(control: ReplayControl): Pick<ReplaySetup, 'chart' | 'trades' | 'copierPoints'> {
+  return { chart: control.chart ?? true, trades: control.trades ?? true, copierPoints: control.copierPoints ?? false };
 }
 
 /**
