@@ -97,6 +97,7 @@ export class Deal {
   /** `usd_invested = Σ cost_L`: the cost of what is held, fees excluded (model 3). */
   invested: Decimal = ZERO;
   boughtUsd: Decimal = ZERO;
+  /** Tokens bought (kept when the deal is `detailed`: its closed position is printed). */
   boughtQty: Decimal = ZERO;
   buys = 0;
   /** `pnl_realized`, made when the deal is settled: closed, or open at the window's end. */
@@ -249,7 +250,7 @@ export class Deal {
     }
     this.sumLots();
     this.boughtUsd = this.boughtUsd.plus(fill.usdAmount);
-    this.boughtQty = this.boughtQty.plus(fill.quantity);
+    if (this.detailed) this.boughtQty = this.boughtQty.plus(fill.quantity);
     this.boughtAtReference = this.boughtAtReference.plus(fill.atReference);
     this.buys++;
     this.record(time, networkFee);
@@ -366,8 +367,13 @@ export class Deal {
     return basis;
   }
 
-  /** Remembers the position a sell starts from, for the average of a deal it empties. */
+  /**
+   * Remembers the position a sell starts from, for the average of a deal it empties, which only
+   * the closing trade's record prints (an empty deal closes at once): a deal that is not
+   * `detailed` keeps no value for it, so the values it replaces die young.
+   */
   private beforeChange(): void {
+    if (!this.detailed) return;
     this.investedBeforeEmpty = this.invested;
     this.qtyBeforeEmpty = this.qty;
   }
