@@ -85,6 +85,7 @@ function makeFollowers(
       request,
       options,
       ...keptBy(control),
+      ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(f) } : {}),
     };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);

@@ -16,6 +16,7 @@ import type { Swap } from '../model/tape.js';
 import { BuyFilters, type SkipReason } from './buy-filters.js';
 import { ExitRules } from './exits/index.js';
 import { EXIT_KINDS } from '../model/exits.js';
+import { type ClosedDealSink, ClosingQueue } from './closing-queue.js';
 import { Deal, type DealTotals } from './deal.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
@@ -81,6 +82,12 @@ export interface ReplayControl {
    * not print. Default false.
    */
   readonly copierPoints?: boolean;
+  /**
+   * For a summary-only replay (`trades: false`, `chart: false`): where follower `f` (0 for
+   * `replay`) puts each deal once it has closed, in closing order, instead of keeping it; the
+   * result's `deals` are then the deals open at the end. Default: every deal is kept.
+   */
+  readonly closedDeals?: (follower: number) => ClosedDealSink;
 }
 
 /** What a {@link Replay} is set up with. */
@@ -97,6 +104,8 @@ export interface ReplaySetup {
   readonly trades?: boolean;
   /** Keep the copier's points (see {@link ReplayControl.copierPoints}); default: when the chart is kept. */
   readonly copierPoints?: boolean;
+  /** Where closed deals go instead of the result (see {@link ReplayControl.closedDeals}). */
+  readonly closedDeals?: ClosedDealSink;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
   /** Known prices; default: kept from the swaps as they come ({@link KnownPrices}). */
@@ -199,6 +208,7 @@ export function replay(
     options,
     tokenCount: tape.tokens.length,
     ...keptBy(control),
+    ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(0) } : {}),
     facts: new IndexedLeaderFacts(tape),
     prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
@@ -263,7 +273,11 @@ export class Replay {
   private readonly openDeal: (Deal | undefined)[];
   private openCount = 0;
   private readonly facts: LeaderFacts;
-  private readonly deals: Deal[] = [];
+  /** Every deal, in deal order; null when closed deals go to {@link closing}. */
+  private readonly deals: Deal[] | null;
+  private readonly closing: ClosingQueue | null;
+  /** Deals opened so far: the next deal's index. */
+  private dealCount = 0;
   private readonly points = new PointLog();
   /** Where deals record their trades (null: not kept). */
   private readonly trades: TradeLog | null;
@@ -298,6 +312,8 @@ export class Replay {
     const settings = setup.settings ?? replaySettings(setup);
     this.request = request;
     this.onHolding = onHolding ?? null;
+    this.closing = setup.closedDeals === undefined ? null : new ClosingQueue(setup.closedDeals);
+    this.deals = this.closing === null ? [] : null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = settings.window;
     this.exec = settings.exec;
@@ -446,9 +462,7 @@ export class Replay {
     const { end } = this.window;
     this.fireScheduled(end);
     if (this.request.inactivity_time_fix !== null) {
-      for (const deal of this.deals) {
-        if (deal.open) this.sellAll(deal, 'sell_timefix_final', end);
-      }
+      for (const deal of this.openDeals()) this.sellAll(deal, 'sell_timefix_final', end);
     }
     for (const copy of this.scheduler.unfired()) this.skip(copy.swap, copy.leader, copy.buy, copy.due, 'after_window');
     return this.settled();
@@ -468,10 +482,11 @@ export class Replay {
   private settled(): ReplayResult {
     // The open deals' prices at window_end, taken now: a price book shared with other followers
     // (replayFollowers) moves on after this follower's window has ended.
+    this.closing?.flush();
     const atEnd = new Map<number, Decimal>();
     let held = ZERO;
-    for (const deal of this.deals) {
-      if (!deal.open) continue;
+    const open = this.openDeals();
+    for (const deal of open) {
       deal.settle(this.ledger.totals);
       const price = this.prices.priceOf(deal.tokenId);
       atEnd.set(deal.tokenId, price);
@@ -484,7 +499,7 @@ export class Replay {
     const cash = this.ledger.cash;
     return {
       window: this.window,
-      deals: this.deals,
+      deals: this.deals ?? open,
       trades: this.trades ?? new TradeLog(),
       points: this.points,
       priceAtEnd: (t) => atEnd.get(t) ?? this.prices.priceOf(t),
@@ -567,7 +582,7 @@ export class Replay {
     let target = deal;
     if (target === undefined) {
       target = new Deal({
-        index: this.deals.length,
+        index: this.dealCount++,
         tokenId,
         tokenAddress: swap.token,
         leader,
@@ -576,7 +591,7 @@ export class Replay {
         detailed: this.trades !== null,
         sellParts: this.leaders?.sellParts ?? null,
       });
-      this.deals.push(target);
+      this.deals?.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
       wallet?.held.opened(target);
@@ -872,7 +887,18 @@ export class Replay {
       this.cashChanged(deal.lastOperationTime);
     }
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
-    if (!deal.open) deal.settle(this.ledger.totals);
+    if (!deal.open) {
+      deal.settle(this.ledger.totals);
+      this.closing?.add(deal);
+    }
+  }
+
+  /** The deals open now, in deal order. */
+  private openDeals(): Deal[] {
+    if (this.deals !== null) return this.deals.filter((deal) => deal.open);
+    const open: Deal[] = [];
+    for (const deal of this.openDeal) if (deal !== undefined) open.push(deal);
+    return open.sort((a, b) => a.index - b.index);
   }
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */

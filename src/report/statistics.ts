@@ -7,15 +7,26 @@ import { Decimal, ExactSum, HUNDRED, ZERO } from '../numeric/decimal.js';
  * topDealDominance([new Decimal(30), new Decimal(10), new Decimal(-5)]).toNumber(); // 75
  */
 export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
-  const positive = new ExactSum();
-  let best: Decimal | null = null;
-  for (const pnl of pnlTotals) {
-    if (pnl.gt(0)) positive.add(pnl);
-    if (best === null || pnl.gt(best)) best = pnl;
+  const fold = new DominanceFold();
+  for (const pnl of pnlTotals) fold.add(pnl);
+  return fold.value();
+}
+
+/** {@link topDealDominance} over values given one at a time, in any order. */
+export class DominanceFold {
+  private readonly positive = new ExactSum();
+  private best: Decimal | null = null;
+
+  add(pnl: Decimal): void {
+    if (pnl.isPositive()) this.positive.add(pnl);
+    if (this.best === null || pnl.gt(this.best)) this.best = pnl;
   }
-  const sum = positive.value();
-  if (best === null || sum.isZero()) return ZERO;
-  return HUNDRED.times(best).div(sum);
+
+  value(): Decimal {
+    const sum = this.positive.value();
+    if (this.best === null || sum.isZero()) return ZERO;
+    return HUNDRED.times(this.best).div(sum);
+  }
 }
 
 /**
@@ -38,34 +49,50 @@ export function topDealDominance(pnlTotals: readonly Decimal[]): Decimal {
  * linearityR2([new Decimal(10), new Decimal(10), new Decimal(10)]).toNumber(); // 1 (a straight line)
  */
 export function linearityR2(pnlTotals: readonly Decimal[]): Decimal {
-  const n = pnlTotals.length;
-  if (n < 2) return ZERO;
-  let y = pnlTotals[0]!;
-  const first = y;
-  const prefix = new ExactSum(); // P_k
-  const prefixes = new ExactSum(); // Σ P_j for j < k
-  const squares = new ExactSum(); // Σ z_j²
-  for (let k = 1; k < n; k++) {
-    y = y.plus(pnlTotals[k]!);
-    const z = y.minus(first);
-    prefixes.addSum(prefix);
-    prefix.add(z);
-    squares.addProduct(z, z);
+  const fold = new LinearityFold();
+  for (const pnl of pnlTotals) fold.add(pnl);
+  return fold.value();
+}
+
+/** {@link linearityR2} over values given one at a time, in their order. */
+export class LinearityFold {
+  private n = 0;
+  private first: Decimal = ZERO;
+  private y: Decimal = ZERO; // y_k
+  private readonly prefix = new ExactSum(); // P_k
+  private readonly prefixes = new ExactSum(); // Σ P_j for j < k
+  private readonly squares = new ExactSum(); // Σ z_j²
+
+  add(value: Decimal): void {
+    if (this.n++ === 0) {
+      this.first = this.y = value;
+      return;
+    }
+    this.y = this.y.plus(value);
+    const z = this.y.minus(this.first);
+    this.prefixes.addSum(this.prefix);
+    this.prefix.add(z);
+    this.squares.addProduct(z, z);
   }
-  const sumOfSquares = squares.value();
-  if (sumOfSquares.isZero()) return ZERO;
-  const sumOfPrefixes = prefixes.value();
-  const lastPrefix = prefix.value();
-  const ssTot = sumOfSquares.minus(lastPrefix.times(lastPrefix).div(n));
-  const sxy = lastPrefix
-    .times(n - 1)
-    .div(TWO)
-    .minus(sumOfPrefixes);
-  const sxx = new Decimal(n - 1)
-    .times(n)
-    .times(n + 1)
-    .div(TWELVE);
-  return sxy.times(sxy).div(sxx.times(ssTot));
+
+  value(): Decimal {
+    const n = this.n;
+    if (n < 2) return ZERO;
+    const sumOfSquares = this.squares.value();
+    if (sumOfSquares.isZero()) return ZERO;
+    const sumOfPrefixes = this.prefixes.value();
+    const lastPrefix = this.prefix.value();
+    const ssTot = sumOfSquares.minus(lastPrefix.times(lastPrefix).div(n));
+    const sxy = lastPrefix
+      .times(n - 1)
+      .div(TWO)
+      .minus(sumOfPrefixes);
+    const sxx = new Decimal(n - 1)
+      .times(n)
+      .times(n + 1)
+      .div(TWELVE);
+    return sxy.times(sxy).div(sxx.times(ssTot));
+  }
 }
 
 const TWO = new Decimal(2);

@@ -1,7 +1,8 @@
 import { type Decimal, ExactSum, HUNDRED, ZERO } from '../numeric/decimal.js';
-import type { DealTotals } from '../engine/deal.js';
+import type { ClosedDealSink } from '../engine/closing-queue.js';
+import type { Deal, DealTotals } from '../engine/deal.js';
 import { closingOrder, type DealResult } from './deal-results.js';
-import { linearityR2, topDealDominance } from './statistics.js';
+import { DominanceFold, LinearityFold } from './statistics.js';
 
 /** The simulator's summary (model section 5), exact. */
 export interface Summary {
@@ -24,49 +25,74 @@ export interface Summary {
 /**
  * Sums and statistics over the deals' results; the fee, slippage and volume sums are the
  * replay's, added up deal by deal as they settled ({@link DealTotals}). The sums over the deals
- * are exact, each rounded once (docs/model.md (j)).
+ * are exact, each rounded once (docs/model.md (j)). `fold`: one the replay has already given its
+ * closed deals (`ReplayControl.closedDeals`); then `results` are the open deals'.
  */
-export function summarize(results: readonly DealResult[], totals: DealTotals): Summary {
-  const realized = new ExactSum();
-  const unrealized = new ExactSum();
-  const closedInvestment = new ExactSum();
-  const openInvestment = new ExactSum();
-  for (const r of results) {
-    const { deal } = r;
-    realized.add(r.pnlRealized);
-    if (deal.open) {
-      unrealized.add(r.pnlUnrealized);
-      openInvestment.add(deal.boughtUsd);
-    } else {
-      closedInvestment.add(deal.boughtUsd);
-    }
+export function summarize(results: readonly DealResult[], totals: DealTotals, fold = new SummaryFold()): Summary {
+  for (const r of closingOrder(results)) fold.add(r.deal);
+  for (const r of results) if (r.deal.open) fold.addOpen(r);
+  return fold.summary(totals);
+}
+
+/**
+ * The summary's sums over the deals, given one at a time: the closed deals in closing order
+ * (as a summary-only replay closes them, so that it need not keep them), then the open deals'
+ * results at the window's end.
+ */
+export class SummaryFold implements ClosedDealSink {
+  private readonly realized = new ExactSum();
+  private readonly unrealized = new ExactSum();
+  private readonly closedInvestment = new ExactSum();
+  private readonly openInvestment = new ExactSum();
+  private readonly linearity = new LinearityFold();
+  private readonly dominance = new DominanceFold();
+
+  /** The next closed deal in closing order: its `pnl_total` is its `pnl_realized`. */
+  add(deal: Deal): void {
+    const pnl = deal.pnlRealized;
+    this.realized.add(pnl);
+    this.closedInvestment.add(deal.boughtUsd);
+    this.linearity.add(pnl);
+    this.dominance.add(pnl);
   }
-  const pnlRealized = realized.value();
-  const pnlUnrealized = unrealized.value();
-  const investedClosed = closedInvestment.value();
-  const investedOpen = openInvestment.value();
-  const pnlTotal = pnlRealized.plus(pnlUnrealized);
-  const investmentAmount = investedClosed.plus(investedOpen);
-  const soldUsd = totals.soldUsd.value();
-  const roi = (pnl: Decimal): Decimal => (investmentAmount.isZero() ? ZERO : HUNDRED.times(pnl).div(investmentAmount));
-  return {
-    pnlTotal,
-    pnlRealized,
-    pnlUnrealized,
-    roiTotal: roi(pnlTotal),
-    roiRealized: roi(pnlRealized),
-    botFees: totals.botFee.value(),
-    networkFees: totals.networkFee.value(),
-    linearityR2ClosedDeals: linearityR2(closingOrder(results).map((r) => r.pnlTotal)),
-    topDealDominance: topDealDominance(results.map((r) => r.pnlTotal)),
-    // Every trade's usd_amount: the buys' is the investment.
-    tradingVolume: investmentAmount.plus(soldUsd),
-    // Σ (bought_usd − Σ quantity × p) + (Σ V − sold_usd) over the deals.
-    slippageLoss: investmentAmount
-      .minus(totals.boughtAtReference.value())
-      .plus(totals.soldAtReference.value().minus(soldUsd)),
-    investmentAmount,
-    investmentAmountClosedDeals: investedClosed,
-    investmentAmountOpenDeals: investedOpen,
-  };
+
+  /** The result of a deal open at the window's end. */
+  addOpen(r: DealResult): void {
+    this.realized.add(r.pnlRealized);
+    this.unrealized.add(r.pnlUnrealized);
+    this.openInvestment.add(r.deal.boughtUsd);
+    this.dominance.add(r.pnlTotal);
+  }
+
+  summary(totals: DealTotals): Summary {
+    const pnlRealized = this.realized.value();
+    const pnlUnrealized = this.unrealized.value();
+    const investedClosed = this.closedInvestment.value();
+    const investedOpen = this.openInvestment.value();
+    const pnlTotal = pnlRealized.plus(pnlUnrealized);
+    const investmentAmount = investedClosed.plus(investedOpen);
+    const soldUsd = totals.soldUsd.value();
+    const roi = (pnl: Decimal): Decimal =>
+      investmentAmount.isZero() ? ZERO : HUNDRED.times(pnl).div(investmentAmount);
+    return {
+      pnlTotal,
+      pnlRealized,
+      pnlUnrealized,
+      roiTotal: roi(pnlTotal),
+      roiRealized: roi(pnlRealized),
+      botFees: totals.botFee.value(),
+      networkFees: totals.networkFee.value(),
+      linearityR2ClosedDeals: this.linearity.value(),
+      topDealDominance: this.dominance.value(),
+      // Every trade's usd_amount: the buys' is the investment.
+      tradingVolume: investmentAmount.plus(soldUsd),
+      // Σ (bought_usd − Σ quantity × p) + (Σ V − sold_usd) over the deals.
+      slippageLoss: investmentAmount
+        .minus(totals.boughtAtReference.value())
+        .plus(totals.soldAtReference.value().minus(soldUsd)),
+      investmentAmount,
+      investmentAmountClosedDeals: investedClosed,
+      investmentAmountOpenDeals: investedOpen,
+    };
+  }
 }

@@ -6,6 +6,7 @@ import { replay, type ReplayControl, type ReplayResult } from '../engine/replay.
 import type { IndexedTape } from '../engine/tape-index.js';
 import { buildResponse, copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
+import { SummaryFold } from '../report/summary.js';
 
 /**
  * What one setting of a sweep gives: its summary, the copier's wallet when the request reports
@@ -31,7 +32,8 @@ export function runOne(
   options: EngineOptions,
   full: boolean,
 ): SweepOutput {
-  return outputOf(replay(tape, request, options, controlOf(full)), tape, full);
+  const control = new SweepControl(full);
+  return outputOf(replay(tape, request, options, control), tape, control.folds[0]);
 }
 
 /**
@@ -73,8 +75,9 @@ function walkTogether(
   full: boolean,
 ): BatchOutcome[] {
   let runs: ReplayResult[];
+  const control = new SweepControl(full);
   try {
-    runs = replayFollowers(tape, requests, options, controlOf(full));
+    runs = replayFollowers(tape, requests, options, control);
   } catch {
     return requests.map((request) => {
       try {
@@ -84,16 +87,32 @@ function walkTogether(
       }
     });
   }
-  return runs.map((run) => ({ output: outputOf(run, tape, full) }));
+  return runs.map((run, k) => ({ output: outputOf(run, tape, control.folds[k]) }));
 }
 
-function controlOf(full: boolean): ReplayControl {
-  return full ? {} : { chart: false, trades: false };
+/**
+ * What a sweep's replay keeps: everything for a whole response (`full`); else no chart, no
+ * trades, and no closed deal, each folded into its follower's summary as it closes.
+ */
+class SweepControl implements ReplayControl {
+  readonly chart?: boolean;
+  readonly trades?: boolean;
+  readonly closedDeals?: (follower: number) => SummaryFold;
+  /** Each follower's summary fold (none for a full response). */
+  readonly folds: SummaryFold[] = [];
+
+  constructor(full: boolean) {
+    if (full) return;
+    this.chart = false;
+    this.trades = false;
+    this.closedDeals = (follower) => (this.folds[follower] = new SummaryFold());
+  }
 }
 
-function outputOf(run: ReplayResult, tape: IndexedTape, full: boolean): SweepOutput {
-  if (!full) {
-    const summary = summaryOf(run);
+/** The output of a replay: its summary from `fold`, else the whole response. */
+function outputOf(run: ReplayResult, tape: IndexedTape, fold: SummaryFold | undefined): SweepOutput {
+  if (fold !== undefined) {
+    const summary = summaryOf(run, fold);
     return run.copier === null ? { summary } : { summary, copier: copierJson(run.copier) };
   }
   const response = buildResponse(run, tape.tokens);

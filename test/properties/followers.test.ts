@@ -1,7 +1,8 @@
 /**
  * Many followers in one walk of the tape (`replayFollowers`): each follower's response is exactly
  * `simulate`'s with that follower's request, whatever the others do: different leaders, windows,
- * sizes, fees and strategies side by side, with the chart and the trade records.
+ * sizes, fees and strategies side by side, with the chart and the trade records; summary-only,
+ * with each closed deal folded into the summary as it closes, each summary is exactly `simulate`'s.
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
@@ -10,7 +11,10 @@ import { indexTape } from '../../src/engine/tape-index.js';
 import { InputError } from '../../src/model/errors.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { parseSimulatorRequest, type SimulatorRequest, type SimulatorRequestInput } from '../../src/model/request.js';
+import type { Deal } from '../../src/engine/deal.js';
 import { buildResponse } from '../../src/report/response.js';
+import { summaryOf } from '../../src/report/run-summary.js';
+import { SummaryFold } from '../../src/report/summary.js';
 import { simulate } from '../../src/simulate.js';
 import { scenarioArb, strategyArb, type Scenario } from '../support/arbitraries.js';
 import { checkProperty } from './run.js';
@@ -65,6 +69,60 @@ describe('replayFollowers', () => {
         return runs.flatMap((run, f) => {
           const actual = JSON.stringify(buildResponse(run, tape.tokens));
           return actual === expected[f] ? [] : [`follower ${f} differs from simulate`];
+        });
+      },
+    );
+  });
+
+  it("folds each closed deal into the summary once, in closing order: simulate's summary", () => {
+    const arb = fc.tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }));
+    checkProperty(
+      'followers-folded',
+      arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>,
+      (s) => {
+        const requests: SimulatorRequest[] = [];
+        for (const v of s.variations) {
+          const parsed = parseSimulatorRequest(varied(s, v as never));
+          if (parsed.success) requests.push(parsed.data);
+        }
+        let expected: ReturnType<typeof simulate>[];
+        try {
+          expected = requests.map((r) => simulate(s.tape, r, s.options));
+        } catch (e) {
+          if (e instanceof InputError) return [];
+          throw e;
+        }
+        /** A summary fold that also notes the deals it is given. */
+        class NotingFold extends SummaryFold {
+          readonly seen: Deal[] = [];
+          override add(deal: Deal): void {
+            this.seen.push(deal);
+            super.add(deal);
+          }
+        }
+        const folds: NotingFold[] = [];
+        const runs = replayFollowers(indexTape(s.tape), requests, resolveEngineOptions(s.options), {
+          chart: false,
+          trades: false,
+          closedDeals: (f) => (folds[f] = new NotingFold()),
+        });
+        return runs.flatMap((run, f) => {
+          const problems: string[] = [];
+          const want = expected[f]!;
+          const seen = folds[f]!.seen;
+          const closedWant = want.deals.filter((d) => d.status === 'closed').length;
+          if (seen.length !== closedWant)
+            problems.push(`follower ${f}: ${seen.length} deals folded, ${closedWant} closed`);
+          for (let k = 1; k < seen.length; k++) {
+            const [a, b] = [seen[k - 1]!, seen[k]!];
+            if (a.closeTime > b.closeTime || (a.closeTime === b.closeTime && a.index > b.index))
+              problems.push(`follower ${f}: deal ${b.index} folded after deal ${a.index}`);
+          }
+          if (run.deals.some((d) => !d.open) || run.deals.length !== want.deals.length - closedWant)
+            problems.push(`follower ${f}: the result keeps deals other than the open ones`);
+          if (JSON.stringify(summaryOf(run, folds[f])) !== JSON.stringify(want.summary))
+            problems.push(`follower ${f}: summary differs from simulate`);
+          return problems;
         });
       },
     );

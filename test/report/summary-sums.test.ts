@@ -11,8 +11,8 @@ import { summarize } from '../../src/report/summary.js';
 
 /** A closed deal's result with this `pnl_total` (all realized) and investment, closed at `closeTime`. */
 function closed(pnl: string, bought: string, closeTime: number): DealResult {
-  const deal = { open: false, closeTime, boughtUsd: new Decimal(bought) } as unknown as Deal;
   const total = new Decimal(pnl);
+  const deal = { open: false, closeTime, boughtUsd: new Decimal(bought), pnlRealized: total } as unknown as Deal;
   return { deal, pnlRealized: total, pnlUnrealized: ZERO, pnlTotal: total };
 }
 

@@ -71,7 +71,9 @@ function main(argv: readonly string[]): void {
   else if (batch === 1) for (const request of timed) runOne(tape, request, options, false);
   else
     for (let k = 0; k < timed.length; k += batch) {
-      replayFollowers(tape, timed.slice(k, k + batch), options, { chart: false, trades: false }).map(summaryOf);
+      replayFollowers(tape, timed.slice(k, k + batch), options, { chart: false, trades: false }).map((run) =>
+        summaryOf(run),
+      );
     }
   const ms = performance.now() - start;
   process.stdout.write(
