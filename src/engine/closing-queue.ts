@@ -32,7 +32,8 @@ export class ClosingQueue {
     if (time !== this.time) {
       if (time < this.time) {
         throw new Error(
-          `internal error: deal ${deal.index} closed at ${time}, before a deal closed at ${this.time}; the replay closes deals in time order`,
+          `internal error: deal ${deal.index} closed at ${time}, before a deal closed at ${this.time}; ` +
+            'the replay closes deals in time order',
         );
       }
       this.flush();
