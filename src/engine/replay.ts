@@ -276,6 +276,12 @@ export class Replay {
   /** Every deal, in deal order; null when closed deals go to {@link closing}. */
   private readonly deals: Deal[] | null;
   private readonly closing: ClosingQueue | null;
+  /**
+   * Without {@link deals}: the deals opened, in deal order, of which {@link closedOpened} have
+   * closed since the list was last rid of its closed deals (when they become half of it).
+   */
+  private readonly opened: Deal[] = [];
+  private closedOpened = 0;
   /** Deals opened so far: the next deal's index. */
   private dealCount = 0;
   private readonly points = new PointLog();
@@ -591,7 +597,8 @@ export class Replay {
         detailed: this.trades !== null,
         sellParts: this.leaders?.sellParts ?? null,
       });
-      this.deals?.push(target);
+      if (this.deals !== null) this.deals.push(target);
+      else this.opened.push(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
       wallet?.held.opened(target);
@@ -889,16 +896,25 @@ export class Replay {
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
     if (!deal.open) {
       deal.settle(this.ledger.totals);
-      this.closing?.add(deal);
+      if (this.closing !== null) {
+        this.closing.add(deal);
+        if (++this.closedOpened * 2 > this.opened.length) this.dropClosed();
+      }
     }
+  }
+
+  /** Rids {@link opened} of its closed deals, keeping the order. */
+  private dropClosed(): void {
+    const opened = this.opened;
+    let kept = 0;
+    for (const deal of opened) if (deal.open) opened[kept++] = deal;
+    opened.length = kept;
+    this.closedOpened = 0;
   }
 
   /** The deals open now, in deal order. */
   private openDeals(): Deal[] {
-    if (this.deals !== null) return this.deals.filter((deal) => deal.open);
-    const open: Deal[] = [];
-    for (const deal of this.openDeal) if (deal !== undefined) open.push(deal);
-    return open.sort((a, b) => a.index - b.index);
+    return (this.deals ?? this.opened).filter((deal) => deal.open);
   }
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */
