@@ -45,86 +45,82 @@ function varied(s: Scenario, v: { leaders?: number[]; [key: string]: unknown }):
   return { ...s.request, ...rest, wallets: [...new Set(wallets)] } as SimulatorRequestInput;
 }
 
+/** A scenario with variations of its request. */
+const variedArb = fc
+  .tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }))
+  .map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>;
+
+/**
+ * The valid requests of a scenario's variations and simulate's response to each; null when the
+ * engine refuses the tape (e.g. no native price): nothing to compare.
+ */
+function simulated(
+  s: Scenario & { variations: object[] },
+): { requests: SimulatorRequest[]; expected: ReturnType<typeof simulate>[] } | null {
+  const requests: SimulatorRequest[] = [];
+  for (const v of s.variations) {
+    const parsed = parseSimulatorRequest(varied(s, v as never));
+    if (parsed.success) requests.push(parsed.data);
+  }
+  try {
+    return { requests, expected: requests.map((r) => simulate(s.tape, r, s.options)) };
+  } catch (e) {
+    if (e instanceof InputError) return null;
+    throw e;
+  }
+}
+
 describe('replayFollowers', () => {
   it("gives each follower simulate's response, byte for byte", () => {
-    const arb = fc.tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }));
-    checkProperty(
-      'followers',
-      arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>,
-      (s) => {
-        const requests: SimulatorRequest[] = [];
-        for (const v of s.variations) {
-          const parsed = parseSimulatorRequest(varied(s, v as never));
-          if (parsed.success) requests.push(parsed.data);
-        }
-        let expected: string[];
-        try {
-          expected = requests.map((r) => JSON.stringify(simulate(s.tape, r, s.options)));
-        } catch (e) {
-          if (e instanceof InputError) return []; // a tape the engine refuses (e.g. no native price): nothing to compare
-          throw e;
-        }
-        const tape = indexTape(s.tape);
-        const runs = replayFollowers(tape, requests, resolveEngineOptions(s.options));
-        return runs.flatMap((run, f) => {
-          const actual = JSON.stringify(buildResponse(run, tape.tokens));
-          return actual === expected[f] ? [] : [`follower ${f} differs from simulate`];
-        });
-      },
-    );
+    checkProperty('followers', variedArb, (s) => {
+      const sim = simulated(s);
+      if (sim === null) return [];
+      const tape = indexTape(s.tape);
+      const runs = replayFollowers(tape, sim.requests, resolveEngineOptions(s.options));
+      return runs.flatMap((run, f) => {
+        const actual = JSON.stringify(buildResponse(run, tape.tokens));
+        return actual === JSON.stringify(sim.expected[f]) ? [] : [`follower ${f} differs from simulate`];
+      });
+    });
   });
 
   it("folds each closed deal into the summary once, in closing order: simulate's summary", () => {
-    const arb = fc.tuple(scenarioArb({}, 40), fc.array(variationArb, { minLength: 1, maxLength: 5 }));
-    checkProperty(
-      'followers-folded',
-      arb.map(([s, vs]) => ({ ...s, variations: vs })) as fc.Arbitrary<Scenario & { variations: object[] }>,
-      (s) => {
-        const requests: SimulatorRequest[] = [];
-        for (const v of s.variations) {
-          const parsed = parseSimulatorRequest(varied(s, v as never));
-          if (parsed.success) requests.push(parsed.data);
+    checkProperty('followers-folded', variedArb, (s) => {
+      const sim = simulated(s);
+      if (sim === null) return [];
+      const { requests, expected } = sim;
+      /** A summary fold that also notes the deals it is given. */
+      class NotingFold extends SummaryFold {
+        readonly seen: Deal[] = [];
+        override add(deal: Deal): void {
+          this.seen.push(deal);
+          super.add(deal);
         }
-        let expected: ReturnType<typeof simulate>[];
-        try {
-          expected = requests.map((r) => simulate(s.tape, r, s.options));
-        } catch (e) {
-          if (e instanceof InputError) return [];
-          throw e;
+      }
+      const folds: NotingFold[] = [];
+      const runs = replayFollowers(indexTape(s.tape), requests, resolveEngineOptions(s.options), {
+        chart: false,
+        trades: false,
+        closedDeals: (f) => (folds[f] = new NotingFold()),
+      });
+      return runs.flatMap((run, f) => {
+        const problems: string[] = [];
+        const want = expected[f]!;
+        const seen = folds[f]!.seen;
+        const closedWant = want.deals.filter((d) => d.status === 'closed').length;
+        if (seen.length !== closedWant)
+          problems.push(`follower ${f}: ${seen.length} deals folded, ${closedWant} closed`);
+        for (let k = 1; k < seen.length; k++) {
+          const [a, b] = [seen[k - 1]!, seen[k]!];
+          if (a.closeTime > b.closeTime || (a.closeTime === b.closeTime && a.index > b.index))
+            problems.push(`follower ${f}: deal ${b.index} folded after deal ${a.index}`);
         }
-        /** A summary fold that also notes the deals it is given. */
-        class NotingFold extends SummaryFold {
-          readonly seen: Deal[] = [];
-          override add(deal: Deal): void {
-            this.seen.push(deal);
-            super.add(deal);
-          }
-        }
-        const folds: NotingFold[] = [];
-        const runs = replayFollowers(indexTape(s.tape), requests, resolveEngineOptions(s.options), {
-          chart: false,
-          trades: false,
-          closedDeals: (f) => (folds[f] = new NotingFold()),
-        });
-        return runs.flatMap((run, f) => {
-          const problems: string[] = [];
-          const want = expected[f]!;
-          const seen = folds[f]!.seen;
-          const closedWant = want.deals.filter((d) => d.status === 'closed').length;
-          if (seen.length !== closedWant)
-            problems.push(`follower ${f}: ${seen.length} deals folded, ${closedWant} closed`);
-          for (let k = 1; k < seen.length; k++) {
-            const [a, b] = [seen[k - 1]!, seen[k]!];
-            if (a.closeTime > b.closeTime || (a.closeTime === b.closeTime && a.index > b.index))
-              problems.push(`follower ${f}: deal ${b.index} folded after deal ${a.index}`);
-          }
-          if (run.deals.some((d) => !d.open) || run.deals.length !== want.deals.length - closedWant)
-            problems.push(`follower ${f}: the result keeps deals other than the open ones`);
-          if (JSON.stringify(summaryOf(run, folds[f])) !== JSON.stringify(want.summary))
-            problems.push(`follower ${f}: summary differs from simulate`);
-          return problems;
-        });
-      },
-    );
+        if (run.deals.some((d) => !d.open) || run.deals.length !== want.deals.length - closedWant)
+          problems.push(`follower ${f}: the result keeps deals other than the open ones`);
+        if (JSON.stringify(summaryOf(run, folds[f])) !== JSON.stringify(want.summary))
+          problems.push(`follower ${f}: summary differs from simulate`);
+        return problems;
+      });
+    });
   });
 });
