@@ -20,8 +20,9 @@ export interface ClosedDealSink {
  * in deal order.
  */
 export class ClosingQueue {
-  /** The deals closed at {@link time}, not yet handed over. */
-  private readonly held: Deal[] = [];
+  /** The deals closed at {@link time}, not yet handed over: the first {@link count}. */
+  private readonly held: (Deal | null)[] = [];
+  private count = 0;
   private time = -Infinity;
 
   constructor(private readonly sink: ClosedDealSink) {}
@@ -39,14 +40,25 @@ export class ClosingQueue {
       this.flush();
       this.time = time;
     }
-    this.held.push(deal);
+    this.held[this.count++] = deal;
   }
 
   /** Hands over the deals still held (the replay has ended). */
   flush(): void {
+    const count = this.count;
+    if (count === 0) return;
+    this.count = 0;
     const held = this.held;
-    if (held.length > 1) held.sort((a, b) => a.index - b.index);
-    for (const deal of held) this.sink.add(deal);
-    held.length = 0;
+    if (count === 1) {
+      const deal = held[0]!;
+      held[0] = null;
+      this.sink.add(deal);
+      return;
+    }
+    // Most times close one deal; a few close several (the array's length is left as it is).
+    const group = held.slice(0, count) as Deal[];
+    group.sort((a, b) => a.index - b.index);
+    held.fill(null, 0, count);
+    for (const deal of group) this.sink.add(deal);
   }
 }
