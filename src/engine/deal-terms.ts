@@ -138,7 +138,6 @@ export class DealTerms {
       this.slotKey[at] = this.slotKey[last]!;
     }
     this.open.pop(); // the last deal, moved into the freed slot if it was not this one
-    this.slotKey.pop();
     this.bookedOfToken[deal.tokenId] = undefined;
     if (last === 0) {
       // Nothing open: the sums are exactly zero.
@@ -183,7 +182,7 @@ export class DealTerms {
     }
     this.slots.fill(0, at * SLOT, at * SLOT + SLOT);
     this.slotToken[at] = deal.tokenId;
-    this.slotKey.push(NO_KEY);
+    this.slotKey[at] = NO_KEY;
     const booked = new BookedDeal(deal, at);
     this.open.push(booked);
     this.bookedOfToken[deal.tokenId] = booked;

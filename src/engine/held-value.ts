@@ -2,6 +2,7 @@ import { ZERO, type Decimal } from '../numeric/decimal.js';
 import type { Deal } from './deal.js';
 import { DealTerms } from './deal-terms.js';
 import type { PriceBook, PriceKey } from './known-prices.js';
+import { OpenDeals } from './open-deals.js';
 
 /**
  * `Σ qty × known price` over the open deals, for the copier's equity after each change of cash
@@ -19,14 +20,8 @@ import type { PriceBook, PriceKey } from './known-prices.js';
 export class HeldValue {
   /** The double-word sum. */
   private readonly terms: DealTerms;
-  /**
-   * The deals opened, in deal order (the order they open in), for the exact sum, added in that
-   * order: the open ones, and closed ones not yet swept out ({@link closed}). An array appended
-   * to and swept now and then costs less than a set's hashing at every open and close.
-   */
-  private readonly deals: Deal[] = [];
-  /** How many of {@link deals} are open. */
-  private openCount = 0;
+  /** The open deals in deal order, for the exact sum, added in that order. */
+  private readonly deals = new OpenDeals();
 
   /**
    * `scanning`: the replay is not told of price moves; `shared`: the chart's terms, which give
@@ -42,8 +37,7 @@ export class HeldValue {
 
   /** A deal opened (its first trade follows). */
   opened(deal: Deal): void {
-    this.deals.push(deal);
-    this.openCount++;
+    this.deals.opened(deal);
   }
 
   /** The deal traded and stays open: its position moved. */
@@ -59,16 +53,7 @@ export class HeldValue {
   /** The deal closed: it holds nothing. */
   closed(deal: Deal): void {
     this.terms.close(deal);
-    // Closed deals are swept out once they outnumber the open ones: a sweep a close, amortized.
-    if (this.deals.length > 2 * --this.openCount + SWEEP_SLACK) this.sweep();
-  }
-
-  /** Keeps the open deals only, in their order. */
-  private sweep(): void {
-    const deals = this.deals;
-    let kept = 0;
-    for (const deal of deals) if (deal.open) deals[kept++] = deal;
-    deals.length = kept;
+    this.deals.closed();
   }
 
   /**
@@ -96,9 +81,9 @@ export class HeldValue {
   snapshot(): () => Decimal {
     // Each deal's position and price key side by side: one array, made at its length (a third
     // of a rank's equity readings take a snapshot, and pushes would grow it step by step).
-    const made = new Array<Decimal | PriceKey>(2 * this.openCount);
+    const made = new Array<Decimal | PriceKey>(2 * this.deals.count);
     const prices = this.prices;
-    const deals = this.deals;
+    const deals = this.deals.listed;
     for (let k = 0, at = 0; k < deals.length; k++) {
       const deal = deals[k]!;
       if (!deal.open) continue;
@@ -114,6 +99,3 @@ export class HeldValue {
     };
   }
 }
-
-/** Closed deals a {@link HeldValue} keeps beyond as many as are open before it sweeps them out. */
-const SWEEP_SLACK = 16;

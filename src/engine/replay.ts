@@ -18,6 +18,7 @@ import { ExitRules } from './exits/index.js';
 import { EXIT_KINDS } from '../model/exits.js';
 import { type ClosedDealSink, ClosingQueue } from './closing-queue.js';
 import { Deal, type DealTotals } from './deal.js';
+import { OpenDeals } from './open-deals.js';
 import { ExecutionModel, type Fill } from './execution.js';
 import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook, type PriceTick } from './known-prices.js';
 import { IndexedLeaderFacts, StreamLeaderFacts, type LeaderFacts } from './leader-facts.js';
@@ -276,12 +277,8 @@ export class Replay {
   /** Every deal, in deal order; null when closed deals go to {@link closing}. */
   private readonly deals: Deal[] | null;
   private readonly closing: ClosingQueue | null;
-  /**
-   * Without {@link deals}: the deals opened, in deal order, of which {@link closedOpened} have
-   * closed since the list was last rid of its closed deals (when they become half of it).
-   */
-  private readonly opened: Deal[] = [];
-  private closedOpened = 0;
+  /** Without {@link deals}: the open deals, in deal order. */
+  private readonly openDealList: OpenDeals | null;
   /** Deals opened so far: the next deal's index. */
   private dealCount = 0;
   private readonly points = new PointLog();
@@ -320,6 +317,7 @@ export class Replay {
     this.onHolding = onHolding ?? null;
     this.closing = setup.closedDeals === undefined ? null : new ClosingQueue(setup.closedDeals);
     this.deals = this.closing === null ? [] : null;
+    this.openDealList = this.closing === null ? null : new OpenDeals();
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = settings.window;
     this.exec = settings.exec;
@@ -597,8 +595,8 @@ export class Replay {
         detailed: this.trades !== null,
         sellParts: this.leaders?.sellParts ?? null,
       });
-      if (this.deals !== null) this.deals.push(target);
-      else this.opened.push(target);
+      this.deals?.push(target);
+      this.openDealList?.opened(target);
       this.openDeal[tokenId] = target;
       this.openCount++;
       wallet?.held.opened(target);
@@ -896,25 +894,14 @@ export class Replay {
     if (this.unrealized !== null) this.addChartPoint(deal, this.unrealized, this.ledger.chart!);
     if (!deal.open) {
       deal.settle(this.ledger.totals);
-      if (this.closing !== null) {
-        this.closing.add(deal);
-        if (++this.closedOpened * 2 > this.opened.length) this.dropClosed();
-      }
+      this.closing?.add(deal);
+      this.openDealList?.closed();
     }
-  }
-
-  /** Rids {@link opened} of its closed deals, keeping the order. */
-  private dropClosed(): void {
-    const opened = this.opened;
-    let kept = 0;
-    for (const deal of opened) if (deal.open) opened[kept++] = deal;
-    opened.length = kept;
-    this.closedOpened = 0;
   }
 
   /** The deals open now, in deal order. */
   private openDeals(): Deal[] {
-    return (this.deals ?? this.opened).filter((deal) => deal.open);
+    return this.deals?.filter((deal) => deal.open) ?? this.openDealList!.inOrder();
   }
 
   /** After a change of the copier's cash: its equity, the open deals valued at the known prices. */

@@ -32,8 +32,8 @@ export function runOne(
   options: EngineOptions,
   full: boolean,
 ): SweepOutput {
-  const control = new SweepControl(full);
-  return outputOf(replay(tape, request, options, control), tape, control.folds[0]);
+  const folds: SummaryFold[] = [];
+  return outputOf(replay(tape, request, options, controlOf(full, folds)), tape, folds[0]);
 }
 
 /**
@@ -76,9 +76,9 @@ function walkTogether(
   full: boolean,
 ): BatchOutcome[] {
   let runs: ReplayResult[];
-  const control = new SweepControl(full);
+  const folds: SummaryFold[] = [];
   try {
-    runs = replayFollowers(tape, requests, options, control);
+    runs = replayFollowers(tape, requests, options, controlOf(full, folds));
   } catch {
     return requests.map((request) => {
       try {
@@ -88,26 +88,16 @@ function walkTogether(
       }
     });
   }
-  return runs.map((run, k) => ({ output: outputOf(run, tape, control.folds[k]) }));
+  return runs.map((run, k) => ({ output: outputOf(run, tape, folds[k]) }));
 }
 
 /**
  * What a sweep's replay keeps: everything for a whole response (`full`); else no chart, no
- * trades, and no closed deal, each folded into its follower's summary as it closes.
+ * trades, and no closed deal, each folded as it closes into its follower's summary, in `folds`.
  */
-class SweepControl implements ReplayControl {
-  readonly chart?: boolean;
-  readonly trades?: boolean;
-  readonly closedDeals?: (follower: number) => SummaryFold;
-  /** Each follower's summary fold (none for a full response). */
-  readonly folds: SummaryFold[] = [];
-
-  constructor(full: boolean) {
-    if (full) return;
-    this.chart = false;
-    this.trades = false;
-    this.closedDeals = (follower) => (this.folds[follower] = new SummaryFold());
-  }
+function controlOf(full: boolean, folds: SummaryFold[]): ReplayControl {
+  if (full) return {};
+  return { chart: false, trades: false, closedDeals: (follower) => (folds[follower] = new SummaryFold()) };
 }
 
 /** The output of a replay: its summary from `fold`, else the whole response. */
