@@ -163,25 +163,47 @@ export interface Candidate {
 }
 
 /**
- * The given wallets copied alone, each a follower of one walk of the tape: one row each, in
- * the order given.
+ * Followers a walk of the tape carries. One walk shares the price book and the leaders' facts
+ * among its followers, but a walk of ten thousand keeps their state spread over more memory than
+ * the processor's cache holds, and their deals alive until it ends, so that the young
+ * generation's collections copy them (docs/performance.md). A few hundred a walk keeps both
+ * small for a walk's fixed cost.
+ */
+export const WALLETS_A_WALK = 500;
+
+/**
+ * The given wallets copied alone, each a follower of a walk of the tape, `walletsAWalk` to a
+ * walk: one row each, in the order given. The rows do not depend on how the wallets are grouped.
  */
 export function copyWallets(
   context: RankContext,
   candidates: readonly Candidate[],
   onProgress?: (done: number, total: number) => void,
+  walletsAWalk = WALLETS_A_WALK,
+): RankedWallet[] {
+  const rows: RankedWallet[] = [];
+  const total = candidates.length;
+  for (let first = 0; first < total; first += walletsAWalk) {
+    const group = candidates.slice(first, first + walletsAWalk);
+    const progress =
+      onProgress && ((done: number, all: number) => onProgress(first + Math.floor((group.length * done) / all), total));
+    for (const row of copyGroup(context, group, progress)) rows.push(row);
+  }
+  return rows;
+}
+
+/** One walk of the tape with a follower for each wallet; the rows made as it ends, so its deals die with it. */
+function copyGroup(
+  context: RankContext,
+  candidates: readonly Candidate[],
+  onProgress: ((done: number, total: number) => void) | undefined,
 ): RankedWallet[] {
   const { tape, request, engineOptions, buckets } = context;
   const requests = candidates.map(({ address }) => ({ ...request, wallets: [address] }));
   const runs = replayFollowers(tape, requests, engineOptions, {
     chart: false,
     trades: false,
-    ...(onProgress !== undefined
-      ? {
-          onProgress: (done: number, total: number) =>
-            onProgress(Math.floor((candidates.length * done) / total), candidates.length),
-        }
-      : {}),
+    ...(onProgress !== undefined ? { onProgress } : {}),
   });
   const start = requestWindow(request).start;
   return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, start));

@@ -16,7 +16,10 @@ import {
   type TapeInput,
 } from '../../src/index.js';
 import { suggestRequest } from '../../src/import.js';
+import { indexTape } from '../../src/engine/tape-index.js';
 import { outOfSample, rankWallets, spearmanOf } from '../../src/rank/index.js';
+import { candidateWallets, copyWallets, rankContext, rankRequest } from '../../src/rank/rank.js';
+import { prepare } from '../../src/simulate.js';
 import { copierScenarioArb, strategyArb, scenarioArb } from '../support/arbitraries.js';
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
@@ -91,6 +94,20 @@ describe('every ranked row is simulate of that wallet alone', () => {
       for (const row of rows) expect(row.summary).toEqual(simulate(real, { ...req, wallets: [row.wallet] }).summary);
     },
   );
+});
+
+describe('wallets copied a group to a walk', () => {
+  it.each(['sol', 'eth'])('give the rows of one walk for all, on the bundled %s example', (net) => {
+    const { parsed, engineOptions } = prepare(rankRequest(exampleRequest(net), undefined), {});
+    const context = rankContext(indexTape(exampleTape(net)), parsed, engineOptions);
+    const candidates = candidateWallets(context, undefined);
+    expect(candidates.length).toBeGreaterThan(10);
+    const progress: number[] = [];
+    const grouped = copyWallets(context, candidates, (done) => progress.push(done), 4);
+    expect(grouped).toEqual(copyWallets(context, candidates, undefined, Infinity));
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(candidates.length);
+  });
 });
 
 describe("a row's figures (hand-computed)", () => {
