@@ -1,6 +1,8 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
-import { copyHere, outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
+import { RankHelpers } from '../rank/helpers.js';
+import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
 import { indexTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { readTapeFile } from '../io/read-tape.js';
@@ -17,10 +19,17 @@ import { rankReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
 const FORMATS = ['table', 'csv', 'jsonl'] as const;
+
+/** The default of --threads: every core, but no more tapes in memory than this. */
+const DEFAULT_THREADS_AT_MOST = 4;
+
+function defaultThreads(): number {
+  return Math.min(DEFAULT_THREADS_AT_MOST, availableParallelism());
+}
 type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC]
-    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE]
+    [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE] [--threads N]
 copysim rank ... --queue redis://HOST:PORT [--chunk N]
 
 Ranks wallets by what copying each alone would have made: every wallet with a swap in the
@@ -52,6 +61,9 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
+  --threads N       threads copying the wallets, this one included (default: the cores, at most
+                    ${DEFAULT_THREADS_AT_MOST}; here ${defaultThreads()}). Each other thread reads the tape itself, as
+                    this one does: memory for a copy of the tape each. 1: this thread only. The same output
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -96,6 +108,7 @@ const RANK_FLAGS = {
   options: { type: 'string' },
   queue: { type: 'string' },
   chunk: { type: 'string' },
+  threads: { type: 'string' },
   html: { type: 'string' },
   balance: { type: 'string' },
   ...TAPE_HEADER_FLAGS,
@@ -115,14 +128,28 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const chunk = whole('--chunk', values.chunk);
   if (chunk === 0) throw new UsageError('--chunk must be a whole number ≥ 1, not "0"');
   if (values.queue === undefined && chunk !== undefined) throw new UsageError('--chunk needs --queue');
+  const threads = whole('--threads', values.threads);
+  if (threads === 0) throw new UsageError('--threads must be a whole number ≥ 1, not "0"');
+  if (values.queue !== undefined && threads !== undefined)
+    throw new UsageError('--threads and --queue do not go together: the workers of a queue set their own threads');
   const balance = usd('--balance', values.balance);
   const wallets = values.wallets === undefined ? undefined : readWallets(values.wallets);
   const request = readJson(values.request, 'request');
   const engineOptions = values.options === undefined ? {} : (readJson(values.options, 'options') as object);
   const tapePath = values.tape;
   const header = tapeHeaderOptions(values, tapePath);
-  const tape = indexTape(readTapeFile(tapePath, header));
   const queue = values.queue;
+  // Here and on helper threads, which start reading the tape now, as this thread reads it too;
+  // with --queue, a walk a chunk on the workers.
+  const helpers = queue === undefined ? RankHelpers.start(tapePath, header, (threads ?? defaultThreads()) - 1) : null;
+  const runner: CopyRunner =
+    helpers?.runner ??
+    queueRunner(tapePath, {
+      url: queue!,
+      tapeHeader: header,
+      onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
+      ...(chunk !== undefined ? { chunkSize: chunk } : {}),
+    });
   const bar = progressBar(io, 'rank', 'wallets');
   const options = {
     sortBy,
@@ -133,18 +160,9 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     ...(wallets !== undefined ? { wallets } : {}),
     ...(balance !== undefined ? { balance } : {}),
   };
-  // Here, every wallet in one walk of the tape; with --queue, a walk a chunk on the workers.
-  const runner: CopyRunner =
-    queue === undefined
-      ? copyHere
-      : queueRunner(tapePath, {
-          url: queue,
-          tapeHeader: header,
-          onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
-          ...(chunk !== undefined ? { chunkSize: chunk } : {}),
-        });
   const html = values.html;
   try {
+    const tape = indexTape(readTapeFile(tapePath, header));
     if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
       bar.finish();
@@ -164,6 +182,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
       return EXIT_REQUEST;
     }
     throw withFlag(e);
+  } finally {
+    await helpers?.close();
   }
   return EXIT_OK;
 }

@@ -1,0 +1,212 @@
+/**
+ * A local rank on more than one core: helper threads copy groups of wallets beside the
+ * command's thread. Each helper reads and indexes the tape itself, starting as the command
+ * starts, so that its reading runs while the command's thread reads the tape too: a tape's
+ * objects cannot be shared between threads, and packing them for a thread costs about what
+ * parsing them does (docs/performance.md). The command's thread and the helpers take the
+ * groups (`WALLETS_A_WALK` wallets each, in the order given) from one shared counter, so a
+ * helper still reading the tape takes none and a slow one takes fewer. Every row is made by
+ * `copyWallets` from the wallet and the tape alone, so the rows are the same, byte for byte,
+ * whoever copies them; a group a helper took and could not finish is copied here.
+ */
+import { Worker } from 'node:worker_threads';
+import type { TapeHeaderOptions } from '../io/parquet/header.js';
+import { builtScriptIfAny } from '../threads/pool.js';
+import type { CopyRunner, CopySettings } from './pipeline.js';
+import { copyWallets, WALLETS_A_WALK, type Candidate, type RankedWallet } from './rank.js';
+
+/** What a helper starts with. */
+export interface HelperStart {
+  readonly tapePath: string;
+  readonly tapeHeader: TapeHeaderOptions;
+  /** Its number, from 1 (the command's thread is 0): what it writes beside a group it takes. */
+  readonly helper: number;
+}
+
+/** The wallets of one window to copy, and the counters shared with the command's thread. */
+export interface HelperOrder {
+  readonly id: number;
+  /** The swaps of the command's tape: a helper that read another tape (the file changed) takes no group. */
+  readonly swaps: number;
+  readonly settings: CopySettings;
+  readonly candidates: readonly Candidate[];
+  /** Wallets a group (a walk of the tape). */
+  readonly walletsAWalk: number;
+  /** Over a `SharedArrayBuffer`: see {@link takeGroups}. */
+  readonly counters: Int32Array;
+}
+
+/** That the helper has read the tape (or failed to); a group's rows; the end of its part of an order; or why it stopped. */
+export type HelperReply =
+  | { readonly read: true }
+  | { readonly order: number; readonly group: number; readonly rows: RankedWallet[] }
+  | { readonly order: number; readonly done: true }
+  | { readonly order: number; readonly error: string };
+
+const NEXT_GROUP = 0;
+const WALLETS_DONE = 1;
+const TAKEN_BY = 2;
+
+/** The counters of an order: the next group, the wallets copied, and who took each group. */
+export function orderCounters(candidates: number, walletsAWalk: number): Int32Array {
+  const groups = Math.ceil(candidates / walletsAWalk);
+  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (TAKEN_BY + groups)));
+}
+
+/** The wallets of group `group`. */
+export function groupOf(order: HelperOrder, group: number): Candidate[] {
+  const first = group * order.walletsAWalk;
+  return order.candidates.slice(first, first + order.walletsAWalk);
+}
+
+/**
+ * Takes groups of the order off its shared counter until none is left, marks each as taken by
+ * `taker` and copies it with `copy`; `onDone` is told the wallets copied by all so far.
+ */
+export function takeGroups(
+  order: HelperOrder,
+  taker: number,
+  copy: (group: number, candidates: readonly Candidate[]) => void,
+  onDone?: (wallets: number) => void,
+): void {
+  const counters = order.counters;
+  for (;;) {
+    const group = Atomics.add(counters, NEXT_GROUP, 1);
+    if (group * order.walletsAWalk >= order.candidates.length) return;
+    Atomics.store(counters, TAKEN_BY + group, taker);
+    const slice = groupOf(order, group);
+    copy(group, slice);
+    const done = Atomics.add(counters, WALLETS_DONE, slice.length) + slice.length;
+    onDone?.(done);
+  }
+}
+
+/**
+ * Helper threads of a local rank, started at once (reading the tape), and the runner that
+ * shares the copying with them. Without a build of the thread script (running from the
+ * TypeScript source) or with no helper asked for, the runner copies everything here.
+ *
+ * @example
+ * const helpers = RankHelpers.start('tape.json', {}, 1);
+ * const rows = await rankWith(helpers.runner, tape, request);
+ * await helpers.close();
+ */
+export class RankHelpers {
+  private readonly live = new Set<Worker>();
+  private orders = 0;
+  private readonly reading: Promise<void>[];
+
+  private constructor(
+    private readonly workers: readonly Worker[],
+    private readonly walletsAWalk: number,
+  ) {
+    this.reading = workers.map(
+      (worker) =>
+        new Promise<void>((resolve) => {
+          worker.on('message', (reply: HelperReply) => 'read' in reply && resolve());
+          worker.on('exit', () => resolve());
+        }),
+    );
+    for (const worker of workers) {
+      this.live.add(worker);
+      // A helper that fails leaves its groups to this thread; the rows do not change.
+      worker.on('error', () => this.live.delete(worker));
+      worker.on('exit', () => this.live.delete(worker));
+    }
+  }
+
+  /** `count` helpers reading the tape at `tapePath`; `walletsAWalk` (the rank's own) is there for tests. */
+  static start(
+    tapePath: string,
+    tapeHeader: TapeHeaderOptions,
+    count: number,
+    walletsAWalk = WALLETS_A_WALK,
+  ): RankHelpers {
+    const url = builtScriptIfAny('rank/rank-thread.js');
+    const workers =
+      url === null
+        ? []
+        : Array.from({ length: count }, (_, h) => {
+            const start: HelperStart = { tapePath, tapeHeader, helper: h + 1 };
+            return new Worker(url, { workerData: start });
+          });
+    return new RankHelpers(workers, walletsAWalk);
+  }
+
+  readonly runner: CopyRunner = async (context, candidates, settings, onProgress) => {
+    const helpers = [...this.live];
+    const walletsAWalk = this.walletsAWalk;
+    if (helpers.length === 0 || candidates.length <= walletsAWalk)
+      return copyWallets(context, candidates, onProgress, walletsAWalk);
+    const order: HelperOrder = {
+      id: ++this.orders,
+      swaps: context.tape.swaps.length,
+      settings,
+      candidates,
+      walletsAWalk,
+      counters: orderCounters(candidates.length, walletsAWalk),
+    };
+    const groups = order.counters.length - TAKEN_BY;
+    const copied = new Array<RankedWallet[] | undefined>(groups);
+    const ended = helpers.map((worker) => this.answers(worker, order.id, copied));
+    for (const worker of helpers) worker.postMessage(order);
+    takeGroups(
+      order,
+      0,
+      (group, slice) => (copied[group] = copyWallets(context, slice, undefined, walletsAWalk)),
+      (done) => onProgress?.(done, candidates.length),
+    );
+    // Wait only for the helpers holding a group: one still reading the tape took none.
+    const holding = new Set<number>();
+    for (let g = 0; g < groups; g++) {
+      const taker = Atomics.load(order.counters, TAKEN_BY + g);
+      if (copied[g] === undefined && taker > 0) holding.add(taker - 1);
+    }
+    await Promise.all([...holding].map((h) => ended[h]));
+    for (const stop of ended) stop.cancel();
+    const rows: RankedWallet[] = [];
+    for (let g = 0; g < groups; g++) {
+      const group = copied[g] ?? copyWallets(context, groupOf(order, g), undefined, walletsAWalk);
+      for (const row of group) rows.push(row);
+    }
+    onProgress?.(candidates.length, candidates.length);
+    return rows;
+  };
+
+  /** Settles when every helper has read the tape (or failed to): from then on each takes groups. */
+  async read(): Promise<void> {
+    await Promise.all(this.reading);
+  }
+
+  /** Stops the helpers. */
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.terminate()));
+  }
+
+  /**
+   * Files the helper's rows of order `id` into `copied`; settles when the helper is done with
+   * the order, stopped, or failed (its unfinished group is then copied here), or when cancelled.
+   */
+  private answers(
+    worker: Worker,
+    id: number,
+    copied: (RankedWallet[] | undefined)[],
+  ): Promise<void> & { cancel: () => void } {
+    let cancel = (): void => {};
+    const ended = new Promise<void>((resolve) => {
+      const onMessage = (reply: HelperReply): void => {
+        if (!('order' in reply) || reply.order !== id) return;
+        if ('rows' in reply) copied[reply.group] = reply.rows;
+        else cancel();
+      };
+      cancel = () => {
+        worker.off('message', onMessage);
+        worker.off('exit', cancel);
+        resolve();
+      };
+      worker.on('message', onMessage);
+      worker.on('exit', cancel);
+    });
+    return Object.assign(ended, { cancel: () => cancel() });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * A local rank on helper threads (`RankHelpers`, `--threads`): whoever copies a group of
+ * wallets, the rows are those of this thread alone, byte for byte; a helper that cannot help
+ * leaves its groups to this thread.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { orderCounters, RankHelpers, type HelperOrder, type HelperReply } from '../../src/rank/helpers.js';
+import { outOfSample, outOfSampleWith, rankWallets, rankWith } from '../../src/rank/pipeline.js';
+import { candidateWallets, copyWallets, rankContext, rankRequest, type RankedWallet } from '../../src/rank/rank.js';
+import { prepare } from '../../src/simulate.js';
+import { builtScript } from '../../src/threads/pool.js';
+import { cli } from '../support/cli.js';
+import { PROJECT_ROOT } from '../support/paths.js';
+
+const EXAMPLE = join(PROJECT_ROOT, 'fixtures', 'example');
+const TAPE = join(EXAMPLE, 'tape-sol.json');
+const REQUEST = join(EXAMPLE, 'request-sol.json');
+const tape = indexTape(JSON.parse(readFileSync(TAPE, 'utf8')));
+const request: unknown = JSON.parse(readFileSync(REQUEST, 'utf8'));
+
+const started: RankHelpers[] = [];
+function helpers(tapePath: string, count: number, walletsAWalk: number): RankHelpers {
+  const made = RankHelpers.start(tapePath, {}, count, walletsAWalk);
+  started.push(made);
+  return made;
+}
+afterAll(() => Promise.all(started.map((h) => h.close())));
+
+describe('a helper thread', () => {
+  it('copies every group no other thread takes: the rows of this thread, in order', async () => {
+    const { parsed, engineOptions } = prepare(rankRequest(request, undefined), {});
+    const context = rankContext(tape, parsed, engineOptions);
+    const candidates = candidateWallets(context, undefined);
+    const order: HelperOrder = {
+      id: 1,
+      swaps: tape.swaps.length,
+      settings: { request: parsed, engineOptions: {} },
+      candidates,
+      walletsAWalk: 4,
+      counters: orderCounters(candidates.length, 4),
+    };
+    const worker = new Worker(builtScript('rank/rank-thread.js'), {
+      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1 },
+    });
+    const byGroup: RankedWallet[][] = [];
+    await new Promise<void>((resolve, reject) => {
+      worker.on('message', (reply: HelperReply) => {
+        if ('read' in reply) return;
+        if ('rows' in reply) byGroup[reply.group] = reply.rows;
+        else if ('error' in reply) reject(new Error(reply.error));
+        else resolve();
+      });
+      worker.postMessage(order);
+    });
+    await worker.terminate();
+    expect(byGroup.length).toBe(Math.ceil(candidates.length / 4));
+    expect(byGroup.flat()).toEqual(copyWallets(context, candidates, undefined, Infinity));
+    expect(Atomics.load(order.counters, 1)).toBe(candidates.length);
+  });
+
+  it('refuses an order for another tape than the one it read', async () => {
+    const worker = new Worker(builtScript('rank/rank-thread.js'), {
+      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1 },
+    });
+    const { parsed } = prepare(rankRequest(request, undefined), {});
+    const reply = await new Promise<HelperReply>((resolve) => {
+      worker.on('message', (message: HelperReply) => 'order' in message && resolve(message));
+      worker.postMessage({
+        id: 7,
+        swaps: tape.swaps.length + 1,
+        settings: { request: parsed, engineOptions: {} },
+        candidates: [],
+        walletsAWalk: 4,
+        counters: orderCounters(10, 4),
+      } satisfies HelperOrder);
+    });
+    await worker.terminate();
+    expect(reply).toEqual({ order: 7, error: 'the tape file changed while the rank read it' });
+  });
+});
+
+describe('a rank with helpers', () => {
+  it('gives the rows of a rank in this thread, a window or two', async () => {
+    const both = helpers(TAPE, 2, 1);
+    await both.read(); // so that they take groups beside this thread
+    const runner = both.runner;
+    expect(await rankWith(runner, tape, request, { sortBy: 'roi_total' })).toEqual(
+      rankWallets(tape, request, { sortBy: 'roi_total' }),
+    );
+    expect(await outOfSampleWith(runner, tape, request, '2024-03-12', { top: 3 })).toEqual(
+      outOfSample(tape, request, '2024-03-12', { top: 3 }),
+    );
+  });
+
+  it('copies here the groups of a helper that cannot read the tape', async () => {
+    const runner = helpers(join(EXAMPLE, 'no-such-tape.json'), 1, 3).runner;
+    const progress: number[] = [];
+    const rows = await rankWith(runner, tape, request, { onProgress: (done) => progress.push(done) });
+    expect(rows).toEqual(rankWallets(tape, request));
+    expect(progress.at(-1)).toBe(rows.length);
+  });
+
+  it('--threads: the same output with 1 and 2; 0 and --queue refused', async () => {
+    const args = ['rank', '--tape', TAPE, '--request', REQUEST, '--format', 'jsonl'];
+    const one = await cli(...args, '--threads', '1');
+    const two = await cli(...args, '--threads', '2');
+    expect(one.code).toBe(0);
+    expect(two).toEqual(one);
+    const zero = await cli(...args, '--threads', '0');
+    expect([zero.code, zero.err]).toEqual([1, expect.stringContaining('--threads must be a whole number ≥ 1')]);
+    const queued = await cli(...args, '--threads', '2', '--queue', 'redis://127.0.0.1:1');
+    expect([queued.code, queued.err]).toEqual([1, expect.stringContaining('--threads and --queue do not go together')]);
+  });
+});
