@@ -145,16 +145,23 @@ function walk(
   const memo = tapeMemo(tape);
   const timeline = memo.timeline();
   const buys = memo.buys();
+  // Most swaps of a walk finish no follower and find no action due: two comparisons say so.
+  let nextEnd = followers[byEnd[0]!]?.window.end ?? Infinity;
+  let nextDue = Infinity;
   for (let k = 0; k < order.length && finished < count; k++) {
     const i = order[k]!;
     const time = timeline[SWAP_ROW * i + TIME]!;
-    finishUntil(time);
-    if (finished === count) break;
-    // 1. every follower's actions due by now
-    for (let f = due.takeDue(time); f >= 0; f = due.takeDue(time)) {
-      if (done[f] === 1) continue;
-      followers[f]!.fireDue(time);
-      due.update(f, followers[f]!.dueTime);
+    if (time > nextEnd || time >= nextDue) {
+      finishUntil(time);
+      if (finished === count) break;
+      nextEnd = followers[byEnd[finished]!]!.window.end;
+      // 1. every follower's actions due by now
+      for (let f = due.takeDue(time); f >= 0; f = due.takeDue(time)) {
+        if (done[f] === 1) continue;
+        followers[f]!.fireDue(time);
+        due.update(f, followers[f]!.dueTime);
+      }
+      nextDue = due.firstTime();
     }
     // 2. the price, once for all; the followers holding the token that watch prices
     const tokenId = tokenOf[i]!;
@@ -167,6 +174,7 @@ function walk(
         followers[f]!.priceRecorded(tokenId, time, counted);
         due.update(f, followers[f]!.dueTime);
       }
+      nextDue = due.firstTime();
     }
     // 3 and 4. the followers of this swap's wallet
     const pairs = pairsOf[walletOf[i]!];
@@ -177,6 +185,7 @@ function walk(
         followers[f]!.leaderSwap(swap, tokenId, pairs[p + 1]!, i, time, buys[i] === 1, k, counted);
         due.update(f, followers[f]!.dueTime);
       }
+      nextDue = due.firstTime();
     }
     if (onProgress !== undefined && (k & (PROGRESS_EVERY - 1)) === 0) onProgress(k, order.length);
   }
@@ -211,6 +220,11 @@ class DueQueue {
       this.queued[f] = time;
       this.push(time, f);
     }
+  }
+
+  /** No follower has an action due before this time (the earliest entry's; Infinity when none is queued). */
+  firstTime(): number {
+    return this.times.length > 0 ? this.times[0]! : Infinity;
   }
 
   /** A follower whose action is due at or before `time`, taken off the queue; -1 when none is. */
