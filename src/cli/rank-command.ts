@@ -9,7 +9,7 @@ import { readTapeFile } from '../io/read-tape.js';
 import { InputError, RequestError } from '../model/errors.js';
 import { SimulationSummarySchema } from '../model/response.js';
 import type { OutOfSample, SplitRow } from '../rank/out-of-sample.js';
-import { metricOf, RANK_METRICS, type RankedWallet, type RankMetric } from '../rank/rank.js';
+import { metricOf, RANK_METRICS, WALLETS_A_WALK, type RankedWallet, type RankMetric } from '../rank/rank.js';
 import { shortAddress } from '../report/text-report.js';
 import { EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
 import { progressBar } from './progress.js';
@@ -141,7 +141,9 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const queue = values.queue;
   // Here and on helper threads, which start reading the tape now, as this thread reads it too;
   // with --queue, a walk a chunk on the workers.
-  const helpers = queue === undefined ? RankHelpers.start(tapePath, header, (threads ?? defaultThreads()) - 1) : null;
+  // A list that fits one walk needs none.
+  const helperCount = wallets !== undefined && wallets.length <= WALLETS_A_WALK ? 0 : (threads ?? defaultThreads()) - 1;
+  const helpers = queue === undefined ? RankHelpers.start(tapePath, header, helperCount) : null;
   const runner: CopyRunner =
     helpers?.runner ??
     queueRunner(tapePath, {

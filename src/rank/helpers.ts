@@ -36,7 +36,10 @@ export interface HelperOrder {
   readonly counters: Int32Array;
 }
 
-/** That the helper has read the tape (or failed to); a group's rows; the end of its part of an order; or why it stopped. */
+/**
+ * That the helper has read the tape (or failed to); a group's rows; the end of its part of an
+ * order; or why it stopped.
+ */
 export type HelperReply =
   | { readonly read: true }
   | { readonly order: number; readonly group: number; readonly rows: RankedWallet[] }
@@ -134,9 +137,11 @@ export class RankHelpers {
   }
 
   readonly runner: CopyRunner = async (context, candidates, settings, onProgress) => {
-    const helpers = [...this.live];
+    // Each helper by its number (its place in `workers`, from 1), as it marks the groups it takes.
+    const helpers = new Map<number, Worker>();
+    this.workers.forEach((worker, h) => this.live.has(worker) && helpers.set(h + 1, worker));
     const walletsAWalk = this.walletsAWalk;
-    if (helpers.length === 0 || candidates.length <= walletsAWalk)
+    if (helpers.size === 0 || candidates.length <= walletsAWalk)
       return copyWallets(context, candidates, onProgress, walletsAWalk);
     const order: HelperOrder = {
       id: ++this.orders,
@@ -148,8 +153,8 @@ export class RankHelpers {
     };
     const groups = order.counters.length - TAKEN_BY;
     const copied = new Array<RankedWallet[] | undefined>(groups);
-    const ended = helpers.map((worker) => this.answers(worker, order.id, copied));
-    for (const worker of helpers) worker.postMessage(order);
+    const ended = new Map([...helpers].map(([h, worker]) => [h, this.answers(worker, order.id, copied)]));
+    for (const worker of helpers.values()) worker.postMessage(order);
     takeGroups(
       order,
       0,
@@ -157,13 +162,13 @@ export class RankHelpers {
       (done) => onProgress?.(done, candidates.length),
     );
     // Wait only for the helpers holding a group: one still reading the tape took none.
-    const holding = new Set<number>();
+    const holding = new Set<Promise<void>>();
     for (let g = 0; g < groups; g++) {
-      const taker = Atomics.load(order.counters, TAKEN_BY + g);
-      if (copied[g] === undefined && taker > 0) holding.add(taker - 1);
+      const taker = ended.get(Atomics.load(order.counters, TAKEN_BY + g));
+      if (copied[g] === undefined && taker !== undefined) holding.add(taker);
     }
-    await Promise.all([...holding].map((h) => ended[h]));
-    for (const stop of ended) stop.cancel();
+    await Promise.all(holding);
+    for (const stop of ended.values()) stop.cancel();
     const rows: RankedWallet[] = [];
     for (let g = 0; g < groups; g++) {
       const group = copied[g] ?? copyWallets(context, groupOf(order, g), undefined, walletsAWalk);
