@@ -19,14 +19,14 @@ import { rankReportHtml } from '../report/html/grid-data.js';
 import { writeHtmlFile } from '../report/html/index.js';
 
 const FORMATS = ['table', 'csv', 'jsonl'] as const;
+type Format = (typeof FORMATS)[number];
 
-/** The default of --threads: every core, but no more tapes in memory than this. */
+/** The default of --threads: every core, but no more copies of the tape in memory than this. */
 const DEFAULT_THREADS_AT_MOST = 4;
 
 function defaultThreads(): number {
   return Math.min(DEFAULT_THREADS_AT_MOST, availableParallelism());
 }
-type Format = (typeof FORMATS)[number];
 
 export const RANK_HELP = `copysim rank --tape TAPE --request REQUEST [--wallets FILE] [--balance USD] [--sort-by METRIC]
     [--min-deals N] [--top N] [--format table|csv|jsonl] [--split YYYY-MM-DD] [--html FILE] [--threads N]
@@ -139,19 +139,22 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   const tapePath = values.tape;
   const header = tapeHeaderOptions(values, tapePath);
   const queue = values.queue;
-  // Here and on helper threads, which start reading the tape now, as this thread reads it too;
-  // with --queue, a walk a chunk on the workers.
-  // A list that fits one walk needs none.
-  const helperCount = wallets !== undefined && wallets.length <= WALLETS_A_WALK ? 0 : (threads ?? defaultThreads()) - 1;
-  const helpers = queue === undefined ? RankHelpers.start(tapePath, header, helperCount) : null;
-  const runner: CopyRunner =
-    helpers?.runner ??
-    queueRunner(tapePath, {
-      url: queue!,
+  // Here and on helper threads, which start reading the tape now, as this thread reads it too
+  // (a list of wallets that fits one walk needs none); with --queue, a walk a chunk on the workers.
+  let helpers: RankHelpers | null = null;
+  let runner: CopyRunner;
+  if (queue === undefined) {
+    const onlyOneWalk = wallets !== undefined && wallets.length <= WALLETS_A_WALK;
+    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultThreads()) - 1);
+    runner = helpers.runner;
+  } else {
+    runner = queueRunner(tapePath, {
+      url: queue,
       tapeHeader: header,
       onNotice: (line: string) => io.err(`${io.errIsTty ? '\r\x1b[2K' : ''}copysim rank: ${line}\n`),
       ...(chunk !== undefined ? { chunkSize: chunk } : {}),
     });
+  }
   const bar = progressBar(io, 'rank', 'wallets');
   const options = {
     sortBy,

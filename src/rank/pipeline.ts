@@ -1,10 +1,10 @@
 /**
  * The rank's one pipeline: the checks, the choice of candidates and their order, the sort and the
  * out-of-sample verdict, written once as steps that hand each window's wallets to a copier and
- * go on with its rows. `rankWallets` and `outOfSample` copy them here, in one walk of the tape;
- * `rankWith` and `outOfSampleWith` hand them to a runner (this thread, or queue workers) and
- * await its rows. A runner only copies a list of wallets over one window, so every runner gives
- * the same result, byte for byte.
+ * go on with its rows. `rankWallets` and `outOfSample` copy them here, 500 to a walk of the tape;
+ * `rankWith` and `outOfSampleWith` hand them to a runner (this thread with helper threads,
+ * `RankHelpers`, or queue workers) and await its rows. A runner only copies a list of wallets
+ * over one window, so every runner gives the same result, byte for byte.
  */
 import { replay } from '../engine/replay.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
@@ -41,10 +41,6 @@ export type CopyRunner = (
   onProgress?: (done: number, total: number) => void,
 ) => Promise<RankedWallet[]>;
 
-/** The runner of this thread: every candidate a follower of one walk of the tape. */
-export const copyHere: CopyRunner = async (context, candidates, _settings, onProgress) =>
-  copyWallets(context, candidates, onProgress);
-
 /**
  * Ranks wallets by what copying each alone would have made: every wallet with a swap in the
  * request's window (or the given ones) is followed with the request's settings (its `wallets`
@@ -53,9 +49,9 @@ export const copyHere: CopyRunner = async (context, candidates, _settings, onPro
  * `capital_required`), and with `balance` every copier starts with that much money. Each row's
  * summary and copier are exactly `simulate`'s for that wallet alone with those two members.
  *
- * Every candidate is a follower of one replay over a single walk of the tape
- * (`replayFollowers`): the work all followers share (prices, holdings, the swaps' decimals) is
- * done once a swap, and each swap is copied only by the follower of its wallet.
+ * Every candidate is a follower of a walk of the tape with up to 499 others (`replayFollowers`,
+ * `copyWallets`): the work all followers share (prices, holdings, the swaps' decimals) is done
+ * once a swap, and each swap is copied only by the follower of its wallet.
  *
  * @example
  * const rows = rankWallets(tape, request, { sortBy: 'roi_total', minDeals: 3, top: 20 });
