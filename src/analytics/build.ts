@@ -97,7 +97,7 @@ export class AnalyticsIndex {
 
   /**
    * {@link follower} at now for many wallets: those not yet computed are simulated together, as
-   * the followers of one walk of the tape, and kept.
+   * the followers of walks of the tape (`followWallets`), and kept.
    */
   followersAtNow(wallets: readonly WalletSummary[]): FollowerDeal[][] {
     const missing = wallets.filter((w) => !this.followers.has(w.id));

@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
-import { replayFollowers } from '../engine/followers.js';
+import { replayFollowers, WALLETS_A_WALK } from '../engine/followers.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { Network, SimulatorRequest } from '../model/request.js';
 import { buildResponse } from '../report/response.js';
@@ -59,7 +59,7 @@ export function followWallet(
 
 /**
  * {@link followWallet} for many wallets at once, each up to event position `end`: the followers
- * of one walk of the tape (`replayFollowers`) instead of a simulation each. A follower sees the
+ * of walks of the tape (`replayFollowers`, `walletsAWalk` a walk) instead of a simulation each. A follower sees the
  * whole tape up to `end` where `followWallet` sees its sub-tape; the swaps of other tokens move
  * nothing of it, and its window still ends on the day of its sub-tape's last swap, so each
  * wallet's deals are exactly `followWallet`'s (a property test holds them equal).
@@ -70,6 +70,7 @@ export function followWallets(
   end: number,
   options: ResolvedAnalyticsOptions,
   tokenIdOf: (address: string) => number,
+  walletsAWalk = WALLETS_A_WALK,
 ): FollowerDeal[][] {
   const tape = buckets.tape;
   const lastTimes = wallets.map(({ id }) => lastSubTapeTime(buckets, id, end));
@@ -85,13 +86,18 @@ export function followWallets(
     if (last !== undefined) requests.push({ ...base, wallets: [address], to_date: utcDate(last) });
   });
   const prefix: IndexedTape = { ...tape, order: tape.order.subarray(0, end) };
-  const runs = replayFollowers(prefix, requests, engineOptions, { chart: false });
+  // A walk for each `walletsAWalk` wallets, its runs turned into deals as it ends (one walk of
+  // ten thousand wallets kept every one's replay, trades included, to its end: out of memory).
+  const followed: FollowerDeal[][] = [];
+  for (let first = 0; first < requests.length; first += walletsAWalk) {
+    const group = requests.slice(first, first + walletsAWalk);
+    for (const run of replayFollowers(prefix, group, engineOptions, { chart: false })) {
+      const response = buildResponse(run, tape.tokens);
+      followed.push(response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address))));
+    }
+  }
   let next = 0;
-  return lastTimes.map((last) => {
-    if (last === undefined) return [];
-    const response = buildResponse(runs[next++]!, tape.tokens);
-    return response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address)));
-  });
+  return lastTimes.map((last) => (last === undefined ? [] : followed[next++]!));
 }
 
 /** The follower's request: the copy settings, the wallet alone, from 1970 to the day of `lastTime`. */

@@ -20,7 +20,7 @@ function sortedWallets(index: AnalyticsIndex, body: ListWalletsBody): readonly n
   if (cached !== undefined) return cached;
   const minDeals = Math.max(1, body.min_deals);
   const listed = index.wallets.filter((w): w is WalletSummary => w !== undefined && w.totals.all.deals >= minDeals);
-  // `following` values: every listed wallet's follower, from one walk of the tape (kept on the index).
+  // `following` values: every listed wallet's follower, from walks of the tape (kept on the index).
   const totals =
     value === 'initial'
       ? listed.map((w) => w.totals)
@@ -39,7 +39,7 @@ function sortedWallets(index: AnalyticsIndex, body: ListWalletsBody): readonly n
  * `period` and `value`, default `pnl_total` over `1m` of the wallet's own results), `order`
  * (`desc` by default), `min_deals` (over `all`) and `network`. Ties go by address. Sorted by
  * `initial` values, only the wallets on the page have their follower simulated; sorted by
- * `following` values, every listed wallet's follower is, in one walk of the tape (kept).
+ * `following` values, every listed wallet's follower is, 500 to a walk of the tape (kept).
  *
  * Throws a {@link RequestError} (400 `validation_error`) for an invalid body.
  *

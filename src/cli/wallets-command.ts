@@ -17,7 +17,7 @@ least one deal, 30 a page, each with its indicator map.
                         winrate, deals_number, trading_volume, investment_amount; P one of
                         12h, 24h, 7d, 1m, 1y, all (default pnl_total:1m); ties by address.
                         following.KEY[:P] sorts by the follower's values (what copying each
-                        wallet alone would have made), all computed in one walk of the tape
+                        wallet alone would have made), computed 500 wallets to a walk of the tape
   --order asc|desc      sort order (default desc)
   --min-deals N         only wallets with at least N deals in all (default 1)
   --network sol|eth     when given, must be the tape's network

@@ -17,6 +17,16 @@ import { addressKey, type IndexedTape } from './tape-index.js';
 import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
 
 /**
+ * Followers of one wallet each that a walk of the tape should carry, for the callers that copy
+ * many wallets alone (a rank, the wallet list sorted by its followers). One walk shares the price
+ * book and the leaders' facts among its followers, but a walk of ten thousand keeps their state
+ * spread over more memory than the processor's cache holds, and their deals alive until it ends,
+ * so that the young generation's collections copy them (docs/performance.md). A few hundred a
+ * walk keeps both small for a walk's fixed cost.
+ */
+export const WALLETS_A_WALK = 500;
+
+/**
  * Replays many independent followers over a single walk of an indexed tape: one per candidate
  * wallet of a ranking, or one per setting of a sweep. What every follower shares is done once a
  * swap: the known price and liquidity (one price book), the leaders' holdings and the swaps'

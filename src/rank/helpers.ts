@@ -13,7 +13,8 @@ import { Worker } from 'node:worker_threads';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import { builtScriptIfAny } from '../threads/pool.js';
 import type { CopyRunner, CopySettings } from './pipeline.js';
-import { copyWallets, WALLETS_A_WALK, type Candidate, type RankedWallet } from './rank.js';
+import { WALLETS_A_WALK } from '../engine/followers.js';
+import { copyWallets, type Candidate, type RankedWallet } from './rank.js';
 
 /** What a helper starts with. */
 export interface HelperStart {

@@ -1,7 +1,7 @@
 import { SwapBuckets } from '../analytics/buckets.js';
 import { computeOwnDeals } from '../analytics/own-deals.js';
 import { totalsFrom } from '../analytics/totals.js';
-import { replayFollowers } from '../engine/followers.js';
+import { replayFollowers, WALLETS_A_WALK } from '../engine/followers.js';
 import type { ReplayResult } from '../engine/replay.js';
 import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
@@ -161,15 +161,6 @@ export interface Candidate {
   readonly id: number;
   readonly address: string;
 }
-
-/**
- * Followers a walk of the tape carries. One walk shares the price book and the leaders' facts
- * among its followers, but a walk of ten thousand keeps their state spread over more memory than
- * the processor's cache holds, and their deals alive until it ends, so that the young
- * generation's collections copy them (docs/performance.md). A few hundred a walk keeps both
- * small for a walk's fixed cost.
- */
-export const WALLETS_A_WALK = 500;
 
 /**
  * The given wallets copied alone, each a follower of a walk of the tape, `walletsAWalk` to a

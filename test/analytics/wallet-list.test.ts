@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RequestError, type TapeInput } from '../../src/index.js';
 import { buildAnalyticsIndex, ListWalletsResultSchema, listWallets, walletIndicators } from '../../src/analytics.js';
+import { followWallets } from '../../src/analytics/following.js';
 import { A, buy, checked, FLAT, sell, solTape, T0 } from './support.js';
 
 type SwapInput = TapeInput['swaps'][number];
@@ -108,5 +109,18 @@ describe('the wallets list', () => {
       expect(e).toBeInstanceOf(RequestError);
       expect((e as RequestError).body).toMatchObject({ code: 'validation_error', detail: [{ path }] });
     }
+  });
+});
+
+describe("the followers' walks", () => {
+  it('give each wallet the deals of one walk for all, a few wallets a walk', () => {
+    const wallets = index.wallets.filter((w) => w !== undefined);
+    expect(wallets.map((w) => w.address)).toEqual(['X1', 'X2', 'X3', 'X4', 'X5']);
+    const follow = (walletsAWalk: number) =>
+      followWallets(index.buckets, wallets, index.buckets.end, index.options, (a) => index.tokenId(a), walletsAWalk);
+    const together = follow(Infinity);
+    expect(together.map((deals) => deals.length)).toEqual([1, 1, 1, 2, 0]);
+    expect(follow(1)).toEqual(together);
+    expect(follow(3)).toEqual(together);
   });
 });
