@@ -10,10 +10,10 @@
  * whoever copies them; a group a helper took and could not finish is copied here.
  */
 import { Worker } from 'node:worker_threads';
+import { WALLETS_A_WALK } from '../engine/followers.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import { builtScriptIfAny } from '../threads/pool.js';
 import type { CopyRunner, CopySettings } from './pipeline.js';
-import { WALLETS_A_WALK } from '../engine/followers.js';
 import { copyWallets, type Candidate, type RankedWallet } from './rank.js';
 
 /** What a helper starts with. */
