@@ -1,3 +1,4 @@
+import { defaultRankThreads } from '../../src/cli/rank-command.js';
 import { measure, type Measurement } from '../measure.js';
 import { row, type Row } from './row.js';
 
@@ -74,7 +75,9 @@ export function rankSuite(
   const note = `${swaps.toLocaleString('en-US')} swaps, every wallet with a swap in the window, best of ${rounds} side by side`;
   return [
     row(suite, 'read + JSON.parse', floor.wallMs, 'ms', { note }),
-    row(suite, 'copysim rank', rank.wallMs, 'ms', { note: `${note}, output to /dev/null` }),
+    row(suite, 'copysim rank', rank.wallMs, 'ms', {
+      note: `${note}, output to /dev/null, ${defaultRankThreads()} threads (the default)`,
+    }),
     row(suite, 'ratio to the JSON.parse floor', rank.wallMs / floor.wallMs, '×', {
       ...(atMost !== undefined ? { atMost } : {}),
       note: 'wall time',

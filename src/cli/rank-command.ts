@@ -25,7 +25,7 @@ type Format = (typeof FORMATS)[number];
 /** The default of --threads: every core, but no more copies of the tape in memory than this. */
 const DEFAULT_THREADS_AT_MOST = 4;
 
-function defaultThreads(): number {
+export function defaultRankThreads(): number {
   return Math.min(DEFAULT_THREADS_AT_MOST, availableParallelism());
 }
 
@@ -62,9 +62,10 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     correlation of the sort metric before and after (wallets with --min-deals deals in
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
-  --threads N       threads copying the wallets, this one included (default: the cores, at most
-                    ${DEFAULT_THREADS_AT_MOST}; here ${defaultThreads()}). Each other thread reads the tape itself, as
-                    this one does: memory for a copy of the tape each. 1: this thread only. The same output
+  --threads N       threads copying the wallets, this one included (default: the cores, at
+                    most ${DEFAULT_THREADS_AT_MOST}: here ${defaultRankThreads()}); 1: this thread only. Each other
+                    thread reads the tape itself, as this one does: memory for a copy of the tape
+                    each. The same output
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
@@ -146,7 +147,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   let runner: CopyRunner;
   if (queue === undefined) {
     const onlyOneWalk = wallets !== undefined && wallets.length <= WALLETS_A_WALK;
-    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultThreads()) - 1);
+    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1);
     runner = helpers.runner;
   } else {
     runner = queueRunner(tapePath, {
