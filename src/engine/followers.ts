@@ -45,7 +45,7 @@ export function replayFollowers(
   options: EngineOptions,
   control: ReplayControl = {},
 ): ReplayResult[] {
-  const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd));
+  const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd), control.keepPrices);
   const holders = new Holders(tape.tokens.length);
   const followers = makeFollowers(tape, requests, options, control, prices, holders);
   holders.watching = followers.map((r) => r.watchesPrices);

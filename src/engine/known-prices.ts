@@ -217,17 +217,22 @@ export class IndexedKnownPrices implements PriceBook {
   private readonly word = doubleWord();
   private readonly memo: TapeMemo;
 
-  /** `threshold`: the option `min_price_swap_usd`, null when every swap is an observation. */
+  /**
+   * `threshold`: the option `min_price_swap_usd`, null when every swap is an observation.
+   * `keep` false: keep no decimal by swap with the tape, only each token's latest, as a tape's
+   * first book does (for walks that share few of their swaps' decimals: a rank's).
+   */
   constructor(
     tape: IndexedTape,
     private readonly threshold: PriceThreshold | null = null,
+    keep = true,
   ) {
     const memo = tapeMemo(tape);
     this.memo = memo;
     this.usdAmountMemo = memo.usdAmount;
     this.timeline = memo.timeline();
     this.swaps = tape.swaps;
-    const perSwap = memo.countPriceBook() > 0;
+    const perSwap = keep && memo.countPriceBook() > 0;
     const swaps = tape.swaps;
     this.prices = new SwapDecimals(tape, perSwap ? memo.price : null, (i) => new Decimal(swaps[i]!.usd_price));
     this.liquidities = new SwapDecimals(tape, perSwap ? memo.liquidity : null, (i) =>

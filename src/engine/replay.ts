@@ -89,6 +89,12 @@ export interface ReplayControl {
    * result's `deals` are then the deals open at the end. Default: every deal is kept.
    */
   readonly closedDeals?: (follower: number) => ClosedDealSink;
+  /**
+   * For `replayFollowers`: false when no later walk follows these followers' leaders (a rank
+   * copies each wallet in one walk), so that the swaps' price and liquidity decimals a walk makes
+   * are not kept with the tape for walks that would not read them. Default true.
+   */
+  readonly keepPrices?: boolean;
 }
 
 /** What a {@link Replay} is set up with. */

@@ -123,4 +123,20 @@ describe('price books: decimals kept by token, then by swap', () => {
     expect(read(new IndexedKnownPrices(indexed))).toEqual(expected);
     expect(kept()).toBe(SWAPS.length);
   });
+
+  it('keeps none by swap when told not to keep them (a rank), after a first book or not', () => {
+    const indexed = indexTape(tape(SWAPS));
+    const memo = tapeMemo(indexed);
+    const kept = (): number => memo.price.filter((d) => d !== undefined).length;
+    const read = (book: IndexedKnownPrices): string[] =>
+      SWAPS.map((swap, i) => {
+        book.observe(indexed.tokenOf[i]!, swap as never, i);
+        return book.priceOf(indexed.tokenOf[i]!).toString();
+      });
+    const expected = SWAPS.map((swap) => new Decimal40(swap.usd_price).toString());
+    for (let book = 0; book < 3; book++) {
+      expect(read(new IndexedKnownPrices(indexed, null, false))).toEqual(expected);
+      expect(kept()).toBe(0);
+    }
+  });
 });
