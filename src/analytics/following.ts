@@ -86,8 +86,8 @@ export function followWallets(
     if (last !== undefined) requests.push({ ...base, wallets: [address], to_date: utcDate(last) });
   });
   const prefix: IndexedTape = { ...tape, order: tape.order.subarray(0, end) };
-  // A walk for each `walletsAWalk` wallets, its runs turned into deals as it ends (one walk of
-  // ten thousand wallets kept every one's replay, trades included, to its end: out of memory).
+  // A walk for each `walletsAWalk` wallets, its runs turned into deals as it ends: one walk for
+  // ten thousand would keep every replay, trades included, to its end, past the heap's limit.
   const followed: FollowerDeal[][] = [];
   for (let first = 0; first < requests.length; first += walletsAWalk) {
     const group = requests.slice(first, first + walletsAWalk);
