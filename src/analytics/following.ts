@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import { InputError } from '../model/errors.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
-import { replayFollowers, WALLETS_A_WALK } from '../engine/followers.js';
+import { replayFollowers, WALLETS_A_WALK, walksOf } from '../engine/followers.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { Network, SimulatorRequest } from '../model/request.js';
 import { buildResponse } from '../report/response.js';
@@ -59,10 +59,10 @@ export function followWallet(
 
 /**
  * {@link followWallet} for many wallets at once, each up to event position `end`: the followers
- * of walks of the tape (`replayFollowers`, `walletsAWalk` a walk) instead of a simulation each. A follower sees the
- * whole tape up to `end` where `followWallet` sees its sub-tape; the swaps of other tokens move
- * nothing of it, and its window still ends on the day of its sub-tape's last swap, so each
- * wallet's deals are exactly `followWallet`'s (a property test holds them equal).
+ * of walks of the tape (`replayFollowers`, `walletsAWalk` a walk) instead of a simulation each.
+ * A follower sees the whole tape up to `end` where `followWallet` sees its sub-tape; the swaps of
+ * other tokens move nothing of it, and its window still ends on the day of its sub-tape's last
+ * swap, so each wallet's deals are exactly `followWallet`'s (a property test holds them equal).
  */
 export function followWallets(
   buckets: SwapBuckets,
@@ -89,8 +89,7 @@ export function followWallets(
   // A walk for each `walletsAWalk` wallets, its runs turned into deals as it ends: one walk for
   // ten thousand would keep every replay, trades included, to its end, past the heap's limit.
   const followed: FollowerDeal[][] = [];
-  for (let first = 0; first < requests.length; first += walletsAWalk) {
-    const group = requests.slice(first, first + walletsAWalk);
+  for (const [, group] of walksOf(requests, walletsAWalk)) {
     for (const run of replayFollowers(prefix, group, engineOptions, { chart: false })) {
       const response = buildResponse(run, tape.tokens);
       followed.push(response.deals.map((deal) => followerDeal(deal, tokenIdOf(deal.token.address))));

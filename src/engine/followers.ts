@@ -26,6 +26,11 @@ import { SWAP_ROW, tapeMemo, TIME } from './tape-memo.js';
  */
 export const WALLETS_A_WALK = 500;
 
+/** `items` in groups of `size` (the last one shorter), in order, each with the index of its first item. */
+export function* walksOf<T>(items: readonly T[], size = WALLETS_A_WALK): Generator<[first: number, group: T[]]> {
+  for (let first = 0; first < items.length; first += size) yield [first, items.slice(first, first + size)];
+}
+
 /**
  * Replays many independent followers over a single walk of an indexed tape: one per candidate
  * wallet of a ranking, or one per setting of a sweep. What every follower shares is done once a

@@ -1,7 +1,7 @@
 import { SwapBuckets } from '../analytics/buckets.js';
 import { computeOwnDeals } from '../analytics/own-deals.js';
 import { totalsFrom } from '../analytics/totals.js';
-import { replayFollowers, WALLETS_A_WALK } from '../engine/followers.js';
+import { replayFollowers, WALLETS_A_WALK, walksOf } from '../engine/followers.js';
 import type { ReplayResult } from '../engine/replay.js';
 import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
@@ -174,8 +174,7 @@ export function copyWallets(
 ): RankedWallet[] {
   const rows: RankedWallet[] = [];
   const total = candidates.length;
-  for (let first = 0; first < total; first += walletsAWalk) {
-    const group = candidates.slice(first, first + walletsAWalk);
+  for (const [first, group] of walksOf(candidates, walletsAWalk)) {
     const progress =
       onProgress && ((done: number, all: number) => onProgress(first + Math.floor((group.length * done) / all), total));
     for (const row of copyGroup(context, group, progress)) rows.push(row);

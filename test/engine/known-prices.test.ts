@@ -104,7 +104,10 @@ describe('price books: priceOfKey', () => {
 });
 
 describe('price books: decimals kept by token, then by swap', () => {
-  it("keeps each token's latest decimal on a tape's first replay, one per swap on the next ones", () => {
+  const expected = SWAPS.map((swap) => new Decimal40(swap.usd_price).toString());
+
+  /** A fresh indexed tape, the count of decimals its memo keeps by swap, and a reader of books on it. */
+  function freshTape() {
     const indexed = indexTape(tape(SWAPS));
     const memo = tapeMemo(indexed);
     const kept = (): number => memo.price.filter((d) => d !== undefined).length;
@@ -117,7 +120,11 @@ describe('price books: decimals kept by token, then by swap', () => {
         expect(book.priceOf(tokenId)).toBe(price); // made once while the price stands
         return price.toString();
       });
-    const expected = SWAPS.map((swap) => new Decimal40(swap.usd_price).toString());
+    return { indexed, kept, read };
+  }
+
+  it("keeps each token's latest decimal on a tape's first replay, one per swap on the next ones", () => {
+    const { indexed, kept, read } = freshTape();
     expect(read(new IndexedKnownPrices(indexed))).toEqual(expected);
     expect(kept()).toBe(0);
     expect(read(new IndexedKnownPrices(indexed))).toEqual(expected);
@@ -125,15 +132,7 @@ describe('price books: decimals kept by token, then by swap', () => {
   });
 
   it('keeps none by swap when told not to keep them (a rank), after a first book or not', () => {
-    const indexed = indexTape(tape(SWAPS));
-    const memo = tapeMemo(indexed);
-    const kept = (): number => memo.price.filter((d) => d !== undefined).length;
-    const read = (book: IndexedKnownPrices): string[] =>
-      SWAPS.map((swap, i) => {
-        book.observe(indexed.tokenOf[i]!, swap as never, i);
-        return book.priceOf(indexed.tokenOf[i]!).toString();
-      });
-    const expected = SWAPS.map((swap) => new Decimal40(swap.usd_price).toString());
+    const { indexed, kept, read } = freshTape();
     for (let book = 0; book < 3; book++) {
       expect(read(new IndexedKnownPrices(indexed, null, false))).toEqual(expected);
       expect(kept()).toBe(0);
