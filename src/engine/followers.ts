@@ -50,7 +50,7 @@ export function replayFollowers(
   options: EngineOptions,
   control: ReplayControl = {},
 ): ReplayResult[] {
-  const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd), control.keepPrices);
+  const prices = new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd), control.keepTapeDecimals);
   const holders = new Holders(tape.tokens.length);
   const followers = makeFollowers(tape, requests, options, control, prices, holders);
   holders.watching = followers.map((r) => r.watchesPrices);
@@ -91,7 +91,7 @@ function makeFollowers(
   holders: Holders,
 ): Replay[] {
   const { network, native } = tape;
-  const facts = new IndexedLeaderFacts(tape);
+  const facts = new IndexedLeaderFacts(tape, control.keepTapeDecimals);
   const settingsByKey = new Map<string, ReplaySettings>();
   return requests.map((request, f) => {
     const setup: ReplaySetup = {

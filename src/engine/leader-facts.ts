@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../numeric/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
 import { usdAmountOf } from './known-prices.js';
-import { tapeMemo, type TapeMemo } from './tape-memo.js';
+import { tapeMemo, type SwapPairs, type TapeMemo } from './tape-memo.js';
 
 /**
  * What the replay needs to know about a leader's swap that depends on the tape alone, not on
@@ -36,17 +36,23 @@ function sellFraction(swap: Swap, held: Decimal): Decimal | null {
   return held.times(ALL_BUT_DUST).lte(quantity) ? null : quantity.div(held);
 }
 
-/** Leader facts computed as the swaps stream by, holding only the current holdings. */
+/**
+ * Leader facts computed as the swaps stream by, holding only the current holdings: by token, an
+ * array of the leaders' holdings, made when a leader first trades the token (a map keyed by pair
+ * cost a hash lookup and a cache miss or two a swap).
+ */
 export class StreamLeaderFacts implements LeaderFacts {
-  /** Holdings by (token, leader) pair, `tokenId × leaderCount + leader`. */
-  private readonly holdings = new Map<number, Decimal>();
+  private readonly byToken: (Decimal[] | undefined)[] = [];
 
   constructor(private readonly leaderCount: number) {}
 
   holdingsBefore(swap: Swap, _i: number, tokenId: number, leader: number): Decimal {
-    const key = tokenId * this.leaderCount + leader;
-    const held = this.holdings.get(key) ?? ZERO;
-    this.holdings.set(key, holdingsAfter(held, swap));
+    const byToken = this.byToken;
+    while (byToken.length <= tokenId) byToken.push(undefined);
+    let holdings = byToken[tokenId];
+    if (holdings === undefined) byToken[tokenId] = holdings = new Array<Decimal>(this.leaderCount).fill(ZERO);
+    const held = holdings[leader]!;
+    holdings[leader] = holdingsAfter(held, swap);
     return held;
   }
 
@@ -63,39 +69,57 @@ export class StreamLeaderFacts implements LeaderFacts {
  * Leader facts of an indexed tape. A tape replayed again (a sweep's walks after the first, a
  * server's requests) keeps them with the tape ({@link TapeMemo}) once computed: it does the
  * decimal work of a leader's holdings, sell fractions and USD amounts once, not once per
- * request. A tape's first facts keep none: a tape replayed once (`simulate`, `rank`) would hold a
- * decimal or two per swap to the end for nothing, each copied by the young generation's
- * collections on its way to the old one. They keep only the holdings before each pair's latest
- * swap, from which those before its next one follow. The values are the very ones a
- * {@link StreamLeaderFacts} computes; only the swaps' order of arrival (event order) matters.
+ * request. A tape's first facts keep none, nor do facts made with `keep` false (a rank's walks,
+ * each copying other wallets): a tape replayed once would hold a decimal or two per swap to the
+ * end for nothing, each copied by the young generation's collections on its way to the old one.
+ * They keep each (wallet, token) pair's holdings before and after its latest swap, in slots by
+ * wallet and pair, made for the wallets asked: the holdings after a swap are made when it is
+ * asked, its object and quantity then in the cache, not when the pair's next swap is (one swap
+ * of a pair lies far from the next). The values are the very ones a {@link StreamLeaderFacts}
+ * computes; only the swaps' order of arrival (event order) matters.
  */
 export class IndexedLeaderFacts implements LeaderFacts {
   private readonly memo: TapeMemo;
-  private readonly previousOfPair: Int32Array;
-  /** True when the facts are kept with the tape; false for its first facts. */
+  /** True when the facts are kept with the tape. */
   private readonly kept: boolean;
-  /** The holdings before each swap: the memo's, or with {@link kept} false only each pair's latest. */
-  private readonly holdings: (Decimal | undefined)[];
+  private readonly pairs: SwapPairs;
+  /** When not kept: the slots of each wallet's pairs, made when its first swap is asked. */
+  private readonly slotsOf: (PairSlots | undefined)[];
 
-  constructor(private readonly tape: IndexedTape) {
+  constructor(
+    private readonly tape: IndexedTape,
+    keep = true,
+  ) {
     this.memo = tapeMemo(tape);
-    this.previousOfPair = this.memo.previousSwapOfPair();
-    this.kept = this.memo.countLeaderFacts() > 0;
-    this.holdings = this.kept ? this.memo.holdingsBefore : new Array<Decimal | undefined>(tape.swaps.length);
+    this.pairs = this.memo.swapPairs();
+    this.kept = this.memo.countLeaderFacts() > 0 && keep;
+    this.slotsOf = new Array<PairSlots | undefined>(this.kept ? 0 : tape.walletIds.size).fill(undefined);
   }
 
-  holdingsBefore(_swap: Swap, i: number): Decimal {
-    const known = this.holdings;
+  holdingsBefore(swap: Swap, i: number): Decimal {
+    if (this.kept) return this.keptHoldingsBefore(i);
+    // A replay asks for the holdings before every swap of its leaders, in event order, so the
+    // pair's slots hold its previous swap, or this one when another follower of the pair asked
+    // first at this step of the walk.
+    const wallet = this.tape.walletOf[i]!;
+    const slots = (this.slotsOf[wallet] ??= new PairSlots(this.pairs.pairsOfWallet[wallet]!));
+    const pair = this.pairs.pairOf[i]!;
+    if (slots.askedAt[pair] === i) return slots.before[pair]!;
+    const held = slots.after[pair]!;
+    slots.askedAt[pair] = i;
+    slots.before[pair] = held;
+    slots.after[pair] = holdingsAfter(held, swap);
+    return held;
+  }
+
+  /** From the memo; the pair's previous swap, asked before, is there. */
+  private keptHoldingsBefore(i: number): Decimal {
+    const known = this.memo.holdingsBefore;
     let held = known[i];
     if (held === undefined) {
-      // The pair's previous swap came earlier in event order, and a replay asks for the
-      // holdings before every swap of its leaders, so those before that swap are known. Every
-      // follower of the pair asks at this same step of the walk, so without a memo the previous
-      // swap's holdings are no longer needed.
-      const previous = this.previousOfPair[i]!;
+      const previous = this.pairs.previous[i]!;
       held = previous < 0 ? ZERO : holdingsAfter(known[previous]!, this.tape.swaps[previous]!);
       known[i] = held;
-      if (!this.kept && previous >= 0) known[previous] = undefined;
     }
     return held;
   }
@@ -114,5 +138,18 @@ export class IndexedLeaderFacts implements LeaderFacts {
     const amount = known[i];
     if (amount !== undefined) return amount;
     return this.kept ? (known[i] = usdAmountOf(swap)) : usdAmountOf(swap);
+  }
+}
+
+/** A wallet's pairs: the latest swap asked of each (-1: none), the holdings before and after it. */
+class PairSlots {
+  readonly askedAt: Int32Array;
+  readonly before: Decimal[];
+  readonly after: Decimal[];
+
+  constructor(pairs: number) {
+    this.askedAt = new Int32Array(pairs).fill(-1);
+    this.before = new Array<Decimal>(pairs).fill(ZERO);
+    this.after = new Array<Decimal>(pairs).fill(ZERO);
   }
 }

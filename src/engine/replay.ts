@@ -91,10 +91,11 @@ export interface ReplayControl {
   readonly closedDeals?: (follower: number) => ClosedDealSink;
   /**
    * For `replayFollowers`: false when no later walk follows these followers' leaders (a rank
-   * copies each wallet in one walk), so that the swaps' price and liquidity decimals a walk makes
-   * are not kept with the tape for walks that would not read them. Default true.
+   * copies each wallet in one walk), so that the swaps' price and liquidity decimals and the
+   * leaders' holdings a walk makes are not kept with the tape for walks that would not read
+   * them. Default true.
    */
-  readonly keepPrices?: boolean;
+  readonly keepTapeDecimals?: boolean;
 }
 
 /** What a {@link Replay} is set up with. */

@@ -20,7 +20,7 @@ export class TapeMemo {
   readonly holdingsBefore: (Decimal | undefined)[];
   /** The part of a lot a sell takes; `null`: all of it (model 3.2). */
   readonly sellFraction: (Decimal | null | undefined)[];
-  private previousOfPair: Int32Array | null = null;
+  private pairs: SwapPairs | null = null;
   /** Price books and leader facts made on the tape so far ({@link countPriceBook}, {@link countLeaderFacts}). */
   private priceBooks = 0;
   private leaderFacts = 0;
@@ -112,11 +112,11 @@ export class TapeMemo {
   }
 
   /**
-   * For each swap, the index of the previous swap of the same wallet in the same token in event
-   * order, or -1: a leader's holdings before a swap follow from those before that one.
+   * Each swap's (wallet, token) pair, numbered within its wallet, and the previous swap of its
+   * pair in event order: a leader's holdings before a swap follow from those before that one.
    */
-  previousSwapOfPair(): Int32Array {
-    if (this.previousOfPair !== null) return this.previousOfPair;
+  swapPairs(): SwapPairs {
+    if (this.pairs !== null) return this.pairs;
     const { order, walletOf, tokenOf, tokens, walletIds } = this.tape;
     const n = order.length;
     // The swaps grouped by wallet, each group in event order (a counting sort), then each group
@@ -131,20 +131,40 @@ export class TapeMemo {
       byWallet[next[walletOf[i]!]!++] = i;
     }
     const previous = new Int32Array(n).fill(-1);
+    const pairOf = new Int32Array(n);
+    const pairsOfWallet = new Int32Array(walletIds.size);
     // The last swap of each token in the group being walked, valid when stamped with its wallet.
     const lastOfToken = new Int32Array(tokens.length);
     const stamp = new Int32Array(tokens.length).fill(-1);
     for (let w = 0; w < walletIds.size; w++) {
+      let pairs = 0;
       for (let at = start[w]!; at < start[w + 1]!; at++) {
         const i = byWallet[at]!;
         const token = tokenOf[i]!;
-        if (stamp[token] === w) previous[i] = lastOfToken[token]!;
+        if (stamp[token] === w) {
+          const last = lastOfToken[token]!;
+          previous[i] = last;
+          pairOf[i] = pairOf[last]!;
+        } else {
+          pairOf[i] = pairs++;
+        }
         stamp[token] = w;
         lastOfToken[token] = i;
       }
+      pairsOfWallet[w] = pairs;
     }
-    return (this.previousOfPair = previous);
+    return (this.pairs = { pairOf, previous, pairsOfWallet });
   }
+}
+
+/** See {@link TapeMemo.swapPairs}. */
+export interface SwapPairs {
+  /** The pair of each swap, by swap index, numbered from 0 within the swap's wallet. */
+  readonly pairOf: Int32Array;
+  /** The previous swap of each swap's pair, by swap index, or -1. */
+  readonly previous: Int32Array;
+  /** How many pairs (tokens) each wallet has, by wallet id. */
+  readonly pairsOfWallet: Int32Array;
 }
 
 /** See {@link TapeMemo.timeline}, {@link TapeMemo.buys} and {@link TapeMemo.carriesLiquidity}. */

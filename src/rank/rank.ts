@@ -193,8 +193,8 @@ function copyGroup(
   const runs = replayFollowers(tape, requests, engineOptions, {
     chart: false,
     trades: false,
-    // Each wallet is copied in one walk: the next walks read few of this one's price decimals.
-    keepPrices: false,
+    // Each wallet is copied in one walk: the next walks read few of this one's decimals.
+    keepTapeDecimals: false,
     ...(onProgress !== undefined ? { onProgress } : {}),
   });
   const start = requestWindow(request).start;

@@ -1,12 +1,13 @@
 /**
- * The leader facts of an indexed tape (src/engine/leader-facts.ts): the holdings before each
- * swap of a pair (model section 2: sells floor at 0), a sell's fraction of the holdings (3.2)
- * and the swap's USD amount (3.1). A tape's first facts keep no decimal by swap, only each
- * pair's latest holdings; the facts after them keep every value in the tape's memo. Both give
- * the same values, hand-computed here.
+ * The leader facts (src/engine/leader-facts.ts): the holdings before each swap of a pair (model
+ * section 2: sells floor at 0), a sell's fraction of the holdings (3.2) and the swap's USD amount
+ * (3.1). A tape's first facts, and facts made not to keep, keep no decimal by swap, only each
+ * pair's latest holdings; the facts after them keep every value in the tape's memo. The facts
+ * of a stream keep the latest holdings by token and leader. All give the same values,
+ * hand-computed here.
  */
 import { describe, expect, it } from 'vitest';
-import { IndexedLeaderFacts } from '../../src/engine/leader-facts.js';
+import { IndexedLeaderFacts, StreamLeaderFacts } from '../../src/engine/leader-facts.js';
 import { indexTape, type IndexedTape } from '../../src/engine/tape-index.js';
 import { tapeMemo } from '../../src/engine/tape-memo.js';
 import { at, buy, LEADER_A, LEADER_B, sell, tape, TOKEN_X, TOKEN_Y } from '../support/scenario.js';
@@ -28,13 +29,13 @@ const FRACTIONS: (string | null)[] = [null, null, null, '0.2', null, null];
 const USD_AMOUNTS = ['20', '11', '7', '12', '80', '12'];
 
 /** Asks `facts` what a replay asks, in event order; gives the holdings, fractions and amounts as text. */
-function ask(indexed: IndexedTape, facts: IndexedLeaderFacts): string[][] {
+function ask(indexed: IndexedTape, facts: IndexedLeaderFacts | StreamLeaderFacts): string[][] {
   const holdings: string[] = [];
   const fractions: (string | null)[] = [];
   const amounts: string[] = [];
   for (const i of indexed.order) {
     const swap = indexed.swaps[i]!;
-    const held = facts.holdingsBefore(swap, i);
+    const held = facts.holdingsBefore(swap, i, indexed.tokenOf[i]!, indexed.walletOf[i]!);
     holdings[i] = held.toString();
     fractions[i] = swap.type === 'sell' ? (facts.sellFraction(swap, i, held)?.toString() ?? null) : null;
     amounts[i] = facts.usdAmount(swap, i).toString();
@@ -75,5 +76,40 @@ describe('leader facts of an indexed tape', () => {
       twice[i] = first.toString();
     }
     expect(twice).toEqual(HOLDINGS_BEFORE);
+  });
+
+  it('facts made not to keep keep nothing by swap, however many came before them', () => {
+    const indexed = indexTape(tape(SWAPS));
+    ask(indexed, new IndexedLeaderFacts(indexed, false));
+    expect(ask(indexed, new IndexedLeaderFacts(indexed, false))).toEqual([HOLDINGS_BEFORE, FRACTIONS, USD_AMOUNTS]);
+    const memo = tapeMemo(indexed);
+    expect(memo.holdingsBefore.filter((h) => h !== undefined)).toEqual([]);
+    expect(memo.usdAmount.filter((a) => a !== undefined)).toEqual([]);
+  });
+
+  it("the pairs are numbered within each wallet, each swap's previous the same pair's", () => {
+    const indexed = indexTape(
+      tape([
+        buy(LEADER_A, TOKEN_X, at(0), 10, 2),
+        buy(LEADER_B, TOKEN_X, at(1), 1, 2),
+        buy(LEADER_A, TOKEN_Y, at(2), 5, 2),
+        sell(LEADER_A, TOKEN_X, at(3), 3, 4),
+        sell(LEADER_A, TOKEN_Y, at(4), 5, 4),
+      ]),
+    );
+    const { pairOf, previous, pairsOfWallet } = tapeMemo(indexed).swapPairs();
+    // Leader A (wallet 0): X is its pair 0, Y its pair 1; leader B (wallet 1): X is its pair 0.
+    expect([...pairOf]).toEqual([0, 0, 1, 0, 1]);
+    expect([...previous]).toEqual([-1, -1, -1, 0, 2]);
+    expect([...pairsOfWallet]).toEqual([2, 1]);
+  });
+
+  it("a stream's facts give the same values, by token and leader", () => {
+    const indexed = indexTape(tape(SWAPS));
+    expect(ask(indexed, new StreamLeaderFacts(indexed.walletIds.size))).toEqual([
+      HOLDINGS_BEFORE,
+      FRACTIONS,
+      USD_AMOUNTS,
+    ]);
   });
 });
