@@ -65,12 +65,15 @@ function followerTrades(deals: DealSource): FollowerTrade[] {
  * The swaps of each token in event order, as positions in one array (a counting sort of the
  * event order by token): token `t`'s swaps are `swaps[start[t] .. start[t + 1])`, with their
  * times beside them. Only the price observations count: swaps below `min_price_swap_usd` are
- * none (model 1.2), and not the market either.
+ * none (model 1.2), and not the market either. The arrays as long as the tape are plain arrays,
+ * on the heap: a typed array's memory is external to it, and V8 answers each 64 MB of new
+ * external memory with a full collection, here of a heap holding the whole tape (about 0.2 s on
+ * a 1M-swap tape, after the replay's own typed arrays).
  */
 class TokenSeries {
   readonly start: Int32Array;
-  readonly swaps: Int32Array;
-  readonly times: Float64Array;
+  readonly swaps: number[];
+  readonly times: number[];
   private readonly memo: TapeMemo;
   /** The memo's times and price words (`TapeMemo.timeline`). */
   private readonly timeline: Float64Array;
@@ -78,7 +81,7 @@ class TokenSeries {
    * The prices by position, 0 until read: the neighbours of a token's trades overlap, and read
    * here they lie side by side, where the timeline holds them by swap index, far apart.
    */
-  private readonly prices: Float64Array;
+  private readonly prices: number[];
   private readonly word = doubleWord();
 
   constructor(tape: IndexedTape, options: EngineOptions) {
@@ -99,8 +102,9 @@ class TokenSeries {
     }
     for (let t = 0; t < tape.tokens.length; t++) start[t + 1]! += start[t]!;
     const next = start.slice(0, -1);
-    this.swaps = new Int32Array(start[tape.tokens.length]!);
-    this.times = new Float64Array(this.swaps.length);
+    const count = start[tape.tokens.length]!;
+    this.swaps = new Array<number>(count).fill(0);
+    this.times = doubles(count);
     this.memo = tapeMemo(tape);
     this.timeline = this.memo.timeline();
     for (let k = 0; k < order.length; k++) {
@@ -111,7 +115,7 @@ class TokenSeries {
       this.times[at] = this.timeline[SWAP_ROW * i + TIME]!;
     }
     this.start = start;
-    this.prices = new Float64Array(this.swaps.length);
+    this.prices = doubles(count);
   }
 
   /**
@@ -142,6 +146,11 @@ class TokenSeries {
     }
     return lo;
   }
+}
+
+/** `n` zeros in an array of unboxed doubles (filled with a fraction first, it holds doubles from the start). */
+function doubles(n: number): number[] {
+  return new Array<number>(n).fill(0.5).fill(0);
 }
 
 /** The median of `values[0 .. n)`, sorted in place (an insertion sort: n is at most 2 × NEIGHBOURS). */
