@@ -1,0 +1,66 @@
+/**
+ * Times the phases of `copysim simulate` on a JSON tape in one process, then the replay again on
+ * copies of the indexed tape, to tell the cost of compiling the engine from that of the tape's
+ * memo (the decimals a tape's later replays read instead of making):
+ *
+ *   node --max-semi-space-size=64 --expose-gc --no-concurrent-recompilation \
+ *     dist/tools/profile/simulate-phases.js bench/data/heavy-1m/tape.json bench/data/heavy-1m/request.json
+ *
+ * The phases: reading, parsing, validating and indexing the tape; the replay with the chart
+ * and the trade records (as `simulate` runs it); the warnings; writing the response (to a sink
+ * that counts its characters). Then the replay on a shallow copy of the indexed tape (its own,
+ * empty memo; the code compiled), twice more on that copy (the second fills the memo, the third
+ * reads it).
+ */
+import { readFileSync } from 'node:fs';
+import { diagnose } from '../../src/diagnose/index.js';
+import { replay } from '../../src/engine/replay.js';
+import { indexTape, type IndexedTape } from '../../src/engine/tape-index.js';
+import { writeResponseParts } from '../../src/io/json-stream.js';
+import { readTapeFile } from '../../src/io/read-tape.js';
+import { resolveEngineOptions } from '../../src/model/options.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import { simulateParts } from '../../src/simulate.js';
+import { isMain } from '../is-main.js';
+
+/** Runs `work` and prints its wall time after `label`; gives its result. */
+function timed<T>(label: string, work: () => T): T {
+  const start = performance.now();
+  const result = work();
+  process.stdout.write(`${label.padEnd(44)} ${(performance.now() - start).toFixed(0).padStart(6)} ms\n`);
+  return result;
+}
+
+function main(argv: readonly string[]): void {
+  const [tapePath, requestPath] = argv;
+  if (tapePath === undefined || requestPath === undefined)
+    throw new Error('usage: simulate-phases.js TAPE.json REQUEST.json');
+  const request = JSON.parse(readFileSync(requestPath, 'utf8')) as unknown;
+  const parsed = parseSimulatorRequest(request);
+  if (!parsed.success) throw new Error(`${requestPath} is not a valid request`);
+  const indexed = timed('read, parse, validate and index the tape', () => indexTape(readTapeFile(tapePath)));
+  const parts = timed('replay (chart and trades, as simulate)', () => simulateParts(indexed, request));
+  timed('warnings', () => diagnose(indexed, parsed.data, { response: parts }));
+  let characters = 0;
+  timed('write the response', () =>
+    writeResponseParts(parts, (text) => {
+      characters += text.length;
+    }),
+  );
+  process.stdout.write(`(${(characters / 1e6).toFixed(1)} MB of response)\n`);
+  const options = resolveEngineOptions({});
+  const control = { chart: true, trades: true };
+  const copy: IndexedTape = { ...indexed };
+  timed('replay on a copy: code compiled, memo empty', () => replay(copy, parsed.data, options, control));
+  timed('again on the copy: the memo filled', () => replay(copy, parsed.data, options, control));
+  timed('again on the copy: the memo read', () => replay(copy, parsed.data, options, control));
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`simulate-phases: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
