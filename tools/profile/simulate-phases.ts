@@ -8,7 +8,8 @@
  *
  * The phases: reading, parsing, validating and indexing the tape; the replay with the chart
  * and the trade records (as `simulate` runs it); the warnings; writing the response (to a sink
- * that counts its characters). Then the replay on a shallow copy of the indexed tape (its own,
+ * that counts its characters), against building the response whole and `JSON.stringify`-ing
+ * it at once (what the writer streams instead, for memory). Then the replay on a shallow copy of the indexed tape (its own,
  * empty memo; the code compiled), twice more on that copy (the second fills the memo, the third
  * reads it).
  */
@@ -20,6 +21,7 @@ import { writeResponseParts } from '../../src/io/json-stream.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { parseSimulatorRequest } from '../../src/model/request.js';
+import { assembleResponse } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { isMain } from '../is-main.js';
 
@@ -48,6 +50,10 @@ function main(argv: readonly string[]): void {
     }),
   );
   process.stdout.write(`(${(characters / 1e6).toFixed(1)} MB of response)\n`);
+  // The writer against the whole response built as objects and given to JSON.stringify at once.
+  const whole = timed('the response built whole, as objects', () => assembleResponse(parts));
+  const text = timed('  and JSON.stringify-ed at once', () => JSON.stringify(whole));
+  if (text.length !== characters) throw new Error('the writer and JSON.stringify gave texts of different lengths');
   const options = resolveEngineOptions({});
   const control = { chart: true, trades: true };
   const copy: IndexedTape = { ...indexed };
