@@ -13,6 +13,15 @@ export interface Liquidity {
 
 /** The liquidity a swap's `usd_liquidity` gives. */
 export function parseLiquidity(raw: DecimalInput): Liquidity {
-  const usd = new Decimal(raw);
-  return { usd, half: usd.times(HALF), printed: toJsonNumber(usd) };
+  return new ParsedLiquidity(new Decimal(raw));
+}
+
+class ParsedLiquidity implements Liquidity {
+  readonly half: Decimal;
+  readonly printed: number;
+
+  constructor(readonly usd: Decimal) {
+    this.half = usd.times(HALF);
+    this.printed = toJsonNumber(usd);
+  }
 }
