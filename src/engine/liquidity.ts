@@ -16,6 +16,11 @@ export function parseLiquidity(raw: DecimalInput): Liquidity {
   return new ParsedLiquidity(new Decimal(raw));
 }
 
+/**
+ * A class, not an object literal: V8 may allocate a literal's objects in the old generation once
+ * many of them were seen to survive (pretenuring by allocation site), and a liquidity dead there
+ * keeps its two young decimals alive through every scavenge until a full collection.
+ */
 class ParsedLiquidity implements Liquidity {
   readonly half: Decimal;
   readonly printed: number;
