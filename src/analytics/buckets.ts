@@ -16,6 +16,8 @@ export class SwapBuckets {
   private readonly tokenPos: Uint32Array;
   /** `usd_price` of each entry of `tokenPos` as a float64, to compare prices quickly. */
   private readonly tokenPrice: Float64Array;
+  /** {@link priceAtEnd} by token, made when first asked for (undefined: not yet). */
+  private pricesAtEnd: (Decimal | null | undefined)[] | null = null;
 
   constructor(
     readonly tape: IndexedTape,
@@ -51,6 +53,17 @@ export class SwapBuckets {
   /** Event positions of wallet `w`'s swaps (ascending). */
   walletPositions(w: number): Uint32Array {
     return this.walletPos.subarray(this.walletStart[w]!, this.walletStart[w + 1]!);
+  }
+
+  /**
+   * Token `t`'s price at its last swap before {@link end} (null: none), made once per token: a
+   * rank values every wallet's deals still open at the end, thousands at a few tokens' prices.
+   */
+  priceAtEnd(t: number): Decimal | null {
+    const known = (this.pricesAtEnd ??= new Array<Decimal | null | undefined>(this.tape.tokens.length).fill(undefined));
+    let price = known[t];
+    if (price === undefined) known[t] = price = this.tokenSeries(t).priceBefore(this.end);
+    return price;
   }
 
   /** Event positions of token `t`'s swaps (ascending), with their prices as float64. */

@@ -187,7 +187,9 @@ function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
   let unrealized = ZERO;
   if (!closed) {
     // The deal's own swaps are in the series, so a known price exists.
-    const price = buckets.tokenSeries(d.tokenId).priceBefore(end)!;
+    const price = (
+      end === buckets.end ? buckets.priceAtEnd(d.tokenId) : buckets.tokenSeries(d.tokenId).priceBefore(end)
+    )!;
     unrealized = d.qty.times(price).minus(d.invested);
   }
   return {

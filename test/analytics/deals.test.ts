@@ -204,6 +204,19 @@ describe('following: a follower copying this wallet alone', () => {
     });
   });
 
+  it("values a deal open at the end at its token's last price before the end, made once a token", () => {
+    const index = buildAnalyticsIndex(mainTape(), FLAT);
+    const { buckets } = index;
+    const open = computeOwnDeals(buckets, index.wallet(W)!.id, buckets.end, false).deals.find((d) => !d.closed)!;
+    expect(open.unrealized.toString()).toBe('40'); // 50 × 3 − 110
+    const price = buckets.priceAtEnd(open.tokenId);
+    expect(price?.toString()).toBe('3');
+    expect(buckets.priceAtEnd(open.tokenId)).toBe(price);
+    // An earlier end reads the series itself: before the token's first swap it has no price.
+    const first = buckets.tokenSeries(open.tokenId).positions[0]!;
+    expect(buckets.tokenSeries(open.tokenId).priceBefore(first)).toBeNull();
+  });
+
   it('null pairs where the follower took no part', () => {
     // The follower opens a deal at the copy of every opening buy, so with the service's
     // settings it is in every deal; the pairing still leaves a deal without a copy unpaired.
