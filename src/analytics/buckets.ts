@@ -16,7 +16,7 @@ export class SwapBuckets {
   private readonly tokenPos: Uint32Array;
   /** `usd_price` of each entry of `tokenPos` as a float64, to compare prices quickly. */
   private readonly tokenPrice: Float64Array;
-  /** {@link priceAtEnd} by token, made when first asked for (undefined: not yet). */
+  /** Each token's {@link priceBefore} the end, made when first asked for (undefined: not yet). */
   private pricesAtEnd: (Decimal | null | undefined)[] | null = null;
 
   constructor(
@@ -56,13 +56,15 @@ export class SwapBuckets {
   }
 
   /**
-   * Token `t`'s price at its last swap before {@link end} (null: none), made once per token: a
-   * rank values every wallet's deals still open at the end, thousands at a few tokens' prices.
+   * Token `t`'s price at its last swap before event position `end` (null: none). At the buckets'
+   * own {@link end} it is made once per token: a rank values every wallet's deals still open
+   * then, thousands at a few tokens' prices.
    */
-  priceAtEnd(t: number): Decimal | null {
+  priceBefore(t: number, end: number): Decimal | null {
+    if (end !== this.end) return this.tokenSeries(t).priceBefore(end);
     const known = (this.pricesAtEnd ??= new Array<Decimal | null | undefined>(this.tape.tokens.length).fill(undefined));
     let price = known[t];
-    if (price === undefined) known[t] = price = this.tokenSeries(t).priceBefore(this.end);
+    if (price === undefined) known[t] = price = this.tokenSeries(t).priceBefore(end);
     return price;
   }
 

@@ -187,9 +187,7 @@ function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
   let unrealized = ZERO;
   if (!closed) {
     // The deal's own swaps are in the series, so a known price exists.
-    const price = (
-      end === buckets.end ? buckets.priceAtEnd(d.tokenId) : buckets.tokenSeries(d.tokenId).priceBefore(end)
-    )!;
+    const price = buckets.priceBefore(d.tokenId, end)!;
     unrealized = d.qty.times(price).minus(d.invested);
   }
   return {

@@ -209,12 +209,12 @@ describe('following: a follower copying this wallet alone', () => {
     const { buckets } = index;
     const open = computeOwnDeals(buckets, index.wallet(W)!.id, buckets.end, false).deals.find((d) => !d.closed)!;
     expect(open.unrealized.toString()).toBe('40'); // 50 × 3 − 110
-    const price = buckets.priceAtEnd(open.tokenId);
+    const price = buckets.priceBefore(open.tokenId, buckets.end);
     expect(price?.toString()).toBe('3');
-    expect(buckets.priceAtEnd(open.tokenId)).toBe(price);
+    expect(buckets.priceBefore(open.tokenId, buckets.end)).toBe(price);
     // An earlier end reads the series itself: before the token's first swap it has no price.
     const first = buckets.tokenSeries(open.tokenId).positions[0]!;
-    expect(buckets.tokenSeries(open.tokenId).priceBefore(first)).toBeNull();
+    expect(buckets.priceBefore(open.tokenId, first)).toBeNull();
   });
 
   it('null pairs where the follower took no part', () => {

@@ -41,3 +41,19 @@ export function readReplayInput(
   if (!parsed.success) throw new Error(`${requestFile} is not a valid request`);
   return { tape: readTapeFile(tapePath), request: parsed.data };
 }
+
+/**
+ * The requests of a JSONL file of requests (one a line), parsed; an error naming the file when
+ * it holds fewer than `atLeast` or one is not valid.
+ */
+export function readRequestLines(path: string, atLeast: number): SimulatorRequest[] {
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (lines.length < atLeast) throw new Error(`${path} holds ${lines.length} requests; ${atLeast} are needed`);
+  return lines.map((line, index) => {
+    const parsed = parseSimulatorRequest(JSON.parse(line));
+    if (!parsed.success) throw new Error(`${path}: request ${index} is not valid`);
+    return parsed.data;
+  });
+}

@@ -13,17 +13,15 @@
  * empty memo; the code compiled), twice more on that copy (the second fills the memo, the third
  * reads it).
  */
-import { readFileSync } from 'node:fs';
 import { diagnose } from '../../src/diagnose/index.js';
 import { replay } from '../../src/engine/replay.js';
-import { indexTape, type IndexedTape } from '../../src/engine/tape-index.js';
+import type { IndexedTape } from '../../src/engine/tape-index.js';
 import { writeResponseParts } from '../../src/io/json-stream.js';
-import { readTapeFile } from '../../src/io/read-tape.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
-import { parseSimulatorRequest } from '../../src/model/request.js';
 import { assembleResponse } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { isMain } from '../is-main.js';
+import { readReplayInput, replayMode } from './replay-input.js';
 
 /** Runs `work` and prints its wall time after `label`; gives its result. */
 function timed<T>(label: string, work: () => T): T {
@@ -37,12 +35,11 @@ function main(argv: readonly string[]): void {
   const [tapePath, requestPath] = argv;
   if (tapePath === undefined || requestPath === undefined)
     throw new Error('usage: simulate-phases.js TAPE.json REQUEST.json');
-  const request = JSON.parse(readFileSync(requestPath, 'utf8')) as unknown;
-  const parsed = parseSimulatorRequest(request);
-  if (!parsed.success) throw new Error(`${requestPath} is not a valid request`);
-  const indexed = timed('read, parse, validate and index the tape', () => indexTape(readTapeFile(tapePath)));
+  const { tape: indexed, request } = timed('read, parse, validate and index the tape', () =>
+    readReplayInput(tapePath, requestPath, 'npm run bench -- --only heavy'),
+  );
   const parts = timed('replay (chart and trades, as simulate)', () => simulateParts(indexed, request));
-  timed('warnings', () => diagnose(indexed, parsed.data, { response: parts }));
+  timed('warnings', () => diagnose(indexed, request, { response: parts }));
   let characters = 0;
   timed('write the response', () =>
     writeResponseParts(parts, (text) => {
@@ -55,11 +52,11 @@ function main(argv: readonly string[]): void {
   const text = timed('  and JSON.stringify-ed at once', () => JSON.stringify(whole));
   if (text.length !== characters) throw new Error('the writer and JSON.stringify gave texts of different lengths');
   const options = resolveEngineOptions({});
-  const control = { chart: true, trades: true };
+  const control = replayMode('full');
   const copy: IndexedTape = { ...indexed };
-  timed('replay on a copy: code compiled, memo empty', () => replay(copy, parsed.data, options, control));
-  timed('again on the copy: the memo filled', () => replay(copy, parsed.data, options, control));
-  timed('again on the copy: the memo read', () => replay(copy, parsed.data, options, control));
+  timed('replay on a copy: code compiled, memo empty', () => replay(copy, request, options, control));
+  timed('again on the copy: the memo filled', () => replay(copy, request, options, control));
+  timed('again on the copy: the memo read', () => replay(copy, request, options, control));
 }
 
 if (isMain(import.meta.url)) {

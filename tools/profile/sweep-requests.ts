@@ -21,8 +21,7 @@
  * the count repeatable; the compiler's work then falls inside it, which a window of 20 requests
  * keeps small. Without valgrind it prints the time a request took.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { parseSimulatorRequest } from '../../src/model/request.js';
+import { existsSync } from 'node:fs';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { indexTape } from '../../src/engine/tape-index.js';
@@ -31,6 +30,7 @@ import { summaryOf } from '../../src/report/run-summary.js';
 import { runBatch, runOne } from '../../src/sweep/run-one.js';
 import { collectYoungGeneration } from '../../src/threads/young-collection.js';
 import { isMain } from '../is-main.js';
+import { readRequestLines } from './replay-input.js';
 
 function main(argv: readonly string[]): void {
   const warmUp = Number(process.env.COPYSIM_SWEEP_WARM_UP ?? 3);
@@ -50,16 +50,7 @@ function main(argv: readonly string[]): void {
     if (!existsSync(path))
       throw new Error(`${path} is missing: \`npm run bench -- --only sweep\` generates the default tape and requests`);
   }
-  const lines = readFileSync(requestsPath, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-  if (lines.length < warmUp + count)
-    throw new Error(`${requestsPath} holds ${lines.length} requests; ${warmUp + count} are needed`);
-  const requests = lines.slice(0, warmUp + count).map((line, index) => {
-    const parsed = parseSimulatorRequest(JSON.parse(line));
-    if (!parsed.success) throw new Error(`${requestsPath}: request ${index} is not valid`);
-    return parsed.data;
-  });
+  const requests = readRequestLines(requestsPath, warmUp + count).slice(0, warmUp + count);
   const tape = indexTape(readTapeFile(tapePath));
   const options = resolveEngineOptions({});
   const warming = requests.slice(0, warmUp);

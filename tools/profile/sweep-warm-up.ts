@@ -11,14 +11,14 @@
  * The difference of the two excesses is about the compiling; node's `--trace-opt` lists the
  * compiles and their times, `--trace-deopt` the deoptimizations that make functions compile again.
  */
-import { readFileSync } from 'node:fs';
 import { indexTape, type IndexedTape } from '../../src/engine/tape-index.js';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
-import { parseSimulatorRequest, type SimulatorRequest } from '../../src/model/request.js';
+import type { SimulatorRequest } from '../../src/model/request.js';
 import { FOLLOWERS_A_WALK, runBatch } from '../../src/sweep/run-one.js';
 import { collectYoungGeneration } from '../../src/threads/young-collection.js';
 import { isMain } from '../is-main.js';
+import { readRequestLines } from './replay-input.js';
 
 /** Requests a job of the queue carries: one walk's. */
 const JOB = FOLLOWERS_A_WALK;
@@ -56,16 +56,7 @@ function main(argv: readonly string[]): void {
   const [tapePath, requestsPath] = argv;
   if (tapePath === undefined || requestsPath === undefined)
     throw new Error('usage: sweep-warm-up.js TAPE.json REQUESTS.jsonl');
-  const requests = readFileSync(requestsPath, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line, index) => {
-      const parsed = parseSimulatorRequest(JSON.parse(line));
-      if (!parsed.success) throw new Error(`${requestsPath}: request ${index + 1} is not valid`);
-      return parsed.data;
-    });
-  if (requests.length < 2 * JOB * STEADY)
-    throw new Error(`${requestsPath} holds ${requests.length} requests; at least ${2 * JOB * STEADY} are needed`);
+  const requests = readRequestLines(requestsPath, 2 * JOB * STEADY);
   const start = performance.now();
   const tape = indexTape(readTapeFile(tapePath));
   process.stdout.write(`read and index the tape: ${(performance.now() - start).toFixed(0)} ms\n`);
