@@ -4,9 +4,10 @@
  * collects and keeps those a mark-compact collects later, so that it counts what the
  * scavenges promote, by allocation site (the last three frames):
  *
- *   node --max-semi-space-size=64 --expose-gc dist/tools/profile/rank-survivors.js TAPE.json REQUEST.json [TOP]
+ *   node --max-semi-space-size=64 --expose-gc dist/tools/profile/rank-survivors.js TAPE.json REQUEST.json [TOP] [--all]
  *
- * The tape is read and indexed before the profile starts; the rank runs in this thread.
+ * With `--all` it keeps the objects scavenges collect too: everything the rank allocates. The
+ * tape is read and indexed before the profile starts; the rank runs in this thread.
  */
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -37,8 +38,10 @@ function bySite(head: SampleNode): [string, number][] {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const [tapePath, requestPath, top = '25'] = argv;
-  if (tapePath === undefined || requestPath === undefined) throw new Error('usage: TAPE.json REQUEST.json [TOP]');
+  const all = argv.includes('--all');
+  const [tapePath, requestPath, top = '25'] = argv.filter((arg) => arg !== '--all');
+  if (tapePath === undefined || requestPath === undefined)
+    throw new Error('usage: TAPE.json REQUEST.json [TOP] [--all]');
   const tape = readTapeFile(tapePath);
   const request: unknown = JSON.parse(readFileSync(requestPath, 'utf8'));
   const session = new Session();
@@ -47,14 +50,15 @@ async function main(argv: readonly string[]): Promise<void> {
   await session.post('HeapProfiler.startSampling', {
     samplingInterval: 1 << 16,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: false,
+    includeObjectsCollectedByMinorGC: all,
   });
   const rows = rankWallets(tape, request);
   const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SampleNode } };
   session.disconnect();
   const sites = bySite(profile.head);
   const total = sites.reduce((sum, [, bytes]) => sum + bytes, 0);
-  process.stdout.write(`${rows.length} wallets ranked; ${(total / 1e6).toFixed(0)} MB sampled outliving a scavenge\n`);
+  const what = all ? 'allocated' : 'outliving a scavenge';
+  process.stdout.write(`${rows.length} wallets ranked; ${(total / 1e6).toFixed(0)} MB sampled ${what}\n`);
   for (const [site, bytes] of sites.slice(0, Number(top))) {
     process.stdout.write(`${(bytes / 1e6).toFixed(1).padStart(8)} MB  ${site}\n`);
   }
