@@ -10,6 +10,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { isMain } from '../is-main.js';
+import { runScript } from '../script-args.js';
+import { UsageError } from '../../src/cli/usage.js';
+
+const USAGE = 'usage: node dist/tools/profile/profile-areas.js FILE.cpuprofile';
 
 /** What this tool reads of a `.cpuprofile` (Chrome's format, written by `node --cpu-prof`). */
 export interface CpuProfile {
@@ -65,7 +69,7 @@ export function areasOf(profile: CpuProfile): Area[] {
 
 function main(argv: readonly string[]): void {
   const [file] = argv;
-  if (file === undefined) throw new Error('usage: profile-areas.js FILE.cpuprofile');
+  if (file === undefined) throw new UsageError('give the profile file');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const areas = areasOf(profile);
   const total = areas.reduce((sum, a) => sum + a.ms, 0);
@@ -75,11 +79,4 @@ function main(argv: readonly string[]): void {
   process.stdout.write(`${total.toFixed(0)} ms sampled\n${lines.join('')}`);
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`profile-areas: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+if (isMain(import.meta.url)) runScript('profile-areas', USAGE, main);

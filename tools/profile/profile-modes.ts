@@ -15,6 +15,9 @@ import { replay } from '../../src/engine/replay.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { isMain } from '../is-main.js';
 import { readReplayInput, replayMode } from './replay-input.js';
+import { runScript } from '../script-args.js';
+
+const USAGE = 'usage: node dist/tools/profile/profile-modes.js [ROUNDS] [MODE,MODE] [TAPE.json] [REQUEST.json]';
 
 const WARM_UP = 2;
 /** Sampling interval, µs. */
@@ -89,9 +92,4 @@ function report(
   for (const n of names.slice(0, 40)) process.stdout.write(`${ms(a(n))}${ms(b(n))}${ms(a(n) - b(n))}  ${n}\n`);
 }
 
-if (isMain(import.meta.url)) {
-  main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`profile-modes: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  });
-}
+if (isMain(import.meta.url)) runScript('profile-modes', USAGE, main);

@@ -14,6 +14,10 @@ import { Session } from 'node:inspector/promises';
 import { readTapeFile } from '../../src/io/read-tape.js';
 import { rankWallets } from '../../src/rank/pipeline.js';
 import { isMain } from '../is-main.js';
+import { runScript } from '../script-args.js';
+import { UsageError } from '../../src/cli/usage.js';
+
+const USAGE = 'usage: node dist/tools/profile/rank-survivors.js TAPE.json REQUEST.json [TOP] [--all]';
 
 interface SampleNode {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
@@ -40,8 +44,7 @@ function bySite(head: SampleNode): [string, number][] {
 async function main(argv: readonly string[]): Promise<void> {
   const all = argv.includes('--all');
   const [tapePath, requestPath, top = '25'] = argv.filter((arg) => arg !== '--all');
-  if (tapePath === undefined || requestPath === undefined)
-    throw new Error('usage: TAPE.json REQUEST.json [TOP] [--all]');
+  if (tapePath === undefined || requestPath === undefined) throw new UsageError('give a tape and a request');
   const tape = readTapeFile(tapePath);
   const request: unknown = JSON.parse(readFileSync(requestPath, 'utf8'));
   const session = new Session();
@@ -64,9 +67,4 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`rank-survivors: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  });
-}
+if (isMain(import.meta.url)) runScript('rank-survivors', USAGE, main);

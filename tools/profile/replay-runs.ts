@@ -22,6 +22,9 @@ import { replay } from '../../src/engine/replay.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
 import { isMain } from '../is-main.js';
 import { readReplayInput, replayMode } from './replay-input.js';
+import { runScript } from '../script-args.js';
+
+const USAGE = 'usage: node dist/tools/profile/replay-runs.js N [chart|summary|trades|full] [TAPE.json] [REQUEST.json]';
 
 const WARM_UP = 3;
 
@@ -48,11 +51,4 @@ function main(argv: readonly string[]): void {
   );
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`replay-runs: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+if (isMain(import.meta.url)) runScript('replay-runs', USAGE, main);

@@ -9,9 +9,9 @@
  * The phases: reading, parsing, validating and indexing the tape; the replay with the chart
  * and the trade records (as `simulate` runs it); the warnings; writing the response (to a sink
  * that counts its characters), against building the response whole and `JSON.stringify`-ing
- * it at once (what the writer streams instead, for memory). Then the replay on a shallow copy of the indexed tape (its own,
- * empty memo; the code compiled), twice more on that copy (the second fills the memo, the third
- * reads it).
+ * it at once (what the writer streams instead, for memory). Then the replay on a shallow copy
+ * of the indexed tape (its own, empty memo; the code compiled), twice more on that copy (the
+ * second fills the memo, the third reads it).
  */
 import { diagnose } from '../../src/diagnose/index.js';
 import { replay } from '../../src/engine/replay.js';
@@ -22,6 +22,10 @@ import { assembleResponse } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { isMain } from '../is-main.js';
 import { readReplayInput, replayMode } from './replay-input.js';
+import { runScript } from '../script-args.js';
+import { UsageError } from '../../src/cli/usage.js';
+
+const USAGE = 'usage: node dist/tools/profile/simulate-phases.js TAPE.json REQUEST.json';
 
 /** Runs `work` and prints its wall time after `label`; gives its result. */
 function timed<T>(label: string, work: () => T): T {
@@ -33,8 +37,7 @@ function timed<T>(label: string, work: () => T): T {
 
 function main(argv: readonly string[]): void {
   const [tapePath, requestPath] = argv;
-  if (tapePath === undefined || requestPath === undefined)
-    throw new Error('usage: simulate-phases.js TAPE.json REQUEST.json');
+  if (tapePath === undefined || requestPath === undefined) throw new UsageError('give a tape and a request');
   const { tape: indexed, request } = timed('read, parse, validate and index the tape', () =>
     readReplayInput(tapePath, requestPath, 'npm run bench -- --only heavy'),
   );
@@ -59,11 +62,4 @@ function main(argv: readonly string[]): void {
   timed('again on the copy: the memo read', () => replay(copy, request, options, control));
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`simulate-phases: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+if (isMain(import.meta.url)) runScript('simulate-phases', USAGE, main);

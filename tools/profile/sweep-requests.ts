@@ -31,6 +31,9 @@ import { runBatch, runOne } from '../../src/sweep/run-one.js';
 import { collectYoungGeneration } from '../../src/threads/young-collection.js';
 import { isMain } from '../is-main.js';
 import { readRequestLines } from './replay-input.js';
+import { runScript } from '../script-args.js';
+
+const USAGE = 'usage: node dist/tools/profile/sweep-requests.js N [TAPE.json] [REQUESTS.jsonl]';
 
 function main(argv: readonly string[]): void {
   const warmUp = Number(process.env.COPYSIM_SWEEP_WARM_UP ?? 3);
@@ -72,11 +75,4 @@ function main(argv: readonly string[]): void {
   );
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`sweep-requests: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+if (isMain(import.meta.url)) runScript('sweep-requests', USAGE, main);

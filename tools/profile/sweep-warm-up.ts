@@ -19,6 +19,10 @@ import { FOLLOWERS_A_WALK, runBatch } from '../../src/sweep/run-one.js';
 import { collectYoungGeneration } from '../../src/threads/young-collection.js';
 import { isMain } from '../is-main.js';
 import { readRequestLines } from './replay-input.js';
+import { runScript } from '../script-args.js';
+import { UsageError } from '../../src/cli/usage.js';
+
+const USAGE = 'usage: node dist/tools/profile/sweep-warm-up.js TAPE.json REQUESTS.jsonl';
 
 /** Requests a job of the queue carries: one walk's. */
 const JOB = FOLLOWERS_A_WALK;
@@ -54,8 +58,7 @@ function report(label: string, times: readonly number[]): void {
 
 function main(argv: readonly string[]): void {
   const [tapePath, requestsPath] = argv;
-  if (tapePath === undefined || requestsPath === undefined)
-    throw new Error('usage: sweep-warm-up.js TAPE.json REQUESTS.jsonl');
+  if (tapePath === undefined || requestsPath === undefined) throw new UsageError('give a tape and a file of requests');
   const requests = readRequestLines(requestsPath, 2 * JOB * STEADY);
   const start = performance.now();
   const tape = indexTape(readTapeFile(tapePath));
@@ -64,11 +67,4 @@ function main(argv: readonly string[]): void {
   report('on a copy of the tape, code warm', jobTimes({ ...tape }, requests));
 }
 
-if (isMain(import.meta.url)) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`sweep-warm-up: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  }
-}
+if (isMain(import.meta.url)) runScript('sweep-warm-up', USAGE, main);

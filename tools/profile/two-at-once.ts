@@ -14,6 +14,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isMain } from '../is-main.js';
+import { runScript } from '../script-args.js';
+import { UsageError } from '../../src/cli/usage.js';
+
+const USAGE = 'usage: node dist/tools/profile/two-at-once.js N ROUNDS "NODE FLAGS" ["OTHER NODE FLAGS" ...]';
 
 const SWEEP_REQUESTS = fileURLToPath(new URL('./sweep-requests.js', import.meta.url));
 
@@ -42,7 +46,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const [count, rounds] = [Number(argv[0]), Number(argv[1])];
   const flagSets = argv.slice(2).map((set) => set.split(/\s+/).filter((f) => f !== ''));
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(rounds) || rounds < 1 || flagSets.length === 0) {
-    throw new Error('usage: two-at-once.js N ROUNDS "NODE FLAGS" ["OTHER NODE FLAGS" ...]');
+    throw new UsageError('give N, ROUNDS and one or more sets of node flags');
   }
   for (let round = 1; round <= rounds; round++) {
     for (const flags of flagSets) {
@@ -56,9 +60,4 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-if (isMain(import.meta.url)) {
-  main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`two-at-once: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  });
-}
+if (isMain(import.meta.url)) runScript('two-at-once', USAGE, main);
