@@ -26,6 +26,11 @@ export class LazyStrings {
     return start < 0 ? undefined : this.text.slice(start, this.ends[i]);
   }
 
+  /** What it is made of, to send it to another thread (column-wire.ts). */
+  parts(): { readonly text: string; readonly starts: Int32Array; readonly ends: Int32Array } {
+    return { text: this.text, starts: this.starts, ends: this.ends };
+  }
+
   /** Whether `test` holds for every value, tested in place (no string made); a null passes when `nullable`. */
   every(test: (text: string, start: number, end: number) => boolean, nullable: boolean): boolean {
     const { text, starts, ends } = this;

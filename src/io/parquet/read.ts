@@ -6,7 +6,13 @@ import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { readDeltaInt64 } from './fast-int64.js';
 import { readDeltaLengthStrings } from './fast-strings.js';
-import { decodedRowGroup, type Column, type DecodedRowGroup, type RowGroupColumns } from './row-group.js';
+import {
+  columnsValid,
+  decodedRowGroup,
+  type DecodedRowGroup,
+  type FileColumn,
+  type RowGroupColumns,
+} from './row-group.js';
 import { columnReading, type ColumnConversion, type ColumnReading } from './column-types.js';
 import { resolveHeader, type TapeHeaderOptions } from './header.js';
 import { z } from 'zod';
@@ -149,12 +155,40 @@ export class ParquetTapeFile {
     const numbers = new Set<string>(this.forms.numberFields);
     const skipped = new Set<string>(without);
     let start = 0;
-    for (let g = 0; g < this.metadata.row_groups.length; g++) {
-      const rows = Number(this.metadata.row_groups[g]!.num_rows);
-      yield decodedRowGroup(this.readRowGroup(g, skipped), start, rows, numbers, skipped);
+    for (let g = 0; g < this.rowGroupCount; g++) {
+      const { columns, rows, valid } = this.decodeRowGroup(g, skipped);
+      yield decodedRowGroup(columns, start, rows, numbers, skipped, valid);
       start += rows;
-      this.onProgress?.(start, this.rows);
+      this.progress(start);
     }
+  }
+
+  /** Tells the progress callback that the first `rowsRead` rows have been read. */
+  progress(rowsRead: number): void {
+    this.onProgress?.(rowsRead, this.rows);
+  }
+
+  get rowGroupCount(): number {
+    return this.metadata.row_groups.length;
+  }
+
+  /** Rows of row group `g`. */
+  rowGroupRows(g: number): number {
+    return Number(this.metadata.row_groups[g]!.num_rows);
+  }
+
+  /**
+   * Row group `g` decoded, without the columns of `skipped`, and whether every row makes a
+   * valid swap (checked a column at a time: see `DecodedRowGroup.valid`).
+   */
+  decodeRowGroup(
+    g: number,
+    skipped: ReadonlySet<string>,
+  ): { readonly columns: RowGroupColumns; readonly rows: number; readonly valid: boolean } {
+    const rows = this.rowGroupRows(g);
+    const numbers = new Set<string>(this.forms.numberFields);
+    const columns = this.readRowGroup(g, skipped);
+    return { columns, rows, valid: columnsValid(columns, rows, numbers, skipped) };
   }
 
   /** An {@link InputError} about this file. */
@@ -303,12 +337,12 @@ export class ParquetTapeFile {
     rows: number,
     schemaPath: ReturnType<typeof getTreePath>,
     reading: ColumnReading | undefined,
-  ): Column {
+  ): FileColumn {
     const meta = chunk.meta_data!;
     const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
     const bytes = this.readBytes(start, Number(meta.total_compressed_size));
     const convert = reading?.convert ?? null;
-    let values: Column | null = null;
+    let values: FileColumn | null = null;
     try {
       if (convert === null) values = this.readFast(bytes, meta, rows, schemaPath);
       if (values !== null) return values;
@@ -347,7 +381,7 @@ export class ParquetTapeFile {
     meta: NonNullable<ColumnChunk['meta_data']>,
     rows: number,
     schemaPath: ReturnType<typeof getTreePath>,
-  ): Column | null {
+  ): FileColumn | null {
     if (meta.dictionary_page_offset !== undefined) return null;
     if (meta.type === 'BYTE_ARRAY' && meta.encodings.includes('DELTA_LENGTH_BYTE_ARRAY')) {
       const optional = schemaPath[schemaPath.length - 1]!.element.repetition_type === 'OPTIONAL';

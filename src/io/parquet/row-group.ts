@@ -3,6 +3,7 @@ import type { PriceTick } from '../../engine/known-prices.js';
 import { SWAP_TIME_LIMIT, type Swap } from '../../model/tape.js';
 import { isPositiveDecimalText } from '../../numeric/decimal.js';
 import { LazyStrings } from './fast-strings.js';
+import { Doubles, TableStrings } from './column-wire.js';
 import {
   DECIMAL_COLUMNS,
   NULLS_COLUMN,
@@ -12,10 +13,14 @@ import {
   type SwapColumn,
 } from './format.js';
 
-/** A decoded column: its values, or strings made when read. */
-export type Column = ArrayLike<unknown> | LazyStrings;
-/** One row group decoded: a column of values per swap field. */
-export type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
+/** A column decoded from a file: its values, or strings made when read. */
+export type FileColumn = ArrayLike<unknown> | LazyStrings;
+/** A column as a row group's readers take it: also strings by their place in a table, or doubles (column-wire.ts). */
+export type Column = FileColumn | TableStrings | Doubles;
+/** One row group decoded from a file: a column of values per swap field. */
+export type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, FileColumn>;
+/** One row group's columns as its readers take them. */
+export type ReadableColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
 
 /** A swap of a wallet not followed, as far as a replay reads it, with its wallet. */
 export type MarketTick = PriceTick & { readonly wallet: string };
@@ -40,7 +45,8 @@ export interface DecodedRowGroup {
 
 /** The i-th value of a column, whatever its kind. */
 function reader(column: Column): (i: number) => unknown {
-  if (column instanceof LazyStrings) return (i) => column.at(i);
+  if (column instanceof LazyStrings || column instanceof TableStrings || column instanceof Doubles)
+    return (i) => column.at(i);
   return (i) => column[i];
 }
 
@@ -49,11 +55,13 @@ function reader(column: Column): (i: number) => unknown {
  * skipped field is left out, also where the JSON tape spelled it as `null`.
  */
 export function decodedRowGroup(
-  columns: RowGroupColumns,
+  columns: ReadableColumns,
   start: number,
   rows: number,
   numbers: ReadonlySet<string>,
   skipped: ReadonlySet<string>,
+  /** {@link columnsValid} of the columns (decoded on another thread, they were checked there). */
+  valid: boolean,
 ): DecodedRowGroup {
   const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
     [...SWAP_COLUMNS, NULLS_COLUMN] as const
@@ -63,8 +71,7 @@ export function decodedRowGroup(
   );
   const decimal = (isNumber: boolean | undefined, value: unknown): unknown =>
     value == null || !isNumber ? value : Number(value);
-  // Bits of OPTIONAL_COLUMNS in the nulls column: usd_amount 1, usd_liquidity 2, transaction_hash 4.
-  const readMask = OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
+  const readMask = readMaskOf(skipped);
   const explicitNulls = (i: number): number => ((nulls!(i) as number | undefined) ?? 0) & readMask;
   const liquidityAt = (i: number): unknown => {
     const liquidity = usd_liquidity!(i);
@@ -73,7 +80,7 @@ export function decodedRowGroup(
   return {
     start,
     rows,
-    valid: columnsValid(columns, rows, numbers, readMask),
+    valid,
     wallet: wallet as (i: number) => string,
     token: token as (i: number) => string,
     tick: (i) => {
@@ -109,7 +116,7 @@ export function decodedRowGroup(
 }
 
 /** Every row a non-empty string. */
-function allNonEmptyStrings(column: Column, rows: number): boolean {
+function allNonEmptyStrings(column: FileColumn, rows: number): boolean {
   const at = reader(column);
   for (let i = 0; i < rows; i++) {
     const value = at(i);
@@ -119,7 +126,7 @@ function allNonEmptyStrings(column: Column, rows: number): boolean {
 }
 
 /** Every present value a positive decimal of the tape's range; a missing one only where `nullable`. */
-function allPositiveDecimals(column: Column, rows: number, isNumber: boolean, nullable: boolean): boolean {
+function allPositiveDecimals(column: FileColumn, rows: number, isNumber: boolean, nullable: boolean): boolean {
   if (column instanceof LazyStrings) return column.every(isPositiveDecimalText, nullable);
   for (let i = 0; i < rows; i++) {
     const value = column[i];
@@ -128,11 +135,22 @@ function allPositiveDecimals(column: Column, rows: number, isNumber: boolean, nu
   return true;
 }
 
+/** Bits of OPTIONAL_COLUMNS in the nulls column that count: usd_amount 1, usd_liquidity 2, transaction_hash 4. */
+function readMaskOf(skipped: ReadonlySet<string>): number {
+  return OPTIONAL_COLUMNS.reduce((mask, field, bit) => (skipped.has(field) ? mask : mask | (1 << bit)), 0);
+}
+
 /**
  * Whether each row of the group makes a swap that `isValidSwap` accepts, column by column.
  * A false here only sends the group through the per-swap check, which names the bad value.
  */
-function columnsValid(columns: RowGroupColumns, rows: number, numbers: ReadonlySet<string>, readMask: number): boolean {
+export function columnsValid(
+  columns: RowGroupColumns,
+  rows: number,
+  numbers: ReadonlySet<string>,
+  skipped: ReadonlySet<string>,
+): boolean {
+  const readMask = readMaskOf(skipped);
   const isNumber = (field: DecimalColumn): boolean => numbers.has(field);
   if (!allNonEmptyStrings(columns.wallet, rows) || !allNonEmptyStrings(columns.token, rows)) return false;
   const type = reader(columns.type);
@@ -156,7 +174,7 @@ function columnsValid(columns: RowGroupColumns, rows: number, numbers: ReadonlyS
 }
 
 /** Every present value a string (the hashes; a skipped column has none). */
-function allStrings(column: Column, rows: number): boolean {
+function allStrings(column: FileColumn, rows: number): boolean {
   if (column instanceof LazyStrings) return true;
   for (let i = 0; i < rows; i++) {
     const value = column[i];

@@ -6,6 +6,7 @@ import { parseTapeHeader, type Swap } from '../../model/tape.js';
 import { StreamingReplay } from '../../engine/stream.js';
 import { readTapeFile } from '../read-tape.js';
 import { ParquetTapeFile } from './read.js';
+import { rowGroupsAhead } from './decode-ahead.js';
 import type { TapeHeaderOptions } from './header.js';
 
 /** What a simulation reads of a swap: everything but its transaction hash. */
@@ -49,7 +50,7 @@ export function simulateParquetFileParts(
     const header = parseTapeHeader(file.header);
     checkNetwork(header.network, parsed.network);
     const stream = new StreamingReplay(header, parsed, engineOptions);
-    for (const group of file.rowGroups(NOT_READ)) {
+    for (const group of rowGroupsAhead(file, NOT_READ, headerOptions)) {
       for (let i = 0; i < group.rows; i++) {
         file.row = group.start + i;
         if (!group.valid) {

@@ -59,6 +59,8 @@ export class ParquetTapeWriter {
   constructor(
     readonly path: string,
     private readonly header: TapeHeader | Omit<TapeInput, 'swaps'>,
+    /** Swaps a row group holds: what one decoding step reads, and holds in memory. */
+    private readonly rowGroupRows = ROW_GROUP_ROWS,
   ) {
     this.writer = new ParquetWriter({
       writer: fileWriter(path),
@@ -89,7 +91,7 @@ export class ParquetTapeWriter {
       if (swap[field] === null) nulls |= 1 << bit;
     });
     c[NULLS_COLUMN].push(nulls);
-    if (++this.rows % ROW_GROUP_ROWS === 0) this.flush();
+    if (++this.rows % this.rowGroupRows === 0) this.flush();
   }
 
   /** Writes the last row group and the footer with the header and the value forms. */
@@ -155,9 +157,9 @@ function emptyColumns(): {
  * @example
  * writeParquetTape('tape.parquet', readTapeFile('tape.json'));
  */
-export function writeParquetTape(path: string, tape: TapeInput): void {
+export function writeParquetTape(path: string, tape: TapeInput, rowGroupRows = ROW_GROUP_ROWS): void {
   const { swaps, ...header } = tape;
-  const out = new ParquetTapeWriter(path, header);
+  const out = new ParquetTapeWriter(path, header, rowGroupRows);
   for (const swap of swaps) out.add(swap);
   out.finish();
 }
