@@ -61,7 +61,7 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
       expect(file.rowGroupCount).toBe(6);
       for (const without of [[], ['transaction_hash']] as const) {
         const here = readings(file.rowGroups(without));
-        const ahead = readings(rowGroupsAhead(file, without, {}));
+        const ahead = readings(rowGroupsAhead(file, without));
         expect(ahead).toEqual(here);
         expect(ahead.map((g) => (g as { valid: boolean }).valid)).toEqual([true, false, true, true, true, true]);
         expect(ahead.map((g) => (g as { start: number }).start)).toEqual([0, 7, 14, 21, 28, 35]);
@@ -76,7 +76,7 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
     const seen: number[] = [];
     const file = new ParquetTapeFile(path('groups.parquet'), (done, total) => seen.push(done, total));
     try {
-      for (const _ of rowGroupsAhead(file, [], {})) {
+      for (const _ of rowGroupsAhead(file, [])) {
         // each group taken in turn
       }
     } finally {
@@ -109,7 +109,7 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
       const here = errorOf(() => file.rowGroups([]));
       expect(here.taken).toBe(3);
       expect(here.message).toMatch(/corrupt\.parquet: row group 3, column "quantity": cannot be decoded .*corrupt/);
-      expect(errorOf(() => rowGroupsAhead(file, [], {}))).toEqual(here);
+      expect(errorOf(() => rowGroupsAhead(file, []))).toEqual(here);
     } finally {
       file.close();
     }

@@ -42,11 +42,7 @@ export type DecodeReply =
  * without the compiled thread script (the tests' TypeScript sources), is decoded here. An error
  * in a group is thrown when that group's turn comes, with the message the decoding here gives.
  */
-export function* rowGroupsAhead(
-  file: ParquetTapeFile,
-  without: readonly OptionalColumn[],
-  headerOptions: TapeHeaderOptions,
-): Generator<DecodedRowGroup> {
+export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly OptionalColumn[]): Generator<DecodedRowGroup> {
   const url = file.rowGroupCount > 1 ? builtScriptIfAny('io/parquet/decode-thread.js') : null;
   if (url === null) {
     yield* file.rowGroups(without);
@@ -54,7 +50,14 @@ export function* rowGroupsAhead(
   }
   const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const { port1, port2 } = new MessageChannel();
-  const start: DecodeStart = { path: file.path, headerOptions, without, from: 1, signal, port: port2 };
+  const start: DecodeStart = {
+    path: file.path,
+    headerOptions: file.headerOptions,
+    without,
+    from: 1,
+    signal,
+    port: port2,
+  };
   const worker = new Worker(url, { workerData: start, transferList: [port2] });
   worker.unref();
   try {

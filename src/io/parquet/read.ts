@@ -102,7 +102,7 @@ export class ParquetTapeFile {
   constructor(
     readonly path: string,
     private readonly onProgress?: (rowsRead: number, totalRows: number) => void,
-    headerOptions: TapeHeaderOptions = {},
+    readonly headerOptions: TapeHeaderOptions = {},
   ) {
     try {
       this.fd = openSync(path, 'r');
@@ -148,8 +148,9 @@ export class ParquetTapeFile {
   }
 
   /**
-   * The row groups in order, each decoded once: `swap(i)` builds its i-th swap. For a loop that
-   * wants no generator between the file and the swaps; set {@link row} as it goes.
+   * The row groups in order, each decoded once on this thread: `swap(i)` builds its i-th swap.
+   * For a loop that wants no generator between the file and the swaps; set {@link row} as it
+   * goes. `rowGroupsAhead` (decode-ahead.ts) gives the same groups decoded on a thread of their own.
    */
   *rowGroups(without: readonly OptionalColumn[] = []): Generator<DecodedRowGroup> {
     const numbers = new Set<string>(this.forms.numberFields);

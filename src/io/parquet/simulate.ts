@@ -50,7 +50,7 @@ export function simulateParquetFileParts(
     const header = parseTapeHeader(file.header);
     checkNetwork(header.network, parsed.network);
     const stream = new StreamingReplay(header, parsed, engineOptions);
-    for (const group of rowGroupsAhead(file, NOT_READ, headerOptions)) {
+    for (const group of rowGroupsAhead(file, NOT_READ)) {
       for (let i = 0; i < group.rows; i++) {
         file.row = group.start + i;
         if (!group.valid) {
