@@ -1,4 +1,5 @@
-import { builtScriptIfAny, WorkerLostError, WorkerPool } from '../threads/pool.js';
+import { builtScriptIfAny } from '../built-script.js';
+import { WorkerLostError, WorkerPool } from '../threads/pool.js';
 import type { ItemResult, JobItem } from './job.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 

@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import { WALLETS_A_WALK } from '../engine/followers.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
-import { builtScriptIfAny } from '../threads/pool.js';
+import { builtScriptIfAny } from '../built-script.js';
 import type { CopyRunner, CopySettings } from './pipeline.js';
 import { copyWallets, type Candidate, type RankedWallet } from './rank.js';
 

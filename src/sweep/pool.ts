@@ -2,7 +2,8 @@ import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { SweepOutput } from './run-one.js';
-import { builtScriptIfAny, WorkerLostError, WorkerPool } from '../threads/pool.js';
+import { builtScriptIfAny } from '../built-script.js';
+import { WorkerLostError, WorkerPool } from '../threads/pool.js';
 import { packTape } from './tape-transfer.js';
 
 /** What each sweep worker starts with. */

@@ -3,8 +3,6 @@
  * HTTP service's simulation workers are each a thin use of it. A worker answers every task it
  * is sent with exactly one message, in order, so a task needs no id to find its reply.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** A task's worker stopped before answering it: it threw (`error`), or it exited (`exitCode`). */
@@ -192,22 +190,4 @@ export class WorkerPool<Task, Reply> {
     if (this.slots.length > 0 || this.starting > 0) return;
     for (const pending of this.waiting.splice(0)) pending.reject(new NoWorkerError());
   }
-}
-
-/**
- * A worker script of `src/`, compiled: from `dist/` the file itself; when this module runs from
- * its TypeScript source (tests), the same path under `dist/`.
- *
- * @example
- * builtScript('server/simulation/worker.js'); // file:///…/dist/src/server/simulation/worker.js
- */
-export function builtScript(pathInSrc: string): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL(`../../dist/src/${pathInSrc}`, here) : new URL(`../${pathInSrc}`, here);
-}
-
-/** {@link builtScript}, or null when it has not been built (running from the TypeScript source). */
-export function builtScriptIfAny(pathInSrc: string): URL | null {
-  const url = builtScript(pathInSrc);
-  return existsSync(fileURLToPath(url)) ? url : null;
 }

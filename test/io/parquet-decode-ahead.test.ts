@@ -9,7 +9,7 @@ import { rowGroupsAhead } from '../../src/io/parquet/decode-ahead.js';
 import { LazyStrings } from '../../src/io/parquet/fast-strings.js';
 import type { DecodedRowGroup, RowGroupColumns } from '../../src/io/parquet/row-group.js';
 import { ParquetTapeFile, writeParquetTape } from '../../src/tape.js';
-import { builtScriptIfAny } from '../../src/threads/pool.js';
+import { builtScriptIfAny } from '../../src/built-script.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-decode-ahead-'));

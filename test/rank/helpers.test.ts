@@ -12,7 +12,7 @@ import { orderCounters, RankHelpers, type HelperOrder, type HelperReply } from '
 import { outOfSample, outOfSampleWith, rankWallets, rankWith } from '../../src/rank/pipeline.js';
 import { candidateWallets, copyWallets, rankContext, rankRequest, type RankedWallet } from '../../src/rank/rank.js';
 import { prepare } from '../../src/simulate.js';
-import { builtScript } from '../../src/threads/pool.js';
+import { builtScript } from '../../src/built-script.js';
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT } from '../support/paths.js';
 

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtScript, NoWorkerError, PoolClosedError, WorkerLostError, WorkerPool } from '../../src/threads/pool.js';
+import { builtScript } from '../../src/built-script.js';
+import { NoWorkerError, PoolClosedError, WorkerLostError, WorkerPool } from '../../src/threads/pool.js';
 import { PROJECT_ROOT } from '../support/paths.js';
 
 // Stand-in workers in plain JavaScript: the pool's protocol without the engine.

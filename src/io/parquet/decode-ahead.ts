@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { InputError, type InputLocation } from '../../model/errors.js';
-import { builtScriptIfAny } from '../../threads/pool.js';
+import { builtScriptIfAny } from '../../built-script.js';
 import { ColumnsReceiver, type WireColumns } from './column-wire.js';
 import type { TapeHeaderOptions } from './header.js';
 import type { OptionalColumn } from './format.js';
@@ -38,9 +38,10 @@ export type DecodeReply =
  * thread of their own while this one replays the groups before: reading, decompressing and
  * checking a group's columns is about a seventh of a simulation from Parquet, and the second
  * core is otherwise idle. The thread keeps at most {@link AHEAD} groups decoded ahead, so a
- * tape of any size still streams. A file of one row group (nothing to overlap), or a build
- * without the compiled thread script (the tests' TypeScript sources), is decoded here. An error
- * in a group is thrown when that group's turn comes, with the message the decoding here gives.
+ * tape of any size still streams. A file of one row group (nothing to overlap), a build without
+ * the compiled thread script (the TypeScript sources run unbuilt), or a process that cannot start
+ * a thread, is decoded here. An error in a group is thrown when that group's turn comes, with
+ * the message the decoding here gives.
  */
 export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly OptionalColumn[]): Generator<DecodedRowGroup> {
   const url = file.rowGroupCount > 1 ? builtScriptIfAny('io/parquet/decode-thread.js') : null;
@@ -58,7 +59,15 @@ export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly Optiona
     signal,
     port: port2,
   };
-  const worker = new Worker(url, { workerData: start, transferList: [port2] });
+  let worker: Worker;
+  try {
+    worker = new Worker(url, { workerData: start, transferList: [port2] });
+  } catch {
+    // No thread to be had (a limit of the process): the same groups, decoded here.
+    port1.close();
+    yield* file.rowGroups(without);
+    return;
+  }
   worker.unref();
   try {
     const numbers = new Set<string>(file.forms.numberFields);

@@ -5,7 +5,8 @@ import { CopysimError, InputError, RequestError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import type { Network } from '../../model/request.js';
 import type { Warning } from '../../diagnose/warning.js';
-import { builtScript, NoWorkerError, PoolClosedError, WorkerLostError, WorkerPool } from '../../threads/pool.js';
+import { builtScript } from '../../built-script.js';
+import { NoWorkerError, PoolClosedError, WorkerLostError, WorkerPool } from '../../threads/pool.js';
 import { HttpError } from '../http-error.js';
 import type { JobFailure, SimulationJob, TapeFile, WorkerConfig, WorkerMessage } from './protocol.js';
 
