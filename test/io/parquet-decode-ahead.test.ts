@@ -47,7 +47,7 @@ function readings(groups: Iterable<DecodedRowGroup>): unknown[] {
   }));
 }
 
-describe("a Parquet tape's row groups decoded on a thread ahead of the replay", () => {
+describe("a Parquet tape's row groups decoded by the reader and a thread of their own together", () => {
   it('uses the compiled thread script (the tests run after the build)', () => {
     expect(builtScriptIfAny('io/parquet/decode-thread.js'), 'run `npm run build` first').not.toBeNull();
   });
@@ -61,8 +61,10 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
       expect(file.rowGroupCount).toBe(6);
       for (const without of [[], ['transaction_hash']] as const) {
         const here = readings(file.rowGroups(without));
-        const ahead = readings(rowGroupsAhead(file, without));
+        // Every group from the other thread, then shared between the two as a reader shares them.
+        const ahead = readings(rowGroupsAhead(file, without, false));
         expect(ahead).toEqual(here);
+        expect(readings(rowGroupsAhead(file, without))).toEqual(here);
         expect(ahead.map((g) => (g as { valid: boolean }).valid)).toEqual([true, false, true, true, true, true]);
         expect(ahead.map((g) => (g as { start: number }).start)).toEqual([0, 7, 14, 21, 28, 35]);
       }
@@ -76,7 +78,7 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
     const seen: number[] = [];
     const file = new ParquetTapeFile(path('groups.parquet'), (done, total) => seen.push(done, total));
     try {
-      for (const _ of rowGroupsAhead(file, [])) {
+      for (const _ of rowGroupsAhead(file, [], false)) {
         // each group taken in turn
       }
     } finally {
@@ -109,6 +111,7 @@ describe("a Parquet tape's row groups decoded on a thread ahead of the replay", 
       const here = errorOf(() => file.rowGroups([]));
       expect(here.taken).toBe(3);
       expect(here.message).toMatch(/corrupt\.parquet: row group 3, column "quantity": cannot be decoded .*corrupt/);
+      expect(errorOf(() => rowGroupsAhead(file, [], false))).toEqual(here);
       expect(errorOf(() => rowGroupsAhead(file, []))).toEqual(here);
     } finally {
       file.close();

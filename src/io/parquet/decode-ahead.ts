@@ -5,13 +5,20 @@ import { ColumnsReceiver, type WireColumns } from './column-wire.js';
 import type { TapeHeaderOptions } from './header.js';
 import type { OptionalColumn } from './format.js';
 import type { ParquetTapeFile } from './read.js';
-import { decodedRowGroup, type DecodedRowGroup } from './row-group.js';
+import { decodedRowGroup, type DecodedRowGroup, type ReadableColumns } from './row-group.js';
 
-/** Row groups the decoding thread may hold decoded and not yet taken: memory for as many. */
-export const AHEAD = 2;
-/** Places in the shared counters: row groups posted by the decoding thread, and taken from it. */
+/**
+ * Row groups that may be decoded beyond the one the reader takes next, by either thread: memory
+ * for as many more. One lets each thread decode a group at once.
+ */
+export const AHEAD = 1;
+/**
+ * Places in the shared counters: replies posted by the decoding thread; row groups taken by the
+ * reader; the next row group nobody has claimed (each thread claims a group before decoding it).
+ */
 export const POSTED = 0;
 export const TAKEN = 1;
+export const NEXT = 2;
 /** How long the reader waits for a row group before it calls the decoding thread lost. */
 const STALL_MS = 60_000;
 
@@ -20,45 +27,48 @@ export interface DecodeStart {
   readonly path: string;
   readonly headerOptions: TapeHeaderOptions;
   readonly without: readonly OptionalColumn[];
-  /** The first row group it decodes. */
-  readonly from: number;
-  /** The counters at {@link POSTED} and {@link TAKEN}. */
+  /** The counters at {@link POSTED}, {@link TAKEN} and {@link NEXT}. */
   readonly signal: Int32Array;
-  /** Where it posts its replies, one a row group, in order. */
+  /** Where it posts a reply for each row group it claims. */
   readonly port: MessagePort;
 }
 
 /** A row group's columns and their check, or the error that ended the decoding. */
-export type DecodeReply =
+export type DecodeReply = { readonly group: number } & (
   | { readonly columns: WireColumns; readonly valid: boolean }
-  | { readonly error: string; readonly location?: InputLocation };
+  | { readonly error: string; readonly location?: InputLocation }
+);
+
+/** A row group decoded by either thread, or what made it undecodable (thrown at its turn). */
+type Decoded = { readonly columns: ReadableColumns; readonly valid: boolean } | { readonly error: Error };
 
 /**
- * The row groups of `file`, as {@link ParquetTapeFile.rowGroups} gives them, decoded on a
- * thread of their own while this one replays the groups before: reading, decompressing and
- * checking a group's columns is about a seventh of a simulation from Parquet, and the second
- * core is otherwise idle. The thread keeps at most {@link AHEAD} groups decoded ahead, so a
- * tape of any size still streams. A file of one row group (nothing to overlap), a build without
- * the compiled thread script (the TypeScript sources run unbuilt), or a process that cannot start
- * a thread, is decoded here. An error in a group is thrown when that group's turn comes, with
- * the message the decoding here gives.
+ * The row groups of `file`, as {@link ParquetTapeFile.rowGroups} gives them, decoded by this
+ * thread and a thread of its own together: reading, decompressing and checking a row group's
+ * columns is about a seventh of a simulation from Parquet, and most of a stream of swaps few
+ * of which are copied, while the second core is otherwise idle. Each thread claims the next
+ * group nobody has (a shared counter) and decodes it: the other thread whenever it can, this
+ * one when the group it needs next is unclaimed, or while it waits for the other's. At most
+ * {@link AHEAD} groups are decoded ahead of the one being read, so a tape of any size still
+ * streams. A file of one row group (nothing to share), a build without the compiled thread
+ * script (the TypeScript sources run unbuilt), or a process that cannot start a thread, is
+ * decoded here alone. An error in a group is thrown when that group's turn comes, with the
+ * message the decoding here gives.
  */
-export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly OptionalColumn[]): Generator<DecodedRowGroup> {
+export function* rowGroupsAhead(
+  file: ParquetTapeFile,
+  without: readonly OptionalColumn[],
+  /** False: this thread decodes no group, the other thread every one (for tests of its side). */
+  decodeHere = true,
+): Generator<DecodedRowGroup> {
   const url = file.rowGroupCount > 1 ? builtScriptIfAny('io/parquet/decode-thread.js') : null;
   if (url === null) {
     yield* file.rowGroups(without);
     return;
   }
-  const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const signal = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
   const { port1, port2 } = new MessageChannel();
-  const start: DecodeStart = {
-    path: file.path,
-    headerOptions: file.headerOptions,
-    without,
-    from: 1,
-    signal,
-    port: port2,
-  };
+  const start: DecodeStart = { path: file.path, headerOptions: file.headerOptions, without, signal, port: port2 };
   let worker: Worker;
   try {
     worker = new Worker(url, { workerData: start, transferList: [port2] });
@@ -70,24 +80,15 @@ export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly Optiona
   }
   worker.unref();
   try {
+    const groups = new SharedDecoding(file, without, signal, port1, decodeHere);
     const numbers = new Set<string>(file.forms.numberFields);
     const skipped = new Set<string>(without);
-    // The first group is decoded here, while the thread starts and decodes the second.
-    const head = file.decodeRowGroup(0, skipped);
-    yield decodedRowGroup(head.columns, 0, head.rows, numbers, skipped, head.valid);
-    let first = head.rows;
-    file.progress(first);
-    const receiver = new ColumnsReceiver();
-    for (let g = 1; g < file.rowGroupCount; g++) {
-      const reply = receive(port1, signal);
-      if ('error' in reply) {
-        if (reply.location !== undefined) throw new InputError(reply.error, reply.location);
-        throw new Error(`${file.path}: ${reply.error}`);
-      }
-      Atomics.add(signal, TAKEN, 1);
-      Atomics.notify(signal, TAKEN);
+    let first = 0;
+    for (let g = 0; g < file.rowGroupCount; g++) {
+      const decoded = groups.take(g);
+      if ('error' in decoded) throw decoded.error;
       const rows = file.rowGroupRows(g);
-      yield decodedRowGroup(receiver.columns(reply.columns), first, rows, numbers, skipped, reply.valid);
+      yield decodedRowGroup(decoded.columns, first, rows, numbers, skipped, decoded.valid);
       first += rows;
       file.progress(first);
     }
@@ -97,14 +98,85 @@ export function* rowGroupsAhead(file: ParquetTapeFile, without: readonly Optiona
   }
 }
 
-/** The decoding thread's next reply, waited for. */
-function receive(port: MessagePort, signal: Int32Array): DecodeReply {
-  for (;;) {
-    const posted = Atomics.load(signal, POSTED);
-    const received = receiveMessageOnPort(port);
-    if (received !== undefined) return received.message as DecodeReply;
-    if (Atomics.wait(signal, POSTED, posted, STALL_MS) === 'timed-out') {
-      throw new Error(`the thread decoding the Parquet tape gave no row group in ${STALL_MS / 1000} s`);
+/** The reader's side of the decoding shared with the thread. */
+class SharedDecoding {
+  /** Groups decoded by either thread and not yet taken, by number. */
+  private readonly ready = new Map<number, Decoded>();
+  private readonly receiver = new ColumnsReceiver();
+  private readonly skipped: ReadonlySet<string>;
+
+  constructor(
+    private readonly file: ParquetTapeFile,
+    without: readonly OptionalColumn[],
+    private readonly signal: Int32Array,
+    private readonly port: MessagePort,
+    private readonly decodeHere: boolean,
+  ) {
+    this.skipped = new Set<string>(without);
+  }
+
+  /** Row group `g`, the groups before it taken: decoded here, or waited for from the thread. */
+  take(g: number): Decoded {
+    const { signal } = this;
+    if (this.decodeHere && !this.ready.has(g) && Atomics.compareExchange(signal, NEXT, g, g + 1) === g) {
+      this.ready.set(g, this.decode(g));
+    }
+    for (;;) {
+      const decoded = this.ready.get(g);
+      if (decoded !== undefined) {
+        this.ready.delete(g);
+        Atomics.add(signal, TAKEN, 1);
+        Atomics.notify(signal, TAKEN);
+        return decoded;
+      }
+      const posted = Atomics.load(signal, POSTED);
+      if (this.receive()) continue;
+      // While the thread decodes group g, decode the next unclaimed one here, within the bound.
+      const next = Atomics.load(signal, NEXT);
+      if (
+        this.decodeHere &&
+        next < this.file.rowGroupCount &&
+        next <= g + AHEAD &&
+        Atomics.compareExchange(signal, NEXT, next, next + 1) === next
+      ) {
+        this.ready.set(next, this.decode(next));
+        continue;
+      }
+      if (Atomics.wait(signal, POSTED, posted, STALL_MS) === 'timed-out') {
+        throw new Error(`the thread decoding the Parquet tape gave no row group in ${STALL_MS / 1000} s`);
+      }
+    }
+  }
+
+  /** Takes the thread's replies that have arrived; true when there was one. */
+  private receive(): boolean {
+    let any = false;
+    for (let message = receiveMessageOnPort(this.port); message !== undefined; ) {
+      const reply = message.message as DecodeReply;
+      this.ready.set(reply.group, this.received(reply));
+      any = true;
+      message = receiveMessageOnPort(this.port);
+    }
+    return any;
+  }
+
+  private received(reply: DecodeReply): Decoded {
+    if ('error' in reply) {
+      const error =
+        reply.location !== undefined
+          ? new InputError(reply.error, reply.location)
+          : new Error(`${this.file.path}: ${reply.error}`);
+      return { error };
+    }
+    return { columns: this.receiver.columns(reply.columns), valid: reply.valid };
+  }
+
+  private decode(g: number): Decoded {
+    try {
+      const { columns, valid } = this.file.decodeRowGroup(g, this.skipped);
+      return { columns, valid };
+    } catch (e) {
+      return { error: e instanceof Error ? e : new Error(String(e)) };
     }
   }
 }

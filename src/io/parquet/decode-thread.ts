@@ -1,17 +1,31 @@
 /**
- * The thread that decodes a Parquet tape's row groups ahead of the replay (decode-ahead.ts):
- * it opens the file itself, decodes each row group in order (reading, decompressing, the
- * column checks), and posts it, staying at most {@link AHEAD} groups ahead of the thread that
- * takes them. Started from the compiled `dist/` file.
+ * The thread that decodes a Parquet tape's row groups beside the reader (decode-ahead.ts): it
+ * opens the file itself, and claims and decodes (reads, decompresses, checks) the next row
+ * group nobody has claimed whenever that group lies within {@link AHEAD} of the reader's, then
+ * posts it. Started from the compiled `dist/` file.
  */
 import { workerData } from 'node:worker_threads';
 import { InputError } from '../../model/errors.js';
 import { ColumnsSender } from './column-wire.js';
-import { AHEAD, POSTED, TAKEN, type DecodeReply, type DecodeStart } from './decode-ahead.js';
+import { AHEAD, NEXT, POSTED, TAKEN, type DecodeReply, type DecodeStart } from './decode-ahead.js';
 import { ParquetTapeFile } from './read.js';
 
-/** Posts each row group's columns, or the error that stopped the decoding, then stops. */
-function decodeAll(start: DecodeStart): void {
+/** The next row group this thread may decode, claimed; -1 when none is left. */
+function claim(signal: Int32Array, groups: number): number {
+  for (;;) {
+    const taken = Atomics.load(signal, TAKEN);
+    const next = Atomics.load(signal, NEXT);
+    if (next >= groups) return -1;
+    if (next > taken + AHEAD) {
+      Atomics.wait(signal, TAKEN, taken);
+      continue;
+    }
+    if (Atomics.compareExchange(signal, NEXT, next, next + 1) === next) return next;
+  }
+}
+
+/** Posts each row group it claims, or the error that stopped its decoding, then stops. */
+function decodeShare(start: DecodeStart): void {
   const { port, signal } = start;
   const post = (reply: DecodeReply, transfer: ArrayBuffer[] = []): void => {
     port.postMessage(reply, transfer);
@@ -20,26 +34,25 @@ function decodeAll(start: DecodeStart): void {
     Atomics.notify(signal, POSTED);
   };
   let file: ParquetTapeFile | undefined;
+  let group = -1;
   try {
     file = new ParquetTapeFile(start.path, undefined, start.headerOptions);
     const skipped = new Set<string>(start.without);
     const sender = new ColumnsSender(new Set(file.forms.numberFields));
-    for (let g = start.from; g < file.rowGroupCount; g++) {
-      const posted = g - start.from;
-      for (let taken = Atomics.load(signal, TAKEN); posted - taken >= AHEAD; taken = Atomics.load(signal, TAKEN)) {
-        Atomics.wait(signal, TAKEN, taken);
-      }
-      const { columns, valid } = file.decodeRowGroup(g, skipped);
+    for (group = claim(signal, file.rowGroupCount); group >= 0; group = claim(signal, file.rowGroupCount)) {
+      const { columns, valid } = file.decodeRowGroup(group, skipped);
       const wire = sender.wire(columns);
-      post({ columns: wire.columns, valid }, wire.transfer);
+      post({ group, columns: wire.columns, valid }, wire.transfer);
     }
   } catch (e) {
     const error = e instanceof Error ? e : new Error(String(e));
-    post({ error: error.message, ...(error instanceof InputError ? { location: error.location } : {}) });
+    // The file failed to open (group -1): the reader meets the same error opening it, first.
+    if (group >= 0)
+      post({ group, error: error.message, ...(error instanceof InputError ? { location: error.location } : {}) });
   } finally {
     file?.close();
     port.close();
   }
 }
 
-decodeAll(workerData as DecodeStart);
+decodeShare(workerData as DecodeStart);
