@@ -11,6 +11,7 @@ import type { DecodedRowGroup, RowGroupColumns } from '../../src/io/parquet/row-
 import { ParquetTapeFile, writeParquetTape } from '../../src/tape.js';
 import { builtScriptIfAny } from '../../src/built-script.js';
 import { cli } from '../support/cli.js';
+import { request as scenarioRequest } from '../support/scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'copysim-decode-ahead-'));
 const path = (name: string): string => join(dir, name);
@@ -122,21 +123,15 @@ describe("a Parquet tape's row groups decoded by the reader and a thread of thei
     const tape = { ...header, swaps: swaps(40) };
     writeFileSync(path('t.json'), JSON.stringify(tape));
     writeParquetTape(path('t.parquet'), tape as never, 7);
-    const request = {
+    const request = scenarioRequest({
       wallets: ['W0'],
-      network: 'sol',
       from_date: '1970-01-01',
       to_date: '1970-01-01',
-      buy_percentage: 50,
-      max_buy_amount: 300,
-      max_position_amount: 800,
       priority_fee: 0.0005,
-      bribe: 0.0001,
       max_dupe_buy_times: 2,
-      close_all: false,
       inactivity_time_fix: { hours: 1 },
       include_bot_fees: true,
-    };
+    });
     writeFileSync(path('r.json'), JSON.stringify(request));
     const json = await cli('simulate', '--tape', path('t.json'), '--request', path('r.json'));
     const parquet = await cli('simulate', '--tape', path('t.parquet'), '--request', path('r.json'));
@@ -174,7 +169,7 @@ describe('row group columns sent to another thread', () => {
     }
   }
 
-  const group = (wallets: (string | undefined)[], nulls: (number | undefined)[]): RowGroupColumns =>
+  const group = (wallets: (string | null)[], nulls: (number | undefined)[]): RowGroupColumns =>
     ({
       wallet: wallets,
       token: ['A', 'B', 'A'],
@@ -189,31 +184,22 @@ describe('row group columns sent to another thread', () => {
     }) as unknown as RowGroupColumns;
 
   it('keeps every value, a string table grown group by group, a mask missing as none set', () => {
-    expect(sent([group(['W1', 'W2', 'W1'], [0, 1, undefined]), group(['W3', undefined, 'W1'], [2, 0, 5])])).toEqual([
-      [
-        ['W1', 'W2', 'W1'],
-        ['A', 'B', 'A'],
-        ['buy', 'sell', 'buy'],
-        [1, 2, 3],
-        ['1.5', '2e-3', undefined],
-        [0.5, 2, 3],
-        [undefined, 1.5, null],
-        [undefined, undefined, undefined],
-        [undefined, undefined, undefined],
-        [0, 1, 0],
-      ],
-      [
-        ['W3', undefined, 'W1'],
-        ['A', 'B', 'A'],
-        ['buy', 'sell', 'buy'],
-        [1, 2, 3],
-        ['1.5', '2e-3', undefined],
-        [0.5, 2, 3],
-        [undefined, 1.5, null],
-        [undefined, undefined, undefined],
-        [undefined, undefined, undefined],
-        [2, 0, 5],
-      ],
+    // Every column as the group held it, but a null of a string column missing and a missing mask 0.
+    const received = (wallets: (string | undefined)[], masks: number[]): unknown[][] => [
+      wallets,
+      ['A', 'B', 'A'],
+      ['buy', 'sell', 'buy'],
+      [1, 2, 3],
+      ['1.5', '2e-3', undefined],
+      [0.5, 2, 3],
+      [undefined, 1.5, null],
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+      masks,
+    ];
+    expect(sent([group(['W1', 'W2', 'W1'], [0, 1, undefined]), group(['W3', null, 'W1'], [2, 0, 5])])).toEqual([
+      received(['W1', 'W2', 'W1'], [0, 1, 0]),
+      received(['W3', undefined, 'W1'], [2, 0, 5]),
     ]);
   });
 
