@@ -150,7 +150,8 @@ export class ParquetTapeFile {
   /**
    * The row groups in order, each decoded once on this thread: `swap(i)` builds its i-th swap.
    * For a loop that wants no generator between the file and the swaps; set {@link row} as it
-   * goes. `rowGroupsAhead` (decode-ahead.ts) gives the same groups decoded on a thread of their own.
+   * goes. `rowGroupsAhead` (decode-ahead.ts) gives the same groups, decoded by this thread and a
+   * thread of their own together.
    */
   *rowGroups(without: readonly OptionalColumn[] = []): Generator<DecodedRowGroup> {
     const numbers = new Set<string>(this.forms.numberFields);
