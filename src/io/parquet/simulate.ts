@@ -14,8 +14,9 @@ const NOT_READ = ['transaction_hash'] as const;
 
 /**
  * Simulates a request over a Parquet tape file. A tape written in time order (as every tape
- * copysim writes from a time-ordered source) streams a row group at a time, so memory holds one
- * row group and the replay's state, not the tape; any other is read whole and indexed. Gives
+ * copysim writes from a time-ordered source) streams a row group at a time, its groups decoded
+ * by this thread and a thread of their own together (`rowGroupsAhead`), so memory holds a few
+ * row groups and the replay's state, not the tape; any other is read whole and indexed. Gives
  * the same response as `simulate` over the same tape in JSON form. The transaction hashes,
  * which no part of a simulation reads, are not read from the file; a row group whose columns
  * all check out gives a followed wallet's swaps whole and the other swaps as the price ticks
