@@ -6,18 +6,20 @@ import { describe, expect, it } from 'vitest';
 import { areaOf, areasOf, type CpuProfile } from '../../tools/profile/profile-areas.js';
 
 describe('profile-areas', () => {
-  it('names the part of the code a function lies in', () => {
-    expect(areaOf('copyBuy', 'file:///work/main/dist/src/engine/replay.js')).toBe('src/engine');
-    expect(areaOf('add', 'file:///repo/src/numeric/decimal40-add.ts')).toBe('src/numeric');
-    expect(areaOf('simulate', 'file:///repo/dist/src/simulate.js')).toBe('src');
-    expect(areaOf('swap', 'file:///repo/dist/src/io/parquet/row-group.js')).toBe('src/io');
-    expect(areaOf('x', 'file:///repo/node_modules/pkg/src/a/b.js')).toBe('node_modules/pkg');
-    expect(areaOf('(garbage collector)', '')).toBe('garbage collector');
-    expect(areaOf('(idle)', '')).toBe('idle');
-    expect(areaOf('readFileSync', 'node:fs')).toBe('node and native code');
-    expect(areaOf('parse', 'file:///repo/node_modules/zod/v4/core/parse.js')).toBe('node_modules/zod');
-    expect(areaOf('x', 'file:///repo/node_modules/@scope/pkg/index.js')).toBe('node_modules/@scope/pkg');
-    expect(areaOf('(anonymous)', 'file:///repo/dist/bench/run.js')).toBe('other');
+  it.each([
+    ['copyBuy', 'file:///work/main/dist/src/engine/replay.js', 'src/engine'],
+    ['add', 'file:///repo/src/numeric/decimal40-add.ts', 'src/numeric'],
+    ['simulate', 'file:///repo/dist/src/simulate.js', 'src'],
+    ['swap', 'file:///repo/dist/src/io/parquet/row-group.js', 'src/io'],
+    ['x', 'file:///repo/node_modules/pkg/src/a/b.js', 'node_modules/pkg'],
+    ['(garbage collector)', '', 'garbage collector'],
+    ['(idle)', '', 'idle'],
+    ['readFileSync', 'node:fs', 'node and native code'],
+    ['parse', 'file:///repo/node_modules/zod/v4/core/parse.js', 'node_modules/zod'],
+    ['x', 'file:///repo/node_modules/@scope/pkg/index.js', 'node_modules/@scope/pkg'],
+    ['(anonymous)', 'file:///repo/dist/bench/run.js', 'other'],
+  ])('puts %s of %s in %s', (name, url, area) => {
+    expect(areaOf(name, url)).toBe(area);
   });
 
   it("sums each area's sampled time, largest first", () => {

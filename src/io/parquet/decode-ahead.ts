@@ -5,7 +5,7 @@ import { ColumnsReceiver, type WireColumns } from './column-wire.js';
 import type { TapeHeaderOptions } from './header.js';
 import type { OptionalColumn } from './format.js';
 import type { ParquetTapeFile } from './read.js';
-import { decodedRowGroup, type DecodedRowGroup, type ReadableColumns } from './row-group.js';
+import type { DecodedColumns, DecodedRowGroup } from './row-group.js';
 
 /**
  * Row groups that may be decoded beyond the one the reader takes next, by either thread: memory
@@ -40,7 +40,7 @@ export type DecodeReply = { readonly group: number } & (
 );
 
 /** A row group decoded by either thread, or what made it undecodable (thrown at its turn). */
-type Decoded = { readonly columns: ReadableColumns; readonly valid: boolean } | { readonly error: Error };
+type Decoded = DecodedColumns | { readonly error: Error };
 
 /**
  * The row groups of `file`, as {@link ParquetTapeFile.rowGroups} gives them, decoded by this
@@ -61,40 +61,41 @@ export function* rowGroupsAhead(
   /** False: this thread decodes no group, the other thread every one (for tests of its side). */
   decodeHere = true,
 ): Generator<DecodedRowGroup> {
-  const url = file.rowGroupCount > 1 ? builtScriptIfAny('io/parquet/decode-thread.js') : null;
-  if (url === null) {
+  const thread = file.rowGroupCount > 1 ? startThread(file, without) : null;
+  if (thread === null) {
     yield* file.rowGroups(without);
     return;
   }
+  try {
+    const groups = new SharedDecoding(file, new Set(without), thread.signal, thread.port, decodeHere);
+    yield* file.rowGroups(without, (g) => groups.take(g));
+  } finally {
+    thread.port.close();
+    void thread.worker.terminate();
+  }
+}
+
+/**
+ * The decoding thread started on `file`, with the counters and the port they share; null
+ * without the compiled thread script, or when the process cannot start a thread.
+ */
+function startThread(
+  file: ParquetTapeFile,
+  without: readonly OptionalColumn[],
+): { readonly worker: Worker; readonly signal: Int32Array; readonly port: MessagePort } | null {
+  const url = builtScriptIfAny('io/parquet/decode-thread.js');
+  if (url === null) return null;
   const signal = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
   const { port1, port2 } = new MessageChannel();
   const start: DecodeStart = { path: file.path, headerOptions: file.headerOptions, without, signal, port: port2 };
-  let worker: Worker;
   try {
-    worker = new Worker(url, { workerData: start, transferList: [port2] });
+    const worker = new Worker(url, { workerData: start, transferList: [port2] });
+    worker.unref();
+    return { worker, signal, port: port1 };
   } catch {
-    // No thread to be had (a limit of the process): the same groups, decoded here.
+    // No thread to be had (a limit of the process).
     port1.close();
-    yield* file.rowGroups(without);
-    return;
-  }
-  worker.unref();
-  try {
-    const groups = new SharedDecoding(file, without, signal, port1, decodeHere);
-    const numbers = new Set<string>(file.forms.numberFields);
-    const skipped = new Set<string>(without);
-    let first = 0;
-    for (let g = 0; g < file.rowGroupCount; g++) {
-      const decoded = groups.take(g);
-      if ('error' in decoded) throw decoded.error;
-      const rows = file.rowGroupRows(g);
-      yield decodedRowGroup(decoded.columns, first, rows, numbers, skipped, decoded.valid);
-      first += rows;
-      file.progress(first);
-    }
-  } finally {
-    port1.close();
-    void worker.terminate();
+    return null;
   }
 }
 
@@ -103,20 +104,17 @@ class SharedDecoding {
   /** Groups decoded by either thread and not yet taken, by number. */
   private readonly ready = new Map<number, Decoded>();
   private readonly receiver = new ColumnsReceiver();
-  private readonly skipped: ReadonlySet<string>;
 
   constructor(
     private readonly file: ParquetTapeFile,
-    without: readonly OptionalColumn[],
+    private readonly skipped: ReadonlySet<string>,
     private readonly signal: Int32Array,
     private readonly port: MessagePort,
     private readonly decodeHere: boolean,
-  ) {
-    this.skipped = new Set<string>(without);
-  }
+  ) {}
 
   /** Row group `g`, the groups before it taken: decoded here, or waited for from the thread. */
-  take(g: number): Decoded {
+  take(g: number): DecodedColumns {
     const { signal } = this;
     if (this.decodeHere && !this.ready.has(g) && Atomics.compareExchange(signal, NEXT, g, g + 1) === g) {
       this.ready.set(g, this.decode(g));
@@ -127,6 +125,7 @@ class SharedDecoding {
         this.ready.delete(g);
         Atomics.add(signal, TAKEN, 1);
         Atomics.notify(signal, TAKEN);
+        if ('error' in decoded) throw decoded.error;
         return decoded;
       }
       const posted = Atomics.load(signal, POSTED);
@@ -161,20 +160,15 @@ class SharedDecoding {
   }
 
   private received(reply: DecodeReply): Decoded {
-    if ('error' in reply) {
-      const error =
-        reply.location !== undefined
-          ? new InputError(reply.error, reply.location)
-          : new Error(`${this.file.path}: ${reply.error}`);
-      return { error };
-    }
-    return { columns: this.receiver.columns(reply.columns), valid: reply.valid };
+    if (!('error' in reply)) return { columns: this.receiver.columns(reply.columns), valid: reply.valid };
+    const { error, location } = reply;
+    return { error: location !== undefined ? new InputError(error, location) : new Error(error) };
   }
 
+  /** Group `g` decoded here; an error kept for its turn, as the thread's are. */
   private decode(g: number): Decoded {
     try {
-      const { columns, valid } = this.file.decodeRowGroup(g, this.skipped);
-      return { columns, valid };
+      return this.file.decodeRowGroup(g, this.skipped);
     } catch (e) {
       return { error: e instanceof Error ? e : new Error(String(e)) };
     }

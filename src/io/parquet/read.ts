@@ -9,6 +9,7 @@ import { readDeltaLengthStrings } from './fast-strings.js';
 import {
   columnsValid,
   decodedRowGroup,
+  type DecodedColumns,
   type DecodedRowGroup,
   type FileColumn,
   type RowGroupColumns,
@@ -153,21 +154,22 @@ export class ParquetTapeFile {
    * goes. `rowGroupsAhead` (decode-ahead.ts) gives the same groups, decoded by this thread and a
    * thread of their own together.
    */
-  *rowGroups(without: readonly OptionalColumn[] = []): Generator<DecodedRowGroup> {
+  *rowGroups(
+    without: readonly OptionalColumn[] = [],
+    /** How group `g` is decoded (rowGroupsAhead shares the work with a thread); by default, here. */
+    decode: (g: number, skipped: ReadonlySet<string>) => DecodedColumns = (g, skipped) =>
+      this.decodeRowGroup(g, skipped),
+  ): Generator<DecodedRowGroup> {
     const numbers = new Set<string>(this.forms.numberFields);
     const skipped = new Set<string>(without);
     let start = 0;
     for (let g = 0; g < this.rowGroupCount; g++) {
-      const { columns, rows, valid } = this.decodeRowGroup(g, skipped);
+      const { columns, valid } = decode(g, skipped);
+      const rows = this.rowGroupRows(g);
       yield decodedRowGroup(columns, start, rows, numbers, skipped, valid);
       start += rows;
-      this.progress(start);
+      this.onProgress?.(start, this.rows);
     }
-  }
-
-  /** Tells the progress callback that the first `rowsRead` rows have been read. */
-  progress(rowsRead: number): void {
-    this.onProgress?.(rowsRead, this.rows);
   }
 
   get rowGroupCount(): number {
@@ -180,17 +182,16 @@ export class ParquetTapeFile {
   }
 
   /**
-   * Row group `g` decoded, without the columns of `skipped`, and whether every row makes a
-   * valid swap (checked a column at a time: see `DecodedRowGroup.valid`).
+   * Row group `g` decoded on this thread, without the columns of `skipped`, and whether every
+   * row makes a valid swap (checked a column at a time: see `DecodedRowGroup.valid`).
    */
   decodeRowGroup(
     g: number,
     skipped: ReadonlySet<string>,
-  ): { readonly columns: RowGroupColumns; readonly rows: number; readonly valid: boolean } {
-    const rows = this.rowGroupRows(g);
-    const numbers = new Set<string>(this.forms.numberFields);
+  ): { readonly columns: RowGroupColumns; readonly valid: boolean } {
     const columns = this.readRowGroup(g, skipped);
-    return { columns, rows, valid: columnsValid(columns, rows, numbers, skipped) };
+    const numbers = new Set<string>(this.forms.numberFields);
+    return { columns, valid: columnsValid(columns, this.rowGroupRows(g), numbers, skipped) };
   }
 
   /** An {@link InputError} about this file. */

@@ -21,6 +21,11 @@ export type Column = FileColumn | TableStrings | Doubles;
 export type RowGroupColumns = Record<SwapColumn | typeof NULLS_COLUMN, FileColumn>;
 /** One row group's columns as its readers take them. */
 export type ReadableColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
+/** A row group's columns and whether every row makes a valid swap ({@link columnsValid}). */
+export interface DecodedColumns {
+  readonly columns: ReadableColumns;
+  readonly valid: boolean;
+}
 
 /** A swap of a wallet not followed, as far as a replay reads it, with its wallet. */
 export type MarketTick = PriceTick & { readonly wallet: string };
