@@ -21,6 +21,7 @@ export { readTapeFile } from './io/read-tape.js';
 export type { TapeHeaderOptions } from './io/parquet/header.js';
 export { simulateJsonlFile, simulateJsonlFileParts } from './io/jsonl-tape.js';
 export { simulateParquetFileParts } from './io/parquet/simulate.js';
+export { simulateJsonFileParts } from './io/json-tape/simulate.js';
 export { indexTape, type IndexedTape } from './engine/tape-index.js';
 
 // Many requests over one tape, the latency curve, and wallets ranked by the copier's result.

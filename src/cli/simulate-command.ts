@@ -21,6 +21,9 @@ import { formatTextReport } from '../report/text-report.js';
 import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
 import type { ErrorBody } from '../model/errors.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
+import { simulateJsonFileStreamed } from '../io/json-tape/simulate.js';
+import type { SwapWatcher } from '../io/group-replay.js';
+import type { MarketPrices } from '../diagnose/market-prices.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { readJson, readText } from '../io/files.js';
 import { EXIT_INPUT, EXIT_OK, EXIT_REQUEST, formatJson, type CliIo } from './io.js';
@@ -37,7 +40,9 @@ export const SIMULATE_HELP =
 
 Replays TAPE for the simulator request and prints the 200 body of POST /wallets/simulator.
 
-  --tape FILE       the tape: one JSON file, or JSONL (name ending in .jsonl: a header line
+  --tape FILE       the tape: one JSON file (streamed while a second thread parses its swaps
+                    when they are in time order and "swaps" is its last member; else read
+                    whole), or JSONL (name ending in .jsonl: a header line
                     {"network","tokens","native_prices"}, then one swap a line, in
                     non-decreasing time; it is streamed, never held in memory), or Parquet
                     (name ending in .parquet, written by copysim convert or an import; read a
@@ -154,36 +159,83 @@ interface SimulationRun {
   readonly tapeInMemory: IndexedTape | null;
 }
 
-/** Streams a JSONL or Parquet tape through the engine, gathering the facts its warnings need. */
-function runStreamed(tape: string, header: TapeHeaderOptions, inputs: SimulateInputs, bar: Progress): SimulationRun {
-  const { request, parsed, options } = inputs;
-  // A streamed tape (JSONL, Parquet) is where memory is the point: let V8's old generation grow by a quarter
-  // after each full collection instead of its default (about double), so garbage is collected
-  // sooner. On a 10M-swap stream it cuts the peak from ~920 to ~580 MB for ~15 % more time.
+/** A streamed run: the response, and the market its trades are checked against when it was gathered. */
+interface StreamedRun {
+  readonly parts: ResponseParts;
+  readonly market: MarketPrices | null;
+}
+
+/** Simulates a request over the tape as it streams by, showing each swap to `onSwap`; null: it cannot stream. */
+type Streamer = (request: unknown, onSwap?: SwapWatcher) => StreamedRun | null;
+
+/** A JSONL or Parquet tape through the engine, streamed; memory, not time, is the point. */
+function streamFile(tape: string, header: TapeHeaderOptions, options: object, bar: Progress): Streamer {
+  // Let V8's old generation grow by a quarter after each full collection instead of its
+  // default (about double), so garbage is collected sooner. On a 10M-swap stream it cuts the
+  // peak from ~920 to ~580 MB for ~15 % more time.
   setFlagsFromString('--heap-growing-percent=25');
-  const facts = new TapeFactsCollector(parsed.network, parsed, requestWindow(parsed));
-  const stream = (req: unknown, onSwap?: (swap: unknown, leader?: number) => void): ResponseParts =>
-    isParquetPath(tape)
-      ? simulateParquetFileParts(tape, req, options, (done, total) => bar.update(done, total), onSwap, header)
-      : simulateJsonlFileParts(tape, req, options, {
+  return (request, onSwap) => ({
+    parts: isParquetPath(tape)
+      ? simulateParquetFileParts(tape, request, options, (done, total) => bar.update(done, total), onSwap, header)
+      : simulateJsonlFileParts(tape, request, options, {
           onProgress: (read, size) => bar.update(megabytes(read), megabytes(size)),
           ...(onSwap !== undefined ? { onSwap } : {}),
-        });
-  const parts = stream(request, (swap, leader) => facts.add(swap, leader));
+        }),
+    // Without the tape in memory the trades' prices are not checked against the market's.
+    market: null,
+  });
+}
+
+/** A JSON tape in time order, streamed while another thread parses it (null: not such a tape). */
+function streamJsonFile(tape: string, options: object, bar: Progress): Streamer {
+  return (request, onSwap) =>
+    simulateJsonFileStreamed(
+      tape,
+      request,
+      options,
+      (read, size) => bar.update(megabytes(read), megabytes(size)),
+      onSwap,
+    );
+}
+
+/** Runs a streamed simulation, gathering the facts its warnings need; null when the tape cannot stream. */
+function runStreamed(stream: Streamer, inputs: SimulateInputs): SimulationRun | null {
+  const { request, parsed, options } = inputs;
+  const facts = new TapeFactsCollector(parsed.network, parsed, requestWindow(parsed));
+  const run = stream(request, (swap, leader) => facts.add(swap, leader));
+  if (run === null) return null;
+  const { parts, market } = run;
   // Only a run without a trade needs the skip log's reasons: then the file is read again.
-  const outcome = () => outcomeOf(parts.dealCount > 0 || parts.skipped !== null ? parts : stream(withSkipLog(parsed)));
-  // Without the tape in memory the trades' prices are not checked against the market's.
-  const tradeChecks = tradeWarnings(dealsOf(parts), null, options);
+  const outcome = () => {
+    if (parts.dealCount > 0 || parts.skipped !== null) return outcomeOf(parts);
+    const again = stream(withSkipLog(parsed));
+    if (again === null) throw new Error('the tape streamed once, and not the second time');
+    return outcomeOf(again.parts);
+  };
+  const tradeChecks = tradeWarnings(dealsOf(parts), market, options);
   return { parts, warnings: [...warningsOf(facts.facts(), parsed, outcome), ...tradeChecks], tapeInMemory: null };
 }
 
-/** Runs the simulation over the tape file, streamed or read whole, with a progress bar. */
+/**
+ * Runs the simulation over the tape file, streamed or read whole, with a progress bar. A JSON
+ * tape streams when its swaps are in time order (unless the HTML report needs it in memory for
+ * its price charts), and is read whole otherwise.
+ */
 function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo): SimulationRun {
   const { tape, header } = flags;
-  const jsonl = isJsonlPath(tape);
-  const bar = progressBar(io, 'simulate', jsonl ? 'MB read' : 'swaps');
+  const streamed = isJsonlPath(tape) || isParquetPath(tape);
+  if (streamed || flags.html === undefined) {
+    const bar = progressBar(io, 'simulate', isParquetPath(tape) ? 'swaps' : 'MB read');
+    try {
+      if (streamed) return runStreamed(streamFile(tape, header, inputs.options, bar), inputs)!;
+      const run = runStreamed(streamJsonFile(tape, inputs.options, bar), inputs);
+      if (run !== null) return run;
+    } finally {
+      bar.finish();
+    }
+  }
+  const bar = progressBar(io, 'simulate', 'swaps');
   try {
-    if (jsonl || isParquetPath(tape)) return runStreamed(tape, header, inputs, bar);
     const whole = readTapeFile(tape);
     const parts = simulateParts(whole, inputs.request, inputs.options, {
       onProgress: (done, total) => bar.update(done, total),

@@ -1,11 +1,10 @@
 import type { IndexedTape } from '../engine/tape-index.js';
-import { PRICE_HIGH, SWAP_ROW, TIME, tapeMemo, type TapeMemo } from '../engine/tape-memo.js';
-import { doubleWord } from '../numeric/double-word.js';
 import { DecimalJs40 } from '../numeric/decimal.js';
-import { resolveEngineOptions, type EngineOptions, type EngineOptionsInput } from '../model/options.js';
+import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
 import { utcIso } from '../model/utc-time.js';
 import type { Warning } from './warning.js';
+import { TapeMarket, type MarketPrices } from './market-prices.js';
 
 /** A follower trade priced this many times above or below the market's median is far from it. */
 export const FAR_FROM_MARKET = 10;
@@ -25,15 +24,21 @@ export interface DealSource {
 
 /**
  * The warnings about the follower's own trades: those filled at a price far from the token's
- * market (`price_far_from_market`, with the tape in memory), and those into pools of unknown
- * liquidity priced with the flat slippage that nobody chose (`unknown_liquidity`: the engine
- * options, as given, set neither `assumed_liquidity_usd` nor `unknown_liquidity_slippage_percent`).
+ * market (`price_far_from_market`, with the tape in memory or its market gathered as it streamed
+ * by), and those into pools of unknown liquidity priced with the flat slippage that nobody chose
+ * (`unknown_liquidity`: the engine options, as given, set neither `assumed_liquidity_usd` nor
+ * `unknown_liquidity_slippage_percent`).
  */
-export function tradeWarnings(deals: DealSource, tape: IndexedTape | null, given: EngineOptionsInput): Warning[] {
+export function tradeWarnings(
+  deals: DealSource,
+  market: IndexedTape | MarketPrices | null,
+  given: EngineOptionsInput,
+): Warning[] {
   const trades = followerTrades(deals);
   const warnings: Warning[] = [];
-  if (tape !== null) {
-    const far = farFromMarket(trades, tape, resolveEngineOptions(given));
+  if (market !== null) {
+    const prices = 'kind' in market ? new TapeMarket(market, resolveEngineOptions(given)) : market;
+    const far = farFromMarket(trades, prices);
     if (far !== null) warnings.push(far);
   }
   const chosen = (value: unknown): boolean => value !== undefined && value !== null;
@@ -59,98 +64,6 @@ function followerTrades(deals: DealSource): FollowerTrade[] {
     for (const trade of deals.trades(d)) trades.push({ deal: d, token, trade });
   }
   return trades;
-}
-
-/**
- * The swaps of each token in event order, as positions in one array (a counting sort of the
- * event order by token): token `t`'s swaps are `swaps[start[t] .. start[t + 1])`, with their
- * times beside them. Only the price observations count: swaps below `min_price_swap_usd` are
- * none (model 1.2), and not the market either. The arrays as long as the tape are plain arrays,
- * on the heap: a typed array's memory is external to it, and V8 answers each 64 MB of new
- * external memory with a full collection, here of a heap holding the whole tape (about 0.2 s on
- * a 1M-swap tape, after the replay's own typed arrays).
- */
-class TokenSeries {
-  readonly start: Int32Array;
-  readonly swaps: number[];
-  readonly times: number[];
-  private readonly memo: TapeMemo;
-  /** The memo's times and price words (`TapeMemo.timeline`). */
-  private readonly timeline: Float64Array;
-  /**
-   * The prices by position, 0 until read: the neighbours of a token's trades overlap, and read
-   * here they lie side by side, where the timeline holds them by swap index, far apart.
-   */
-  private readonly prices: number[];
-  private readonly word = doubleWord();
-
-  constructor(tape: IndexedTape, options: EngineOptions) {
-    const { order, tokenOf, swaps } = tape;
-    const least = Number(options.min_price_swap_usd);
-    // 1 for each swap (by position in event order) that is a price observation: read once.
-    const counted = new Uint8Array(order.length);
-    const start = new Int32Array(tape.tokens.length + 1);
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      if (least > 0) {
-        // Only then are the swaps' objects read: most tapes are read from typed arrays here.
-        const amount = swaps[i]!.usd_amount;
-        if (amount !== undefined && Number(amount) < least) continue;
-      }
-      counted[k] = 1;
-      start[tokenOf[i]! + 1]!++;
-    }
-    for (let t = 0; t < tape.tokens.length; t++) start[t + 1]! += start[t]!;
-    const next = start.slice(0, -1);
-    const count = start[tape.tokens.length]!;
-    this.swaps = new Array<number>(count).fill(0);
-    this.times = doubles(count);
-    this.memo = tapeMemo(tape);
-    this.timeline = this.memo.timeline();
-    for (let k = 0; k < order.length; k++) {
-      if (counted[k] === 0) continue;
-      const i = order[k]!;
-      const at = next[tokenOf[i]!]!++;
-      this.swaps[at] = i;
-      this.times[at] = this.timeline[SWAP_ROW * i + TIME]!;
-    }
-    this.start = start;
-    this.prices = doubles(count);
-  }
-
-  /**
-   * The price of the swap at position `at`, to within 2^-100 (the engine's price word, made once
-   * per swap and tape: the replay has made most of them).
-   */
-  price(at: number): number {
-    const known = this.prices[at]!;
-    if (known !== 0) return known;
-    const i = this.swaps[at]!;
-    let high = this.timeline[SWAP_ROW * i + PRICE_HIGH]!;
-    if (high === 0) {
-      this.memo.makePriceWord(i, this.word);
-      high = this.word[0]!;
-    }
-    this.prices[at] = high;
-    return high;
-  }
-
-  /** The first position of token `t`'s swaps whose time is after `time`. */
-  firstAfter(t: number, time: number): number {
-    let lo = this.start[t]!;
-    let hi = this.start[t + 1]!;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.times[mid]! <= time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-}
-
-/** `n` zeros in an array of unboxed doubles (filled with a fraction first, it holds doubles from the start). */
-function doubles(n: number): number[] {
-  return new Array<number>(n).fill(0.5).fill(0);
 }
 
 /** The median of `values[0 .. n)`, sorted in place (an insertion sort: n is at most 2 × NEIGHBOURS). */
@@ -186,24 +99,22 @@ interface FarTrade {
  * of the token's `NEIGHBOURS` swaps before it (at or before its time) and after it: a junk print
  * (a dust trade at a stale or broken price) that the copy or an exit was priced from.
  */
-function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, options: EngineOptions): Warning | null {
-  const idOf = new Map(tape.tokens.map((t, id) => [t.address, id]));
-  const series = new TokenSeries(tape, options);
+function farFromMarket(trades: readonly FollowerTrade[], market: MarketPrices): Warning | null {
   const around = new Float64Array(2 * NEIGHBOURS);
   const found: FarTrade[] = [];
   for (const { deal, token, trade } of trades) {
-    const t = idOf.get(token.address);
+    const t = market.tokenId(token.address);
     if (t === undefined || trade.usd_price === null) continue;
-    const split = series.firstAfter(t, trade.time);
-    const from = Math.max(series.start[t]!, split - NEIGHBOURS);
-    const to = Math.min(series.start[t + 1]!, split + NEIGHBOURS);
+    const split = market.firstAfter(t, trade.time);
+    const from = Math.max(market.start[t]!, split - NEIGHBOURS);
+    const to = Math.min(market.start[t + 1]!, split + NEIGHBOURS);
     if (to - from < FEWEST_PRICES) continue;
-    for (let at = from; at < to; at++) around[at - from] = series.price(at);
-    const market = median(around, to - from);
-    if (apart(trade.usd_price, market) < FAR_FROM_MARKET) continue;
+    for (let at = from; at < to; at++) around[at - from] = market.price(at);
+    const middle = median(around, to - from);
+    if (apart(trade.usd_price, middle) < FAR_FROM_MARKET) continue;
     let source: number | null = null;
     for (let j = split - 1; j >= from; j--) {
-      if (source === null || apart(trade.usd_price, series.price(j)) < apart(trade.usd_price, series.price(source)))
+      if (source === null || apart(trade.usd_price, market.price(j)) < apart(trade.usd_price, market.price(source)))
         source = j;
     }
     const label = token.symbol ?? token.name ?? token.address;
@@ -211,13 +122,13 @@ function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, opti
       deal,
       label,
       trade,
-      median: market,
+      median: middle,
       around: to - from,
-      source: source === null ? null : series.swaps[source]!,
+      source: source === null ? null : market.swapIndex(source),
     });
   }
   if (found.length === 0) return null;
-  const described = found.slice(0, SHOWN).map((f) => describe(f, tape));
+  const described = found.slice(0, SHOWN).map((f) => describe(f, market));
   const more = found.length > SHOWN ? `; and ${found.length - SHOWN} more` : '';
   const sources = [...new Set(found.flatMap((f) => (f.source === null ? [] : [f.source])))];
   return {
@@ -231,7 +142,7 @@ function farFromMarket(trades: readonly FollowerTrade[], tape: IndexedTape, opti
   };
 }
 
-function describe(f: FarTrade, tape: IndexedTape): string {
+function describe(f: FarTrade, market: MarketPrices): string {
   const times =
     f.trade.usd_price! > f.median
       ? `${round(f.trade.usd_price! / f.median)}× above`
@@ -239,7 +150,7 @@ function describe(f: FarTrade, tape: IndexedTape): string {
   const fill = `${f.trade.type} at ${utcIso(f.trade.time)} filled at ${price(f.trade.usd_price!)} USD`;
   const head = `deals[${f.deal}] (${f.label}) ${fill}, ${times} the median ${price(f.median)} of ${f.around} swaps`;
   if (f.source === null) return head;
-  const swap = tape.swaps[f.source]!;
+  const swap = market.swap(f.source);
   const amount = swap.usd_amount === undefined ? '' : `, ${Number(swap.usd_amount)} USD`;
   const what = `${swap.type} by ${swap.wallet} at ${utcIso(swap.time)}${amount} at ${price(Number(swap.usd_price))}`;
   return `${head}; priced from swaps[${f.source}] (${what})`;

@@ -2,7 +2,7 @@ import { InputError } from '../model/errors.js';
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import { parseSwap, type Swap, type TapeHeader } from '../model/tape.js';
-import type { PriceTick } from './known-prices.js';
+import { PriceThreshold, type PriceTick } from './known-prices.js';
 import { NativePriceSeries } from './native-prices.js';
 import { Replay, type ReplayResult } from './replay.js';
 import { isValidSwap } from './tape-check.js';
@@ -26,6 +26,11 @@ export class StreamingReplay {
   private readonly leaderOf = new Map<string, number>();
   private readonly network: TapeHeader['network'];
   private readonly end: number;
+  /**
+   * True when a swap of a wallet not followed must come whole to {@link pushMarket}: with a
+   * `min_price_swap_usd`, its `usd_amount` (or quantity) decides whether it sets a price.
+   */
+  readonly marketReadsAmounts: boolean;
   private count = 0;
   private lastTime = -Infinity;
 
@@ -38,6 +43,7 @@ export class StreamingReplay {
       options,
     });
     this.end = this.run.window.end;
+    this.marketReadsAmounts = PriceThreshold.of(options.min_price_swap_usd) !== null;
     this.tokens = new TokenTable(header.network, header.tokens);
     request.wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(header.network, wallet), leader));
   }
@@ -69,7 +75,8 @@ export class StreamingReplay {
 
   /**
    * {@link pushChecked} for a valid swap of a wallet not followed: only its token, time, price
-   * and liquidity take part in the replay, so a columnar source need not build the rest.
+   * and liquidity take part in the replay (and its USD amount or quantity when
+   * {@link marketReadsAmounts}), so a columnar source need not build the rest.
    */
   pushMarket(token: string, tick: PriceTick): void {
     if (!this.inOrder(tick.time)) return;

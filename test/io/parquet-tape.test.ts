@@ -107,6 +107,21 @@ describe('the Parquet tape', () => {
     expect(parquet.out).toBe(json.out);
   });
 
+  it('streams with min_price_swap_usd, which reads the amount of a swap not followed', async () => {
+    writeFileSync(path('t.json'), tapeText);
+    convertTapeFile(path('t.json'), path('t.parquet'));
+    writeFileSync(path('r.json'), requestFor('W1'));
+    // Wé's sell, not followed, has no usd_amount: 5 × 0.3 = 1.5 USD, below 2, sets no price.
+    for (const min of [1, 2]) {
+      writeFileSync(path('o.json'), JSON.stringify({ min_price_swap_usd: min }));
+      const flags = ['--request', path('r.json'), '--options', path('o.json')];
+      const json = await cli('simulate', '--tape', path('t.json'), ...flags);
+      const parquet = await cli('simulate', '--tape', path('t.parquet'), ...flags);
+      expect(json.code, json.err).toBe(0);
+      expect(parquet.out).toBe(json.out);
+    }
+  });
+
   it('reads a tape written out of time order whole (no streaming), as JSON would be', async () => {
     const { swaps, ...header } = JSON.parse(tapeText) as { swaps: { time: number }[] };
     writeParquetTape(path('unordered.parquet'), { ...header, swaps: [...swaps].reverse() } as never);

@@ -38,6 +38,11 @@ export class Doubles {
     const value = this.values[i]!;
     return value === value ? value : undefined;
   }
+
+  /** The doubles, to send them to another thread. */
+  get doubles(): Float64Array {
+    return this.values;
+  }
 }
 
 /** A column as it crosses to another thread. */
@@ -48,6 +53,9 @@ type WireColumn =
   | { readonly kind: 'numbers'; readonly numbers: Float64Array }
   | { readonly kind: 'missing'; readonly length: number }
   | { readonly kind: 'values'; readonly values: ArrayLike<unknown> };
+
+/** A row group's columns as a sender takes them: as decoded, or a number-form decimal already as doubles. */
+export type SentColumns = Record<keyof RowGroupColumns, FileColumn | Doubles>;
 
 /** A row group's columns as they cross to another thread (see {@link ColumnsSender}). */
 export type WireColumns = Record<string, WireColumn>;
@@ -88,11 +96,14 @@ export class ColumnsSender {
   /** @param numbers the decimal columns whose values were JSON numbers: sent as doubles, made here. */
   constructor(private readonly numbers: ReadonlySet<string> = new Set()) {}
 
-  wire(columns: RowGroupColumns): { readonly columns: WireColumns; readonly transfer: ArrayBuffer[] } {
+  wire(columns: SentColumns): { readonly columns: WireColumns; readonly transfer: ArrayBuffer[] } {
     const out: WireColumns = {};
     const transfer: ArrayBuffer[] = [];
-    for (const [name, column] of Object.entries(columns) as [string, FileColumn][]) {
-      if (column instanceof LazyStrings && this.numbers.has(name)) {
+    for (const [name, column] of Object.entries(columns) as [string, FileColumn | Doubles][]) {
+      if (column instanceof Doubles) {
+        out[name] = { kind: 'numbers', numbers: column.doubles };
+        transfer.push(column.doubles.buffer as ArrayBuffer);
+      } else if (column instanceof LazyStrings && this.numbers.has(name)) {
         // A number-form decimal as the reader makes it (`Number` of its text), NaN where missing.
         const numbers = new Float64Array(column.length);
         for (let i = 0; i < numbers.length; i++) {

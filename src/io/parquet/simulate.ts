@@ -2,12 +2,13 @@ import { InputError } from '../../model/errors.js';
 import type { EngineOptionsInput } from '../../model/options.js';
 import { prepare, simulateParts, checkNetwork } from '../../simulate.js';
 import { responseParts, type ResponseParts } from '../../report/response.js';
-import { parseTapeHeader, type Swap } from '../../model/tape.js';
+import { parseTapeHeader } from '../../model/tape.js';
 import { StreamingReplay } from '../../engine/stream.js';
 import { readTapeFile } from '../read-tape.js';
 import { ParquetTapeFile } from './read.js';
 import { rowGroupsAhead } from './decode-ahead.js';
 import type { TapeHeaderOptions } from './header.js';
+import { replayGroup, type SwapWatcher } from '../group-replay.js';
 
 /** What a simulation reads of a swap: everything but its transaction hash. */
 const NOT_READ = ['transaction_hash'] as const;
@@ -34,7 +35,7 @@ export function simulateParquetFileParts(
    * Shown every swap as it goes by (the warnings' facts of a streamed tape), with its place in
    * the request's wallets (-1: not followed) when the replay has looked it up.
    */
-  onSwap?: (swap: unknown, leader?: number) => void,
+  onSwap?: SwapWatcher,
   /** The header of a file another program wrote (see `readTapeFile`). */
   headerOptions: TapeHeaderOptions = {},
 ): ResponseParts {
@@ -51,28 +52,7 @@ export function simulateParquetFileParts(
     const header = parseTapeHeader(file.header);
     checkNetwork(header.network, parsed.network);
     const stream = new StreamingReplay(header, parsed, engineOptions);
-    for (const group of rowGroupsAhead(file, NOT_READ)) {
-      for (let i = 0; i < group.rows; i++) {
-        file.row = group.start + i;
-        if (!group.valid) {
-          // A bad value somewhere in the group: each swap checked, the first bad one named.
-          const swap = group.swap(i);
-          onSwap?.(swap);
-          stream.push(swap);
-          continue;
-        }
-        const leader = stream.leaderIndex(group.wallet(i));
-        if (leader >= 0) {
-          const swap = group.swap(i) as unknown as Swap;
-          onSwap?.(swap, leader);
-          stream.pushChecked(swap, leader);
-        } else {
-          const tick = group.tick(i);
-          onSwap?.(tick, leader);
-          stream.pushMarket(group.token(i), tick);
-        }
-      }
-    }
+    for (const group of rowGroupsAhead(file, NOT_READ)) replayGroup(stream, group, onSwap, file);
     const { result, tokens } = stream.finish();
     return responseParts(result, tokens);
   } catch (e) {

@@ -1,0 +1,58 @@
+/**
+ * The thread that reads a JSON tape's swaps beside the replay (blocks-ahead.ts): it cuts the
+ * swaps array into blocks, parses and checks each, gathers the market's price observations, and
+ * posts the block's columns, at most {@link AHEAD} ahead of the replay. Started from the
+ * compiled `dist/` file.
+ */
+import { workerData } from 'node:worker_threads';
+import { MarketObservations } from '../../diagnose/market-prices.js';
+import { ColumnsSender } from '../parquet/column-wire.js';
+import { AHEAD, POSTED, TAKEN, type BlocksReply, type BlocksStart } from './blocks-ahead.js';
+import { decodeBlock, swapBlocks } from './blocks.js';
+
+function readBlocks(start: BlocksStart): void {
+  const { port, signal } = start;
+  let posted = 0;
+  const post = (reply: BlocksReply, transfer: ArrayBuffer[] = []): void => {
+    port.postMessage(reply, transfer);
+    posted++;
+    // After the message: a replay that finds no message waits for this count to move.
+    Atomics.add(signal, POSTED, 1);
+    Atomics.notify(signal, POSTED);
+  };
+  try {
+    const market = new MarketObservations(start.network, start.least);
+    const sender = new ColumnsSender();
+    let swaps = 0;
+    for (const block of swapBlocks(start.path, start.from, start.to)) {
+      for (let taken = Atomics.load(signal, TAKEN); posted - taken >= AHEAD; taken = Atomics.load(signal, TAKEN)) {
+        Atomics.wait(signal, TAKEN, taken);
+      }
+      const decoded = decodeBlock(block.bytes, swaps, market);
+      if ('refused' in decoded) {
+        post({ kind: 'refused', reason: decoded.refused });
+        return;
+      }
+      const wire = sender.wire(decoded.columns);
+      post(
+        { kind: 'block', start: swaps, rows: decoded.rows, from: block.from, to: block.to, columns: wire.columns },
+        wire.transfer,
+      );
+      swaps += decoded.rows;
+    }
+    const byToken = market.byToken();
+    const { start: starts, swaps: indices, times, prices } = byToken;
+    post({ kind: 'end', market: byToken }, [
+      starts.buffer,
+      indices.buffer,
+      times.buffer,
+      prices.buffer,
+    ] as ArrayBuffer[]);
+  } catch (e) {
+    post({ kind: 'refused', reason: (e as Error).message });
+  } finally {
+    port.close();
+  }
+}
+
+readBlocks(workerData as BlocksStart);

@@ -1,0 +1,145 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/**
+ * Where a JSON tape file keeps its swaps: the `"swaps"` array as the top-level object's last
+ * member, found without parsing the file. What lies around the array is the tape's header.
+ */
+export interface JsonTapeLayout {
+  /** The file's size in bytes. */
+  readonly size: number;
+  /** The first byte inside the swaps array (after its `[`). */
+  readonly bodyStart: number;
+  /** The array's closing `]`: the swaps' text is `[bodyStart, bodyEnd)`. */
+  readonly bodyEnd: number;
+  /** The top-level object with an empty swaps array, parsed (not validated). */
+  readonly header: Record<string, unknown>;
+}
+
+/** Bytes read at a time while looking for the swaps array. */
+const HEAD_CHUNK = 1 << 16;
+/** Bytes read from the end for the array's closing bracket. */
+const TAIL_BYTES = 4096;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const SWAPS_KEY = Buffer.from('"swaps"');
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+export function isJsonSpace(byte: number | undefined): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/**
+ * The layout of a JSON tape whose `"swaps"` array is the top-level object's last member (as every
+ * tape copysim writes, and most writers, have it), or null for any other file: another member
+ * order, a file that is not such an object, a header that does not parse, a file that cannot be
+ * opened. Null only means the file is read whole instead, where its errors are named.
+ */
+export function readJsonTapeLayout(path: string): JsonTapeLayout | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null; // missing or unreadable: the whole reading says so
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const bodyStart = swapsArrayStart(fd, size);
+    if (bodyStart < 0) return null;
+    const bodyEnd = lastMemberArrayEnd(fd, size);
+    if (bodyEnd < bodyStart) return null;
+    const head = readBytes(fd, 0, bodyStart);
+    const tail = readBytes(fd, bodyEnd, size - bodyEnd);
+    // The header as the file has it, its swaps array emptied: `{…, "swaps": [` + `]}`.
+    const text = Buffer.concat([head, tail]).toString('utf8');
+    let header: unknown;
+    try {
+      header = JSON.parse(text);
+    } catch {
+      return null;
+    }
+    if (typeof header !== 'object' || header === null || Array.isArray(header)) return null;
+    return { size, bodyStart, bodyEnd, header: header as Record<string, unknown> };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The byte after the `[` that opens the value of the top-level object's `"swaps"` key, or -1.
+ * Scans from the start, minding strings and nesting, so a `"swaps"` inside the tokens' map or
+ * a string is not taken for it.
+ */
+function swapsArrayStart(fd: number, size: number): number {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  /** Where the last string at depth 1 began, and whether it was `"swaps"`. */
+  let keyIsSwaps = false;
+  let afterColon = false;
+  let bytes = Buffer.alloc(0);
+  for (let at = 0; at < size; ) {
+    const chunk = readBytes(fd, at, Math.min(HEAD_CHUNK, size - at));
+    bytes = Buffer.concat([bytes, chunk]);
+    for (let i = at; i < at + chunk.length; i++) {
+      const byte = bytes[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
+        else if (byte === QUOTE) inString = false;
+        continue;
+      }
+      if (isJsonSpace(byte)) continue;
+      if (afterColon) {
+        // The value of a key at depth 1: the swaps array is what is looked for.
+        afterColon = false;
+        if (keyIsSwaps) return byte === OPEN_BRACKET ? i + 1 : -1;
+      }
+      if (byte === QUOTE) {
+        inString = true;
+        keyIsSwaps = depth === 1 && bytes.subarray(i, i + SWAPS_KEY.length).equals(SWAPS_KEY);
+      } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+        if (depth === 0 && byte !== OPEN_BRACE) return -1;
+        depth++;
+      } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+        depth--;
+        if (depth <= 0) return -1;
+      } else if (byte === COLON && depth === 1) {
+        afterColon = true;
+      } else if (depth === 0) {
+        return -1;
+      }
+    }
+    at += chunk.length;
+  }
+  return -1;
+}
+
+/** The `]` before the file's final `}` (whitespace around them allowed), or -1. */
+function lastMemberArrayEnd(fd: number, size: number): number {
+  const from = Math.max(0, size - TAIL_BYTES);
+  const tail = readBytes(fd, from, size - from);
+  let i = tail.length - 1;
+  while (i >= 0 && isJsonSpace(tail[i])) i--;
+  if (tail[i] !== CLOSE_BRACE) return -1;
+  i--;
+  while (i >= 0 && isJsonSpace(tail[i])) i--;
+  return tail[i] === CLOSE_BRACKET ? from + i : -1;
+}
+
+/** `length` bytes of the file from `position`. */
+export function readBytes(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, buffer, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === length ? buffer : buffer.subarray(0, done);
+}
