@@ -136,44 +136,38 @@ function doubles(n: number): number[] {
  * the thread that reads a JSON tape's swaps, io/json-tape/), then put by token.
  */
 export class MarketObservations {
-  private readonly keys: string[] = [];
   private readonly tokens: number[] = [];
   private readonly times: number[] = [];
   private readonly prices: number[] = [];
   private readonly swaps: number[] = [];
-  private readonly ids = new Map<string, number>();
   private readonly word = doubleWord();
 
-  constructor(
-    private readonly network: Network,
-    /** `min_price_swap_usd`: a swap of a smaller `usd_amount` sets no price (model 1.2). */
-    private readonly least: number,
-  ) {}
+  /** @param least `min_price_swap_usd`: a swap of a smaller `usd_amount` sets no price (model 1.2). */
+  constructor(private readonly least: number) {}
 
-  /** The tape's swap `index`, valid (`isValidSwap`), the swaps before it given. */
-  add(swap: Swap, index: number): void {
+  /**
+   * The tape's swap `index`, valid (`isValidSwap`), the swaps before it given; `token` numbers
+   * its token (one number a token, by address key).
+   */
+  add(swap: Swap, index: number, token: number): void {
     const amount = swap.usd_amount;
     if (this.least > 0 && amount !== undefined && Number(amount) < this.least) return;
-    const key = addressKey(this.network, swap.token);
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.keys.length;
-      this.ids.set(key, id);
-      this.keys.push(key);
-    }
     rawToWord(this.word, swap.usd_price);
-    this.tokens.push(id);
+    this.tokens.push(token);
     this.times.push(swap.time);
     this.prices.push(this.word[0]!);
     this.swaps.push(index);
   }
 
-  /** The observations by token (a counting sort, each token's kept in event order). */
-  byToken(): MarketByToken {
+  /**
+   * The observations by token (a counting sort, each token's kept in event order); `keys`: each
+   * token's address key, by its number.
+   */
+  byToken(keys: readonly string[]): MarketByToken {
     const count = this.tokens.length;
-    const start = new Int32Array(this.keys.length + 1);
+    const start = new Int32Array(keys.length + 1);
     for (let k = 0; k < count; k++) start[this.tokens[k]! + 1]!++;
-    for (let t = 0; t < this.keys.length; t++) start[t + 1]! += start[t]!;
+    for (let t = 0; t < keys.length; t++) start[t + 1]! += start[t]!;
     const next = start.slice(0, -1);
     const swaps = new Int32Array(count);
     const times = new Float64Array(count);
@@ -184,7 +178,7 @@ export class MarketObservations {
       times[at] = this.times[k]!;
       prices[at] = this.prices[k]!;
     }
-    return { keys: this.keys, start, swaps, times, prices };
+    return { keys, start, swaps, times, prices };
   }
 }
 

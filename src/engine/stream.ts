@@ -83,6 +83,30 @@ export class StreamingReplay {
     this.run.observe(tick, this.tokens.intern(token));
   }
 
+  /**
+   * {@link pushChecked} for a swap whose token the caller has numbered as this replay numbers
+   * tokens: in the order first seen, by address key (`addressKey`), every swap counted. A
+   * source that looks the tokens up on another thread saves the lookup here.
+   */
+  pushNumbered(swap: Swap, tokenId: number, leader: number): void {
+    if (!this.inOrder(swap.time)) return;
+    this.run.step(swap, this.numbered(tokenId, swap.token), leader);
+  }
+
+  /** {@link pushMarket} with the token numbered by the caller, as {@link pushNumbered} has it. */
+  pushMarketNumbered(tokenId: number, token: string, tick: PriceTick): void {
+    if (!this.inOrder(tick.time)) return;
+    this.run.observe(tick, this.numbered(tokenId, token));
+  }
+
+  /** The token's number, a new token interned: the caller's numbering and this one agree. */
+  private numbered(tokenId: number, token: string): number {
+    if (tokenId < this.tokens.list.length) return tokenId;
+    const id = this.tokens.intern(token);
+    if (id !== tokenId) throw new Error(`token ${token} came numbered ${tokenId}; the replay numbers it ${id}`);
+    return id;
+  }
+
   /** Counts a swap at `time`, refused when earlier than the one before it; true when it lies in the window. */
   private inOrder(time: number): boolean {
     const index = this.count;

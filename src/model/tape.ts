@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { isPositiveDecimalString, isTapeMagnitude, type DecimalInput } from '../numeric/decimal.js';
 import { formatPath, InputError } from './errors.js';
 import { NetworkSchema } from './request.js';
+import { SWAP_TIME_LIMIT } from './swap-time.js';
+
+export { SWAP_TIME_LIMIT } from './swap-time.js';
 
 const DECIMAL = 'a decimal > 0 between 1e-60 and 1e60 (a JSON number or a decimal string)';
 
@@ -23,8 +26,6 @@ const TimeSchema = z
   .gte(0)
   .lte(Number.MAX_SAFE_INTEGER);
 
-/** A swap's time: seconds since the epoch below 10¹¹ (model 1.1); larger values are milliseconds by mistake. */
-export const SWAP_TIME_LIMIT = 1e11;
 const SwapTimeSchema = TimeSchema.lt(SWAP_TIME_LIMIT, {
   error: (issue) =>
     `expected seconds since the epoch (below 10¹¹, the year 5138); ${String(issue.input)}` +

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtScriptIfAny } from '../../src/built-script.js';
 import { dealsOf, diagnose, tradeWarnings } from '../../src/diagnose/index.js';
 import { writeResponseParts } from '../../src/io/json-stream.js';
-import { decodeBlock, swapBlocks } from '../../src/io/json-tape/blocks.js';
+import { BlockNumbering, decodeBlock, swapBlocks } from '../../src/io/json-tape/blocks.js';
 import { readJsonTapeLayout } from '../../src/io/json-tape/layout.js';
 import { simulateJsonFileParts, simulateJsonFileStreamed } from '../../src/io/json-tape/simulate.js';
 import { Doubles } from '../../src/io/parquet/column-wire.js';
@@ -152,6 +152,21 @@ describe('a JSON tape streamed while a thread parses its swaps', () => {
     expect(run.err).toBe(expected.err);
   });
 
+  it('on eth, numbers an address in any case as one wallet or token, as the whole reading does', async () => {
+    const mixed = (address: string, k: number) => (k % 3 === 0 ? address.toUpperCase() : address.toLowerCase());
+    const sol = generatedTape(6_000, 5);
+    const eth = tape(
+      sol.swaps.map((s, k) => ({ ...s, wallet: mixed(s.wallet, k), token: mixed(s.token, k + 1) })),
+      { network: 'eth', tokens: { [token(1).toUpperCase()]: { name: 'Token 1', symbol: 'T1' } } },
+    );
+    const path = writeTape(eth);
+    const ethRequest = { ...followed, network: 'eth' };
+    expect(simulateJsonFileStreamed(path, ethRequest, FLAT_OPTIONS)).not.toBeNull();
+    const expected = whole(path, ethRequest, FLAT_OPTIONS);
+    expect(expected.out).toMatch(/"symbol":"T1"/);
+    expect(await simulateCli(path, ethRequest, FLAT_OPTIONS)).toEqual({ code: 0, ...expected });
+  });
+
   it("gathers the market of the tape in memory: each token's observations, prices and swaps", async () => {
     const path = writeTape(generatedTape(5_000, 11));
     const indexed = readTapeFile(path);
@@ -290,8 +305,9 @@ describe('a JSON tape that cannot stream is read whole', () => {
     const oddLayout = readJsonTapeLayout(oddPath)!;
     const oddBlocks = [...swapBlocks(oddPath, oddLayout.bodyStart, oddLayout.bodyEnd, 64)];
     expect(oddBlocks.length).toBe(1);
-    expect(decodeBlock(oddBlocks[0]!.bytes, 0, null)).toMatchObject({ rows: 1 });
-    const cut = decodeBlock(Buffer.from(oddBody.slice(0, oddBody.indexOf(', {'))), 0, null);
+    const numbering = new BlockNumbering('sol', []);
+    expect(decodeBlock(oddBlocks[0]!.bytes, 0, numbering, null)).toMatchObject({ rows: 1 });
+    const cut = decodeBlock(Buffer.from(oddBody.slice(0, oddBody.indexOf(', {'))), 0, numbering, null);
     expect(cut).toMatchObject({ refused: expect.stringMatching(/^not JSON/) });
   });
 
@@ -301,9 +317,14 @@ describe('a JSON tape that cannot stream is read whole', () => {
       { wallet: 'B', token: 'T', type: 'sell', time: 6, quantity: '3', usd_price: 4, usd_amount: '7.5' },
       { wallet: 'A', token: 'U', type: 'buy', time: 7, quantity: '2', usd_price: 8, usd_amount: 1.25 },
     ];
-    const decoded = decodeBlock(Buffer.from(block.map((s) => JSON.stringify(s)).join(',')), 10, null);
+    // On eth an address is one in any case: B is followed as b, U numbered as T's successor.
+    const numbering = new BlockNumbering('eth', ['x', 'b']);
+    numbering.token('t');
+    const decoded = decodeBlock(Buffer.from(block.map((s) => JSON.stringify(s)).join(',')), 10, numbering, null);
     if (!('columns' in decoded)) throw new Error(decoded.refused);
     const { columns } = decoded;
+    expect([...decoded.leaders]).toEqual([-1, 1, -1]);
+    expect([...decoded.tokens]).toEqual([0, 0, 1]);
     expect(columns.quantity).toBeInstanceOf(LazyStrings);
     expect([0, 1, 2].map((i) => (columns.quantity as LazyStrings).at(i))).toEqual(['1.50', '3', '2']);
     expect(columns.usd_price).toBeInstanceOf(Doubles);
@@ -314,7 +335,7 @@ describe('a JSON tape that cannot stream is read whole', () => {
       undefined,
     ]);
     expect([...(columns.explicit_nulls as Uint8Array)]).toEqual([2, 0, 0]);
-    const bad = decodeBlock(Buffer.from(JSON.stringify({ ...block[0], usd_price: -1 })), 10, null);
+    const bad = decodeBlock(Buffer.from(JSON.stringify({ ...block[0], usd_price: -1 })), 10, numbering, null);
     expect(bad).toEqual({ refused: 'swap 10 is not valid' });
   });
 

@@ -8,7 +8,7 @@ import { workerData } from 'node:worker_threads';
 import { MarketObservations } from '../../diagnose/market-prices.js';
 import { ColumnsSender } from '../parquet/column-wire.js';
 import { AHEAD, POSTED, TAKEN, type BlocksReply, type BlocksStart } from './blocks-ahead.js';
-import { decodeBlock, swapBlocks } from './blocks.js';
+import { BlockNumbering, decodeBlock, swapBlocks } from './blocks.js';
 
 function readBlocks(start: BlocksStart): void {
   const { port, signal } = start;
@@ -21,26 +21,28 @@ function readBlocks(start: BlocksStart): void {
     Atomics.notify(signal, POSTED);
   };
   try {
-    const market = new MarketObservations(start.network, start.least);
+    const market = new MarketObservations(start.least);
+    const numbering = new BlockNumbering(start.network, start.wallets);
     const sender = new ColumnsSender();
     let swaps = 0;
     for (const block of swapBlocks(start.path, start.from, start.to)) {
       for (let taken = Atomics.load(signal, TAKEN); posted - taken >= AHEAD; taken = Atomics.load(signal, TAKEN)) {
         Atomics.wait(signal, TAKEN, taken);
       }
-      const decoded = decodeBlock(block.bytes, swaps, market);
+      const decoded = decodeBlock(block.bytes, swaps, numbering, market);
       if ('refused' in decoded) {
         post({ kind: 'refused', reason: decoded.refused });
         return;
       }
+      const { rows, leaders, tokens } = decoded;
       const wire = sender.wire(decoded.columns);
       post(
-        { kind: 'block', start: swaps, rows: decoded.rows, from: block.from, to: block.to, columns: wire.columns },
-        wire.transfer,
+        { kind: 'block', start: swaps, rows, from: block.from, to: block.to, columns: wire.columns, leaders, tokens },
+        [...wire.transfer, leaders.buffer as ArrayBuffer, tokens.buffer as ArrayBuffer],
       );
       swaps += decoded.rows;
     }
-    const byToken = market.byToken();
+    const byToken = market.byToken(numbering.tokenKeys);
     const { start: starts, swaps: indices, times, prices } = byToken;
     post({ kind: 'end', market: byToken }, [
       starts.buffer,

@@ -21,6 +21,8 @@ export interface BlocksStart {
   readonly from: number;
   readonly to: number;
   readonly network: Network;
+  /** The request's wallets, whose places the thread looks up. */
+  readonly wallets: readonly string[];
   /** `min_price_swap_usd` as a number, for the market's observations. */
   readonly least: number;
   /** The counters at {@link POSTED} and {@link TAKEN}. */
@@ -37,12 +39,22 @@ export type BlocksReply =
       readonly from: number;
       readonly to: number;
       readonly columns: WireColumns;
+      readonly leaders: Int32Array;
+      readonly tokens: Int32Array;
     }
   | { readonly kind: 'end'; readonly market: MarketByToken }
   | { readonly kind: 'refused'; readonly reason: string };
 
-/** A block of the swaps array, decoded, with its bytes in the file. */
-export type JsonBlock = DecodedRowGroup & { readonly from: number; readonly to: number };
+/**
+ * A block of the swaps array, decoded, with its bytes in the file, each swap's place in the
+ * request's wallets (-1: not followed) and its token's number (`BlockNumbering`).
+ */
+export type JsonBlock = DecodedRowGroup & {
+  readonly from: number;
+  readonly to: number;
+  readonly leaders: Int32Array;
+  readonly tokens: Int32Array;
+};
 
 /** The file cannot be streamed (not in time order, a bad swap, a thread lost): read it whole. */
 export class NotStreamable extends Error {}
@@ -58,6 +70,7 @@ export function* jsonBlocksAhead(
   path: string,
   layout: JsonTapeLayout,
   network: Network,
+  wallets: readonly string[],
   least: number,
 ): Generator<JsonBlock, MarketByToken> {
   const url = builtScriptIfAny('io/json-tape/block-thread.js');
@@ -69,6 +82,7 @@ export function* jsonBlocksAhead(
     from: layout.bodyStart,
     to: layout.bodyEnd,
     network,
+    wallets,
     least,
     signal,
     port: port2,
@@ -93,7 +107,7 @@ export function* jsonBlocksAhead(
       const group = decodedRowGroup(columns, reply.start, reply.rows, numbers, SKIPPED, true);
       Atomics.add(signal, TAKEN, 1);
       Atomics.notify(signal, TAKEN);
-      yield { ...group, from: reply.from, to: reply.to };
+      yield { ...group, from: reply.from, to: reply.to, leaders: reply.leaders, tokens: reply.tokens };
     }
   } finally {
     port1.close();

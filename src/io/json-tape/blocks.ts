@@ -1,7 +1,9 @@
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isValidSwap } from '../../engine/tape-check.js';
+import { isValidSwap } from '../../engine/swap-check.js';
 import type { MarketObservations } from '../../diagnose/market-prices.js';
+import { addressKey } from '../../engine/tokens.js';
+import type { Network } from '../../model/request.js';
 import { LazyStrings } from '../parquet/fast-strings.js';
 import { NULLS_COLUMN, type SwapColumn } from '../parquet/format.js';
 import { Doubles, type SentColumns } from '../parquet/column-wire.js';
@@ -15,7 +17,7 @@ export const BLOCK_BYTES = 4 << 20;
  * {@link BLOCK_BYTES}, so the replay starts on a few hundred swaps instead of waiting for the
  * first full block to be parsed.
  */
-const FIRST_BLOCK_BYTES = 64 << 10;
+const FIRST_BLOCK_BYTES = 16 << 10;
 
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
@@ -89,7 +91,50 @@ function lastSeparator(buffer: Buffer, end: number): number {
 }
 
 /** A block's swaps as columns, or why the file must be read whole instead. */
-export type DecodedBlock = { readonly rows: number; readonly columns: SentColumns } | { readonly refused: string };
+export type DecodedBlock =
+  | {
+      readonly rows: number;
+      readonly columns: SentColumns;
+      /** Each swap's wallet's place in the request's wallets, -1 for a wallet not followed. */
+      readonly leaders: Int32Array;
+      /** Each swap's token's number (`BlockNumbering`). */
+      readonly tokens: Int32Array;
+    }
+  | { readonly refused: string };
+
+/**
+ * What the reading thread looks up for the replay: each swap's wallet among the request's
+ * wallets, and its token's number, the tokens numbered in the order first seen by address key,
+ * as the streaming replay numbers them (`StreamingReplay.pushNumbered`).
+ */
+export class BlockNumbering {
+  /** Each token's address key, by its number. */
+  readonly tokenKeys: string[] = [];
+  private readonly tokenIds = new Map<string, number>();
+  private readonly leaderOf = new Map<string, number>();
+
+  constructor(
+    private readonly network: Network,
+    wallets: readonly string[],
+  ) {
+    wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(network, wallet), leader));
+  }
+
+  leader(wallet: string): number {
+    return this.leaderOf.get(addressKey(this.network, wallet)) ?? -1;
+  }
+
+  token(address: string): number {
+    const key = addressKey(this.network, address);
+    let id = this.tokenIds.get(key);
+    if (id === undefined) {
+      id = this.tokenKeys.length;
+      this.tokenIds.set(key, id);
+      this.tokenKeys.push(key);
+    }
+    return id;
+  }
+}
 
 /**
  * Parses a block's swaps and turns them into the columns a row group of the Parquet tape has
@@ -98,7 +143,12 @@ export type DecodedBlock = { readonly rows: number; readonly columns: SentColumn
  * the block was a JSON number, and the explicit nulls. Every swap is checked as the whole tape's
  * validation checks it; the transaction hashes, which a simulation never reads, are left out.
  */
-export function decodeBlock(bytes: Buffer, start: number, market: MarketObservations | null): DecodedBlock {
+export function decodeBlock(
+  bytes: Buffer,
+  start: number,
+  numbering: BlockNumbering,
+  market: MarketObservations | null,
+): DecodedBlock {
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   let swaps: unknown;
   try {
@@ -113,6 +163,8 @@ export function decodeBlock(bytes: Buffer, start: number, market: MarketObservat
   const type = new Array<string>(rows);
   const time = new Float64Array(rows);
   const nulls = new Uint8Array(rows);
+  const leaders = new Int32Array(rows);
+  const tokens = new Int32Array(rows);
   const quantity = new DecimalColumnBuilder(rows);
   const usdPrice = new DecimalColumnBuilder(rows);
   const usdAmount = new DecimalColumnBuilder(rows);
@@ -130,7 +182,9 @@ export function decodeBlock(bytes: Buffer, start: number, market: MarketObservat
     // usd_liquidity may be null (bit 2); a null usd_amount or hash is no valid swap.
     if (swap.usd_liquidity === null) nulls[i] = 2;
     else usdLiquidity.add(i, swap.usd_liquidity);
-    market?.add(swap, start + i);
+    leaders[i] = numbering.leader(swap.wallet);
+    tokens[i] = numbering.token(swap.token);
+    market?.add(swap, start + i, tokens[i]!);
   }
   const columns: Record<SwapColumn | typeof NULLS_COLUMN, FileColumn | Doubles> = {
     wallet,
@@ -144,7 +198,7 @@ export function decodeBlock(bytes: Buffer, start: number, market: MarketObservat
     transaction_hash: new Array<undefined>(rows),
     [NULLS_COLUMN]: nulls,
   };
-  return { rows, columns };
+  return { rows, columns, leaders, tokens };
 }
 
 /**

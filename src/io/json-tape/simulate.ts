@@ -8,8 +8,8 @@ import { responseParts, type ResponseParts } from '../../report/response.js';
 import { checkNetwork, prepare, simulateParts } from '../../simulate.js';
 import { readTapeFile } from '../read-tape.js';
 import type { ByteProgress } from '../jsonl-tape.js';
-import { replayGroup, type SwapWatcher } from '../group-replay.js';
-import { jsonBlocksAhead, NotStreamable } from './blocks-ahead.js';
+import type { SwapWatcher } from '../group-replay.js';
+import { jsonBlocksAhead, NotStreamable, type JsonBlock } from './blocks-ahead.js';
 import { readBytes, readJsonTapeLayout } from './layout.js';
 
 /**
@@ -64,10 +64,9 @@ export function simulateJsonFileStreamed(
   }
   const stream = new StreamingReplay(header, parsed, engineOptions);
   const least = Number(engineOptions.min_price_swap_usd);
-  const blocks = jsonBlocksAhead(path, layout, header.network, least);
+  const blocks = jsonBlocksAhead(path, layout, header.network, parsed.wallets, least);
   /** Each block's first swap and bytes, to read a swap again. */
   const read: BlockPlace[] = [];
-  const at = { row: 0 };
   try {
     for (let next = blocks.next(); ; next = blocks.next()) {
       if (next.done === true) {
@@ -75,7 +74,7 @@ export function simulateJsonFileStreamed(
         const market = new StreamedMarket(header.network, next.value, (index) => swapOf(path, read, index));
         return { parts: responseParts(result, tokens), market };
       }
-      replayGroup(stream, next.value, onSwap, at);
+      replayBlock(stream, next.value, onSwap);
       read.push({ start: next.value.start, from: next.value.from, to: next.value.to });
       onProgress?.(next.value.to - layout.bodyStart, layout.bodyEnd - layout.bodyStart);
     }
@@ -89,6 +88,28 @@ export function simulateJsonFileStreamed(
 }
 
 /** The tape's swap `index`, parsed again from its block of the file. */
+/**
+ * Feeds a block to the replay, each swap's leader and token number as the reading thread looked
+ * them up: a followed wallet's swap whole, any other as the price tick the replay reads of it
+ * (whole when a `min_price_swap_usd` reads its amount). Every swap was checked by that thread.
+ */
+function replayBlock(stream: StreamingReplay, block: JsonBlock, onSwap: SwapWatcher | undefined): void {
+  const { leaders, tokens } = block;
+  const whole = stream.marketReadsAmounts;
+  for (let i = 0; i < block.rows; i++) {
+    const leader = leaders[i]!;
+    if (leader >= 0) {
+      const swap = block.swap(i) as unknown as Swap;
+      onSwap?.(swap, leader);
+      stream.pushNumbered(swap, tokens[i]!, leader);
+    } else {
+      const tick = whole ? (block.swap(i) as unknown as Swap) : block.tick(i);
+      onSwap?.(tick, leader);
+      stream.pushMarketNumbered(tokens[i]!, block.token(i), tick);
+    }
+  }
+}
+
 interface BlockPlace {
   readonly start: number;
   readonly from: number;
