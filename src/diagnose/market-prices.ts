@@ -64,7 +64,7 @@ export class TapeMarket implements MarketPrices {
   ) {
     const { order, tokenOf, swaps } = tape;
     const least = Number(options.min_price_swap_usd);
-    this.ids = new Map(tape.tokens.map((t, id) => [t.address, id]));
+    this.ids = new Map(tape.tokens.map((t, id) => [addressKey(tape.network, t.address), id]));
     // 1 for each swap (by position in event order) that is a price observation: read once.
     const counted = new Uint8Array(order.length);
     const start = new Int32Array(tape.tokens.length + 1);
@@ -97,7 +97,8 @@ export class TapeMarket implements MarketPrices {
   }
 
   tokenId(address: string): number | undefined {
-    return this.ids.get(address);
+    // A deal names its token as the swap that opened it spelled it: on eth, in any case.
+    return this.ids.get(addressKey(this.tape.network, address));
   }
 
   price(at: number): number {

@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtScriptIfAny } from '../../src/built-script.js';
 import { dealsOf, diagnose, tradeWarnings } from '../../src/diagnose/index.js';
@@ -23,6 +24,7 @@ import type { TapeInput } from '../../src/model/tape.js';
 import type { ResponseParts } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { cli } from '../support/cli.js';
+import { copierScenarioArb } from '../support/arbitraries.js';
 import { COPIER_CASES_DIR, MODEL_CASES_DIR, present, STRATEGY_CASES_DIR } from '../support/paths.js';
 import {
   at,
@@ -214,6 +216,32 @@ describe('a JSON tape streamed while a thread parses its swaps', () => {
       `priced from swaps[${junkIndex}] (sell by ${JUNK} at 2024-03-10T00:01:43Z, 0.0001 USD at 0.01)`,
     );
     expect(run.err).toBe(whole(path, late, FLAT_OPTIONS).err);
+  });
+});
+
+describe('generated scenarios (every member of the model), streamed in time order', () => {
+  it('gives the response of the tape in memory, and its trades checked against the same market', () => {
+    fc.assert(
+      fc.property(copierScenarioArb(30), ({ tape: t, request: r, options }) => {
+        const sorted = { ...t, swaps: [...t.swaps].sort((a, b) => a.time - b.time) };
+        const path = writeTape(sorted);
+        let expected: ResponseParts;
+        try {
+          expected = simulateParts(t, r, options, { copierPoints: true });
+        } catch (e) {
+          // A tape the engine cannot use (no native price for a fee) fails the same way streamed.
+          expect(() => simulateJsonFileStreamed(path, r, options)).toThrow((e as Error).message);
+          return;
+        }
+        const streamed = simulateJsonFileStreamed(path, r, options);
+        expect(streamed).not.toBeNull();
+        expect(text(streamed!.parts)).toBe(text(expected));
+        expect(tradeWarnings(dealsOf(streamed!.parts), streamed!.market, options)).toEqual(
+          tradeWarnings(dealsOf(expected), readTapeFile(path), options),
+        );
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

@@ -333,6 +333,17 @@ describe("warnings about the follower's own trades", () => {
     expect(diagnose(junkTape, late, { options: ignored })).toEqual([]);
   });
 
+  it('on eth, a deal that spells its token in another case is checked against the same market', () => {
+    // The market and the print spell the token in lower case; the leader, whose buy opens the deal, in upper case.
+    const lower = (s: (typeof market)[number]) => ({ ...s, token: s.token.toLowerCase() });
+    const upper = (s: (typeof market)[number]) => ({ ...s, token: s.token.toUpperCase() });
+    const ethTape = tape([...market.map(lower), ...leader.map(upper), lower(junk)], { network: 'eth' });
+    const ethLate = request({ network: 'eth', strategy: { copy_delay_seconds: 5 } });
+    const response = simulate(ethTape, ethLate, FLAT_OPTIONS);
+    expect(response.deals[0]!.token.address).toBe(TOKEN_X.toUpperCase());
+    expect(codes(diagnose(ethTape, ethLate, { response, options: FLAT_OPTIONS }))).toEqual(['price_far_from_market']);
+  });
+
   it('a fill 9.99 times from the median is not far; 10 times is', () => {
     const near = (price: number) => tape([...market, ...leader, { ...junk, usd_price: price }]);
     expect(codes(diagnose(near(1 / 9.99), late, { options: FLAT_OPTIONS }))).toEqual([]);
