@@ -386,6 +386,14 @@ describe('a JSON tape that cannot stream is read whole', () => {
     expect((await simulateCli(notJson, request())).err).toMatch(/is not valid JSON/);
   });
 
+  it('a tape without swaps streams too, with the warnings of an empty tape', async () => {
+    const empty = writeText(`{"network":"sol","native_prices":[[${DAY_START},100]],"swaps":[\n]}`);
+    expect(simulateJsonFileStreamed(empty, request())).not.toBeNull();
+    const run = await simulateCli(empty, request());
+    expect(run).toEqual({ code: 0, ...whole(empty, request()) });
+    expect(run.err).toMatch(/warning/);
+  });
+
   it('simulateJsonFileParts streams when it can and reads the tape whole when not', () => {
     const ordered = writeTape(t);
     const unordered = writeTape(tape([swaps[1]!, swaps[0]!, swaps[2]!]));
