@@ -303,6 +303,12 @@ describe('a JSON tape that cannot stream is read whole', () => {
       swaps: [],
     });
     expect(JSON.parse(`[${readFileSync(tricky, 'latin1').slice(layout.bodyStart, layout.bodyEnd)}]`)).toEqual(swaps);
+    // The key "swaps" across two of the reads (64 KiB each) that look for it.
+    const head = `{"network":"sol","tokens":{"T":{"name":"`;
+    const tail = `"}},"swaps":[`;
+    const name = 'n'.repeat((1 << 16) - head.length - tail.length + 3);
+    const straddling = writeText(`${head}${name}${tail}${swaps.map((s) => JSON.stringify(s)).join(',')}]}`);
+    expect(readJsonTapeLayout(straddling)?.bodyStart).toBe((1 << 16) + 3);
     // A byte-order mark, an array, no swaps array, an empty file: read whole.
     expect(readJsonTapeLayout(writeText(`\uFEFF${JSON.stringify(t)}`))).toBeNull();
     expect(readJsonTapeLayout(writeText(JSON.stringify([t])))).toBeNull();

@@ -17,6 +17,8 @@ export interface JsonTapeLayout {
 
 /** Bytes read at a time while looking for the swaps array. */
 const HEAD_CHUNK = 1 << 16;
+/** Bytes before the swaps array beyond which the file is read whole instead (a header that large is no tape's). */
+const MOST_HEAD_BYTES = 64 << 20;
 /** Bytes read from the end for the array's closing bracket. */
 const TAIL_BYTES = 4096;
 
@@ -27,7 +29,8 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
-const SWAPS_KEY = Buffer.from('"swaps"');
+/** The key looked for, as bytes. */
+const SWAPS = Buffer.from('swaps');
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 export function isJsonSpace(byte: number | undefined): boolean {
@@ -72,37 +75,44 @@ export function readJsonTapeLayout(path: string): JsonTapeLayout | null {
 
 /**
  * The byte after the `[` that opens the value of the top-level object's `"swaps"` key, or -1.
- * Scans from the start, minding strings and nesting, so a `"swaps"` inside the tokens' map or
- * a string is not taken for it.
+ * Scans from the start a chunk at a time, minding strings and nesting, so a `"swaps"` inside
+ * the tokens' map or a string is not taken for it; gives up after {@link MOST_HEAD_BYTES}.
  */
 function swapsArrayStart(fd: number, size: number): number {
   let depth = 0;
   let inString = false;
   let escaped = false;
-  /** Where the last string at depth 1 began, and whether it was `"swaps"`. */
+  /** In a string at depth 1: how much of `swaps` it has matched so far (-1: no match). */
+  let matched = -1;
   let keyIsSwaps = false;
   let afterColon = false;
-  let bytes = Buffer.alloc(0);
-  for (let at = 0; at < size; ) {
-    const chunk = readBytes(fd, at, Math.min(HEAD_CHUNK, size - at));
-    bytes = Buffer.concat([bytes, chunk]);
-    for (let i = at; i < at + chunk.length; i++) {
-      const byte = bytes[i]!;
+  const end = Math.min(size, MOST_HEAD_BYTES);
+  for (let at = 0; at < end; ) {
+    const chunk = readBytes(fd, at, Math.min(HEAD_CHUNK, end - at));
+    if (chunk.length === 0) return -1;
+    for (let k = 0; k < chunk.length; k++) {
+      const byte = chunk[k]!;
       if (inString) {
         if (escaped) escaped = false;
         else if (byte === BACKSLASH) escaped = true;
-        else if (byte === QUOTE) inString = false;
+        else if (byte === QUOTE) {
+          inString = false;
+          keyIsSwaps = matched === SWAPS.length;
+          continue;
+        }
+        // An escape never matches: `"swap\u0073"` is left to the whole reading.
+        matched = matched >= 0 && matched < SWAPS.length && byte === SWAPS[matched] ? matched + 1 : -1;
         continue;
       }
       if (isJsonSpace(byte)) continue;
       if (afterColon) {
         // The value of a key at depth 1: the swaps array is what is looked for.
         afterColon = false;
-        if (keyIsSwaps) return byte === OPEN_BRACKET ? i + 1 : -1;
+        if (keyIsSwaps) return byte === OPEN_BRACKET ? at + k + 1 : -1;
       }
       if (byte === QUOTE) {
         inString = true;
-        keyIsSwaps = depth === 1 && bytes.subarray(i, i + SWAPS_KEY.length).equals(SWAPS_KEY);
+        matched = depth === 1 ? 0 : -1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
         if (depth === 0 && byte !== OPEN_BRACE) return -1;
         depth++;

@@ -14,8 +14,8 @@ import { readBytes, readJsonTapeLayout } from './layout.js';
 
 /**
  * Simulates a request over a JSON tape file: streamed as {@link simulateJsonFileStreamed} does
- * when its swaps are in time order (about a third quicker on a tape of a million swaps), read
- * whole otherwise. The same response either way, as `simulate` gives over the tape.
+ * when its swaps are in time order (a sixth to a third quicker on tapes of a million swaps, in
+ * about half the memory), read whole otherwise. The same response either way, as `simulate` gives over the tape.
  *
  * @example
  * writeResponseParts(simulateJsonFileParts('tape.json', request), (text) => process.stdout.write(text));
@@ -53,15 +53,18 @@ export function simulateJsonFileStreamed(
 ): StreamedJsonRun | null {
   const layout = readJsonTapeLayout(path);
   if (layout === null) return null;
-  const { parsed, engineOptions } = prepare(request, options);
+  let prepared: ReturnType<typeof prepare>;
   let header: TapeHeader;
   try {
+    // Refused options too: the whole reading names the tape's own errors first.
+    prepared = prepare(request, options);
     header = parseTapeHeader(layout.header);
-    checkNetwork(header.network, parsed.network);
+    checkNetwork(header.network, prepared.parsed.network);
   } catch (e) {
     if (e instanceof InputError) return null;
     throw e;
   }
+  const { parsed, engineOptions } = prepared;
   const stream = new StreamingReplay(header, parsed, engineOptions);
   const least = Number(engineOptions.min_price_swap_usd);
   const blocks = jsonBlocksAhead(path, layout, header.network, parsed.wallets, least);
@@ -87,7 +90,6 @@ export function simulateJsonFileStreamed(
   }
 }
 
-/** The tape's swap `index`, parsed again from its block of the file. */
 /**
  * Feeds a block to the replay, each swap's leader and token number as the reading thread looked
  * them up: a followed wallet's swap whole, any other as the price tick the replay reads of it
@@ -110,12 +112,14 @@ function replayBlock(stream: StreamingReplay, block: JsonBlock, onSwap: SwapWatc
   }
 }
 
+/** Where a block lies: the index of its first swap, and its bytes in the file. */
 interface BlockPlace {
   readonly start: number;
   readonly from: number;
   readonly to: number;
 }
 
+/** The tape's swap `index`, parsed again from its block of the file. */
 function swapOf(path: string, blocks: readonly BlockPlace[], index: number): Swap {
   let lo = 0;
   let hi = blocks.length - 1;
