@@ -3,6 +3,7 @@
  * thread of its own: byte for byte the response and the warnings of the tape read whole, and the
  * whole reading (with its errors) for every tape that cannot stream so.
  */
+import { constants } from 'node:buffer';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,11 @@ import { dealsOf, diagnose, tradeWarnings } from '../../src/diagnose/index.js';
 import { writeResponseParts } from '../../src/io/json-stream.js';
 import { BlockNumbering, decodeBlock, swapBlocks } from '../../src/io/json-tape/blocks.js';
 import { readJsonTapeLayout } from '../../src/io/json-tape/layout.js';
-import { simulateJsonFileParts, simulateJsonFileStreamed } from '../../src/io/json-tape/simulate.js';
+import {
+  MARKET_UP_TO_BYTES,
+  simulateJsonFileParts,
+  simulateJsonFileStreamed,
+} from '../../src/io/json-tape/simulate.js';
 import { Doubles } from '../../src/io/parquet/column-wire.js';
 import { TapeMarket, type MarketPrices } from '../../src/diagnose/market-prices.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
@@ -173,7 +178,7 @@ describe('a JSON tape streamed while a thread parses its swaps', () => {
     const path = writeTape(generatedTape(5_000, 11));
     const indexed = readTapeFile(path);
     for (const options of [FLAT_OPTIONS, { ...FLAT_OPTIONS, min_price_swap_usd: 1 }]) {
-      const streamed = simulateJsonFileStreamed(path, followed, options)!.market;
+      const streamed = simulateJsonFileStreamed(path, followed, options)!.market!;
       const inMemory = new TapeMarket(indexed, resolveEngineOptions(options));
       const observations = (market: MarketPrices) =>
         indexed.tokens.map(({ address }) => {
@@ -199,6 +204,16 @@ describe('a JSON tape streamed while a thread parses its swaps', () => {
       const run = await simulateCli(path, followed, options);
       expect(run.err).toBe(whole(path, followed, options).err);
     }
+  });
+
+  it('gathers no market for a tape larger than the whole reading takes, as a JSONL stream', () => {
+    const path = writeTape(generatedTape(2_000, 3));
+    const small = simulateJsonFileStreamed(path, followed, FLAT_OPTIONS);
+    const large = simulateJsonFileStreamed(path, followed, FLAT_OPTIONS, undefined, undefined, 1000);
+    expect(small!.market).not.toBeNull();
+    expect(large!.market).toBeNull();
+    expect(text(large!.parts)).toBe(text(small!.parts));
+    expect(MARKET_UP_TO_BYTES).toBe(constants.MAX_STRING_LENGTH);
   });
 
   it('a fill at a junk print: the same warning, its swap read again from the file', async () => {

@@ -21,7 +21,7 @@ function readBlocks(start: BlocksStart): void {
     Atomics.notify(signal, POSTED);
   };
   try {
-    const market = new MarketObservations(start.least);
+    const market = start.least === null ? null : new MarketObservations(start.least);
     const numbering = new BlockNumbering(start.network, start.wallets);
     const sender = new ColumnsSender();
     let swaps = 0;
@@ -42,7 +42,11 @@ function readBlocks(start: BlocksStart): void {
       );
       swaps += decoded.rows;
     }
-    const byToken = market.byToken(numbering.tokenKeys);
+    const byToken = market?.byToken(numbering.tokenKeys) ?? null;
+    if (byToken === null) {
+      post({ kind: 'end', market: null });
+      return;
+    }
     const { start: starts, swaps: indices, times, prices } = byToken;
     post({ kind: 'end', market: byToken }, [
       starts.buffer,

@@ -23,8 +23,8 @@ export interface BlocksStart {
   readonly network: Network;
   /** The request's wallets, whose places the thread looks up. */
   readonly wallets: readonly string[];
-  /** `min_price_swap_usd` as a number, for the market's observations. */
-  readonly least: number;
+  /** `min_price_swap_usd` as a number, for the market's observations; null: no market gathered. */
+  readonly least: number | null;
   /** The counters at {@link POSTED} and {@link TAKEN}. */
   readonly signal: Int32Array;
   readonly port: MessagePort;
@@ -42,7 +42,7 @@ export type BlocksReply =
       readonly leaders: Int32Array;
       readonly tokens: Int32Array;
     }
-  | { readonly kind: 'end'; readonly market: MarketByToken }
+  | { readonly kind: 'end'; readonly market: MarketByToken | null }
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
@@ -62,7 +62,7 @@ export class NotStreamable extends Error {}
 /**
  * The blocks of a JSON tape's swaps array, read, parsed, checked and put in columns by a thread
  * of their own while this one replays them; returns the tape's market (`MarketByToken`) once
- * all are given. Throws {@link NotStreamable} when the thread refuses a block or cannot start
+ * all are given, when asked for. Throws {@link NotStreamable} when the thread refuses a block or cannot start
  * (a build without the compiled thread script): the caller then reads the file whole, where
  * any error is named.
  */
@@ -71,8 +71,9 @@ export function* jsonBlocksAhead(
   layout: JsonTapeLayout,
   network: Network,
   wallets: readonly string[],
-  least: number,
-): Generator<JsonBlock, MarketByToken> {
+  /** `min_price_swap_usd` as a number, or null to gather no market. */
+  least: number | null,
+): Generator<JsonBlock, MarketByToken | null> {
   const url = builtScriptIfAny('io/json-tape/block-thread.js');
   if (url === null) throw new NotStreamable('no compiled thread script');
   const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));

@@ -1,3 +1,4 @@
+import { constants } from 'node:buffer';
 import { closeSync, openSync } from 'node:fs';
 import { StreamedMarket, type MarketPrices } from '../../diagnose/market-prices.js';
 import { StreamingReplay } from '../../engine/stream.js';
@@ -26,10 +27,19 @@ export function simulateJsonFileParts(path: string, request: unknown, options: E
   return streamed?.parts ?? simulateParts(readTapeFile(path), request, options, { copierPoints: true });
 }
 
+/**
+ * The largest JSON tape whose market is gathered as it streams by: the largest the whole reading
+ * takes (a string of `MAX_STRING_LENGTH` characters). A larger tape, which streams only, checks
+ * no trade against the market, as a JSONL or Parquet stream does not: its price observations
+ * would take about 80 bytes a swap (760 MB more at the peak of a 10M-swap tape).
+ */
+export const MARKET_UP_TO_BYTES = constants.MAX_STRING_LENGTH;
+
 /** A JSON tape simulated as it streamed by: the response, and the market its trades are checked against. */
 export interface StreamedJsonRun {
   readonly parts: ResponseParts;
-  readonly market: MarketPrices;
+  /** Null for a tape larger than {@link MARKET_UP_TO_BYTES}. */
+  readonly market: MarketPrices | null;
 }
 
 /**
@@ -37,7 +47,8 @@ export interface StreamedJsonRun {
  * thread of its own reads, parses and checks the swaps array a block at a time while this one
  * replays them (`jsonBlocksAhead`), so parsing the tape and replaying it overlap, and the tape
  * is never held whole. Gives the response `simulate` gives over the same tape read whole, with
- * the market's price observations for the warnings' check of the trades.
+ * the market's price observations for the warnings' check of the trades (up to
+ * {@link MARKET_UP_TO_BYTES}).
  *
  * Null when the file cannot be streamed so: its swaps array is not the top-level object's last
  * member, a swap is out of time order or not valid, the header or the network is refused, or no
@@ -50,6 +61,8 @@ export function simulateJsonFileStreamed(
   options: EngineOptionsInput = {},
   onProgress?: ByteProgress,
   onSwap?: SwapWatcher,
+  /** Tapes up to this size gather their market ({@link MARKET_UP_TO_BYTES}). */
+  marketUpTo = MARKET_UP_TO_BYTES,
 ): StreamedJsonRun | null {
   const layout = readJsonTapeLayout(path);
   if (layout === null) return null;
@@ -66,7 +79,7 @@ export function simulateJsonFileStreamed(
   }
   const { parsed, engineOptions } = prepared;
   const stream = new StreamingReplay(header, parsed, engineOptions);
-  const least = Number(engineOptions.min_price_swap_usd);
+  const least = layout.size <= marketUpTo ? Number(engineOptions.min_price_swap_usd) : null;
   const blocks = jsonBlocksAhead(path, layout, header.network, parsed.wallets, least);
   /** Each block's first swap and bytes, to read a swap again. */
   const read: BlockPlace[] = [];
@@ -74,7 +87,9 @@ export function simulateJsonFileStreamed(
     for (let next = blocks.next(); ; next = blocks.next()) {
       if (next.done === true) {
         const { result, tokens } = stream.finish();
-        const market = new StreamedMarket(header.network, next.value, (index) => swapOf(path, read, index));
+        const byToken = next.value;
+        const market =
+          byToken === null ? null : new StreamedMarket(header.network, byToken, (index) => swapOf(path, read, index));
         return { parts: responseParts(result, tokens), market };
       }
       replayBlock(stream, next.value, onSwap);
