@@ -10,7 +10,7 @@ import type { Swap } from '../model/tape.js';
  * A hand-written twin of the zod `SwapSchema` for large tapes: it accepts exactly the swaps the
  * schema accepts (a property test holds the two side by side), without building a copy of every
  * swap or collecting issues. It only answers yes or no; the schema stays the source of truth
- * and of every error message (see {@link validateTape}).
+ * and of every error message (see `validateTape` in tape-check.ts).
  */
 export function isValidSwap(value: unknown): value is Swap {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
