@@ -26,6 +26,14 @@ export interface MarketPrices {
   swap(index: number): Swap;
 }
 
+/**
+ * Whether a swap of this `usd_amount` is a price observation under `min_price_swap_usd` as the
+ * number `least` (model 1.2: a smaller swap sets no price).
+ */
+function observes(amount: Swap['usd_amount'], least: number): boolean {
+  return !(least > 0 && amount !== undefined && Number(amount) < least);
+}
+
 /** The first position of `[lo, hi)` whose time is after `time` (`times` ascending there). */
 function firstAfterIn(times: ArrayLike<number>, lo: number, hi: number, time: number): number {
   while (lo < hi) {
@@ -70,11 +78,8 @@ export class TapeMarket implements MarketPrices {
     const start = new Int32Array(tape.tokens.length + 1);
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
-      if (least > 0) {
-        // Only then are the swaps' objects read: most tapes are read from typed arrays here.
-        const amount = swaps[i]!.usd_amount;
-        if (amount !== undefined && Number(amount) < least) continue;
-      }
+      // The swaps' objects are read only with a threshold: most tapes are read from typed arrays here.
+      if (least > 0 && !observes(swaps[i]!.usd_amount, least)) continue;
       counted[k] = 1;
       start[tokenOf[i]! + 1]!++;
     }
@@ -151,8 +156,7 @@ export class MarketObservations {
    * its token (one number a token, by address key).
    */
   add(swap: Swap, index: number, token: number): void {
-    const amount = swap.usd_amount;
-    if (this.least > 0 && amount !== undefined && Number(amount) < this.least) return;
+    if (!observes(swap.usd_amount, this.least)) return;
     rawToWord(this.word, swap.usd_price);
     this.tokens.push(token);
     this.times.push(swap.time);

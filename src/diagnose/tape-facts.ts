@@ -1,4 +1,5 @@
 import { addressKey, type IndexedTape } from '../engine/tape-index.js';
+import { LeaderLookup } from '../engine/tokens.js';
 import type { Network, SimulatorRequest, Window } from '../model/request.js';
 
 /** What the tape holds of one followed wallet. */
@@ -89,15 +90,15 @@ export class TapeFactsCollector {
   private first: number | null = null;
   private last: number | null = null;
   private readonly leaders: MutableLeader[];
-  private readonly leaderIndex = new Map<string, number>();
+  private readonly leaderOf: LeaderLookup;
 
   constructor(
-    private readonly network: Network,
+    network: Network,
     request: SimulatorRequest,
     private readonly window: Window,
   ) {
     this.leaders = request.wallets.map(emptyLeader);
-    request.wallets.forEach((wallet, j) => this.leaderIndex.set(addressKey(network, wallet), j));
+    this.leaderOf = new LeaderLookup(network, request.wallets);
   }
 
   /** `leader`: the swap's place in the request's wallets (-1: none) when the caller knows it already. */
@@ -107,7 +108,7 @@ export class TapeFactsCollector {
     this.swaps++;
     if (this.first === null || time < this.first) this.first = time;
     if (this.last === null || time > this.last) this.last = time;
-    const j = leader ?? this.leaderIndex.get(addressKey(this.network, wallet)) ?? -1;
+    const j = leader ?? this.leaderOf.of(wallet);
     if (j >= 0) count(this.leaders[j]!, time, this.window);
   }
 

@@ -1,4 +1,4 @@
-import type { IndexedTape } from '../engine/tape-index.js';
+import { isIndexedTape, type IndexedTape } from '../engine/tape-index.js';
 import { DecimalJs40 } from '../numeric/decimal.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
@@ -37,7 +37,7 @@ export function tradeWarnings(
   const trades = followerTrades(deals);
   const warnings: Warning[] = [];
   if (market !== null) {
-    const prices = 'kind' in market ? new TapeMarket(market, resolveEngineOptions(given)) : market;
+    const prices = isIndexedTape(market) ? new TapeMarket(market, resolveEngineOptions(given)) : market;
     const far = farFromMarket(trades, prices);
     if (far !== null) warnings.push(far);
   }

@@ -6,7 +6,7 @@ import { PriceThreshold, type PriceTick } from './known-prices.js';
 import { NativePriceSeries } from './native-prices.js';
 import { Replay, type ReplayResult } from './replay.js';
 import { isValidSwap } from './tape-check.js';
-import { addressKey, TokenTable, type TokenInfo } from './tokens.js';
+import { LeaderLookup, TokenTable, type TokenInfo } from './tokens.js';
 
 /**
  * A replay fed one swap at a time, for tapes too large to hold in memory (a JSONL file). The
@@ -23,8 +23,7 @@ import { addressKey, TokenTable, type TokenInfo } from './tokens.js';
 export class StreamingReplay {
   private readonly run: Replay;
   private readonly tokens: TokenTable;
-  private readonly leaderOf = new Map<string, number>();
-  private readonly network: TapeHeader['network'];
+  private readonly leaders: LeaderLookup;
   private readonly end: number;
   /**
    * True when a swap of a wallet not followed must come whole to {@link pushMarket}: with a
@@ -35,7 +34,6 @@ export class StreamingReplay {
   private lastTime = -Infinity;
 
   constructor(header: TapeHeader, request: SimulatorRequest, options: EngineOptions) {
-    this.network = header.network;
     this.run = new Replay({
       network: header.network,
       native: new NativePriceSeries(header.native_prices),
@@ -45,7 +43,7 @@ export class StreamingReplay {
     this.end = this.run.window.end;
     this.marketReadsAmounts = PriceThreshold.of(options.min_price_swap_usd) !== null;
     this.tokens = new TokenTable(header.network, header.tokens);
-    request.wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(header.network, wallet), leader));
+    this.leaders = new LeaderLookup(header.network, request.wallets);
   }
 
   /** Swaps pushed so far. */
@@ -61,7 +59,7 @@ export class StreamingReplay {
 
   /** The index of a wallet in the request's `wallets`, or -1 for a wallet not followed. */
   leaderIndex(wallet: string): number {
-    return this.leaderOf.get(addressKey(this.network, wallet)) ?? -1;
+    return this.leaders.of(wallet);
   }
 
   /**

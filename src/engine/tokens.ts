@@ -19,6 +19,26 @@ export function addressKey(network: Network, address: string): string {
 }
 
 /**
+ * The request's wallets by address key: a swap's wallet's place among them (its leader index),
+ * -1 for a wallet not followed. A wallet listed twice takes its last place.
+ */
+export class LeaderLookup {
+  private readonly places = new Map<string, number>();
+
+  constructor(
+    private readonly network: Network,
+    wallets: readonly string[],
+  ) {
+    wallets.forEach((wallet, leader) => this.places.set(addressKey(network, wallet), leader));
+  }
+
+  /** The place of `wallet` among the request's wallets, or -1. */
+  of(wallet: string): number {
+    return this.places.get(addressKey(this.network, wallet)) ?? -1;
+  }
+}
+
+/**
  * Interns token addresses as small integers in the order they are first seen (event order),
  * with their metadata from the tape's `tokens`. Shared by the indexed and the streaming replay.
  */

@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readSync } from 'node:fs';
 import { InputError } from '../model/errors.js';
 
 /**
@@ -46,4 +46,16 @@ const EXPECTED: Readonly<Record<string, string>> = {
 /** Reads and parses a JSON file. */
 export function readJson(path: string, what: string): unknown {
   return parseJsonText(readText(path, what), path, what);
+}
+
+/** `length` bytes of an open file from `position` (fewer when the file ends first). */
+export function readRange(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, bytes, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === length ? bytes : bytes.subarray(0, done);
 }

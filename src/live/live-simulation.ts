@@ -1,7 +1,7 @@
 import type { EngineOptionsInput } from '../model/options.js';
 import type { SimulatorRequest, Window } from '../model/request.js';
 import type { SimulatorResponse } from '../model/response.js';
-import { addressKey } from '../engine/tokens.js';
+import { LeaderLookup } from '../engine/tokens.js';
 import { Replay } from '../engine/replay.js';
 import { assembleResponse, responseParts, type ResponseParts } from '../report/response.js';
 import { prepare } from '../simulate.js';
@@ -74,7 +74,7 @@ export class LiveSimulation {
   private readonly tokens: LiveTokens;
   private readonly native = new GrowingNativePrices();
   private readonly held = new ReorderBuffer();
-  private readonly leaderOf = new Map<string, number>();
+  private readonly leaderOf: LeaderLookup;
   private readonly inputs: FeedInput[] | null;
   private readonly now: () => number;
   private final: ResponseParts | null = null;
@@ -91,7 +91,7 @@ export class LiveSimulation {
     this.run = new Replay({ network, native: this.native, request: parsed, options: engineOptions });
     this.window = this.run.window;
     this.tokens = new LiveTokens(network);
-    parsed.wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(network, wallet), leader));
+    this.leaderOf = new LeaderLookup(network, parsed.wallets);
     this.taken = new FeedClock(this.lateness, this.window.end);
     this.appliedClock = this.taken.copy();
     this.inputs = setup.keepInputs === false ? null : [];
@@ -204,7 +204,7 @@ export class LiveSimulation {
 
   private step({ swap, takenAt }: HeldSwap): void {
     if (swap.time <= this.window.end) {
-      const leader = this.leaderOf.get(addressKey(this.request.network, swap.wallet)) ?? -1;
+      const leader = this.leaderOf.of(swap.wallet);
       this.run.step(swap, this.tokens.intern(swap.token), leader);
     }
     this.counts.applied++;

@@ -7,18 +7,16 @@
 import { workerData } from 'node:worker_threads';
 import { MarketObservations } from '../../diagnose/market-prices.js';
 import { ColumnsSender } from '../parquet/column-wire.js';
-import { AHEAD, POSTED, TAKEN, type BlocksReply, type BlocksStart } from './blocks-ahead.js';
+import { AHEAD, type BlocksReply, type BlocksStart } from './blocks-ahead.js';
+import { postCounted, TAKEN } from '../reading-thread.js';
 import { BlockNumbering, decodeBlock, swapBlocks } from './blocks.js';
 
 function readBlocks(start: BlocksStart): void {
   const { port, signal } = start;
   let posted = 0;
-  const post = (reply: BlocksReply, transfer: ArrayBuffer[] = []): void => {
-    port.postMessage(reply, transfer);
+  const post = (reply: BlocksReply, transfer?: ArrayBuffer[]): void => {
+    postCounted(start, reply, transfer);
     posted++;
-    // After the message: a replay that finds no message waits for this count to move.
-    Atomics.add(signal, POSTED, 1);
-    Atomics.notify(signal, POSTED);
   };
   try {
     const market = start.least === null ? null : new MarketObservations(start.least);
@@ -42,18 +40,12 @@ function readBlocks(start: BlocksStart): void {
       );
       swaps += decoded.rows;
     }
-    const byToken = market?.byToken(numbering.tokenKeys) ?? null;
-    if (byToken === null) {
-      post({ kind: 'end', market: null });
-      return;
-    }
-    const { start: starts, swaps: indices, times, prices } = byToken;
-    post({ kind: 'end', market: byToken }, [
-      starts.buffer,
-      indices.buffer,
-      times.buffer,
-      prices.buffer,
-    ] as ArrayBuffer[]);
+    const byToken = market?.byToken(numbering.tokenKeys()) ?? null;
+    const buffers = byToken === null ? [] : [byToken.start, byToken.swaps, byToken.times, byToken.prices];
+    post(
+      { kind: 'end', market: byToken },
+      buffers.map((column) => column.buffer as ArrayBuffer),
+    );
   } catch (e) {
     post({ kind: 'refused', reason: (e as Error).message });
   } finally {

@@ -1,22 +1,28 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { builtScriptIfAny } from '../../built-script.js';
+import { receiveMessageOnPort } from 'node:worker_threads';
 import type { MarketByToken } from '../../diagnose/market-prices.js';
 import type { Network } from '../../model/request.js';
 import { ColumnsReceiver, Doubles, type WireColumns } from '../parquet/column-wire.js';
 import { DECIMAL_COLUMNS } from '../parquet/format.js';
 import { decodedRowGroup, type DecodedRowGroup } from '../parquet/row-group.js';
 import type { JsonTapeLayout } from './layout.js';
+import {
+  awaitPost,
+  countTaken,
+  POSTED,
+  startReadingThread,
+  stopReadingThread,
+  TAKEN,
+  type ReadingThread,
+  type ThreadLink,
+} from '../reading-thread.js';
 
 /** Blocks the reading thread may post before the replay takes them: memory for as many more. */
 export const AHEAD = 4;
-/** Places in the shared counters: blocks posted by the reading thread; blocks taken by the replay. */
-export const POSTED = 0;
-export const TAKEN = 1;
 /** How long the replay waits for a block before it calls the reading thread lost. */
 const STALL_MS = 60_000;
 
 /** What the reading thread is given. */
-export interface BlocksStart {
+export interface BlocksStart extends ThreadLink {
   readonly path: string;
   readonly from: number;
   readonly to: number;
@@ -25,9 +31,6 @@ export interface BlocksStart {
   readonly wallets: readonly string[];
   /** `min_price_swap_usd` as a number, for the market's observations; null: no market gathered. */
   readonly least: number | null;
-  /** The counters at {@link POSTED} and {@link TAKEN}. */
-  readonly signal: Int32Array;
-  readonly port: MessagePort;
 }
 
 /** What the reading thread posts: a block, the end with the market, or why the file must be read whole. */
@@ -74,45 +77,31 @@ export function* jsonBlocksAhead(
   /** `min_price_swap_usd` as a number, or null to gather no market. */
   least: number | null,
 ): Generator<JsonBlock, MarketByToken | null> {
-  const url = builtScriptIfAny('io/json-tape/block-thread.js');
-  if (url === null) throw new NotStreamable('no compiled thread script');
-  const signal = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-  const { port1, port2 } = new MessageChannel();
-  const start: BlocksStart = {
+  const data: Omit<BlocksStart, keyof ThreadLink> = {
     path,
     from: layout.bodyStart,
     to: layout.bodyEnd,
     network,
     wallets,
     least,
-    signal,
-    port: port2,
   };
-  let worker: Worker;
-  try {
-    worker = new Worker(url, { workerData: start, transferList: [port2] });
-  } catch (e) {
-    port1.close();
-    throw new NotStreamable(`no thread: ${(e as Error).message}`);
-  }
-  worker.unref();
+  const thread = startReadingThread('io/json-tape/block-thread.js', data, TAKEN + 1);
+  if (thread === null) throw new NotStreamable('no thread to read the tape (or no compiled thread script)');
   const receiver = new ColumnsReceiver();
   try {
     for (let taken = 0; ; taken++) {
-      const reply = nextReply(port1, signal, taken);
+      const reply = nextReply(thread, taken);
       if (reply.kind === 'refused') throw new NotStreamable(reply.reason);
       if (reply.kind === 'end') return reply.market;
       const columns = receiver.columns(reply.columns);
       // Per block, the decimal fields whose every value was a JSON number arrive as doubles.
       const numbers = new Set<string>(DECIMAL_COLUMNS.filter((field) => columns[field] instanceof Doubles));
       const group = decodedRowGroup(columns, reply.start, reply.rows, numbers, SKIPPED, true);
-      Atomics.add(signal, TAKEN, 1);
-      Atomics.notify(signal, TAKEN);
+      countTaken(thread.signal);
       yield { ...group, from: reply.from, to: reply.to, leaders: reply.leaders, tokens: reply.tokens };
     }
   } finally {
-    port1.close();
-    void worker.terminate();
+    stopReadingThread(thread);
   }
 }
 
@@ -120,12 +109,12 @@ export function* jsonBlocksAhead(
 const SKIPPED: ReadonlySet<string> = new Set(['transaction_hash']);
 
 /** The thread's next reply, waited for (the `taken` before it were taken). */
-function nextReply(port: MessagePort, signal: Int32Array, taken: number): BlocksReply {
+function nextReply({ port, signal }: ReadingThread, taken: number): BlocksReply {
   for (;;) {
     const posted = Atomics.load(signal, POSTED);
     const message = receiveMessageOnPort(port);
     if (message !== undefined) return message.message as BlocksReply;
-    if (Atomics.wait(signal, POSTED, posted, STALL_MS) === 'timed-out') {
+    if (!awaitPost(signal, posted, STALL_MS)) {
       throw new NotStreamable(`the thread reading the tape gave nothing in ${STALL_MS / 1000} s after ${taken} blocks`);
     }
   }

@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isValidSwap } from '../../engine/swap-check.js';
 import type { MarketObservations } from '../../diagnose/market-prices.js';
-import { addressKey } from '../../engine/tokens.js';
+import { addressKey, LeaderLookup, TokenTable } from '../../engine/tokens.js';
 import type { Network } from '../../model/request.js';
 import { LazyStrings } from '../parquet/fast-strings.js';
 import { NULLS_COLUMN, type SwapColumn } from '../parquet/format.js';
@@ -104,35 +104,32 @@ export type DecodedBlock =
 
 /**
  * What the reading thread looks up for the replay: each swap's wallet among the request's
- * wallets, and its token's number, the tokens numbered in the order first seen by address key,
- * as the streaming replay numbers them (`StreamingReplay.pushNumbered`).
+ * wallets, and its token's number, made by a `TokenTable` as the streaming replay's own makes
+ * it (`StreamingReplay.pushNumbered`): in the order first seen, by address key.
  */
 export class BlockNumbering {
-  /** Each token's address key, by its number. */
-  readonly tokenKeys: string[] = [];
-  private readonly tokenIds = new Map<string, number>();
-  private readonly leaderOf = new Map<string, number>();
+  private readonly leaders: LeaderLookup;
+  private readonly tokens: TokenTable;
 
   constructor(
     private readonly network: Network,
     wallets: readonly string[],
   ) {
-    wallets.forEach((wallet, leader) => this.leaderOf.set(addressKey(network, wallet), leader));
+    this.leaders = new LeaderLookup(network, wallets);
+    this.tokens = new TokenTable(network, {});
   }
 
   leader(wallet: string): number {
-    return this.leaderOf.get(addressKey(this.network, wallet)) ?? -1;
+    return this.leaders.of(wallet);
   }
 
   token(address: string): number {
-    const key = addressKey(this.network, address);
-    let id = this.tokenIds.get(key);
-    if (id === undefined) {
-      id = this.tokenKeys.length;
-      this.tokenIds.set(key, id);
-      this.tokenKeys.push(key);
-    }
-    return id;
+    return this.tokens.intern(address);
+  }
+
+  /** Each token's address key, by its number. */
+  tokenKeys(): string[] {
+    return this.tokens.list.map(({ address }) => addressKey(this.network, address));
   }
 }
 

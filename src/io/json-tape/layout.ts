@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readRange } from '../files.js';
 
 /**
  * Where a JSON tape file keeps its swaps: the `"swaps"` array as the top-level object's last
@@ -52,12 +53,10 @@ export function readJsonTapeLayout(path: string): JsonTapeLayout | null {
   }
   try {
     const size = fstatSync(fd).size;
-    const bodyStart = swapsArrayStart(fd, size);
-    if (bodyStart < 0) return null;
-    const bodyEnd = lastMemberArrayEnd(fd, size);
-    if (bodyEnd < bodyStart) return null;
-    const head = readBytes(fd, 0, bodyStart);
-    const tail = readBytes(fd, bodyEnd, size - bodyEnd);
+    const head = swapsArrayHead(fd, size);
+    if (head === null) return null;
+    const tail = lastMemberArrayTail(fd, size);
+    if (tail === null || size - tail.length < head.length) return null;
     // The header as the file has it, its swaps array emptied: `{…, "swaps": [` + `]}`.
     const text = Buffer.concat([head, tail]).toString('utf8');
     let header: unknown;
@@ -67,18 +66,19 @@ export function readJsonTapeLayout(path: string): JsonTapeLayout | null {
       return null;
     }
     if (typeof header !== 'object' || header === null || Array.isArray(header)) return null;
-    return { size, bodyStart, bodyEnd, header: header as Record<string, unknown> };
+    return { size, bodyStart: head.length, bodyEnd: size - tail.length, header: header as Record<string, unknown> };
   } finally {
     closeSync(fd);
   }
 }
 
 /**
- * The byte after the `[` that opens the value of the top-level object's `"swaps"` key, or -1.
- * Scans from the start a chunk at a time, minding strings and nesting, so a `"swaps"` inside
- * the tokens' map or a string is not taken for it; gives up after {@link MOST_HEAD_BYTES}.
+ * The file's bytes up to and with the `[` that opens the value of the top-level object's
+ * `"swaps"` key, or null. Scans from the start a chunk at a time, minding strings and nesting,
+ * so a `"swaps"` inside the tokens' map or a string is not taken for it; gives up after
+ * {@link MOST_HEAD_BYTES}.
  */
-function swapsArrayStart(fd: number, size: number): number {
+function swapsArrayHead(fd: number, size: number): Buffer | null {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -87,9 +87,11 @@ function swapsArrayStart(fd: number, size: number): number {
   let keyIsSwaps = false;
   let afterColon = false;
   const end = Math.min(size, MOST_HEAD_BYTES);
+  const chunks: Buffer[] = [];
   for (let at = 0; at < end; ) {
-    const chunk = readBytes(fd, at, Math.min(HEAD_CHUNK, end - at));
-    if (chunk.length === 0) return -1;
+    const chunk = readRange(fd, at, Math.min(HEAD_CHUNK, end - at));
+    if (chunk.length === 0) return null;
+    chunks.push(chunk);
     for (let k = 0; k < chunk.length; k++) {
       const byte = chunk[k]!;
       if (inString) {
@@ -108,48 +110,36 @@ function swapsArrayStart(fd: number, size: number): number {
       if (afterColon) {
         // The value of a key at depth 1: the swaps array is what is looked for.
         afterColon = false;
-        if (keyIsSwaps) return byte === OPEN_BRACKET ? at + k + 1 : -1;
+        if (keyIsSwaps) return byte === OPEN_BRACKET ? Buffer.concat(chunks).subarray(0, at + k + 1) : null;
       }
       if (byte === QUOTE) {
         inString = true;
         matched = depth === 1 ? 0 : -1;
       } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-        if (depth === 0 && byte !== OPEN_BRACE) return -1;
+        if (depth === 0 && byte !== OPEN_BRACE) return null;
         depth++;
       } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
         depth--;
-        if (depth <= 0) return -1;
+        if (depth <= 0) return null;
       } else if (byte === COLON && depth === 1) {
         afterColon = true;
       } else if (depth === 0) {
-        return -1;
+        return null;
       }
     }
     at += chunk.length;
   }
-  return -1;
+  return null;
 }
 
-/** The `]` before the file's final `}` (whitespace around them allowed), or -1. */
-function lastMemberArrayEnd(fd: number, size: number): number {
+/** The file's bytes from the `]` before its final `}` (whitespace around them allowed), or null. */
+function lastMemberArrayTail(fd: number, size: number): Buffer | null {
   const from = Math.max(0, size - TAIL_BYTES);
-  const tail = readBytes(fd, from, size - from);
+  const tail = readRange(fd, from, size - from);
   let i = tail.length - 1;
   while (i >= 0 && isJsonSpace(tail[i])) i--;
-  if (tail[i] !== CLOSE_BRACE) return -1;
+  if (tail[i] !== CLOSE_BRACE) return null;
   i--;
   while (i >= 0 && isJsonSpace(tail[i])) i--;
-  return tail[i] === CLOSE_BRACKET ? from + i : -1;
-}
-
-/** `length` bytes of the file from `position`. */
-export function readBytes(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const n = readSync(fd, buffer, done, length - done, position + done);
-    if (n === 0) break;
-    done += n;
-  }
-  return done === length ? buffer : buffer.subarray(0, done);
+  return tail[i] === CLOSE_BRACKET ? tail.subarray(i) : null;
 }

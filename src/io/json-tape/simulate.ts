@@ -11,7 +11,8 @@ import { readTapeFile } from '../read-tape.js';
 import type { ByteProgress } from '../jsonl-tape.js';
 import type { SwapWatcher } from '../group-replay.js';
 import { jsonBlocksAhead, NotStreamable, type JsonBlock } from './blocks-ahead.js';
-import { readBytes, readJsonTapeLayout } from './layout.js';
+import { readJsonTapeLayout } from './layout.js';
+import { readRange } from '../files.js';
 
 /**
  * Simulates a request over a JSON tape file: streamed as {@link simulateJsonFileStreamed} does
@@ -146,7 +147,7 @@ function swapOf(path: string, blocks: readonly BlockPlace[], index: number): Swa
   const block = blocks[lo]!;
   const fd = openSync(path, 'r');
   try {
-    const text = readBytes(fd, block.from, block.to - block.from).toString('utf8');
+    const text = readRange(fd, block.from, block.to - block.from).toString('utf8');
     return (JSON.parse(`[${text}]`) as Swap[])[index - block.start]!;
   } finally {
     closeSync(fd);

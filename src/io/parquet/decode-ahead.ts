@@ -1,6 +1,13 @@
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { InputError, type InputLocation } from '../../model/errors.js';
-import { builtScriptIfAny } from '../../built-script.js';
+import {
+  awaitPost,
+  countTaken,
+  POSTED,
+  startReadingThread,
+  stopReadingThread,
+  type ThreadLink,
+} from '../reading-thread.js';
 import { ColumnsReceiver, type WireColumns } from './column-wire.js';
 import type { TapeHeaderOptions } from './header.js';
 import type { OptionalColumn } from './format.js';
@@ -13,24 +20,18 @@ import type { DecodedColumns, DecodedRowGroup } from './row-group.js';
  */
 export const AHEAD = 1;
 /**
- * Places in the shared counters: replies posted by the decoding thread; row groups taken by the
- * reader; the next row group nobody has claimed (each thread claims a group before decoding it).
+ * The place in the shared counters, after those of `reading-thread.ts`, of the next row group
+ * nobody has claimed (each thread claims a group before decoding it).
  */
-export const POSTED = 0;
-export const TAKEN = 1;
 export const NEXT = 2;
 /** How long the reader waits for a row group before it calls the decoding thread lost. */
 const STALL_MS = 60_000;
 
-/** What the decoding thread is given. */
-export interface DecodeStart {
+/** What the decoding thread is given; it posts a reply for each row group it claims. */
+export interface DecodeStart extends ThreadLink {
   readonly path: string;
   readonly headerOptions: TapeHeaderOptions;
   readonly without: readonly OptionalColumn[];
-  /** The counters at {@link POSTED}, {@link TAKEN} and {@link NEXT}. */
-  readonly signal: Int32Array;
-  /** Where it posts a reply for each row group it claims. */
-  readonly port: MessagePort;
 }
 
 /** A row group's columns and their check, or the error that ended the decoding. */
@@ -61,7 +62,8 @@ export function* rowGroupsAhead(
   /** False: this thread decodes no group, the other thread every one (for tests of its side). */
   decodeHere = true,
 ): Generator<DecodedRowGroup> {
-  const thread = file.rowGroupCount > 1 ? startThread(file, without) : null;
+  const data: Omit<DecodeStart, keyof ThreadLink> = { path: file.path, headerOptions: file.headerOptions, without };
+  const thread = file.rowGroupCount > 1 ? startReadingThread('io/parquet/decode-thread.js', data, NEXT + 1) : null;
   if (thread === null) {
     yield* file.rowGroups(without);
     return;
@@ -70,32 +72,7 @@ export function* rowGroupsAhead(
     const groups = new SharedDecoding(file, new Set(without), thread.signal, thread.port, decodeHere);
     yield* file.rowGroups(without, (g) => groups.take(g));
   } finally {
-    thread.port.close();
-    void thread.worker.terminate();
-  }
-}
-
-/**
- * The decoding thread started on `file`, with the counters and the port they share; null
- * without the compiled thread script, or when the process cannot start a thread.
- */
-function startThread(
-  file: ParquetTapeFile,
-  without: readonly OptionalColumn[],
-): { readonly worker: Worker; readonly signal: Int32Array; readonly port: MessagePort } | null {
-  const url = builtScriptIfAny('io/parquet/decode-thread.js');
-  if (url === null) return null;
-  const signal = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
-  const { port1, port2 } = new MessageChannel();
-  const start: DecodeStart = { path: file.path, headerOptions: file.headerOptions, without, signal, port: port2 };
-  try {
-    const worker = new Worker(url, { workerData: start, transferList: [port2] });
-    worker.unref();
-    return { worker, signal, port: port1 };
-  } catch {
-    // No thread to be had (a limit of the process).
-    port1.close();
-    return null;
+    stopReadingThread(thread);
   }
 }
 
@@ -123,8 +100,7 @@ class SharedDecoding {
       const decoded = this.ready.get(g);
       if (decoded !== undefined) {
         this.ready.delete(g);
-        Atomics.add(signal, TAKEN, 1);
-        Atomics.notify(signal, TAKEN);
+        countTaken(signal);
         if ('error' in decoded) throw decoded.error;
         return decoded;
       }
@@ -141,7 +117,7 @@ class SharedDecoding {
         this.ready.set(next, this.decode(next));
         continue;
       }
-      if (Atomics.wait(signal, POSTED, posted, STALL_MS) === 'timed-out') {
+      if (!awaitPost(signal, posted, STALL_MS)) {
         throw new Error(`the thread decoding the Parquet tape gave no row group in ${STALL_MS / 1000} s`);
       }
     }

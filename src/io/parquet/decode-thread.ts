@@ -7,7 +7,8 @@
 import { workerData } from 'node:worker_threads';
 import { InputError } from '../../model/errors.js';
 import { ColumnsSender } from './column-wire.js';
-import { AHEAD, NEXT, POSTED, TAKEN, type DecodeReply, type DecodeStart } from './decode-ahead.js';
+import { AHEAD, NEXT, type DecodeReply, type DecodeStart } from './decode-ahead.js';
+import { postCounted, TAKEN } from '../reading-thread.js';
 import { ParquetTapeFile } from './read.js';
 
 /** The next row group this thread may decode, claimed; -1 when none is left. */
@@ -27,12 +28,7 @@ function claim(signal: Int32Array, groups: number): number {
 /** Posts each row group it claims, or the error that stopped its decoding, then stops. */
 function decodeShare(start: DecodeStart): void {
   const { port, signal } = start;
-  const post = (reply: DecodeReply, transfer: ArrayBuffer[] = []): void => {
-    port.postMessage(reply, transfer);
-    // After the message: a reader that finds no message waits for this count to move.
-    Atomics.add(signal, POSTED, 1);
-    Atomics.notify(signal, POSTED);
-  };
+  const post = (reply: DecodeReply, transfer?: ArrayBuffer[]): void => postCounted(start, reply, transfer);
   let file: ParquetTapeFile | undefined;
   let group = -1;
   try {

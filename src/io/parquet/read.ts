@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { readRange } from '../files.js';
 import * as zlib from 'node:zlib';
 import { parquetMetadata, parquetSchema, type ColumnChunk, type FileMetaData } from 'hyparquet';
 import { readColumn } from 'hyparquet/src/column.js';
@@ -85,6 +86,8 @@ export class ParquetTapeFile {
   readonly header: TapeHeader;
   /** How the values were spelled in JSON (see {@link TapeForms}). */
   readonly forms: TapeForms;
+  /** The decimal fields spelled as JSON numbers (`forms.numberFields`), for the row groups' readers. */
+  private readonly numbers: ReadonlySet<string>;
   readonly rows: number;
   private readonly fd: number;
   private readonly size: number;
@@ -119,6 +122,7 @@ export class ParquetTapeFile {
       this.checkCodecs();
       this.header = resolveHeader(this.readHeader(), headerOptions, (message) => this.error(message));
       this.forms = this.readForms();
+      this.numbers = new Set(this.forms.numberFields);
       this.rows = Number(this.metadata.num_rows);
     } catch (e) {
       this.close();
@@ -160,13 +164,12 @@ export class ParquetTapeFile {
     decode: (g: number, skipped: ReadonlySet<string>) => DecodedColumns = (g, skipped) =>
       this.decodeRowGroup(g, skipped),
   ): Generator<DecodedRowGroup> {
-    const numbers = new Set<string>(this.forms.numberFields);
     const skipped = new Set<string>(without);
     let start = 0;
     for (let g = 0; g < this.rowGroupCount; g++) {
       const { columns, valid } = decode(g, skipped);
       const rows = this.rowGroupRows(g);
-      yield decodedRowGroup(columns, start, rows, numbers, skipped, valid);
+      yield decodedRowGroup(columns, start, rows, this.numbers, skipped, valid);
       start += rows;
       this.onProgress?.(start, this.rows);
     }
@@ -190,8 +193,7 @@ export class ParquetTapeFile {
     skipped: ReadonlySet<string>,
   ): { readonly columns: RowGroupColumns; readonly valid: boolean } {
     const columns = this.readRowGroup(g, skipped);
-    const numbers = new Set<string>(this.forms.numberFields);
-    return { columns, valid: columnsValid(columns, this.rowGroupRows(g), numbers, skipped) };
+    return { columns, valid: columnsValid(columns, this.rowGroupRows(g), this.numbers, skipped) };
   }
 
   /** An {@link InputError} about this file. */
@@ -206,14 +208,7 @@ export class ParquetTapeFile {
           `: the file is truncated`,
       );
     }
-    const bytes = new Uint8Array(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(this.fd, bytes, done, length - done, start + done);
-      if (n === 0) break;
-      done += n;
-    }
-    return bytes;
+    return readRange(this.fd, start, length);
   }
 
   private readMetadata(): FileMetaData {
@@ -226,7 +221,7 @@ export class ParquetTapeFile {
           `; a JSON tape needs the .json extension`,
       );
     }
-    const length = new DataView(tail.buffer).getUint32(0, true);
+    const length = new DataView(tail.buffer, tail.byteOffset, tail.byteLength).getUint32(0, true);
     if (length + 8 > this.size - 4)
       throw this.error(`not a readable Parquet file: its footer claims ${length} bytes, more than the file holds`);
     try {

@@ -1,0 +1,69 @@
+/**
+ * A thread that reads a tape beside the replay and posts what it read (a Parquet file's row
+ * groups, a JSON file's blocks of swaps), and the reader's side of it. The two share counters in
+ * a `SharedArrayBuffer` (the messages posted at {@link POSTED}, those taken at {@link TAKEN},
+ * more after these as a reading needs) and a port: the reader blocks on the posted count with
+ * `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays synchronous.
+ */
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { builtScriptIfAny } from '../built-script.js';
+
+/** Places in the shared counters: messages posted by the reading thread; taken by the reader. */
+export const POSTED = 0;
+export const TAKEN = 1;
+
+/** What the reading thread is started with beside its own data: the counters and its port. */
+export interface ThreadLink {
+  readonly signal: Int32Array;
+  readonly port: MessagePort;
+}
+
+/** A reading thread, with the counters and the reader's end of the port. */
+export interface ReadingThread extends ThreadLink {
+  readonly worker: Worker;
+}
+
+/**
+ * Starts the compiled thread script `script` (a path under `src/`) with `data` and its link
+ * (`counters` counters, {@link POSTED} and {@link TAKEN} first); null without the compiled
+ * script (the TypeScript sources run unbuilt) or when the process cannot start a thread.
+ */
+export function startReadingThread(script: string, data: object, counters: number): ReadingThread | null {
+  const url = builtScriptIfAny(script);
+  if (url === null) return null;
+  const signal = new Int32Array(new SharedArrayBuffer(counters * Int32Array.BYTES_PER_ELEMENT));
+  const { port1, port2 } = new MessageChannel();
+  try {
+    const worker = new Worker(url, { workerData: { ...data, signal, port: port2 }, transferList: [port2] });
+    worker.unref();
+    return { worker, signal, port: port1 };
+  } catch {
+    // No thread to be had (a limit of the process).
+    port1.close();
+    return null;
+  }
+}
+
+/** Stops a reading thread: the port closed, the thread terminated. */
+export function stopReadingThread(thread: ReadingThread): void {
+  thread.port.close();
+  void thread.worker.terminate();
+}
+
+/** The thread's side: posts `message`, then counts it (a reader that found no message waits for the count to move). */
+export function postCounted(link: ThreadLink, message: unknown, transfer: ArrayBuffer[] = []): void {
+  link.port.postMessage(message, transfer);
+  Atomics.add(link.signal, POSTED, 1);
+  Atomics.notify(link.signal, POSTED);
+}
+
+/** The reader's side: counts a message taken, waking a thread that waits for room. */
+export function countTaken(signal: Int32Array): void {
+  Atomics.add(signal, TAKEN, 1);
+  Atomics.notify(signal, TAKEN);
+}
+
+/** The reader's side: waits for a post after the count `posted`; false when none came in `stallMs`. */
+export function awaitPost(signal: Int32Array, posted: number, stallMs: number): boolean {
+  return Atomics.wait(signal, POSTED, posted, stallMs) !== 'timed-out';
+}
