@@ -1,3 +1,4 @@
+import { sellsAll } from '../engine/leader-facts.js';
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { SwapBuckets } from './buckets.js';
@@ -53,7 +54,7 @@ export interface OwnDealsResult {
   readonly deals: OwnDeal[];
   /** Sells while the wallet held none of the token (no open deal): ignored. */
   readonly ignoredSells: number;
-  /** Sells of more than the wallet held: only the held part counts. */
+  /** Sells of more than the wallet's deal held: only the held part counts. */
   readonly oversoldSells: number;
 }
 
@@ -67,6 +68,7 @@ class OpenDeal {
   soldUsd = ZERO;
   capital = ZERO;
   tradesNumber = 0;
+  closed = false;
   lastTime: number;
   readonly trades: OwnTrade[] = [];
   /** `usd_buy_price_avg`, computed when first needed after a buy. */
@@ -77,8 +79,20 @@ class OpenDeal {
     readonly tokenId: number,
     readonly openTime: number,
     readonly openPos: number,
+    /** The dust an earlier deal of the token left in the holdings: held, not in this deal. */
+    private carried: Decimal,
   ) {
     this.lastTime = openTime;
+  }
+
+  /** The wallet's holdings of the token (model section 2): the deal's quantity and the dust carried. */
+  get holdings(): Decimal {
+    return this.carried.isZero() ? this.qty : this.qty.plus(this.carried);
+  }
+
+  /** A sell of `excess` more than the deal holds takes it from the dust carried, down to 0. */
+  takeCarried(excess: Decimal): void {
+    if (!this.carried.isZero()) this.carried = this.carried.lte(excess) ? ZERO : this.carried.minus(excess);
   }
 
   get avg(): Decimal {
@@ -110,7 +124,10 @@ class OpenDeal {
 /**
  * The wallet's own deals from its swaps before event position `end` (model sections 2 to 4 at
  * the swaps' own prices: no slippage, no fees, as the tape carries none). Per token a deal opens
- * at a buy when none is open and closes when the holdings return to 0. Open deals are valued at
+ * at a buy when none is open and closes at a sell of all of the wallet's holdings, or of all but
+ * a dust of at most a millionth (the model's rule for a leader's sell, 3.2, so that the
+ * follower's deal closes on the same sell): that sell sells the deal's whole quantity for its
+ * `usd_amount`. Open deals are valued at
  * their token's known price before `end`. Only `detailed` records the trades and
  * `capitalRequired` (0 otherwise): the indicators need neither.
  *
@@ -125,6 +142,8 @@ export function computeOwnDeals(
 ): OwnDealsResult {
   const tape = buckets.tape;
   const open = new Map<number, OpenDeal>();
+  /** By token, the holdings a deal that closed on a sell of all but a dust left (model section 2). */
+  const dust = new Map<number, Decimal>();
   const all: OpenDeal[] = [];
   let ignoredSells = 0;
   let oversoldSells = 0;
@@ -133,25 +152,34 @@ export function computeOwnDeals(
     const swapIndex = tape.order[pos]!;
     const swap = tape.swaps[swapIndex]!;
     const tokenId = tape.tokenOf[swapIndex]!;
+    const quantity = new Decimal(swap.quantity);
     let deal = open.get(tokenId);
     if (deal === undefined) {
+      const left = dust.get(tokenId);
       if (swap.type === 'sell') {
         ignoredSells++;
+        if (left !== undefined) dust.set(tokenId, left.lte(quantity) ? ZERO : left.minus(quantity));
         continue;
       }
-      deal = new OpenDeal(all.length, tokenId, swap.time, pos);
+      deal = new OpenDeal(all.length, tokenId, swap.time, pos, left ?? ZERO);
+      dust.delete(tokenId);
       open.set(tokenId, deal);
       all.push(deal);
     }
-    const quantity = new Decimal(swap.quantity);
+    const held = deal.holdings;
+    const sellsAllHeld = swap.type === 'sell' && (quantity.gte(held) || sellsAll(quantity, held));
     const usdAmount = swap.usd_amount === undefined ? quantity.times(swap.usd_price) : new Decimal(swap.usd_amount);
     let realizedDelta = ZERO;
     if (swap.type === 'buy') {
       deal.buy(quantity, usdAmount);
     } else if (quantity.gt(deal.qty)) {
-      // A sell of more than is held counts only the held part, at the swap's price per token.
+      // A sell of more than the deal holds counts only the held part, at the swap's price per token.
       oversoldSells++;
+      deal.takeCarried(quantity.minus(deal.qty));
       realizedDelta = deal.sell(deal.qty, usdAmount.times(deal.qty).div(quantity), usdAmount);
+    } else if (sellsAllHeld) {
+      // All but a dust: the deal's whole quantity goes for the swap's amount.
+      realizedDelta = deal.sell(deal.qty, usdAmount, usdAmount);
     } else {
       realizedDelta = deal.sell(quantity, usdAmount, usdAmount);
     }
@@ -176,14 +204,20 @@ export function computeOwnDeals(
         boughtUsd: deal.boughtUsd,
       });
     }
-    if (deal.qty.isZero()) open.delete(tokenId);
+    // Only a sell of all the holdings closes the deal: a deal emptied while the wallet still holds
+    // a dust from an earlier deal stays open, as the follower's does.
+    if (sellsAllHeld) {
+      deal.closed = true;
+      open.delete(tokenId);
+      if (held.gt(quantity)) dust.set(tokenId, held.minus(quantity));
+    }
   }
   const deals = all.map((d) => finish(d, buckets, end));
   return { deals, ignoredSells, oversoldSells };
 }
 
 function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
-  const closed = d.qty.isZero();
+  const closed = d.closed;
   let unrealized = ZERO;
   if (!closed) {
     // The deal's own swaps are in the series, so a known price exists.

@@ -31,9 +31,14 @@ function holdingsAfter(held: Decimal, swap: Swap): Decimal {
 /** `1 − 10⁻⁶`: a leader selling all but at most a millionth of its holdings sells all (model 1.2, 3.2). */
 const ALL_BUT_DUST = new Decimal('0.999999');
 
+/** Whether a sell of `quantity` out of holdings `held` sells all of them (model 3.2). */
+export function sellsAll(quantity: Decimal, held: Decimal): boolean {
+  return held.times(ALL_BUT_DUST).lte(quantity);
+}
+
 function sellFraction(swap: Swap, held: Decimal): Decimal | null {
   const quantity = new Decimal(swap.quantity);
-  return held.times(ALL_BUT_DUST).lte(quantity) ? null : quantity.div(held);
+  return sellsAll(quantity, held) ? null : quantity.div(held);
 }
 
 /**

@@ -65,6 +65,66 @@ describe('the wallet deal rules (initial)', () => {
     expect(analyticsWarnings(index)).toEqual({ ignored_sells: 1, oversold_sells: 1 });
   });
 
+  it('closes a deal at a sell of all but a dust, as the follower deal closes on it', () => {
+    // A float's "sell all": 281.7 − 0.1 leaves 281.6, sold as 281.59999999999997 (3e-14 left,
+    // within a millionth), so the deal closes and the buy after opens a second one, on both sides.
+    const tape = solTape([
+      buy(V, A, T0, 281.7, 0.01),
+      sell(V, A, T0, 0.1, 0.01),
+      sell(V, A, T0, 281.59999999999997, 0.01),
+      buy(V, A, T0, 0.1, 0.01),
+    ]);
+    const list = checked(
+      WalletDealsResultSchema,
+      walletDeals(buildAnalyticsIndex(tape, FLAT), V, { network: 'sol' }),
+    ).deals.reverse();
+    expect(list.map((d) => [d.status.initial, d.status.following, d.trades_number.initial])).toEqual([
+      ['closed', 'closed', 3],
+      ['open', 'open', 1],
+    ]);
+    // Sold 281.6 − 3e-14 for 2.8159999999999997 USD, the whole 281.6 at cost 0.01: −3e-16.
+    near(list[0]!.pnl_realized.initial as number, 2.8159999999999997 - 2.816);
+    expect(list[0]!.closed_position.initial).toBe(100);
+  });
+
+  it('keeps a dust an earlier deal left in the holdings, and closes on a sell of all of them', () => {
+    // Buy 100 at 1, sell 99.99995 at 2: 100 × (1 − 10⁻⁶) = 99.9999 ≤ 99.99995, all sold:
+    //   realized 199.9999 − 100 = 99.9999, a dust of 0.00005 held. The follower sells its whole
+    //   lot of 100 at 2: 100.
+    // Buy 10 at 3 (holdings 10.00005), sell 10 at 4: 10.00005 × (1 − 10⁻⁶) > 10, not all:
+    //   the deal's 10 go (realized 40 − 30 = 10) but it stays open, as the follower's keeps
+    //   10 − 10 × 10 / 10.00005 tokens. Sell 0.00005 at 4: all of the holdings, both close;
+    //   the wallet's sell is of more than its deal holds (0): set aside, realized 0.
+    const tape = solTape([
+      buy(V, A, T0, 100, 1),
+      sell(V, A, T0 + 1, 99.99995, 2),
+      buy(V, A, T0 + 2, 10, 3),
+      sell(V, A, T0 + 3, 10, 4),
+      sell(V, A, T0 + 4, 0.00005, 4),
+    ]);
+    const index = buildAnalyticsIndex(tape, FLAT);
+    const [first, second] = checked(WalletDealsResultSchema, walletDeals(index, V, { network: 'sol' })).deals.reverse();
+    expect([first!.status.initial, first!.status.following, first!.trades_number.initial]).toEqual([
+      'closed',
+      'closed',
+      2,
+    ]);
+    near(first!.pnl_realized.initial as number, 99.9999);
+    near(first!.pnl_realized.following as number, 100);
+    expect([second!.status.initial, second!.status.following]).toEqual(['closed', 'closed']);
+    expect([second!.trades_number.initial, second!.trades_number.following]).toEqual([3, 3]);
+    near(second!.pnl_realized.initial as number, 10);
+    near(second!.pnl_realized.following as number, 10);
+    expect(analyticsWarnings(index, V)).toEqual({ ignored_sells: 0, oversold_sells: 1 });
+    const before = checked(WalletDealsResultSchema, walletDeals(index, V, { network: 'sol', to_time: T0 + 3 }))
+      .deals[0]!;
+    expect([before.status.initial, before.status.following, before.pnl_unrealized.initial]).toEqual([
+      'open',
+      'open',
+      0,
+    ]);
+  });
+
   it('keeps one deal per token open at a time and numbers deals in opening order', () => {
     const index = buildAnalyticsIndex(
       solTape([
