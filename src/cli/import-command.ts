@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { closestName } from '../model/request.js';
+import { closestName } from '../model/names.js';
 import {
   formatImportReport,
   formatTapeSummary,

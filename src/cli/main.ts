@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CopysimError } from '../model/errors.js';
 import { renameOptions } from '../io/import/option-names.js';
-import { closestName } from '../model/request.js';
+import { closestName } from '../model/names.js';
 
 /** The library's options that library errors name (in backticks), and the flags the commands take them as. */
 const OPTION_FLAGS: Readonly<Record<string, string>> = {
@@ -15,6 +15,7 @@ const OPTION_FLAGS: Readonly<Record<string, string>> = {
 import { EXIT_INPUT, processIo, type CliIo } from './io.js';
 import { needsReplayFlags, restartWithReplayFlags } from './node-flags.js';
 import { isUsageError } from './usage.js';
+import { startSimulateThreads } from './early-threads.js';
 
 interface LoadedCommand {
   readonly help: string;
@@ -28,12 +29,15 @@ interface LoadedCommand {
 interface Command {
   readonly summary: string;
   readonly load: () => Promise<LoadedCommand>;
+  /** Work started before the module loads, from the command's arguments (its reading threads). */
+  readonly early?: (args: readonly string[]) => void;
 }
 
 export const COMMANDS: Record<string, Command> = {
   simulate: {
     summary: 'replay a tape for a simulator request, print the response JSON',
     load: () => import('./simulate-command.js').then((m) => ({ help: m.SIMULATE_HELP, run: m.simulateCommand })),
+    early: startSimulateThreads,
   },
   sweep: {
     summary: 'run many simulator requests over one tape, on worker threads',
@@ -117,8 +121,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     io.err(`copysim: unknown command "${name}"${near === null ? '' : `: did you mean "${near}"?`}\n\n${mainHelp()}\n`);
     return EXIT_INPUT;
   }
+  const asksHelp = args.includes('--help') || args.includes('-h');
+  if (!asksHelp) entry.early?.(args);
   const command = await entry.load();
-  if (args.includes('--help') || args.includes('-h')) {
+  if (asksHelp) {
     io.out(`${command.help}\n`);
     return 0;
   }

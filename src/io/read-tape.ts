@@ -5,15 +5,13 @@ import { isValidSwap } from '../engine/tape-check.js';
 import { parseJsonText, readText } from './files.js';
 import { inTapeFile, JsonlTapeFile } from './jsonl-tape.js';
 import { isParquetPath } from './parquet/format.js';
+import { isJsonlPath } from './tape-names.js';
 import { ParquetTapeFile } from './parquet/read.js';
 import { hasHeaderOptions, type TapeHeaderOptions } from './parquet/header.js';
 import { isFeedLogHeader } from '../live/log-reader.js';
 import { feedLogTape } from '../live/replay-log.js';
 
-/** True for a file name in the JSONL tape form (`.jsonl`). */
-export function isJsonlPath(path: string): boolean {
-  return path.toLowerCase().endsWith('.jsonl');
-}
+export { isJsonlPath } from './tape-names.js';
 
 /**
  * Reads a tape file into memory and indexes it: one JSON file, JSONL (a name ending in

@@ -5,7 +5,7 @@
  * more after these as a reading needs) and a port: the reader blocks on the posted count with
  * `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays synchronous.
  */
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { builtScriptIfAny } from '../built-script.js';
 
 /** Places in the shared counters: messages posted by the reading thread; taken by the reader. */
@@ -23,15 +23,50 @@ export interface ReadingThread extends ThreadLink {
   readonly worker: Worker;
 }
 
+/** The counters every reading thread is started with: as many as any reading uses. */
+const COUNTERS = 4;
+
+/** The compiled scripts of the threads that read a tape beside the replay. */
+export type ReadingScript = 'io/json-tape/block-thread.js' | 'io/parquet/decode-thread.js';
+
+/** Threads started before their reading was known ({@link prestartReadingThread}), by script. */
+const prestarted = new Map<ReadingScript, ReadingThread>();
+
 /**
  * Starts the compiled thread script `script` (a path under `src/`) with `data` and its link
- * (`counters` counters, {@link POSTED} and {@link TAKEN} first); null without the compiled
- * script (the TypeScript sources run unbuilt) or when the process cannot start a thread.
+ * (the counters, {@link POSTED} and {@link TAKEN} first); null without the compiled script (the
+ * TypeScript sources run unbuilt) or when the process cannot start a thread. A thread of that
+ * script started ahead ({@link prestartReadingThread}) is given `data` instead.
  */
-export function startReadingThread(script: string, data: object, counters: number): ReadingThread | null {
+export function startReadingThread(script: ReadingScript, data: object): ReadingThread | null {
+  const early = prestarted.get(script);
+  if (early === undefined) return launch(script, data);
+  prestarted.delete(script);
+  early.port.postMessage(data);
+  return early;
+}
+
+/**
+ * Starts a thread of `script` that waits for its data, for the next {@link startReadingThread}
+ * of that script to take: a command that will read its tape so starts the thread (about 0.1 to
+ * 0.3 s of node's start and the thread's modules) while its own modules load. A thread nobody
+ * takes waits without keeping the process up.
+ */
+export function prestartReadingThread(script: ReadingScript): void {
+  if (prestarted.has(script)) return;
+  const thread = launch(script, { deferred: true });
+  if (thread !== null) prestarted.set(script, thread);
+}
+
+/** The scripts of the threads started ahead that no reading has taken yet. */
+export function waitingThreads(): ReadingScript[] {
+  return [...prestarted.keys()];
+}
+
+function launch(script: ReadingScript, data: object): ReadingThread | null {
   const url = builtScriptIfAny(script);
   if (url === null) return null;
-  const signal = new Int32Array(new SharedArrayBuffer(counters * Int32Array.BYTES_PER_ELEMENT));
+  const signal = new Int32Array(new SharedArrayBuffer(COUNTERS * Int32Array.BYTES_PER_ELEMENT));
   const { port1, port2 } = new MessageChannel();
   try {
     const worker = new Worker(url, { workerData: { ...data, signal, port: port2 }, transferList: [port2] });
@@ -42,6 +77,19 @@ export function startReadingThread(script: string, data: object, counters: numbe
     port1.close();
     return null;
   }
+}
+
+/**
+ * The thread's side: runs `read` with the thread's start data, given as it started or, for a
+ * thread started ahead, in the first message on its port.
+ */
+export function onReadingStart<T extends ThreadLink>(read: (start: T) => void): void {
+  const given = workerData as T & { readonly deferred?: true };
+  if (given.deferred !== true) {
+    read(given);
+    return;
+  }
+  given.port.once('message', (data: object) => read({ ...data, signal: given.signal, port: given.port } as T));
 }
 
 /** Stops a reading thread: the port closed, the thread terminated. */

@@ -4,9 +4,11 @@
  * whole reading (with its errors) for every tape that cannot stream so.
  */
 import { constants } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtScriptIfAny } from '../../src/built-script.js';
@@ -14,6 +16,7 @@ import { dealsOf, diagnose, tradeWarnings } from '../../src/diagnose/index.js';
 import { writeResponseParts } from '../../src/io/json-stream.js';
 import { BlockNumbering, decodeBlock, swapBlocks } from '../../src/io/json-tape/blocks.js';
 import { readJsonTapeLayout } from '../../src/io/json-tape/layout.js';
+import { prestartReadingThread, waitingThreads } from '../../src/io/reading-thread.js';
 import {
   MARKET_UP_TO_BYTES,
   simulateJsonFileParts,
@@ -157,6 +160,25 @@ describe('a JSON tape streamed while a thread parses its swaps', () => {
     expect(run.code).toBe(0);
     expect(run.out).toBe(expected.out);
     expect(run.err).toBe(expected.err);
+  });
+
+  it('a thread started ahead of its data is taken by the stream, with the same response', () => {
+    const path = writeTape(generatedTape(3_000, 11));
+    prestartReadingThread('io/json-tape/block-thread.js');
+    expect(waitingThreads()).toEqual(['io/json-tape/block-thread.js']);
+    const streamed = simulateJsonFileStreamed(path, followed, FLAT_OPTIONS);
+    expect(waitingThreads()).toEqual([]);
+    expect(`${text(streamed!.parts)}\n`).toBe(whole(path, followed, FLAT_OPTIONS).out);
+  });
+
+  it('a thread started ahead that nothing takes does not keep the process up', () => {
+    const script = `import('${pathToFileURL(join('dist', 'src', 'io', 'reading-thread.js')).href}')
+      .then((m) => { m.prestartReadingThread('io/json-tape/block-thread.js'); console.log(m.waitingThreads().length); })`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect([run.status, run.signal, run.stdout.trim()]).toEqual([0, null, '1']);
   });
 
   it('on eth, numbers an address in any case as one wallet or token, as the whole reading does', async () => {

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestError } from '../../src/model/errors.js';
-import { closestName, parseSimulatorRequest } from '../../src/model/request.js';
+import { closestName } from '../../src/model/names.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
 import { ErrorBodySchema } from '../../src/model/response.js';
 import { simulate } from '../../src/simulate.js';
 import { request, tape } from '../support/scenario.js';

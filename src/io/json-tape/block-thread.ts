@@ -4,11 +4,10 @@
  * posts the block's columns, at most {@link AHEAD} ahead of the replay. Started from the
  * compiled `dist/` file.
  */
-import { workerData } from 'node:worker_threads';
 import { MarketObservations } from '../../diagnose/market-prices.js';
 import { ColumnsSender } from '../parquet/column-wire.js';
 import { AHEAD, type BlocksReply, type BlocksStart } from './blocks-ahead.js';
-import { postCounted, TAKEN } from '../reading-thread.js';
+import { onReadingStart, postCounted, TAKEN } from '../reading-thread.js';
 import { BlockNumbering, decodeBlock, swapBlocks } from './blocks.js';
 
 function readBlocks(start: BlocksStart): void {
@@ -53,4 +52,4 @@ function readBlocks(start: BlocksStart): void {
   }
 }
 
-readBlocks(workerData as BlocksStart);
+onReadingStart(readBlocks);

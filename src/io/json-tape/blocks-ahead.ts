@@ -11,7 +11,6 @@ import {
   POSTED,
   startReadingThread,
   stopReadingThread,
-  TAKEN,
   type ReadingThread,
   type ThreadLink,
 } from '../reading-thread.js';
@@ -85,7 +84,7 @@ export function* jsonBlocksAhead(
     wallets,
     least,
   };
-  const thread = startReadingThread('io/json-tape/block-thread.js', data, TAKEN + 1);
+  const thread = startReadingThread('io/json-tape/block-thread.js', data);
   if (thread === null) throw new NotStreamable('no thread to read the tape (or no compiled thread script)');
   const receiver = new ColumnsReceiver();
   try {

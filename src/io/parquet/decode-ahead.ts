@@ -63,7 +63,7 @@ export function* rowGroupsAhead(
   decodeHere = true,
 ): Generator<DecodedRowGroup> {
   const data: Omit<DecodeStart, keyof ThreadLink> = { path: file.path, headerOptions: file.headerOptions, without };
-  const thread = file.rowGroupCount > 1 ? startReadingThread('io/parquet/decode-thread.js', data, NEXT + 1) : null;
+  const thread = file.rowGroupCount > 1 ? startReadingThread('io/parquet/decode-thread.js', data) : null;
   if (thread === null) {
     yield* file.rowGroups(without);
     return;

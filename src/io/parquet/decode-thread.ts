@@ -4,11 +4,10 @@
  * group nobody has claimed whenever that group lies within {@link AHEAD} of the reader's, then
  * posts it. Started from the compiled `dist/` file.
  */
-import { workerData } from 'node:worker_threads';
 import { InputError } from '../../model/errors.js';
 import { ColumnsSender } from './column-wire.js';
 import { AHEAD, NEXT, type DecodeReply, type DecodeStart } from './decode-ahead.js';
-import { postCounted, TAKEN } from '../reading-thread.js';
+import { onReadingStart, postCounted, TAKEN } from '../reading-thread.js';
 import { ParquetTapeFile } from './read.js';
 
 /** The next row group this thread may decode, claimed; -1 when none is left. */
@@ -51,4 +50,4 @@ function decodeShare(start: DecodeStart): void {
   }
 }
 
-decodeShare(workerData as DecodeStart);
+onReadingStart(decodeShare);

@@ -1,0 +1,26 @@
+/**
+ * `copysim simulate` starts the thread that will parse a JSON tape before the command's modules
+ * load, and only where the tape will stream on it.
+ */
+import { describe, expect, it } from 'vitest';
+import { startSimulateThreads } from '../../src/cli/early-threads.js';
+import { waitingThreads } from '../../src/io/reading-thread.js';
+import { cli } from '../support/cli.js';
+
+describe('the reading thread started ahead', () => {
+  it('starts none for help, a JSONL or Parquet tape, --html, or no tape', async () => {
+    expect((await cli('simulate', '--tape', 'tape.json', '--help')).code).toBe(0);
+    startSimulateThreads(['--tape', 'tape.jsonl', '--request', 'r.json']);
+    startSimulateThreads(['--tape=tape.PARQUET', '--request', 'r.json']);
+    startSimulateThreads(['--tape', 'tape.json', '--html', 'report.html']);
+    startSimulateThreads(['--request', 'r.json']);
+    startSimulateThreads(['--tape']);
+    expect(waitingThreads()).toEqual([]);
+  });
+
+  it('starts one for a JSON tape, however the flag is written, and no second one', () => {
+    startSimulateThreads(['--request', 'r.json', '--tape=tape.json']);
+    startSimulateThreads(['--tape', 'other.json']);
+    expect(waitingThreads()).toEqual(['io/json-tape/block-thread.js']);
+  });
+});
