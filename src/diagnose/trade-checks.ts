@@ -34,36 +34,27 @@ export function tradeWarnings(
   market: IndexedTape | MarketPrices | null,
   given: EngineOptionsInput,
 ): Warning[] {
-  const trades = followerTrades(deals);
-  const warnings: Warning[] = [];
-  if (market !== null) {
-    const prices = isIndexedTape(market) ? new TapeMarket(market, resolveEngineOptions(given)) : market;
-    const far = farFromMarket(trades, prices);
-    if (far !== null) warnings.push(far);
-  }
+  const prices =
+    market === null || !isIndexedTape(market) ? market : new TapeMarket(market, resolveEngineOptions(given));
+  const far = prices === null ? null : new FarFromMarket(prices);
   const chosen = (value: unknown): boolean => value !== undefined && value !== null;
-  if (!chosen(given.assumed_liquidity_usd) && !chosen(given.unknown_liquidity_slippage_percent)) {
-    const blind = unknownLiquidity(trades);
-    if (blind !== null) warnings.push(blind);
-  }
-  return warnings;
-}
-
-/** A follower trade, with its deal's index and token: what the checks read of it. */
-interface FollowerTrade {
-  readonly deal: number;
-  readonly token: SimulatedDeal['token'];
-  readonly trade: SimulatedTrade;
-}
-
-/** Every trade of every deal, each deal's trades made once (a response in parts makes them on demand). */
-function followerTrades(deals: DealSource): FollowerTrade[] {
-  const trades: FollowerTrade[] = [];
+  const blind =
+    chosen(given.assumed_liquidity_usd) || chosen(given.unknown_liquidity_slippage_percent)
+      ? null
+      : new UnknownLiquidity();
+  if (far === null && blind === null) return [];
+  // Each deal's trades made once (a response in parts makes them on demand), for both checks.
   for (let d = 0; d < deals.count; d++) {
-    const token = deals.token(d);
-    for (const trade of deals.trades(d)) trades.push({ deal: d, token, trade });
+    const trades = deals.trades(d);
+    far?.check(d, deals.token(d), trades);
+    blind?.count(trades);
   }
-  return trades;
+  const warnings: Warning[] = [];
+  const farWarning = far?.warning() ?? null;
+  if (farWarning !== null) warnings.push(farWarning);
+  const blindWarning = blind?.warning() ?? null;
+  if (blindWarning !== null) warnings.push(blindWarning);
+  return warnings;
 }
 
 /** The median of `values[0 .. n)`, sorted in place (an insertion sort: n is at most 2 × NEIGHBOURS). */
@@ -99,47 +90,69 @@ interface FarTrade {
  * of the token's `NEIGHBOURS` swaps before it (at or before its time) and after it: a junk print
  * (a dust trade at a stale or broken price) that the copy or an exit was priced from.
  */
-function farFromMarket(trades: readonly FollowerTrade[], market: MarketPrices): Warning | null {
-  const around = new Float64Array(2 * NEIGHBOURS);
-  const found: FarTrade[] = [];
-  for (const { deal, token, trade } of trades) {
+class FarFromMarket {
+  private readonly around = new Float64Array(2 * NEIGHBOURS);
+  private readonly found: FarTrade[] = [];
+
+  constructor(private readonly market: MarketPrices) {}
+
+  /** Checks the trades of deal `deal`. */
+  check(deal: number, token: SimulatedDeal['token'], trades: readonly SimulatedTrade[]): void {
+    const { market, around } = this;
     const t = market.tokenId(token.address);
-    if (t === undefined || trade.usd_price === null) continue;
-    const split = market.firstAfter(t, trade.time);
-    const from = Math.max(market.start[t]!, split - NEIGHBOURS);
-    const to = Math.min(market.start[t + 1]!, split + NEIGHBOURS);
-    if (to - from < FEWEST_PRICES) continue;
-    for (let at = from; at < to; at++) around[at - from] = market.price(at);
-    const middle = median(around, to - from);
-    if (apart(trade.usd_price, middle) < FAR_FROM_MARKET) continue;
-    let source: number | null = null;
-    for (let j = split - 1; j >= from; j--) {
-      if (source === null || apart(trade.usd_price, market.price(j)) < apart(trade.usd_price, market.price(source)))
-        source = j;
+    if (t === undefined) return;
+    for (const trade of trades) {
+      if (trade.usd_price === null) continue;
+      const split = market.firstAfter(t, trade.time);
+      const from = Math.max(market.start[t]!, split - NEIGHBOURS);
+      const to = Math.min(market.start[t + 1]!, split + NEIGHBOURS);
+      if (to - from < FEWEST_PRICES) continue;
+      let lowest = Infinity;
+      let highest = -Infinity;
+      for (let at = from; at < to; at++) {
+        const price = market.price(at);
+        around[at - from] = price;
+        if (price < lowest) lowest = price;
+        if (price > highest) highest = price;
+      }
+      // The median lies between the lowest and the highest price, and a rounded quotient moves with
+      // its operands: within 10× of both, the trade is within 10× of the median, which is not made.
+      const price = trade.usd_price;
+      if (price / lowest < FAR_FROM_MARKET && highest / price < FAR_FROM_MARKET) continue;
+      const middle = median(around, to - from);
+      if (apart(price, middle) < FAR_FROM_MARKET) continue;
+      let source: number | null = null;
+      for (let j = split - 1; j >= from; j--) {
+        if (source === null || apart(price, market.price(j)) < apart(price, market.price(source))) source = j;
+      }
+      this.found.push({
+        deal,
+        label: token.symbol ?? token.name ?? token.address,
+        trade,
+        median: middle,
+        around: to - from,
+        source: source === null ? null : market.swapIndex(source),
+      });
     }
-    const label = token.symbol ?? token.name ?? token.address;
-    found.push({
-      deal,
-      label,
-      trade,
-      median: middle,
-      around: to - from,
-      source: source === null ? null : market.swapIndex(source),
-    });
   }
-  if (found.length === 0) return null;
-  const described = found.slice(0, SHOWN).map((f) => describe(f, market));
-  const more = found.length > SHOWN ? `; and ${found.length - SHOWN} more` : '';
-  const sources = [...new Set(found.flatMap((f) => (f.source === null ? [] : [f.source])))];
-  return {
-    code: 'price_far_from_market',
-    message:
-      `${found.length} follower trade${found.length === 1 ? ' was' : 's were'} filled at a price ` +
-      `${FAR_FROM_MARKET}× or more away from the median of the token's ${NEIGHBOURS} swaps before and after: ` +
-      `${described.join('; ')}${more}. A junk print (a dust swap at a broken price) decides such a result: ` +
-      'check those swaps, or set the engine option min_price_swap_usd so that swaps that small set no price',
-    swaps: sources,
-  };
+
+  /** The warning naming the trades found far from their market; null when none was. */
+  warning(): Warning | null {
+    const { found, market } = this;
+    if (found.length === 0) return null;
+    const described = found.slice(0, SHOWN).map((f) => describe(f, market));
+    const more = found.length > SHOWN ? `; and ${found.length - SHOWN} more` : '';
+    const sources = [...new Set(found.flatMap((f) => (f.source === null ? [] : [f.source])))];
+    return {
+      code: 'price_far_from_market',
+      message:
+        `${found.length} follower trade${found.length === 1 ? ' was' : 's were'} filled at a price ` +
+        `${FAR_FROM_MARKET}× or more away from the median of the token's ${NEIGHBOURS} swaps before and after: ` +
+        `${described.join('; ')}${more}. A junk print (a dust swap at a broken price) decides such a result: ` +
+        'check those swaps, or set the engine option min_price_swap_usd so that swaps that small set no price',
+      swaps: sources,
+    };
+  }
 }
 
 function describe(f: FarTrade, market: MarketPrices): string {
@@ -161,24 +174,33 @@ function describe(f: FarTrade, market: MarketPrices): string {
  * no `assumed_liquidity_usd` is set: each slipped the flat `unknown_liquidity_slippage_percent`,
  * whatever its size.
  */
-function unknownLiquidity(trades: readonly FollowerTrade[]): Warning | null {
-  let blind = 0;
-  let largest = 0;
-  for (const { trade } of trades) {
-    if (trade.usd_liquidity !== null) continue;
-    blind++;
-    largest = Math.max(largest, trade.usd_amount ?? 0);
+class UnknownLiquidity {
+  private blind = 0;
+  private total = 0;
+  private largest = 0;
+
+  count(trades: readonly SimulatedTrade[]): void {
+    this.total += trades.length;
+    for (const trade of trades) {
+      if (trade.usd_liquidity !== null) continue;
+      this.blind++;
+      this.largest = Math.max(this.largest, trade.usd_amount ?? 0);
+    }
   }
-  const total = trades.length;
-  if (blind === 0) return null;
-  return {
-    code: 'unknown_liquidity',
-    message:
-      `${blind} of the ${total} follower trades went into pools of unknown liquidity (the tape gives no ` +
-      `usd_liquidity), the largest ${round(largest)} USD: each slipped the default flat 1 %, whatever its size. ` +
-      'Set the engine option assumed_liquidity_usd ' +
-      'so that a larger trade slips more, or unknown_liquidity_slippage_percent to say which flat percent is meant',
-  };
+
+  /** The warning counting the trades into pools of unknown liquidity; null when there was none. */
+  warning(): Warning | null {
+    const { blind, total, largest } = this;
+    if (blind === 0) return null;
+    return {
+      code: 'unknown_liquidity',
+      message:
+        `${blind} of the ${total} follower trades went into pools of unknown liquidity (the tape gives no ` +
+        `usd_liquidity), the largest ${round(largest)} USD: each slipped the default flat 1 %, whatever its size. ` +
+        'Set the engine option assumed_liquidity_usd ' +
+        'so that a larger trade slips more, or unknown_liquidity_slippage_percent to say which flat percent is meant',
+    };
+  }
 }
 
 /** Three significant digits, written out in full (no exponent). */

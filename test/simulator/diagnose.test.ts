@@ -344,6 +344,14 @@ describe("warnings about the follower's own trades", () => {
     expect(codes(diagnose(ethTape, ethLate, { response, options: FLAT_OPTIONS }))).toEqual(['price_far_from_market']);
   });
 
+  it('a fill at the market price beside a junk print is not far: the median decides, not the extremes', () => {
+    // Copied at once, the buy fills at at(100) at 1 USD; its 20 neighbours hold the print at
+    // 0.01 (100 times below the fill), and their median is 1.
+    const response = simulate(junkTape, request(), FLAT_OPTIONS);
+    expect(response.deals[0]!.trades.map((t) => t.usd_price)).toEqual([1, 1]);
+    expect(codes(diagnose(junkTape, request(), { response, options: FLAT_OPTIONS }))).toEqual([]);
+  });
+
   it('a fill 9.99 times from the median is not far; 10 times is', () => {
     const near = (price: number) => tape([...market, ...leader, { ...junk, usd_price: price }]);
     expect(codes(diagnose(near(1 / 9.99), late, { options: FLAT_OPTIONS }))).toEqual([]);
