@@ -152,13 +152,15 @@ export function computeOwnDeals(
     const swapIndex = tape.order[pos]!;
     const swap = tape.swaps[swapIndex]!;
     const tokenId = tape.tokenOf[swapIndex]!;
-    const quantity = new Decimal(swap.quantity);
     let deal = open.get(tokenId);
     if (deal === undefined) {
       const left = dust.get(tokenId);
       if (swap.type === 'sell') {
         ignoredSells++;
-        if (left !== undefined) dust.set(tokenId, left.lte(quantity) ? ZERO : left.minus(quantity));
+        if (left !== undefined) {
+          const quantity = new Decimal(swap.quantity);
+          dust.set(tokenId, left.lte(quantity) ? ZERO : left.minus(quantity));
+        }
         continue;
       }
       deal = new OpenDeal(all.length, tokenId, swap.time, pos, left ?? ZERO);
@@ -166,8 +168,9 @@ export function computeOwnDeals(
       open.set(tokenId, deal);
       all.push(deal);
     }
+    const quantity = new Decimal(swap.quantity);
     const held = deal.holdings;
-    const sellsAllHeld = swap.type === 'sell' && (quantity.gte(held) || sellsAll(quantity, held));
+    const sellsAllHeld = swap.type === 'sell' && sellsAllOf(quantity, held);
     const usdAmount = swap.usd_amount === undefined ? quantity.times(swap.usd_price) : new Decimal(swap.usd_amount);
     let realizedDelta = ZERO;
     if (swap.type === 'buy') {
@@ -215,6 +218,19 @@ export function computeOwnDeals(
   const deals = all.map((d) => finish(d, buckets, end));
   return { deals, ignoredSells, oversoldSells };
 }
+
+/**
+ * {@link sellsAll}, decided in doubles when they are clear of the limit: each approximation lies
+ * within 2^-49 of its decimal, so a quantity below the limit by a factor of 1 − 2^-40 in doubles
+ * is below it exactly. Most sells of part of the holdings are far below it.
+ */
+function sellsAllOf(quantity: Decimal, held: Decimal): boolean {
+  if (quantity.toApproxNumber() < held.toApproxNumber() * ALL_BUT_DUST_BELOW) return false;
+  return quantity.gte(held) || sellsAll(quantity, held);
+}
+
+/** `1 − 10⁻⁶`, less a margin for the doubles' errors. */
+const ALL_BUT_DUST_BELOW = 0.999999 * (1 - 2 ** -40);
 
 function finish(d: OpenDeal, buckets: SwapBuckets, end: number): OwnDeal {
   const closed = d.closed;
