@@ -9,27 +9,29 @@ import { isParquetPath } from '../io/parquet/format.js';
 import { isJsonlPath } from '../io/tape-names.js';
 
 /**
- * For `copysim simulate` of a JSON tape: the thread that parses its swaps while the replay runs
- * (unless `--html`, which reads the tape whole). The replay then waits about 0.2 s less for the
- * first block. A Parquet tape's decoding thread is not needed before the replay's second row
- * group, and a JSONL tape streams on one thread. Arguments it cannot read start nothing: the
- * command names the error.
+ * Whether `copysim simulate` tries to stream `tape` as a JSON tape, a second thread parsing its
+ * swaps: a tape neither JSONL nor Parquet, unless `--html` (`html`) needs it in memory.
+ */
+export function streamsJsonTape(tape: string, html: string | undefined): boolean {
+  return html === undefined && !isJsonlPath(tape) && !isParquetPath(tape);
+}
+
+/**
+ * For `copysim simulate` of a JSON tape that streams ({@link streamsJsonTape}): the thread that
+ * parses its swaps while the replay runs. The replay then waits about 0.2 s less for the first
+ * block. A Parquet tape's decoding thread is not needed before the replay's second row group,
+ * and a JSONL tape streams on one thread. Arguments it cannot read start nothing: the command
+ * names the error.
  */
 export function startSimulateThreads(args: readonly string[]): void {
-  let tape: string | undefined;
-  let html: string | undefined;
+  let values: Record<string, string | boolean | undefined>;
   try {
-    const { values } = parseArgs({
-      args: [...args],
-      options: { tape: { type: 'string' }, html: { type: 'string' } },
-      strict: false,
-      allowPositionals: true,
-    });
-    tape = typeof values.tape === 'string' ? values.tape : undefined;
-    html = typeof values.html === 'string' ? values.html : undefined;
+    const options = { tape: { type: 'string' }, html: { type: 'string' } } as const;
+    ({ values } = parseArgs({ args: [...args], options, strict: false, allowPositionals: true }));
   } catch {
     return;
   }
-  if (tape === undefined || html !== undefined || isJsonlPath(tape) || isParquetPath(tape)) return;
-  prestartReadingThread('io/json-tape/block-thread.js');
+  const { tape, html } = values;
+  if (typeof tape === 'string' && streamsJsonTape(tape, typeof html === 'string' ? html : undefined))
+    prestartReadingThread('io/json-tape/block-thread.js');
 }

@@ -22,6 +22,7 @@ import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../
 import type { ErrorBody } from '../model/errors.js';
 import { isJsonlPath, readTapeFile } from '../io/read-tape.js';
 import { simulateJsonFileStreamed } from '../io/json-tape/simulate.js';
+import { streamsJsonTape } from './early-threads.js';
 import type { SwapWatcher } from '../io/group-replay.js';
 import type { MarketPrices } from '../diagnose/market-prices.js';
 import type { IndexedTape } from '../engine/tape-index.js';
@@ -224,7 +225,8 @@ function runStreamed(stream: Streamer, inputs: SimulateInputs): SimulationRun | 
 function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo): SimulationRun {
   const { tape, header } = flags;
   const streamed = isJsonlPath(tape) || isParquetPath(tape);
-  if (streamed || flags.html === undefined) {
+  const json = streamsJsonTape(tape, flags.html);
+  if (streamed || json) {
     const bar = progressBar(io, 'simulate', isParquetPath(tape) ? 'swaps' : 'MB read');
     try {
       if (streamed) return runStreamed(streamFile(tape, header, inputs.options, bar), inputs)!;

@@ -49,12 +49,7 @@ export function tradeWarnings(
     far?.check(d, deals.token(d), trades);
     blind?.count(trades);
   }
-  const warnings: Warning[] = [];
-  const farWarning = far?.warning() ?? null;
-  if (farWarning !== null) warnings.push(farWarning);
-  const blindWarning = blind?.warning() ?? null;
-  if (blindWarning !== null) warnings.push(blindWarning);
-  return warnings;
+  return [far?.warning(), blind?.warning()].filter((w): w is Warning => w !== null && w !== undefined);
 }
 
 /** The median of `values[0 .. n)`, sorted in place (an insertion sort: n is at most 2 × NEIGHBOURS). */

@@ -11,12 +11,16 @@ import { InputError } from '../model/errors.js';
  */
 export function readText(path: string, what: string): string {
   try {
-    const bytes = readFileSync(path);
-    return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+    return decodeText(readFileSync(path));
   } catch (e) {
     const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
     throw new InputError(`${what} file ${path}: ${reason}`, { source: path });
   }
+}
+
+/** Bytes as text, as `toString('utf8')` decodes them: Latin-1 (a copy) when they are all ASCII. */
+export function decodeText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /** Parses JSON text; a syntax error is an {@link InputError} naming the file. */

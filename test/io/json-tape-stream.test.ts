@@ -31,6 +31,7 @@ import type { EngineOptionsInput } from '../../src/model/options.js';
 import type { TapeInput } from '../../src/model/tape.js';
 import type { ResponseParts } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
+import { Random } from '../../bench/random.js';
 import { cli } from '../support/cli.js';
 import { copierScenarioArb } from '../support/arbitraries.js';
 import { COPIER_CASES_DIR, MODEL_CASES_DIR, present, STRATEGY_CASES_DIR } from '../support/paths.js';
@@ -90,15 +91,6 @@ async function simulateCli(path: string, req: unknown, options: EngineOptionsInp
   return cli('simulate', '--tape', path, '--request', requestPath, '--options', optionsPath);
 }
 
-/** A seeded generator (a linear congruential one): the same tape every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
 const wallet = (k: number): string => `W${String(k).padStart(43, '1')}`;
 const token = (k: number): string => `T${String(k).padStart(43, 'x')}`;
 
@@ -109,7 +101,8 @@ const token = (k: number): string => `T${String(k).padStart(43, 'x')}`;
  * warnings name.
  */
 function generatedTape(count: number, seed: number): TapeInput {
-  const next = random(seed);
+  const random = new Random(seed);
+  const next = (): number => random.next();
   const prices = Array.from({ length: 12 }, (_, t) => 0.001 * (t + 1));
   const swaps = Array.from({ length: count }, (_, k) => {
     const t = Math.floor(next() * 12);

@@ -1,12 +1,6 @@
-import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { InputError } from '../../model/errors.js';
-import { readText } from '../files.js';
-
-/** Bytes as text: Latin-1 (a copy) when they are ASCII, else UTF-8. */
-function decode(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-}
+import { decodeText, readText } from '../files.js';
 
 /** Bytes read at a time: a piece's text stays a small string of the young generation. */
 const PIECE_BYTES = 1 << 20;
@@ -52,7 +46,7 @@ export function* exportPieces(
       }
       const end = ended && lastBreak < filled - 1 ? filled : lastBreak + 1;
       if (end === 0) break;
-      yield decode(buffer.subarray(0, end));
+      yield decodeText(buffer.subarray(0, end));
       buffer.copy(buffer, 0, end, filled);
       filled -= end;
     }

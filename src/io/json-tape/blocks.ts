@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isValidSwap } from '../../engine/swap-check.js';
 import type { MarketObservations } from '../../diagnose/market-prices.js';
@@ -9,6 +8,7 @@ import { NULLS_COLUMN, type SwapColumn } from '../parquet/format.js';
 import { Doubles, type SentColumns } from '../parquet/column-wire.js';
 import type { FileColumn } from '../parquet/row-group.js';
 import { isJsonSpace } from './layout.js';
+import { decodeText } from '../files.js';
 
 /** Bytes of swaps a block holds, about: some fifteen thousand swaps. */
 export const BLOCK_BYTES = 4 << 20;
@@ -146,7 +146,7 @@ export function decodeBlock(
   numbering: BlockNumbering,
   market: MarketObservations | null,
 ): DecodedBlock {
-  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const text = decodeText(bytes);
   let swaps: unknown;
   try {
     swaps = JSON.parse(`[${text}]`);
