@@ -15,7 +15,8 @@ import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { isParquetPath } from '../io/parquet/format.js';
 import { simulateParquetFileParts } from '../io/parquet/simulate.js';
-import { writeResponseParts } from '../io/json-stream.js';
+import { startTradeTexts, writeResponseParts } from '../io/json-stream.js';
+import type { TradeTexts } from '../io/trade-texts.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
 import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
@@ -158,7 +159,12 @@ interface SimulationRun {
   readonly warnings: Warning[];
   /** The tape in memory, for the HTML report's price charts (a streamed tape is not kept). */
   readonly tapeInMemory: IndexedTape | null;
+  /** The deals' trades being printed on a thread of their own, for the compact JSON output. */
+  readonly tradeTexts: TradeTexts | null;
 }
+
+/** Starts printing the trades of a run's response beside the rest, when the output is its compact JSON. */
+type TextsStarter = (parts: ResponseParts) => TradeTexts | null;
 
 /** A streamed run: the response, and the market its trades are checked against when it was gathered. */
 interface StreamedRun {
@@ -200,12 +206,14 @@ function streamJsonFile(tape: string, options: object, bar: Progress): Streamer 
 }
 
 /** Runs a streamed simulation, gathering the facts its warnings need; null when the tape cannot stream. */
-function runStreamed(stream: Streamer, inputs: SimulateInputs): SimulationRun | null {
+function runStreamed(stream: Streamer, inputs: SimulateInputs, startTexts: TextsStarter): SimulationRun | null {
   const { request, parsed, options } = inputs;
   const facts = new TapeFactsCollector(parsed.network, parsed, requestWindow(parsed));
   const run = stream(request, (swap, leader) => facts.add(swap, leader));
   if (run === null) return null;
   const { parts, market } = run;
+  // Before the checks: the thread prints the trades while this one checks them.
+  const tradeTexts = startTexts(parts);
   // Only a run without a trade needs the skip log's reasons: then the file is read again.
   const outcome = () => {
     if (parts.dealCount > 0 || parts.skipped !== null) return outcomeOf(parts);
@@ -214,7 +222,8 @@ function runStreamed(stream: Streamer, inputs: SimulateInputs): SimulationRun | 
     return outcomeOf(again.parts);
   };
   const tradeChecks = tradeWarnings(dealsOf(parts), market, options);
-  return { parts, warnings: [...warningsOf(facts.facts(), parsed, outcome), ...tradeChecks], tapeInMemory: null };
+  const warnings = [...warningsOf(facts.facts(), parsed, outcome), ...tradeChecks];
+  return { parts, warnings, tapeInMemory: null, tradeTexts };
 }
 
 /**
@@ -226,11 +235,12 @@ function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo):
   const { tape, header } = flags;
   const streamed = isJsonlPath(tape) || isParquetPath(tape);
   const json = streamsJsonTape(tape, flags.html);
+  const startTexts: TextsStarter = flags.report || flags.pretty ? () => null : startTradeTexts;
   if (streamed || json) {
     const bar = progressBar(io, 'simulate', isParquetPath(tape) ? 'swaps' : 'MB read');
     try {
-      if (streamed) return runStreamed(streamFile(tape, header, inputs.options, bar), inputs)!;
-      const run = runStreamed(streamJsonFile(tape, inputs.options, bar), inputs);
+      if (streamed) return runStreamed(streamFile(tape, header, inputs.options, bar), inputs, startTexts)!;
+      const run = runStreamed(streamJsonFile(tape, inputs.options, bar), inputs, startTexts);
       if (run !== null) return run;
     } finally {
       bar.finish();
@@ -244,8 +254,9 @@ function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo):
       // The copier's cash and equity after each change, only for the reports that draw them.
       copierPoints: flags.html !== undefined || flags.report,
     });
+    const tradeTexts = startTexts(parts);
     const warnings = diagnose(whole, inputs.parsed, { response: parts, options: inputs.options });
-    return { parts, warnings, tapeInMemory: whole };
+    return { parts, warnings, tapeInMemory: whole, tradeTexts };
   } finally {
     bar.finish();
   }
@@ -268,7 +279,7 @@ function writeOutputs(flags: SimulateFlags, request: SimulatorRequest, run: Simu
   } else {
     // In pieces, a deal at a time: a large response never sits whole in memory, as JSON
     // objects or as text.
-    writeResponseParts(run.parts, io.out);
+    writeResponseParts(run.parts, io.out, undefined, run.tradeTexts);
     io.out('\n');
   }
 }
@@ -279,7 +290,10 @@ export function simulateCommand(args: string[], io: CliIo): number {
   if (inputs === undefined) return EXIT_REQUEST;
   const run = runSimulation(flags, inputs, io);
   for (const w of run.warnings) io.err(`copysim simulate: ${flags.strict ? 'error' : 'warning'}: ${w.message}\n`);
-  if (flags.strict && run.warnings.length > 0) return EXIT_INPUT;
+  if (flags.strict && run.warnings.length > 0) {
+    run.tradeTexts?.stop();
+    return EXIT_INPUT;
+  }
   writeOutputs(flags, inputs.parsed, run, io);
   return EXIT_OK;
 }

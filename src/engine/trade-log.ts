@@ -6,6 +6,35 @@ import type { Deal } from './deal.js';
 import type { ExecutionModel, Fill } from './execution.js';
 import type { Liquidity } from './liquidity.js';
 import type { UnrealizedBook } from './unrealized.js';
+import {
+  BOT_FEE,
+  BUY_PRICE_AVG,
+  INVESTED,
+  LIQUIDITY,
+  NETWORK_FEE,
+  PRICE,
+  QUANTITY,
+  recordAt,
+  SLIPPAGE,
+  TIME,
+  TRADE_ROW_WIDTH,
+  TYPE,
+  USD_AMOUNT,
+  type TradeRecord,
+} from './trade-row.js';
+
+export {
+  BOT_FEE,
+  BUY_PRICE_AVG,
+  INVESTED,
+  LIQUIDITY,
+  NETWORK_FEE,
+  PRICE,
+  QUANTITY,
+  SLIPPAGE,
+  USD_AMOUNT,
+  type TradeRecord,
+} from './trade-row.js';
 
 /**
  * Rows of `width` doubles in fixed-size chunks: nothing for the garbage collector to trace, and
@@ -46,6 +75,15 @@ export class DoubleRows {
   get(i: number, k: number): number {
     return this.chunks[Math.floor(i / CHUNK_ROWS)]![(i & (CHUNK_ROWS - 1)) * this.width + k]!;
   }
+
+  /** The chunk holding row `i`, whose values start at {@link offsetOf} `i` in it. */
+  chunkOf(i: number): readonly number[] {
+    return this.chunks[Math.floor(i / CHUNK_ROWS)]!;
+  }
+
+  offsetOf(i: number): number {
+    return (i & (CHUNK_ROWS - 1)) * this.width;
+  }
 }
 
 /** Rows a chunk of {@link DoubleRows} holds (a power of two). */
@@ -65,40 +103,8 @@ function blankChunk(width: number): number[] {
   return blank.slice();
 }
 
-/**
- * A follower trade as the response prints it: every value the double the response prints (the
- * nearest to the model's 40-digit result), `liquidity` null when unknown.
- */
-export interface TradeRecord {
-  readonly type: TradeType;
-  readonly time: number;
-  readonly usdAmount: number;
-  readonly quantity: number;
-  readonly price: number;
-  readonly liquidity: number | null;
-  readonly buyPriceAvg: number;
-  readonly invested: number;
-  readonly slippage: number;
-  readonly networkFee: number;
-  readonly botFee: number;
-}
-
 /** The trade types in the response schema's order; a row stores a type as its index here. */
-const TRADE_TYPES: readonly TradeType[] = SimulatedTradeSchema.shape.type.options;
-
-// A trade's row: its type's code, its time, then its values in {@link TradeRecord} order (an
-// unknown liquidity as NaN).
-const TYPE = 0;
-const TIME = 1;
-export const USD_AMOUNT = 2;
-export const QUANTITY = 3;
-export const PRICE = 4;
-export const LIQUIDITY = 5;
-export const BUY_PRICE_AVG = 6;
-export const INVESTED = 7;
-export const SLIPPAGE = 8;
-export const NETWORK_FEE = 9;
-export const BOT_FEE = 10;
+export const TRADE_TYPES: readonly TradeType[] = SimulatedTradeSchema.shape.type.options;
 
 /** How a {@link TradeLog} prints a deal's trades. */
 export interface TradeLogSetup {
@@ -118,7 +124,7 @@ export interface TradeLogSetup {
  * `chunk[at + USD_AMOUNT]` … `chunk[at + BOT_FEE]`.
  */
 export class TradeLog {
-  private readonly rows = new DoubleRows(BOT_FEE + 1);
+  private readonly rows = new DoubleRows(TRADE_ROW_WIDTH);
   /** The row numbers of each deal's trades, by deal index. */
   private readonly rowsOfDeal: number[][] = [];
   private readonly botFees: Pick<ExecutionModel, 'botFee'> | null;
@@ -202,25 +208,45 @@ export class TradeLog {
 
   /** The trade in row `i`. */
   get(i: number): TradeRecord {
-    const r = this.rows;
-    const liquidity = r.get(i, LIQUIDITY);
-    return {
-      type: TRADE_TYPES[r.get(i, TYPE)]!,
-      time: r.get(i, TIME),
-      usdAmount: r.get(i, USD_AMOUNT),
-      quantity: r.get(i, QUANTITY),
-      price: r.get(i, PRICE),
-      liquidity: liquidity === liquidity ? liquidity : null,
-      buyPriceAvg: r.get(i, BUY_PRICE_AVG),
-      invested: r.get(i, INVESTED),
-      slippage: r.get(i, SLIPPAGE),
-      networkFee: r.get(i, NETWORK_FEE),
-      botFee: r.get(i, BOT_FEE),
-    };
+    const rows = this.rows;
+    return recordAt(rows.chunkOf(i), rows.offsetOf(i), TRADE_TYPES);
+  }
+
+  /**
+   * The rows of the trades of deals `dealIndexes`, deal after deal, in one array of doubles a
+   * thread can be given (`io/trade-texts.ts`): deal `k`'s rows from `offsets[k]` to
+   * `offsets[k + 1]`, {@link TRADE_ROW_WIDTH} doubles each.
+   */
+  table(dealIndexes: readonly number[]): TradeTable {
+    const offsets = new Int32Array(dealIndexes.length + 1);
+    let count = 0;
+    dealIndexes.forEach((index, k) => {
+      count += this.rowsOf(index).length;
+      offsets[k + 1] = count;
+    });
+    const values = new Float64Array(count * TRADE_ROW_WIDTH);
+    const rows = this.rows;
+    let to = 0;
+    for (const index of dealIndexes) {
+      for (const row of this.rowsOf(index)) {
+        const chunk = rows.chunkOf(row);
+        const from = rows.offsetOf(row);
+        for (let k = 0; k < TRADE_ROW_WIDTH; k++) values[to++] = chunk[from + k]!;
+      }
+    }
+    return { values, offsets, types: TRADE_TYPES };
   }
 }
 
 const NO_ROWS: readonly number[] = [];
+
+/** The trade rows of some deals, for a thread that prints them ({@link TradeLog.table}). */
+export interface TradeTable {
+  readonly values: Float64Array;
+  readonly offsets: Int32Array;
+  /** The trade types by code. */
+  readonly types: readonly TradeType[];
+}
 
 /**
  * A deal's `usd_buy_price_avg` and `usd_invested` into the row at `at`, without making the

@@ -1,4 +1,5 @@
 import type { ResponseParts } from '../report/response.js';
+import { TradeTexts } from './trade-texts.js';
 
 /**
  * Writes a value as compact JSON in pieces of about `chunkChars` characters, byte for byte what
@@ -18,9 +19,15 @@ export function writeJson(value: unknown, write: (text: string) => void, chunkCh
 /**
  * Writes the simulator's 200 body from its parts, byte for byte `JSON.stringify` of the whole
  * body, making each deal's JSON only when its turn comes: a response with a million trades
- * never holds them all as JSON objects.
+ * never holds them all as JSON objects. `tradeTexts` (from {@link startTradeTexts}, made as soon
+ * as the parts are) prints the deals' trades on a thread of its own meanwhile.
  */
-export function writeResponseParts(parts: ResponseParts, write: (text: string) => void, chunkChars = 1 << 20): void {
+export function writeResponseParts(
+  parts: ResponseParts,
+  write: (text: string) => void,
+  chunkChars = 1 << 20,
+  tradeTexts: TradeTexts | null = null,
+): void {
   const out = new ChunkedWriter(write, chunkChars);
   // The head's keys, then "deals", then "skipped_copies" when asked for: the order of SimulatorResponse.
   Object.entries(parts.head).forEach(([key, value], k) => {
@@ -28,7 +35,8 @@ export function writeResponseParts(parts: ResponseParts, write: (text: string) =
     emit(value, out.add);
   });
   out.add(',"deals":[');
-  writeDeals(parts, out.add);
+  if (tradeTexts === null) writeDeals(parts, out.add);
+  else writeDealsWithTexts(parts, tradeTexts, out.add);
   out.add(']');
   if (parts.skipped !== null) {
     out.add(',"skipped_copies":');
@@ -74,6 +82,36 @@ function writeDeals(parts: ResponseParts, add: (text: string) => void): void {
     written++;
   }
   flush();
+}
+
+/**
+ * Starts printing the trades of `parts` on a thread of their own, for {@link writeResponseParts}
+ * to splice into the deals; null when they are too few to be worth a thread or no thread starts.
+ */
+export function startTradeTexts(parts: ResponseParts): TradeTexts | null {
+  return TradeTexts.start(parts, LARGE);
+}
+
+/**
+ * The deals, comma-separated, each deal's members but its trades stringified here and its trades'
+ * text spliced in from `texts`; a deal with more than {@link LARGE} trades piece by piece.
+ */
+function writeDealsWithTexts(parts: ResponseParts, texts: TradeTexts, add: (text: string) => void): void {
+  try {
+    for (let i = 0; i < parts.dealCount; i++) {
+      if (i > 0) add(',');
+      if (texts.tradeCount(i) > LARGE) {
+        emit(parts.deal(i), add);
+        continue;
+      }
+      const trades = texts.take() ?? JSON.stringify(parts.dealTrades(i));
+      // `trades` is a deal's last member: its text ends in `[]}`, which the trades' text replaces.
+      const deal = JSON.stringify(parts.dealWithoutTrades(i));
+      add(`${deal.slice(0, -3)}${trades}}`);
+    }
+  } finally {
+    texts.stop();
+  }
 }
 
 /** Gathers pieces of text and writes them about `chunkChars` characters at a time. */

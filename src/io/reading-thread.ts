@@ -1,6 +1,7 @@
 /**
  * A thread that reads a tape beside the replay and posts what it read (a Parquet file's row
- * groups, a JSON file's blocks of swaps), and the reader's side of it. The two share counters in
+ * groups, a JSON file's blocks of swaps), and the reader's side of it; the thread that prints a
+ * response's trades beside its writer (`trade-texts.ts`) posts its texts the same way. The two share counters in
  * a `SharedArrayBuffer` (the messages posted at {@link POSTED}, those taken at {@link TAKEN},
  * more after these as a reading needs) and a port: the reader blocks on the posted count with
  * `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays synchronous.
@@ -26,8 +27,8 @@ export interface ReadingThread extends ThreadLink {
 /** The counters every reading thread is started with: as many as any reading uses. */
 const COUNTERS = 4;
 
-/** The compiled scripts of the threads that read a tape beside the replay. */
-export type ReadingScript = 'io/json-tape/block-thread.js' | 'io/parquet/decode-thread.js';
+/** The compiled scripts of the threads that post to the replay's thread this way. */
+export type ReadingScript = 'io/json-tape/block-thread.js' | 'io/parquet/decode-thread.js' | 'io/trade-text-thread.js';
 
 /** Threads started before their reading was known ({@link prestartReadingThread}), by script. */
 const prestarted = new Map<ReadingScript, ReadingThread>();

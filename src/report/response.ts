@@ -11,31 +11,17 @@ import type {
 import type { CopierResult } from '../engine/replay.js';
 import type { LeaderBook } from '../engine/leader-book.js';
 import { HUNDRED } from '../numeric/decimal.js';
-import type { ReplayResult, TradeRecord } from '../engine/replay.js';
-import type { TradeLog } from '../engine/trade-log.js';
+import type { ReplayResult } from '../engine/replay.js';
+import type { TradeLog, TradeTable } from '../engine/trade-log.js';
+import { tradeJson } from './trade-json.js';
 import type { Deal } from '../engine/deal.js';
 import type { TokenInfo } from '../engine/tape-index.js';
 import { closedDealsChart, openDealsChart, pnlAndFeeChart } from './charts.js';
 import { dealRatios, dealResults, type DealResult } from './deal-results.js';
 import { summarize, type Summary } from './summary.js';
 
-function tradeJson(t: TradeRecord): SimulatedTrade {
-  return {
-    type: t.type,
-    time: t.time,
-    usd_amount: t.usdAmount,
-    quantity: t.quantity,
-    usd_price: t.price,
-    usd_liquidity: t.liquidity,
-    usd_buy_price_avg: t.buyPriceAvg,
-    usd_invested: t.invested,
-    slippage: t.slippage,
-    usd_network_fee: t.networkFee,
-    usd_bot_fee: t.botFee,
-  };
-}
-
-function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal {
+/** Deal `r` as the response's JSON; with `log` null, its `trades` left empty. */
+function dealJson(r: DealResult, token: TokenInfo, log: TradeLog | null): SimulatedDeal {
   const { deal } = r;
   const { roiRealized, roiTotal, closedPosition } = dealRatios(r);
   return {
@@ -55,7 +41,7 @@ function dealJson(r: DealResult, token: TokenInfo, log: TradeLog): SimulatedDeal
     trades_number: deal.tradeCount,
     closed_position: toJsonNumber(closedPosition),
     special_tag: deal.specialTag,
-    trades: dealTrades(deal, log),
+    trades: log === null ? [] : dealTrades(deal, log),
   };
 }
 
@@ -96,6 +82,10 @@ export interface ResponseParts {
   readonly head: Omit<SimulatorResponse, 'deals' | 'skipped_copies' | 'leaders' | 'copier'>;
   readonly dealCount: number;
   deal(i: number): SimulatedDeal;
+  /** Deal `i` as {@link deal} gives it, but its `trades` empty: for a writer given their text apart. */
+  dealWithoutTrades(i: number): SimulatedDeal;
+  /** The trades of every deal, deal after deal, as the rows a thread prints them from. */
+  tradeTable(): TradeTable;
   /** Deal `i`'s token and trades alone, as {@link deal} gives them, for the checks that read only those. */
   dealToken(i: number): SimulatedDeal['token'];
   dealTrades(i: number): SimulatedTrade[];
@@ -173,6 +163,8 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     },
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
+    dealWithoutTrades: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, null),
+    tradeTable: () => run.trades.table(results.map((r) => r.deal.index)),
     dealToken: (i) => dealToken(results[i]!.deal, tokens[results[i]!.deal.tokenId]!),
     dealTrades: (i) => dealTrades(results[i]!.deal, run.trades),
     skipped: run.skipped,

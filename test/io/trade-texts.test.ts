@@ -1,0 +1,65 @@
+/**
+ * A response's trades printed on a thread of their own (io/trade-texts.ts) and spliced into
+ * its deals: byte for byte the JSON.stringify of the whole response, whether the thread prints
+ * every deal's trades, leaves the large deals to the writer, or fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { startTradeTexts, writeResponseParts } from '../../src/io/json-stream.js';
+import { THREAD_FROM_TRADES, TradeTexts } from '../../src/io/trade-texts.js';
+import { assembleResponse, type ResponseParts } from '../../src/report/response.js';
+import { simulateParts } from '../../src/simulate.js';
+import { TapeGenerator } from '../../bench/tape-generator.js';
+
+function written(parts: ResponseParts, texts: TradeTexts | null, chunkChars = 1 << 16): string {
+  let text = '';
+  writeResponseParts(parts, (t) => (text += t), chunkChars, texts);
+  return text;
+}
+
+/** A benchmark-shaped run with more trades than a thread is started for, and deals above 256 trades. */
+function largeRun(): ResponseParts {
+  const generator = new TapeGenerator({ swaps: 30_000, leaders: 20, tokens: 400, marketWallets: 50, days: 4, seed: 5 });
+  const tape = { ...generator.header, swaps: [...generator.swaps()] };
+  return simulateParts(tape, { ...generator.request(), max_dupe_buy_times: 400 }, {});
+}
+
+describe('trades printed on a thread of their own', () => {
+  const parts = largeRun();
+  const expected = JSON.stringify(assembleResponse(parts));
+  const counts = Array.from({ length: parts.dealCount }, (_, i) => parts.dealTrades(i).length);
+
+  it('is a run with enough trades for the thread, and deals written piece by piece beside them', () => {
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(THREAD_FROM_TRADES);
+    expect(counts.some((n) => n > 256)).toBe(true);
+    expect(counts.filter((n) => n > 0 && n <= 256).length).toBeGreaterThan(256); // more than a batch
+  });
+
+  it('writes exactly JSON.stringify of the whole response', () => {
+    const texts = startTradeTexts(parts);
+    expect(texts).not.toBeNull(); // the compiled thread script is there (npm test builds it)
+    expect(written(parts, texts)).toBe(expected);
+  });
+
+  it('gives each deal its own trades: the table holds every trade, deal after deal', () => {
+    const table = parts.tradeTable();
+    expect(Array.from(table.offsets.slice(1), (end, i) => end - table.offsets[i]!)).toEqual(counts);
+    expect(table.values.length).toBe(11 * table.offsets[table.offsets.length - 1]!);
+  });
+
+  it('prints the trades itself from the deal where the thread failed', () => {
+    // Rows the thread cannot read: it posts its failure, and the writer prints every deal's trades.
+    const broken: ResponseParts = { ...parts, tradeTable: () => ({ ...parts.tradeTable(), values: null as never }) };
+    const texts = TradeTexts.start(broken, 256);
+    expect(texts).not.toBeNull();
+    expect(written(broken, texts)).toBe(expected);
+    expect(texts!.take()).toBeNull(); // stopped
+  });
+
+  it('starts no thread for a response of few trades', () => {
+    const few: ResponseParts = {
+      ...parts,
+      tradeTable: () => ({ values: new Float64Array(11), offsets: Int32Array.of(0, 1), types: ['buy'] }),
+    };
+    expect(startTradeTexts(few)).toBeNull();
+  });
+});
