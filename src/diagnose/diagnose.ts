@@ -7,7 +7,9 @@ import {
   type SimulatorRequest,
   type SimulatorRequestInput,
 } from '../model/request.js';
-import type { SimulatorResponse, SkippedCopyJson } from '../model/response.js';
+import type { SimulatedDeal, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
+import { TRADE_TYPES, type TradeTable } from '../engine/trade-log.js';
+import { TRADE_ROW_WIDTH } from '../engine/trade-row.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { utcIso } from '../model/utc-time.js';
@@ -73,12 +75,38 @@ export function diagnose(
 /** The deals of a response, whole or in parts. */
 export function dealsOf(response: SimulatorResponse | ResponseParts): DealSource {
   if ('dealCount' in response)
-    return { count: response.dealCount, token: (i) => response.dealToken(i), trades: (i) => response.dealTrades(i) };
-  return {
-    count: response.deals.length,
-    token: (i) => response.deals[i]!.token,
-    trades: (i) => response.deals[i]!.trades,
-  };
+    return { count: response.dealCount, token: (i) => response.dealToken(i), trades: response.tradeTable() };
+  return { count: response.deals.length, token: (i) => response.deals[i]!.token, trades: tradeTableOf(response.deals) };
+}
+
+/** The rows of the trades of whole deals, as a response in parts keeps them (a null as NaN). */
+function tradeTableOf(deals: readonly SimulatedDeal[]): TradeTable {
+  const offsets = new Int32Array(deals.length + 1);
+  deals.forEach((deal, i) => (offsets[i + 1] = offsets[i]! + deal.trades.length));
+  const values = new Float64Array(offsets[deals.length]! * TRADE_ROW_WIDTH);
+  let at = 0;
+  for (const deal of deals) {
+    for (const t of deal.trades) {
+      values.set(
+        [
+          TRADE_TYPES.indexOf(t.type),
+          t.time,
+          t.usd_amount ?? NaN,
+          t.quantity,
+          t.usd_price ?? NaN,
+          t.usd_liquidity ?? NaN,
+          t.usd_buy_price_avg,
+          t.usd_invested,
+          t.slippage,
+          t.usd_network_fee,
+          t.usd_bot_fee,
+        ],
+        at,
+      );
+      at += TRADE_ROW_WIDTH;
+    }
+  }
+  return { values, offsets, types: TRADE_TYPES };
 }
 
 /** Deals and skip log of a response, whole or in parts. */

@@ -2,6 +2,9 @@ import { isIndexedTape, type IndexedTape } from '../engine/tape-index.js';
 import { DecimalJs40 } from '../numeric/decimal.js';
 import { resolveEngineOptions, type EngineOptionsInput } from '../model/options.js';
 import type { SimulatedDeal, SimulatedTrade } from '../model/response.js';
+import type { TradeTable } from '../engine/trade-log.js';
+import { LIQUIDITY, PRICE, recordAt, TIME, TRADE_ROW_WIDTH, USD_AMOUNT } from '../engine/trade-row.js';
+import { tradeJson } from '../report/trade-json.js';
 import { utcIso } from '../model/utc-time.js';
 import type { Warning } from './warning.js';
 import { TapeMarket, type MarketPrices } from './market-prices.js';
@@ -15,11 +18,15 @@ const FEWEST_PRICES = 5;
 /** How many trades a message names; the warning counts the rest. */
 const SHOWN = 3;
 
-/** The deals of a response, whole or made one at a time: what the checks read of each, its token and trades. */
+/**
+ * The deals of a response, whole or made one at a time: what the checks read of each, its token,
+ * and the rows of every deal's trades (deal `i`'s rows from `trades.offsets[i]`), which a
+ * response in parts keeps without making each trade's object.
+ */
 export interface DealSource {
   readonly count: number;
   token(i: number): SimulatedDeal['token'];
-  trades(i: number): readonly SimulatedTrade[];
+  readonly trades: TradeTable;
 }
 
 /**
@@ -43,11 +50,10 @@ export function tradeWarnings(
       ? null
       : new UnknownLiquidity();
   if (far === null && blind === null) return [];
-  // Each deal's trades made once (a response in parts makes them on demand), for both checks.
+  const { offsets } = deals.trades;
   for (let d = 0; d < deals.count; d++) {
-    const trades = deals.trades(d);
-    far?.check(d, deals.token(d), trades);
-    blind?.count(trades);
+    far?.check(d, deals.token(d), deals.trades, offsets[d]!, offsets[d + 1]!);
+    blind?.count(deals.trades, offsets[d]!, offsets[d + 1]!);
   }
   return [far?.warning(), blind?.warning()].filter((w): w is Warning => w !== null && w !== undefined);
 }
@@ -91,14 +97,17 @@ class FarFromMarket {
 
   constructor(private readonly market: MarketPrices) {}
 
-  /** Checks the trades of deal `deal`. */
-  check(deal: number, token: SimulatedDeal['token'], trades: readonly SimulatedTrade[]): void {
+  /** Checks the trades of deal `deal`, rows `first` to `end` of `trades`. */
+  check(deal: number, token: SimulatedDeal['token'], trades: TradeTable, first: number, end: number): void {
     const { market, around } = this;
     const t = market.tokenId(token.address);
     if (t === undefined) return;
-    for (const trade of trades) {
-      if (trade.usd_price === null) continue;
-      const split = market.firstAfter(t, trade.time);
+    const { values } = trades;
+    for (let row = first; row < end; row++) {
+      const at = row * TRADE_ROW_WIDTH;
+      const price = values[at + PRICE]!;
+      if (price !== price) continue; // NaN: a trade with no price
+      const split = market.firstAfter(t, values[at + TIME]!);
       const from = Math.max(market.start[t]!, split - NEIGHBOURS);
       const to = Math.min(market.start[t + 1]!, split + NEIGHBOURS);
       if (to - from < FEWEST_PRICES) continue;
@@ -112,7 +121,6 @@ class FarFromMarket {
       }
       // The median lies between the lowest and the highest price, and a rounded quotient moves with
       // its operands: within 10× of both, the trade is within 10× of the median, which is not made.
-      const price = trade.usd_price;
       if (price / lowest < FAR_FROM_MARKET && highest / price < FAR_FROM_MARKET) continue;
       const middle = median(around, to - from);
       if (apart(price, middle) < FAR_FROM_MARKET) continue;
@@ -123,7 +131,7 @@ class FarFromMarket {
       this.found.push({
         deal,
         label: token.symbol ?? token.name ?? token.address,
-        trade,
+        trade: tradeJson(recordAt(values, at, trades.types)),
         median: middle,
         around: to - from,
         source: source === null ? null : market.swapIndex(source),
@@ -174,12 +182,15 @@ class UnknownLiquidity {
   private total = 0;
   private largest = 0;
 
-  count(trades: readonly SimulatedTrade[]): void {
-    this.total += trades.length;
-    for (const trade of trades) {
-      if (trade.usd_liquidity !== null) continue;
+  /** Counts rows `first` to `end` of `trades`. */
+  count(trades: TradeTable, first: number, end: number): void {
+    this.total += end - first;
+    const { values } = trades;
+    for (let at = first * TRADE_ROW_WIDTH; at < end * TRADE_ROW_WIDTH; at += TRADE_ROW_WIDTH) {
+      if (values[at + LIQUIDITY] === values[at + LIQUIDITY]) continue; // known: not NaN
       this.blind++;
-      this.largest = Math.max(this.largest, trade.usd_amount ?? 0);
+      const amount = values[at + USD_AMOUNT]!;
+      if (amount > this.largest) this.largest = amount; // NaN (no amount) is not
     }
   }
 

@@ -154,6 +154,7 @@ function tailOf(run: ReplayResult, wallets: readonly string[]): Pick<SimulatorRe
 /** The parts of the simulator's 200 body from a replay: deal results, summary and the three charts. */
 export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): ResponseParts {
   const results = dealResults(run);
+  let table: TradeTable | undefined;
   return {
     head: {
       summary: summaryJson(summarize(results, run.totals)),
@@ -164,7 +165,8 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
     dealWithoutTrades: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, null),
-    tradeTable: () => run.trades.table(results.map((r) => r.deal.index)),
+    // Made once: the warnings' checks and the thread that prints the trades both read it.
+    tradeTable: () => (table ??= run.trades.table(results.map((r) => r.deal.index))),
     dealToken: (i) => dealToken(results[i]!.deal, tokens[results[i]!.deal.tokenId]!),
     dealTrades: (i) => dealTrades(results[i]!.deal, run.trades),
     skipped: run.skipped,
