@@ -67,7 +67,37 @@ function nearestOf(value: Decimal): number {
 
 /** Rounds to a whole number, half away from zero (the model's rule for the deal charts). */
 export function roundHalfAwayFromZero(value: Decimal): number {
-  return toJsonNumber(value.roundHalfUp());
+  const whole = roundedBelow1e15(value);
+  return whole === whole ? whole : toJsonNumber(value.roundHalfUp());
+}
+
+const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12];
+
+/**
+ * {@link roundHalfAwayFromZero} of a value below 10^15 in magnitude, from its limbs, in doubles
+ * (each an integer below 10^15, exact); NaN for a larger one. A magnitude rounds up exactly when
+ * the digit after its whole part is 5 or more; of the 40 digits `c0…c5` (5, then 7 each) the
+ * whole part is the first `40 + e`.
+ */
+function roundedBelow1e15(value: Decimal): number {
+  if (value.c0 === 0) return 0;
+  const whole = 40 + value.e; // digits of the whole part
+  if (whole > 15) return NaN;
+  if (whole < 0) return 0;
+  const top = value.c0 * 1e7 + value.c1; // the first 12 digits
+  let integer: number;
+  let next: number;
+  if (whole <= 11) {
+    integer = Math.floor(top / POWERS[12 - whole]!);
+    next = Math.floor(top / POWERS[11 - whole]!) % 10;
+  } else {
+    // 12 to 15 digits: the first 0 to 3 of c2 join the 12.
+    const more = whole - 12;
+    integer = top * POWERS[more]! + Math.floor(value.c2 / POWERS[7 - more]!);
+    next = Math.floor(value.c2 / POWERS[6 - more]!) % 10;
+  }
+  const rounded = next >= 5 ? integer + 1 : integer;
+  return rounded === 0 ? 0 : value.s * rounded;
 }
 
 const DECIMAL_STRING = /^\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
