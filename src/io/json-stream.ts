@@ -93,26 +93,52 @@ export function startTradeTexts(parts: ResponseParts): TradeTexts | null {
 }
 
 /**
- * The deals, comma-separated, each deal's members but its trades stringified here and its trades'
- * text spliced in from `texts`; a deal with more than {@link LARGE} trades piece by piece.
+ * The deals, comma-separated: batches of deals with their `trades` empty in one `JSON.stringify`
+ * each, each deal's trades' text from `texts` spliced in after its other members; a deal with
+ * more than {@link LARGE} trades piece by piece.
  */
 function writeDealsWithTexts(parts: ResponseParts, texts: TradeTexts, add: (text: string) => void): void {
+  const batch: unknown[] = [];
+  /** The deals of the batch, by number. */
+  const numbers: number[] = [];
+  let written = 0;
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    const text = JSON.stringify(batch);
+    // Each deal's text ends in its last member, `"trades":[]}`, which nothing else in it spells:
+    // a quote inside a string is escaped. The trades' text goes between its brackets.
+    let from = 1;
+    for (const i of numbers) {
+      const at = text.indexOf(EMPTY_TRADES, from);
+      const end = at + EMPTY_TRADES.length - 3; // before `[]}`
+      add(written++ === 0 ? text.slice(from, end) : `,${text.slice(from, end)}`);
+      add(texts.take() ?? JSON.stringify(parts.dealTrades(i)));
+      add('}');
+      from = at + EMPTY_TRADES.length + 1; // past the comma between deals
+    }
+    batch.length = 0;
+    numbers.length = 0;
+  };
   try {
     for (let i = 0; i < parts.dealCount; i++) {
-      if (i > 0) add(',');
-      if (texts.tradeCount(i) > LARGE) {
-        emit(parts.deal(i), add);
+      if (texts.tradeCount(i) <= LARGE) {
+        batch.push(parts.dealWithoutTrades(i));
+        numbers.push(i);
+        if (batch.length === DEAL_BATCH) flush();
         continue;
       }
-      const trades = texts.take() ?? JSON.stringify(parts.dealTrades(i));
-      // `trades` is a deal's last member: its text ends in `[]}`, which the trades' text replaces.
-      const deal = JSON.stringify(parts.dealWithoutTrades(i));
-      add(`${deal.slice(0, -3)}${trades}}`);
+      flush();
+      if (written++ > 0) add(',');
+      emit(parts.deal(i), add);
     }
+    flush();
   } finally {
     texts.stop();
   }
 }
+
+/** A deal's `trades` member, empty, as `JSON.stringify` ends the deal with it. */
+const EMPTY_TRADES = '"trades":[]}';
 
 /** Gathers pieces of text and writes them about `chunkChars` characters at a time. */
 class ChunkedWriter {

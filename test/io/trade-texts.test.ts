@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTradeTexts, writeResponseParts } from '../../src/io/json-stream.js';
 import { THREAD_FROM_TRADES, TradeTexts } from '../../src/io/trade-texts.js';
+import type { SimulatedDeal } from '../../src/model/response.js';
 import { assembleResponse, type ResponseParts } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { TapeGenerator } from '../../bench/tape-generator.js';
@@ -44,6 +45,17 @@ describe('trades printed on a thread of their own', () => {
     const table = parts.tradeTable();
     expect(Array.from(table.offsets.slice(1), (end, i) => end - table.offsets[i]!)).toEqual(counts);
     expect(table.values.length).toBe(11 * table.offsets[table.offsets.length - 1]!);
+  });
+
+  it("splices each deal's trades in its place when a token's name spells the empty trades member", () => {
+    const named = (deal: SimulatedDeal, i: number): SimulatedDeal =>
+      i % 3 === 0 ? { ...deal, token: { ...deal.token, name: `x"trades":[]},{"trades":[]}\\` } } : deal;
+    const odd: ResponseParts = {
+      ...parts,
+      deal: (i) => named(parts.deal(i), i),
+      dealWithoutTrades: (i) => named(parts.dealWithoutTrades(i), i),
+    };
+    expect(written(odd, startTradeTexts(odd))).toBe(JSON.stringify(assembleResponse(odd)));
   });
 
   it('prints the trades itself from the deal where the thread failed', () => {
