@@ -15,8 +15,9 @@ import { simulateParts } from '../simulate.js';
 import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { isParquetPath } from '../io/parquet/format.js';
 import { simulateParquetFileParts } from '../io/parquet/simulate.js';
-import { startTradeTexts, writeResponseParts } from '../io/json-stream.js';
-import type { TradeTexts } from '../io/trade-texts.js';
+import { startResponseTexts, writeResponseParts } from '../io/json-stream.js';
+import type { ResponseTexts } from '../io/response-texts.js';
+import { prestartReadingThread, stopPrestartedThread } from '../io/reading-thread.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
 import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
@@ -160,11 +161,11 @@ interface SimulationRun {
   /** The tape in memory, for the HTML report's price charts (a streamed tape is not kept). */
   readonly tapeInMemory: IndexedTape | null;
   /** The deals' trades being printed on a thread of their own, for the compact JSON output. */
-  readonly tradeTexts: TradeTexts | null;
+  readonly tradeTexts: ResponseTexts | null;
 }
 
 /** Starts printing the trades of a run's response beside the rest, when the output is its compact JSON. */
-type TextsStarter = (parts: ResponseParts) => TradeTexts | null;
+type TextsStarter = (parts: ResponseParts) => ResponseTexts | null;
 
 /** A streamed run: the response, and the market its trades are checked against when it was gathered. */
 interface StreamedRun {
@@ -227,15 +228,38 @@ function runStreamed(stream: Streamer, inputs: SimulateInputs, startTexts: Texts
 }
 
 /**
+ * Runs the simulation ({@link simulateTape}); for the compact JSON output, with the thread that
+ * prints the response's bulk started ahead.
+ */
+function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo): SimulationRun {
+  const printsJson = !flags.report && !flags.pretty;
+  const startTexts: TextsStarter = printsJson ? startResponseTexts : () => null;
+  // Its start and modules while the replay runs, not after it; stopped if the run has no use for it.
+  if (printsJson) prestartReadingThread(TEXTS_THREAD);
+  try {
+    return simulateTape(flags, inputs, io, startTexts);
+  } finally {
+    stopPrestartedThread(TEXTS_THREAD);
+  }
+}
+
+/** The thread that prints a large response's bulk (`io/response-texts.ts`). */
+const TEXTS_THREAD = 'io/response-text-thread.js';
+
+/**
  * Runs the simulation over the tape file, streamed or read whole, with a progress bar. A JSON
  * tape streams when its swaps are in time order (unless the HTML report needs it in memory for
  * its price charts), and is read whole otherwise.
  */
-function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo): SimulationRun {
+function simulateTape(
+  flags: SimulateFlags,
+  inputs: SimulateInputs,
+  io: CliIo,
+  startTexts: TextsStarter,
+): SimulationRun {
   const { tape, header } = flags;
   const streamed = isJsonlPath(tape) || isParquetPath(tape);
   const json = streamsJsonTape(tape, flags.html);
-  const startTexts: TextsStarter = flags.report || flags.pretty ? () => null : startTradeTexts;
   if (streamed || json) {
     const bar = progressBar(io, 'simulate', isParquetPath(tape) ? 'swaps' : 'MB read');
     try {

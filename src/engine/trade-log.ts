@@ -14,12 +14,16 @@ import {
   NETWORK_FEE,
   PRICE,
   QUANTITY,
+  pointAt,
+  POINT_ROW_WIDTH,
   recordAt,
   SLIPPAGE,
   TIME,
   TRADE_ROW_WIDTH,
   TYPE,
   USD_AMOUNT,
+  type ChartPoint,
+  type ChartPoints,
   type TradeRecord,
 } from './trade-row.js';
 
@@ -33,6 +37,7 @@ export {
   QUANTITY,
   SLIPPAGE,
   USD_AMOUNT,
+  type ChartPoint,
   type TradeRecord,
 } from './trade-row.js';
 
@@ -214,7 +219,7 @@ export class TradeLog {
 
   /**
    * The rows of the trades of deals `dealIndexes`, deal after deal, in one array of doubles a
-   * thread can be given (`io/trade-texts.ts`): deal `k`'s rows from `offsets[k]` to
+   * thread can be given (`io/response-texts.ts`): deal `k`'s rows from `offsets[k]` to
    * `offsets[k + 1]`, {@link TRADE_ROW_WIDTH} doubles each.
    */
   table(dealIndexes: readonly number[]): TradeTable {
@@ -259,23 +264,9 @@ function printPosition(deal: Deal, row: number[], at: number): void {
   row[at + INVESTED] = toJsonNumber(deal.invested);
 }
 
-/**
- * The running totals after one follower trade: one point of the PnL and fee chart, as the
- * doubles the response prints (see `ChartSums` and `UnrealizedBook`).
- */
-export interface ChartPoint {
-  readonly time: number;
-  readonly dealIndex: number;
-  readonly realized: number;
-  readonly unrealized: number;
-  readonly total: number;
-  readonly feeSum: number;
-  readonly botFeeSum: number;
-}
-
 /** The PnL and fee chart's points of a replay: seven doubles a point (time and deal index too). */
-export class PointLog {
-  private readonly rows = new DoubleRows(7);
+export class PointLog implements ChartPoints {
+  private readonly rows = new DoubleRows(POINT_ROW_WIDTH);
 
   get length(): number {
     return this.rows.length;
@@ -305,15 +296,19 @@ export class PointLog {
   }
 
   get(i: number): ChartPoint {
-    const r = this.rows;
-    return {
-      time: r.get(i, 0),
-      dealIndex: r.get(i, 1),
-      realized: r.get(i, 2),
-      unrealized: r.get(i, 3),
-      total: r.get(i, 4),
-      feeSum: r.get(i, 5),
-      botFeeSum: r.get(i, 6),
-    };
+    const rows = this.rows;
+    return pointAt(rows.chunkOf(i), rows.offsetOf(i));
+  }
+
+  /** Every point's row, in order, in one array of doubles a thread can be given. */
+  table(): Float64Array {
+    const rows = this.rows;
+    const values = new Float64Array(rows.length * POINT_ROW_WIDTH);
+    for (let i = 0; i < rows.length; i++) {
+      const chunk = rows.chunkOf(i);
+      const from = rows.offsetOf(i);
+      for (let k = 0; k < POINT_ROW_WIDTH; k++) values[i * POINT_ROW_WIDTH + k] = chunk[from + k]!;
+    }
+    return values;
   }
 }

@@ -1,9 +1,11 @@
 import type { TradeType } from '../model/response.js';
 
 /**
- * A follower trade's row in a {@link TradeLog}: its type's code, its time, then its values in
- * {@link TradeRecord} order (an unknown liquidity as NaN). No import but types: a thread that
- * prints the rows (`io/trade-text-thread.ts`) reads them with this module alone.
+ * The rows of a replay's logs (`trade-log.ts`). No import but types: the thread that prints a
+ * response's trades and chart (`io/response-text-thread.ts`) reads the rows with this module.
+ *
+ * A follower trade's row in a `TradeLog`: its type's code, its time, then its values in
+ * {@link TradeRecord} order (an unknown liquidity as NaN).
  */
 export const TYPE = 0;
 export const TIME = 1;
@@ -53,4 +55,40 @@ export function recordAt(values: ArrayLike<number>, at: number, types: readonly 
     networkFee: values[at + NETWORK_FEE]!,
     botFee: values[at + BOT_FEE]!,
   };
+}
+
+/**
+ * The running totals after one follower trade: one point of the PnL and fee chart, as the
+ * doubles the response prints (see `ChartSums` and `UnrealizedBook`).
+ */
+export interface ChartPoint {
+  readonly time: number;
+  readonly dealIndex: number;
+  readonly realized: number;
+  readonly unrealized: number;
+  readonly total: number;
+  readonly feeSum: number;
+  readonly botFeeSum: number;
+}
+
+/** Doubles a chart point's row in a `PointLog` holds: its members in {@link ChartPoint} order. */
+export const POINT_ROW_WIDTH = 7;
+
+/** The chart point whose row starts at `values[at]`. */
+export function pointAt(values: ArrayLike<number>, at: number): ChartPoint {
+  return {
+    time: values[at]!,
+    dealIndex: values[at + 1]!,
+    realized: values[at + 2]!,
+    unrealized: values[at + 3]!,
+    total: values[at + 4]!,
+    feeSum: values[at + 5]!,
+    botFeeSum: values[at + 6]!,
+  };
+}
+
+/** Chart points by number: a `PointLog`, or its rows given to another thread. */
+export interface ChartPoints {
+  readonly length: number;
+  get(i: number): ChartPoint;
 }

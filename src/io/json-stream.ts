@@ -1,5 +1,5 @@
 import type { ResponseParts } from '../report/response.js';
-import { TradeTexts } from './trade-texts.js';
+import { ResponseTexts } from './response-texts.js';
 
 /**
  * Writes a value as compact JSON in pieces of about `chunkChars` characters, byte for byte what
@@ -19,24 +19,26 @@ export function writeJson(value: unknown, write: (text: string) => void, chunkCh
 /**
  * Writes the simulator's 200 body from its parts, byte for byte `JSON.stringify` of the whole
  * body, making each deal's JSON only when its turn comes: a response with a million trades
- * never holds them all as JSON objects. `tradeTexts` (from {@link startTradeTexts}, made as soon
- * as the parts are) prints the deals' trades on a thread of its own meanwhile.
+ * never holds them all as JSON objects. `texts` (from {@link startResponseTexts}, started as soon
+ * as the parts are made) prints the PnL chart and the deals' trades on a thread of its own meanwhile.
  */
 export function writeResponseParts(
   parts: ResponseParts,
   write: (text: string) => void,
   chunkChars = 1 << 20,
-  tradeTexts: TradeTexts | null = null,
+  texts: ResponseTexts | null = null,
 ): void {
   const out = new ChunkedWriter(write, chunkChars);
   // The head's keys, then "deals", then "skipped_copies" when asked for: the order of SimulatorResponse.
   Object.entries(parts.head).forEach(([key, value], k) => {
     out.add(`${k === 0 ? '{' : ','}${JSON.stringify(key)}:`);
-    emit(value, out.add);
+    const printed = key === PNL_CHART ? (texts?.chart() ?? null) : null;
+    if (printed !== null) out.add(printed);
+    else emit(value, out.add);
   });
   out.add(',"deals":[');
-  if (tradeTexts === null) writeDeals(parts, out.add);
-  else writeDealsWithTexts(parts, tradeTexts, out.add);
+  if (texts === null) writeDeals(parts, out.add);
+  else writeDealsWithTexts(parts, texts, out.add);
   out.add(']');
   if (parts.skipped !== null) {
     out.add(',"skipped_copies":');
@@ -85,11 +87,12 @@ function writeDeals(parts: ResponseParts, add: (text: string) => void): void {
 }
 
 /**
- * Starts printing the trades of `parts` on a thread of their own, for {@link writeResponseParts}
- * to splice into the deals; null when they are too few to be worth a thread or no thread starts.
+ * Starts printing the PnL chart and the trades of `parts` on a thread of their own, for
+ * {@link writeResponseParts} to put in their places; null when the trades are too few to be
+ * worth a thread or no thread starts.
  */
-export function startTradeTexts(parts: ResponseParts): TradeTexts | null {
-  return TradeTexts.start(parts, LARGE);
+export function startResponseTexts(parts: ResponseParts): ResponseTexts | null {
+  return ResponseTexts.start(parts, LARGE);
 }
 
 /**
@@ -97,7 +100,7 @@ export function startTradeTexts(parts: ResponseParts): TradeTexts | null {
  * each, each deal's trades' text from `texts` spliced in after its other members; a deal with
  * more than {@link LARGE} trades piece by piece.
  */
-function writeDealsWithTexts(parts: ResponseParts, texts: TradeTexts, add: (text: string) => void): void {
+function writeDealsWithTexts(parts: ResponseParts, texts: ResponseTexts, add: (text: string) => void): void {
   const batch: unknown[] = [];
   /** The deals of the batch, by number. */
   const numbers: number[] = [];
@@ -112,7 +115,7 @@ function writeDealsWithTexts(parts: ResponseParts, texts: TradeTexts, add: (text
       const at = text.indexOf(EMPTY_TRADES, from);
       const end = at + EMPTY_TRADES.length - 3; // before `[]}`
       add(written++ === 0 ? text.slice(from, end) : `,${text.slice(from, end)}`);
-      add(texts.take() ?? JSON.stringify(parts.dealTrades(i)));
+      add(texts.take(i) ?? JSON.stringify(parts.dealTrades(i)));
       add('}');
       from = at + EMPTY_TRADES.length + 1; // past the comma between deals
     }
@@ -136,6 +139,9 @@ function writeDealsWithTexts(parts: ResponseParts, texts: TradeTexts, add: (text
     texts.stop();
   }
 }
+
+/** The head's member the thread of {@link ResponseTexts} prints. */
+const PNL_CHART = 'cumulative_pnl_and_fee_chart';
 
 /** A deal's `trades` member, empty, as `JSON.stringify` ends the deal with it. */
 const EMPTY_TRADES = '"trades":[]}';

@@ -1,7 +1,7 @@
 /**
  * A thread that reads a tape beside the replay and posts what it read (a Parquet file's row
  * groups, a JSON file's blocks of swaps), and the reader's side of it; the thread that prints a
- * response's trades beside its writer (`trade-texts.ts`) posts its texts the same way. The two share counters in
+ * response's trades beside its writer (`response-texts.ts`) posts its texts the same way. The two share counters in
  * a `SharedArrayBuffer` (the messages posted at {@link POSTED}, those taken at {@link TAKEN},
  * more after these as a reading needs) and a port: the reader blocks on the posted count with
  * `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays synchronous.
@@ -28,7 +28,10 @@ export interface ReadingThread extends ThreadLink {
 const COUNTERS = 4;
 
 /** The compiled scripts of the threads that post to the replay's thread this way. */
-export type ReadingScript = 'io/json-tape/block-thread.js' | 'io/parquet/decode-thread.js' | 'io/trade-text-thread.js';
+export type ReadingScript =
+  | 'io/json-tape/block-thread.js'
+  | 'io/parquet/decode-thread.js'
+  | 'io/response-text-thread.js';
 
 /** Threads started before their reading was known ({@link prestartReadingThread}), by script. */
 const prestarted = new Map<ReadingScript, ReadingThread>();
@@ -57,6 +60,14 @@ export function prestartReadingThread(script: ReadingScript): void {
   if (prestarted.has(script)) return;
   const thread = launch(script, { deferred: true });
   if (thread !== null) prestarted.set(script, thread);
+}
+
+/** Stops the thread of `script` started ahead, if no reading has taken it. */
+export function stopPrestartedThread(script: ReadingScript): void {
+  const thread = prestarted.get(script);
+  if (thread === undefined) return;
+  prestarted.delete(script);
+  stopReadingThread(thread);
 }
 
 /** The scripts of the threads started ahead that no reading has taken yet. */

@@ -1,10 +1,10 @@
 import { roundHalfAwayFromZero, ZERO } from '../numeric/decimal.js';
 import type { DealsChart, PnlAndFeeChart } from '../model/response.js';
-import type { PointLog } from '../engine/trade-log.js';
+import type { ChartPoints } from '../engine/trade-row.js';
 import { closingOrder, type DealResult } from './deal-results.js';
 
 /** `cumulative_pnl_and_fee_chart`: one point per follower trade, in execution order (model 6). */
-export function pnlAndFeeChart(points: PointLog): PnlAndFeeChart {
+export function pnlAndFeeChart(points: ChartPoints): PnlAndFeeChart {
   const chart: PnlAndFeeChart = {
     pnl_realized: [],
     pnl_unrealized: [],

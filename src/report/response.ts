@@ -84,8 +84,10 @@ export interface ResponseParts {
   deal(i: number): SimulatedDeal;
   /** Deal `i` as {@link deal} gives it, but its `trades` empty: for a writer given their text apart. */
   dealWithoutTrades(i: number): SimulatedDeal;
-  /** The trades of every deal, deal after deal, as the rows a thread prints them from. */
+  /** The trades of every deal, deal after deal, as the rows a thread prints them from (made once). */
   tradeTable(): TradeTable;
+  /** The points of `cumulative_pnl_and_fee_chart` as rows (`PointLog.table`), for a thread that prints it. */
+  chartPoints(): Float64Array;
   /** Deal `i`'s token and trades alone, as {@link deal} gives them, for the checks that read only those. */
   dealToken(i: number): SimulatedDeal['token'];
   dealTrades(i: number): SimulatedTrade[];
@@ -155,18 +157,24 @@ function tailOf(run: ReplayResult, wallets: readonly string[]): Pick<SimulatorRe
 export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): ResponseParts {
   const results = dealResults(run);
   let table: TradeTable | undefined;
+  let head: ResponseParts['head'] | undefined;
   return {
-    head: {
-      summary: summaryJson(summarize(results, run.totals)),
-      cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
-      cumulative_usd_closed_deals_chart: closedDealsChart(results),
-      cumulative_usd_open_deals_chart: openDealsChart(results),
+    // Made when first read: a writer starts the thread that prints the response's bulk first.
+    get head() {
+      head ??= {
+        summary: summaryJson(summarize(results, run.totals)),
+        cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
+        cumulative_usd_closed_deals_chart: closedDealsChart(results),
+        cumulative_usd_open_deals_chart: openDealsChart(results),
+      };
+      return head;
     },
     dealCount: results.length,
     deal: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, run.trades),
     dealWithoutTrades: (i) => dealJson(results[i]!, tokens[results[i]!.deal.tokenId]!, null),
     // Made once: the warnings' checks and the thread that prints the trades both read it.
     tradeTable: () => (table ??= run.trades.table(results.map((r) => r.deal.index))),
+    chartPoints: () => run.points.table(),
     dealToken: (i) => dealToken(results[i]!.deal, tokens[results[i]!.deal.tokenId]!),
     dealTrades: (i) => dealTrades(results[i]!.deal, run.trades),
     skipped: run.skipped,

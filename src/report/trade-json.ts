@@ -3,7 +3,7 @@ import type { TradeRecord } from '../engine/trade-row.js';
 
 /**
  * A trade as the response's JSON: every member, in the order of the interface. No import but
- * types, as the thread that prints a response's trades (`io/trade-text-thread.ts`) loads it.
+ * types, as the thread that prints a response's trades (`io/response-text-thread.ts`) loads it.
  */
 export function tradeJson(t: TradeRecord): SimulatedTrade {
   return {

@@ -1,17 +1,17 @@
 /**
- * A response's trades printed on a thread of their own (io/trade-texts.ts) and spliced into
- * its deals: byte for byte the JSON.stringify of the whole response, whether the thread prints
- * every deal's trades, leaves the large deals to the writer, or fails.
+ * A response's PnL chart and trades printed on a thread of their own (io/response-texts.ts),
+ * put in their places: byte for byte the JSON.stringify of the whole response, whether the
+ * thread prints the chart and every deal's trades, leaves the large deals to the writer, or fails.
  */
 import { describe, expect, it } from 'vitest';
-import { startTradeTexts, writeResponseParts } from '../../src/io/json-stream.js';
-import { THREAD_FROM_TRADES, TradeTexts } from '../../src/io/trade-texts.js';
+import { startResponseTexts, writeResponseParts } from '../../src/io/json-stream.js';
+import { THREAD_FROM_TRADES, ResponseTexts } from '../../src/io/response-texts.js';
 import type { SimulatedDeal } from '../../src/model/response.js';
 import { assembleResponse, type ResponseParts } from '../../src/report/response.js';
 import { simulateParts } from '../../src/simulate.js';
 import { TapeGenerator } from '../../bench/tape-generator.js';
 
-function written(parts: ResponseParts, texts: TradeTexts | null, chunkChars = 1 << 16): string {
+function written(parts: ResponseParts, texts: ResponseTexts | null, chunkChars = 1 << 16): string {
   let text = '';
   writeResponseParts(parts, (t) => (text += t), chunkChars, texts);
   return text;
@@ -24,7 +24,7 @@ function largeRun(): ResponseParts {
   return simulateParts(tape, { ...generator.request(), max_dupe_buy_times: 400 }, {});
 }
 
-describe('trades printed on a thread of their own', () => {
+describe('the chart and the trades printed on a thread of their own', () => {
   const parts = largeRun();
   const expected = JSON.stringify(assembleResponse(parts));
   const counts = Array.from({ length: parts.dealCount }, (_, i) => parts.dealTrades(i).length);
@@ -36,7 +36,7 @@ describe('trades printed on a thread of their own', () => {
   });
 
   it('writes exactly JSON.stringify of the whole response', () => {
-    const texts = startTradeTexts(parts);
+    const texts = startResponseTexts(parts);
     expect(texts).not.toBeNull(); // the compiled thread script is there (npm test builds it)
     expect(written(parts, texts)).toBe(expected);
   });
@@ -55,16 +55,23 @@ describe('trades printed on a thread of their own', () => {
       deal: (i) => named(parts.deal(i), i),
       dealWithoutTrades: (i) => named(parts.dealWithoutTrades(i), i),
     };
-    expect(written(odd, startTradeTexts(odd))).toBe(JSON.stringify(assembleResponse(odd)));
+    expect(written(odd, startResponseTexts(odd))).toBe(JSON.stringify(assembleResponse(odd)));
   });
 
   it('prints the trades itself from the deal where the thread failed', () => {
     // Rows the thread cannot read: it posts its failure, and the writer prints every deal's trades.
     const broken: ResponseParts = { ...parts, tradeTable: () => ({ ...parts.tradeTable(), values: null as never }) };
-    const texts = TradeTexts.start(broken, 256);
+    const texts = ResponseTexts.start(broken, 256);
     expect(texts).not.toBeNull();
     expect(written(broken, texts)).toBe(expected);
-    expect(texts!.take()).toBeNull(); // stopped
+    expect(texts!.take(0)).toBeNull(); // stopped
+  });
+
+  it('prints the chart and the trades itself when the thread fails from the start', () => {
+    const broken: ResponseParts = { ...parts, chartPoints: () => null as never };
+    const texts = ResponseTexts.start(broken, 256);
+    expect(texts).not.toBeNull();
+    expect(written(broken, texts)).toBe(expected);
   });
 
   it('starts no thread for a response of few trades', () => {
@@ -72,6 +79,6 @@ describe('trades printed on a thread of their own', () => {
       ...parts,
       tradeTable: () => ({ values: new Float64Array(11), offsets: Int32Array.of(0, 1), types: ['buy'] }),
     };
-    expect(startTradeTexts(few)).toBeNull();
+    expect(startResponseTexts(few)).toBeNull();
   });
 });
