@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +131,20 @@ describe('the Parquet tape', () => {
     writeFileSync(path('r.json'), requestFor('W1'));
     const { code } = await cli('simulate', '--tape', path('unordered.parquet'), '--request', path('r.json'));
     expect(code).toBe(0);
+  });
+
+  it('closes its file once: a second close leaves alone the file that took the descriptor since', () => {
+    writeFileSync(path('t.json'), tapeText);
+    convertTapeFile(path('t.json'), path('t.parquet'));
+    const file = new ParquetTapeFile(path('t.parquet'));
+    file.close();
+    const other = openSync(path('t.json'), 'r'); // the lowest free descriptor: most likely the one just freed
+    try {
+      file.close();
+      expect(fstatSync(other).size).toBe(Buffer.byteLength(tapeText));
+    } finally {
+      closeSync(other);
+    }
   });
 
   it("keeps the copier's cash and equity points for a report, time-ordered or not", () => {

@@ -90,6 +90,7 @@ export class ParquetTapeFile {
   private readonly numbers: ReadonlySet<string>;
   readonly rows: number;
   private readonly fd: number;
+  private closed = false;
   private readonly size: number;
   private readonly metadata: FileMetaData;
   /** The file's schema tree, made once from the footer. */
@@ -130,12 +131,14 @@ export class ParquetTapeFile {
     }
   }
 
+  /**
+   * Closes the file, once: a descriptor closed a second time may by then be another file's,
+   * opened meanwhile by this thread or another (a reading thread, a thread loading its modules).
+   */
   close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 
   /**
