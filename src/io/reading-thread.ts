@@ -62,12 +62,16 @@ export function prestartReadingThread(script: ReadingScript): void {
   if (thread !== null) prestarted.set(script, thread);
 }
 
-/** Stops the thread of `script` started ahead, if no reading has taken it. */
+/**
+ * Lets the thread of `script` started ahead end, if no reading has taken it: its port is closed,
+ * so it ends by itself once started. Not terminated: it may still be loading its modules, and
+ * a thread terminated then can take the process down with it.
+ */
 export function stopPrestartedThread(script: ReadingScript): void {
   const thread = prestarted.get(script);
   if (thread === undefined) return;
   prestarted.delete(script);
-  stopReadingThread(thread);
+  thread.port.close();
 }
 
 /** The scripts of the threads started ahead that no reading has taken yet. */

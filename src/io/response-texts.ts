@@ -16,7 +16,6 @@ import {
   countTaken,
   POSTED,
   startReadingThread,
-  stopReadingThread,
   type ReadingThread,
   type ThreadLink,
 } from './reading-thread.js';
@@ -166,9 +165,13 @@ export class ResponseTexts {
     return reply;
   }
 
-  /** Stops the thread (after the last deal, or when the writer stops early). */
+  /**
+   * Lets the thread end (after the last deal, or when the writer stops early): its port closed,
+   * it ends once done with what it does, as a thread just started may still be loading its
+   * modules, and a thread terminated then can take the process down with it.
+   */
   stop(): void {
-    if (this.thread !== null) stopReadingThread(this.thread);
+    this.thread?.port.close();
     this.thread = null;
   }
 }
