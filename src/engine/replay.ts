@@ -32,7 +32,7 @@ import { PointLog, TradeLog } from './trade-log.js';
 import { UnrealizedBook } from './unrealized.js';
 import type { DealTerms } from './deal-terms.js';
 
-export type { ChartPoint, TradeRecord } from './trade-log.js';
+export type { ChartPoint, TradeRecord } from './trade-row.js';
 
 /** What a replay leaves for the reports: the deals, their trades, the chart points and the prices at the end. */
 export interface ReplayResult {

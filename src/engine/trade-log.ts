@@ -27,20 +27,6 @@ import {
   type TradeRecord,
 } from './trade-row.js';
 
-export {
-  BOT_FEE,
-  BUY_PRICE_AVG,
-  INVESTED,
-  LIQUIDITY,
-  NETWORK_FEE,
-  PRICE,
-  QUANTITY,
-  SLIPPAGE,
-  USD_AMOUNT,
-  type ChartPoint,
-  type TradeRecord,
-} from './trade-row.js';
-
 /**
  * Rows of `width` doubles in fixed-size chunks: nothing for the garbage collector to trace, and
  * growing never copies or doubles a large block (a memory peak). {@link next} makes room for a

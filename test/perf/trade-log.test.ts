@@ -1,21 +1,19 @@
 /** The logs of a replay give back exactly the doubles put in, across chunk boundaries. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DoubleRows, PointLog, TradeLog } from '../../src/engine/trade-log.js';
 import {
   BOT_FEE,
   BUY_PRICE_AVG,
-  DoubleRows,
   INVESTED,
   LIQUIDITY,
   NETWORK_FEE,
-  PointLog,
   PRICE,
   QUANTITY,
   SLIPPAGE,
-  TradeLog,
   USD_AMOUNT,
   type TradeRecord,
-} from '../../src/engine/trade-log.js';
+} from '../../src/engine/trade-row.js';
 
 describe('DoubleRows', () => {
   it('gives back every value of every row, NaN and -0 included', () => {
