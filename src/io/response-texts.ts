@@ -30,15 +30,15 @@ export interface ResponseTextsStart extends ThreadLink {
   readonly largeAbove: number;
 }
 
-/** The chart's text (first), a batch of deals' `trades` texts, in deal order; or why the thread stopped. */
+/** The chart's text (first), a batch's `trades` texts (from deal `first` on), or why the thread stopped. */
 export type ResponseTextsReply =
   | { kind: 'chart'; text: string }
   | { kind: 'texts'; first: number; texts: string[] }
   | { kind: 'failed'; reason: string };
 
 /**
- * Fewer trades than this are printed by the writer itself: starting the thread (about 50 ms of
- * node's start and its modules) would cost more than it saves.
+ * Fewer trades than this are printed by the writer itself: copying the rows for the thread and
+ * taking its texts would cost about as much as it saves.
  */
 export const THREAD_FROM_TRADES = 10_000;
 
