@@ -16,8 +16,7 @@ import { simulateJsonlFileParts } from '../io/jsonl-tape.js';
 import { isParquetPath } from '../io/parquet/format.js';
 import { simulateParquetFileParts } from '../io/parquet/simulate.js';
 import { startResponseTexts, writeResponseParts } from '../io/json-stream.js';
-import type { ResponseTexts } from '../io/response-texts.js';
-import { prestartReadingThread, stopPrestartedThread } from '../io/reading-thread.js';
+import { ResponseTexts } from '../io/response-texts.js';
 import { assembleResponse, type ResponseParts } from '../report/response.js';
 import { formatTextReport } from '../report/text-report.js';
 import { parseSimulatorRequest, requestWindow, type SimulatorRequest } from '../model/request.js';
@@ -235,16 +234,13 @@ function runSimulation(flags: SimulateFlags, inputs: SimulateInputs, io: CliIo):
   const printsJson = !flags.report && !flags.pretty;
   const startTexts: TextsStarter = printsJson ? startResponseTexts : () => null;
   // Its start and modules while the replay runs, not after it; stopped if the run has no use for it.
-  if (printsJson) prestartReadingThread(TEXTS_THREAD);
+  if (printsJson) ResponseTexts.prestart();
   try {
     return simulateTape(flags, inputs, io, startTexts);
   } finally {
-    stopPrestartedThread(TEXTS_THREAD);
+    ResponseTexts.releaseUnused();
   }
 }
-
-/** The thread that prints a large response's bulk (`io/response-texts.ts`). */
-const TEXTS_THREAD = 'io/response-text-thread.js';
 
 /**
  * Runs the simulation over the tape file, streamed or read whole, with a progress bar. A JSON

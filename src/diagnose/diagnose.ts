@@ -9,7 +9,20 @@ import {
 } from '../model/request.js';
 import type { SimulatedDeal, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
 import { TRADE_TYPES, type TradeTable } from '../engine/trade-log.js';
-import { TRADE_ROW_WIDTH } from '../engine/trade-row.js';
+import {
+  BOT_FEE,
+  BUY_PRICE_AVG,
+  INVESTED,
+  LIQUIDITY,
+  NETWORK_FEE,
+  PRICE,
+  QUANTITY,
+  SLIPPAGE,
+  TIME,
+  TRADE_ROW_WIDTH,
+  TYPE,
+  USD_AMOUNT,
+} from '../engine/trade-row.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { utcIso } from '../model/utc-time.js';
@@ -87,22 +100,17 @@ function tradeTableOf(deals: readonly SimulatedDeal[]): TradeTable {
   let at = 0;
   for (const deal of deals) {
     for (const t of deal.trades) {
-      values.set(
-        [
-          TRADE_TYPES.indexOf(t.type),
-          t.time,
-          t.usd_amount ?? NaN,
-          t.quantity,
-          t.usd_price ?? NaN,
-          t.usd_liquidity ?? NaN,
-          t.usd_buy_price_avg,
-          t.usd_invested,
-          t.slippage,
-          t.usd_network_fee,
-          t.usd_bot_fee,
-        ],
-        at,
-      );
+      values[at + TYPE] = TRADE_TYPES.indexOf(t.type);
+      values[at + TIME] = t.time;
+      values[at + USD_AMOUNT] = t.usd_amount ?? NaN;
+      values[at + QUANTITY] = t.quantity;
+      values[at + PRICE] = t.usd_price ?? NaN;
+      values[at + LIQUIDITY] = t.usd_liquidity ?? NaN;
+      values[at + BUY_PRICE_AVG] = t.usd_buy_price_avg;
+      values[at + INVESTED] = t.usd_invested;
+      values[at + SLIPPAGE] = t.slippage;
+      values[at + NETWORK_FEE] = t.usd_network_fee;
+      values[at + BOT_FEE] = t.usd_bot_fee;
       at += TRADE_ROW_WIDTH;
     }
   }

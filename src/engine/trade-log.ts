@@ -67,6 +67,13 @@ export class DoubleRows {
     return this.chunks[Math.floor(i / CHUNK_ROWS)]![(i & (CHUNK_ROWS - 1)) * this.width + k]!;
   }
 
+  /** Copies row `i` into `into` from `at` on. */
+  copyRow(i: number, into: Float64Array, at: number): void {
+    const chunk = this.chunkOf(i);
+    const from = this.offsetOf(i);
+    for (let k = 0; k < this.width; k++) into[at + k] = chunk[from + k]!;
+  }
+
   /** The chunk holding row `i`, whose values start at {@link offsetOf} `i` in it. */
   chunkOf(i: number): readonly number[] {
     return this.chunks[Math.floor(i / CHUNK_ROWS)]!;
@@ -216,13 +223,11 @@ export class TradeLog {
       offsets[k + 1] = count;
     });
     const values = new Float64Array(count * TRADE_ROW_WIDTH);
-    const rows = this.rows;
-    let to = 0;
+    let at = 0;
     for (const index of dealIndexes) {
       for (const row of this.rowsOf(index)) {
-        const chunk = rows.chunkOf(row);
-        const from = rows.offsetOf(row);
-        for (let k = 0; k < TRADE_ROW_WIDTH; k++) values[to++] = chunk[from + k]!;
+        this.rows.copyRow(row, values, at);
+        at += TRADE_ROW_WIDTH;
       }
     }
     return { values, offsets, types: TRADE_TYPES };
@@ -290,11 +295,7 @@ export class PointLog implements ChartPoints {
   table(): Float64Array {
     const rows = this.rows;
     const values = new Float64Array(rows.length * POINT_ROW_WIDTH);
-    for (let i = 0; i < rows.length; i++) {
-      const chunk = rows.chunkOf(i);
-      const from = rows.offsetOf(i);
-      for (let k = 0; k < POINT_ROW_WIDTH; k++) values[i * POINT_ROW_WIDTH + k] = chunk[from + k]!;
-    }
+    for (let i = 0; i < rows.length; i++) rows.copyRow(i, values, i * POINT_ROW_WIDTH);
     return values;
   }
 }

@@ -1,12 +1,13 @@
 /**
  * A thread that reads a tape beside the replay and posts what it read (a Parquet file's row
  * groups, a JSON file's blocks of swaps), and the reader's side of it; the thread that prints a
- * response's trades beside its writer (`response-texts.ts`) posts its texts the same way. The two share counters in
- * a `SharedArrayBuffer` (the messages posted at {@link POSTED}, those taken at {@link TAKEN},
- * more after these as a reading needs) and a port: the reader blocks on the posted count with
- * `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays synchronous.
+ * response's bulk beside its writer (`response-texts.ts`) posts its texts the same way. The two
+ * share counters in a `SharedArrayBuffer` (the messages posted at {@link POSTED}, those taken at
+ * {@link TAKEN}, more after these as a reading needs) and a port: the reader blocks on the posted
+ * count with `Atomics.wait` and takes messages with `receiveMessageOnPort`, so the replay stays
+ * synchronous.
  */
-import { MessageChannel, Worker, workerData, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, workerData, type MessagePort } from 'node:worker_threads';
 import { builtScriptIfAny } from '../built-script.js';
 
 /** Places in the shared counters: messages posted by the reading thread; taken by the reader. */
@@ -125,6 +126,16 @@ export function postCounted(link: ThreadLink, message: unknown, transfer: ArrayB
 export function countTaken(signal: Int32Array): void {
   Atomics.add(signal, TAKEN, 1);
   Atomics.notify(signal, TAKEN);
+}
+
+/** The reader's side: the thread's next message, waited for; undefined when none came in `stallMs`. */
+export function nextPost({ port, signal }: ThreadLink, stallMs: number): unknown {
+  for (;;) {
+    const posted = Atomics.load(signal, POSTED);
+    const message = receiveMessageOnPort(port);
+    if (message !== undefined) return message.message;
+    if (!awaitPost(signal, posted, stallMs)) return undefined;
+  }
 }
 
 /** The reader's side: waits for a post after the count `posted`; false when none came in `stallMs`. */

@@ -37,12 +37,14 @@ function printResponse(start: ResponseTextsStart): void {
       for (let deal = first; deal < Math.min(first + TEXTS_BATCH, deals); deal++) {
         const from = offsets[deal]!;
         const to = offsets[deal + 1]!;
-        trades.length = 0;
         // A large deal is written piece by piece by the writer itself.
-        if (to - from <= largeAbove) {
-          for (let row = from; row < to; row++) trades.push(tradeJson(recordAt(values, row * TRADE_ROW_WIDTH, types)));
+        if (to - from > largeAbove) {
+          texts.push('');
+          continue;
         }
-        texts.push(to - from <= largeAbove ? JSON.stringify(trades) : '');
+        trades.length = 0;
+        for (let row = from; row < to; row++) trades.push(tradeJson(recordAt(values, row * TRADE_ROW_WIDTH, types)));
+        texts.push(JSON.stringify(trades));
       }
       post({ kind: 'texts', first, texts });
     }

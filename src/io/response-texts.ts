@@ -8,14 +8,13 @@
  * batch at a time, from the last batch back; the writer (`writeResponseParts`) puts the chart in
  * its place and splices each deal's trades into it, printing those of the first batches itself.
  */
-import { receiveMessageOnPort } from 'node:worker_threads';
 import type { TradeType } from '../model/response.js';
 import type { ResponseParts } from '../report/response.js';
 import {
-  awaitPost,
-  countTaken,
-  POSTED,
+  nextPost,
+  prestartReadingThread,
   startReadingThread,
+  stopPrestartedThread,
   type ReadingThread,
   type ThreadLink,
 } from './reading-thread.js';
@@ -57,6 +56,9 @@ export function batchCount(deals: number): number {
   return Math.ceil(deals / TEXTS_BATCH);
 }
 
+/** The thread's compiled script. */
+const SCRIPT = 'io/response-text-thread.js';
+
 /** How long the writer waits for a batch before it prints the trades itself. */
 const STALL_MS = 60_000;
 
@@ -93,8 +95,21 @@ export class ResponseTexts {
     if (table.offsets[table.offsets.length - 1]! < THREAD_FROM_TRADES) return null;
     const { values, offsets, types } = table;
     const points = parts.chartPoints();
-    const thread = startReadingThread('io/response-text-thread.js', { values, offsets, types, largeAbove, points });
+    const thread = startReadingThread(SCRIPT, { values, offsets, types, largeAbove, points });
     return thread === null ? null : new ResponseTexts(thread, offsets, batchCount(offsets.length - 1));
+  }
+
+  /**
+   * Starts the thread ahead, while a command's modules load and its replay runs, for the next
+   * {@link start} to take; {@link releaseUnused} lets it end when no start took it.
+   */
+  static prestart(): void {
+    prestartReadingThread(SCRIPT);
+  }
+
+  /** Lets the thread started ahead end, when no {@link start} took it. */
+  static releaseUnused(): void {
+    stopPrestartedThread(SCRIPT);
   }
 
   /** The number of trades of deal `i`. */
@@ -157,8 +172,9 @@ export class ResponseTexts {
   private receive(): ResponseTextsReply | null {
     const thread = this.thread;
     if (thread === null) return null;
-    const reply = receive(thread);
-    if (reply === null || reply.kind === 'failed') {
+    // The thread posts without waiting for room: nothing to count as taken.
+    const reply = nextPost(thread, STALL_MS) as ResponseTextsReply | undefined;
+    if (reply === undefined || reply.kind === 'failed') {
       this.stop();
       return null;
     }
@@ -173,18 +189,5 @@ export class ResponseTexts {
   stop(): void {
     this.thread?.port.close();
     this.thread = null;
-  }
-}
-
-/** The thread's next reply, waiting for it; null when none came in {@link STALL_MS}. */
-function receive(thread: ReadingThread): ResponseTextsReply | null {
-  for (;;) {
-    const posted = Atomics.load(thread.signal, POSTED);
-    const message = receiveMessageOnPort(thread.port);
-    if (message !== undefined) {
-      countTaken(thread.signal);
-      return message.message as ResponseTextsReply;
-    }
-    if (!awaitPost(thread.signal, posted, STALL_MS)) return null;
   }
 }

@@ -3,7 +3,7 @@ import type { DecimalInput } from './decimal40-parse.js';
 import { DecimalJs40 } from './decimal40-print.js';
 import { CONVERSION_ERROR, decide, doubleWord, toWord } from './double-word.js';
 import { InputError } from '../model/errors.js';
-import { nearestDouble } from './nearest-double.js';
+import { nearestDouble, POW10 } from './nearest-double.js';
 
 /**
  * The decimal type of all money arithmetic: 40 significant digits, half to even (the model asks
@@ -71,8 +71,6 @@ export function roundHalfAwayFromZero(value: Decimal): number {
   return whole === whole ? whole : toJsonNumber(value.roundHalfUp());
 }
 
-const POWERS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12];
-
 /**
  * {@link roundHalfAwayFromZero} of a value below 10^15 in magnitude, from its limbs, in doubles
  * (each an integer below 10^15, exact); NaN for a larger one. A magnitude rounds up exactly when
@@ -88,13 +86,13 @@ function roundedBelow1e15(value: Decimal): number {
   let integer: number;
   let next: number;
   if (whole <= 11) {
-    integer = Math.floor(top / POWERS[12 - whole]!);
-    next = Math.floor(top / POWERS[11 - whole]!) % 10;
+    integer = Math.floor(top / POW10[12 - whole]!);
+    next = Math.floor(top / POW10[11 - whole]!) % 10;
   } else {
     // 12 to 15 digits: the first 0 to 3 of c2 join the 12.
     const more = whole - 12;
-    integer = top * POWERS[more]! + Math.floor(value.c2 / POWERS[7 - more]!);
-    next = Math.floor(value.c2 / POWERS[6 - more]!) % 10;
+    integer = top * POW10[more]! + Math.floor(value.c2 / POW10[7 - more]!);
+    next = Math.floor(value.c2 / POW10[6 - more]!) % 10;
   }
   const rounded = next >= 5 ? integer + 1 : integer;
   return rounded === 0 ? 0 : value.s * rounded;

@@ -1,4 +1,3 @@
-import { receiveMessageOnPort } from 'node:worker_threads';
 import type { MarketByToken } from '../../diagnose/market-prices.js';
 import type { Network } from '../../model/request.js';
 import { ColumnsReceiver, Doubles, type WireColumns } from '../parquet/column-wire.js';
@@ -6,9 +5,8 @@ import { DECIMAL_COLUMNS } from '../parquet/format.js';
 import { decodedRowGroup, type DecodedRowGroup } from '../parquet/row-group.js';
 import type { JsonTapeLayout } from './layout.js';
 import {
-  awaitPost,
   countTaken,
-  POSTED,
+  nextPost,
   startReadingThread,
   stopReadingThread,
   type ReadingThread,
@@ -108,13 +106,10 @@ export function* jsonBlocksAhead(
 const SKIPPED: ReadonlySet<string> = new Set(['transaction_hash']);
 
 /** The thread's next reply, waited for (the `taken` before it were taken). */
-function nextReply({ port, signal }: ReadingThread, taken: number): BlocksReply {
-  for (;;) {
-    const posted = Atomics.load(signal, POSTED);
-    const message = receiveMessageOnPort(port);
-    if (message !== undefined) return message.message as BlocksReply;
-    if (!awaitPost(signal, posted, STALL_MS)) {
-      throw new NotStreamable(`the thread reading the tape gave nothing in ${STALL_MS / 1000} s after ${taken} blocks`);
-    }
+function nextReply(thread: ReadingThread, taken: number): BlocksReply {
+  const reply = nextPost(thread, STALL_MS);
+  if (reply === undefined) {
+    throw new NotStreamable(`the thread reading the tape gave nothing in ${STALL_MS / 1000} s after ${taken} blocks`);
   }
+  return reply as BlocksReply;
 }
