@@ -2,18 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DoubleRows, PointLog, TradeLog } from '../../src/engine/trade-log.js';
-import {
-  BOT_FEE,
-  BUY_PRICE_AVG,
-  INVESTED,
-  LIQUIDITY,
-  NETWORK_FEE,
-  PRICE,
-  QUANTITY,
-  SLIPPAGE,
-  USD_AMOUNT,
-  type TradeRecord,
-} from '../../src/engine/trade-row.js';
+import * as layout from '../../src/engine/trade-row.js';
 
 describe('DoubleRows', () => {
   it('gives back every value of every row, NaN and -0 included', () => {
@@ -54,7 +43,7 @@ describe('DoubleRows', () => {
 
 describe('TradeLog and PointLog', () => {
   it('give back each record as it was added, an unknown liquidity as null', () => {
-    const trade = (k: number): TradeRecord => ({
+    const trade = (k: number): layout.TradeRecord => ({
       type: (['buy', 'sell', 'sell_timefix', 'sell_timefix_final'] as const)[k % 4]!,
       time: 1_710_000_000 + k,
       usdAmount: k + 1.5,
@@ -73,15 +62,15 @@ describe('TradeLog and PointLog', () => {
       const n = log.start(r.type, r.time);
       const row = log.chunk;
       const at = log.at;
-      row[at + USD_AMOUNT] = r.usdAmount;
-      row[at + QUANTITY] = r.quantity;
-      row[at + PRICE] = r.price;
-      row[at + LIQUIDITY] = r.liquidity ?? NaN;
-      row[at + BUY_PRICE_AVG] = r.buyPriceAvg;
-      row[at + INVESTED] = r.invested;
-      row[at + SLIPPAGE] = r.slippage;
-      row[at + NETWORK_FEE] = r.networkFee;
-      row[at + BOT_FEE] = r.botFee;
+      row[at + layout.USD_AMOUNT] = r.usdAmount;
+      row[at + layout.QUANTITY] = r.quantity;
+      row[at + layout.PRICE] = r.price;
+      row[at + layout.LIQUIDITY] = r.liquidity ?? NaN;
+      row[at + layout.BUY_PRICE_AVG] = r.buyPriceAvg;
+      row[at + layout.INVESTED] = r.invested;
+      row[at + layout.SLIPPAGE] = r.slippage;
+      row[at + layout.NETWORK_FEE] = r.networkFee;
+      row[at + layout.BOT_FEE] = r.botFee;
       return n;
     });
     expect(rows).toEqual(records.map((_, k) => k));
