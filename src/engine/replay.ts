@@ -458,6 +458,11 @@ export class Replay {
       });
       return;
     }
+    // Most of a busy leader's swaps are refused before a price is read (a buy into a deal at its
+    // dupe limit, a sell of what the copier does not hold of it): their price and liquidity
+    // decimals would be made for nothing.
+    const refused = this.refusedOutright(tokenId, leader, buy);
+    if (refused !== null) return this.skip(swap, leader, buy, time, refused);
     const prices = this.prices;
     const price = counted ? prices.priceOf(tokenId) : prices.swapPrice(swap, i);
     const liquidity = (counted ? null : prices.swapLiquidity(swap, i)) ?? prices.liquidityOf(tokenId);
@@ -544,8 +549,8 @@ export class Replay {
     quote: Decimal | null,
   ): void {
     const deal = this.openDeal[tokenId];
-    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times)
-      return this.skip(swap, leader, true, time, 'dupe_limit');
+    const refused = this.refusedOutright(tokenId, leader, true);
+    if (refused !== null) return this.skip(swap, leader, true, time, refused);
     const leaderUsd = this.facts.usdAmount(swap, i);
     if (this.filters !== null) {
       const reason = this.filters.check(leaderUsd, liquidity, time, this.prices.firstSeenOf(tokenId));
@@ -631,15 +636,15 @@ export class Replay {
     attempt: number,
     quote: Decimal | null,
   ): void {
-    const deal = this.openDeal[tokenId];
-    if (deal === undefined) return this.skip(swap, leader, false, time, 'no_open_deal');
+    const refused = this.refusedOutright(tokenId, leader, false);
+    if (refused !== null) return this.skip(swap, leader, false, time, refused);
+    const deal = this.openDeal[tokenId]!;
     let sold: Decimal;
     let fraction: Decimal | null = null;
     if (this.request.close_all) {
       sold = deal.qty;
     } else {
       const lot = deal.lot(leader);
-      if (lot.isZero()) return this.skip(swap, leader, false, time, 'no_lot');
       fraction = this.facts.sellFraction(swap, i, held);
       sold = fraction === null ? lot : lot.times(fraction);
     }
@@ -875,6 +880,18 @@ export class Replay {
   }
 
   /** Notes a leader swap whose copy ended without a trade, for the skip log and the leaders' report. */
+  /**
+   * The first checks of a copy of leader `leader` (models 3.1 and 3.2), which need neither price
+   * nor size: a buy into a deal that has had its `max_dupe_buy_times` dupes; a sell of a token
+   * with no open deal, or, without `close_all`, none of whose lot is the leader's.
+   */
+  private refusedOutright(tokenId: number, leader: number, buy: boolean): SkipReason | null {
+    const deal = this.openDeal[tokenId];
+    if (buy) return deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times ? 'dupe_limit' : null;
+    if (deal === undefined) return 'no_open_deal';
+    return !this.request.close_all && deal.lot(leader).isZero() ? 'no_lot' : null;
+  }
+
   private skip(swap: Swap, leader: number, buy: boolean, time: number, reason: SkipReason): void {
     this.skipped?.add(time, swap.wallet, swap.token, buy, reason);
     this.leaders?.skip(leader);
