@@ -879,7 +879,6 @@ export class Replay {
     this.nextDue = this.scheduler.nextDue;
   }
 
-  /** Notes a leader swap whose copy ended without a trade, for the skip log and the leaders' report. */
   /**
    * The first checks of a copy of leader `leader` (models 3.1 and 3.2), which need neither price
    * nor size: a buy into a deal that has had its `max_dupe_buy_times` dupes; a sell of a token
@@ -892,6 +891,7 @@ export class Replay {
     return !this.request.close_all && deal.lot(leader).isZero() ? 'no_lot' : null;
   }
 
+  /** Notes a leader swap whose copy ended without a trade, for the skip log and the leaders' report. */
   private skip(swap: Swap, leader: number, buy: boolean, time: number, reason: SkipReason): void {
     this.skipped?.add(time, swap.wallet, swap.token, buy, reason);
     this.leaders?.skip(leader);
