@@ -9,7 +9,8 @@ import {
 } from '../model/request.js';
 import type { SimulatedDeal, SimulatorResponse, SkippedCopyJson } from '../model/response.js';
 import { TRADE_TYPES, type TradeTable } from '../engine/trade-log.js';
-import * as layout from '../engine/trade-row.js';
+import { TRADE_ROW_WIDTH, writeRecordAt } from '../engine/trade-row.js';
+import { tradeRecordOf } from '../report/trade-json.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { Tape, TapeInput } from '../model/tape.js';
 import { utcIso } from '../model/utc-time.js';
@@ -83,22 +84,12 @@ export function dealsOf(response: SimulatorResponse | ResponseParts): DealSource
 function tradeTableOf(deals: readonly SimulatedDeal[]): TradeTable {
   const offsets = new Int32Array(deals.length + 1);
   deals.forEach((deal, i) => (offsets[i + 1] = offsets[i]! + deal.trades.length));
-  const values = new Float64Array(offsets[deals.length]! * layout.TRADE_ROW_WIDTH);
+  const values = new Float64Array(offsets[deals.length]! * TRADE_ROW_WIDTH);
   let at = 0;
   for (const deal of deals) {
     for (const t of deal.trades) {
-      values[at + layout.TYPE] = TRADE_TYPES.indexOf(t.type);
-      values[at + layout.TIME] = t.time;
-      values[at + layout.USD_AMOUNT] = t.usd_amount ?? NaN;
-      values[at + layout.QUANTITY] = t.quantity;
-      values[at + layout.PRICE] = t.usd_price ?? NaN;
-      values[at + layout.LIQUIDITY] = t.usd_liquidity ?? NaN;
-      values[at + layout.BUY_PRICE_AVG] = t.usd_buy_price_avg;
-      values[at + layout.INVESTED] = t.usd_invested;
-      values[at + layout.SLIPPAGE] = t.slippage;
-      values[at + layout.NETWORK_FEE] = t.usd_network_fee;
-      values[at + layout.BOT_FEE] = t.usd_bot_fee;
-      at += layout.TRADE_ROW_WIDTH;
+      writeRecordAt(values, at, tradeRecordOf(t), TRADE_TYPES);
+      at += TRADE_ROW_WIDTH;
     }
   }
   return { values, offsets, types: TRADE_TYPES };

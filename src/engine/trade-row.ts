@@ -57,6 +57,26 @@ export function recordAt(values: ArrayLike<number>, at: number, types: readonly 
   };
 }
 
+/** Writes trade `r` as its row at `values[at]`, its type as its place in `types` (the inverse of {@link recordAt}). */
+export function writeRecordAt(
+  values: { [i: number]: number },
+  at: number,
+  r: TradeRecord,
+  types: readonly TradeType[],
+): void {
+  values[at + TYPE] = types.indexOf(r.type);
+  values[at + TIME] = r.time;
+  values[at + USD_AMOUNT] = r.usdAmount;
+  values[at + QUANTITY] = r.quantity;
+  values[at + PRICE] = r.price;
+  values[at + LIQUIDITY] = r.liquidity ?? Number.NaN;
+  values[at + BUY_PRICE_AVG] = r.buyPriceAvg;
+  values[at + INVESTED] = r.invested;
+  values[at + SLIPPAGE] = r.slippage;
+  values[at + NETWORK_FEE] = r.networkFee;
+  values[at + BOT_FEE] = r.botFee;
+}
+
 /**
  * The running totals after one follower trade: one point of the PnL and fee chart, as the
  * doubles the response prints (see `ChartSums` and `UnrealizedBook`).

@@ -30,11 +30,13 @@ export function writeResponseParts(
 ): void {
   const out = new ChunkedWriter(write, chunkChars);
   // The head's keys, then "deals", then "skipped_copies" when asked for: the order of SimulatorResponse.
-  Object.entries(parts.head).forEach(([key, value], k) => {
+  // A member is read only when not printed by the thread (the head makes its PnL chart when read).
+  const head = parts.head;
+  (Object.keys(head) as (keyof typeof head)[]).forEach((key, k) => {
     out.add(`${k === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     const printed = key === PNL_CHART ? (texts?.chart() ?? null) : null;
     if (printed !== null) out.add(printed);
-    else emit(value, out.add);
+    else emit(head[key], out.add);
   });
   out.add(',"deals":[');
   if (texts === null) writeDeals(parts, out.add);

@@ -2,6 +2,7 @@ import { toJsonNumber } from '../numeric/decimal.js';
 import type {
   CopierResultJson,
   LeaderResultJson,
+  PnlAndFeeChart,
   SimulatedDeal,
   SimulatedTrade,
   SimulationSummary,
@@ -158,12 +159,16 @@ export function responseParts(run: ReplayResult, tokens: readonly TokenInfo[]): 
   const results = dealResults(run);
   let table: TradeTable | undefined;
   let head: ResponseParts['head'] | undefined;
+  let pnlChart: PnlAndFeeChart | undefined;
   return {
-    // Made when first read: a writer starts the thread that prints the response's bulk first.
+    // Made when first read: a writer starts the thread that prints the response's bulk first. The
+    // PnL chart, a point per trade, only when its member is read: that thread may print it.
     get head() {
       head ??= {
         summary: summaryJson(summarize(results, run.totals)),
-        cumulative_pnl_and_fee_chart: pnlAndFeeChart(run.points),
+        get cumulative_pnl_and_fee_chart() {
+          return (pnlChart ??= pnlAndFeeChart(run.points));
+        },
         cumulative_usd_closed_deals_chart: closedDealsChart(results),
         cumulative_usd_open_deals_chart: openDealsChart(results),
       };

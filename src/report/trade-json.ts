@@ -20,3 +20,20 @@ export function tradeJson(t: TradeRecord): SimulatedTrade {
     usd_bot_fee: t.botFee,
   };
 }
+
+/** A trade of a response's JSON as its record (the inverse of {@link tradeJson}; a missing amount or price as NaN). */
+export function tradeRecordOf(t: SimulatedTrade): TradeRecord {
+  return {
+    type: t.type,
+    time: t.time,
+    usdAmount: t.usd_amount ?? Number.NaN,
+    quantity: t.quantity,
+    price: t.usd_price ?? Number.NaN,
+    liquidity: t.usd_liquidity ?? null,
+    buyPriceAvg: t.usd_buy_price_avg,
+    invested: t.usd_invested,
+    slippage: t.slippage,
+    networkFee: t.usd_network_fee,
+    botFee: t.usd_bot_fee,
+  };
+}
