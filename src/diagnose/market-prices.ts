@@ -4,7 +4,7 @@ import { addressKey } from '../engine/tokens.js';
 import type { EngineOptions } from '../model/options.js';
 import type { Network } from '../model/request.js';
 import type { Swap } from '../model/tape.js';
-import { doubleWord, rawToWord } from '../numeric/double-word.js';
+import { doubleWord } from '../numeric/double-word.js';
 
 /**
  * The market a follower trade is checked against (`price_far_from_market`): each token's price
@@ -146,21 +146,20 @@ export class MarketObservations {
   private readonly times: number[] = [];
   private readonly prices: number[] = [];
   private readonly swaps: number[] = [];
-  private readonly word = doubleWord();
 
   /** @param least `min_price_swap_usd`: a swap of a smaller `usd_amount` sets no price (model 1.2). */
   constructor(private readonly least: number) {}
 
   /**
    * The tape's swap `index`, valid (`isValidSwap`), the swaps before it given; `token` numbers
-   * its token (one number a token, by address key).
+   * its token (one number a token, by address key); `price`: its `usd_price` as a double (the
+   * high part of `rawToWord`'s word).
    */
-  add(swap: Swap, index: number, token: number): void {
+  add(swap: Swap, index: number, token: number, price: number): void {
     if (!observes(swap.usd_amount, this.least)) return;
-    rawToWord(this.word, swap.usd_price);
     this.tokens.push(token);
     this.times.push(swap.time);
-    this.prices.push(this.word[0]!);
+    this.prices.push(price);
     this.swaps.push(index);
   }
 

@@ -105,6 +105,13 @@ export class KnownPrices implements PriceBook {
   private readonly liquiditySource: (DecimalInput | undefined)[];
   /** Where {@link priceNumber} has the price word made. */
   private readonly word = doubleWord();
+  /**
+   * By token, a price's double word made by the caller ({@link wordMade}) and the raw price it
+   * is of: a valuation of a price equal to it reads it instead of making one.
+   */
+  private readonly wordSource: (DecimalInput | undefined)[] = [];
+  private readonly wordHigh: number[] = [];
+  private readonly wordLow: number[] = [];
 
   /**
    * `tokenCount`: the tokens known in advance (more may come, as in a streamed tape);
@@ -168,8 +175,30 @@ export class KnownPrices implements PriceBook {
 
   priceWord(tokenId: number, out: DoubleWord): void {
     const raw = this.price[tokenId]!;
-    if (this.priceSource[tokenId] === raw) toWord(out, this.priceDecimal[tokenId]!);
+    if (this.wordSource[tokenId] === raw) {
+      out[0] = this.wordHigh[tokenId]!;
+      out[1] = this.wordLow[tokenId]!;
+    } else if (this.priceSource[tokenId] === raw) toWord(out, this.priceDecimal[tokenId]!);
     else rawToWord(out, raw);
+  }
+
+  /**
+   * The double word of price `raw` of token `tokenId` (`high`, `low`), as `rawToWord` makes it,
+   * made by the caller (the thread that reads a JSON tape, beside the replay): given before the
+   * swap of that price is observed, it is the token's price word for as long as the token's
+   * known price equals `raw`. Any word within `rawToWord`'s error serves: a valuation's printed
+   * value is decided with that error in its bound.
+   */
+  wordMade(tokenId: number, raw: DecimalInput, high: number, low: number): void {
+    const source = this.wordSource;
+    while (source.length <= tokenId) {
+      source.push(undefined);
+      this.wordHigh.push(0.5);
+      this.wordLow.push(0.5);
+    }
+    source[tokenId] = raw;
+    this.wordHigh[tokenId] = high;
+    this.wordLow[tokenId] = low;
   }
 
   priceNumber(tokenId: number): number {

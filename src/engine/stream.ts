@@ -2,7 +2,7 @@ import { InputError } from '../model/errors.js';
 import type { EngineOptions } from '../model/options.js';
 import type { SimulatorRequest } from '../model/request.js';
 import { parseSwap, type Swap, type TapeHeader } from '../model/tape.js';
-import { PriceThreshold, type PriceTick } from './known-prices.js';
+import { KnownPrices, PriceThreshold, type PriceTick } from './known-prices.js';
 import { NativePriceSeries } from './native-prices.js';
 import { Replay, type ReplayResult } from './replay.js';
 import { isValidSwap } from './tape-check.js';
@@ -22,6 +22,7 @@ import { LeaderLookup, TokenTable, type TokenInfo } from './tokens.js';
  */
 export class StreamingReplay {
   private readonly run: Replay;
+  private readonly prices: KnownPrices;
   private readonly tokens: TokenTable;
   private readonly leaders: LeaderLookup;
   private readonly end: number;
@@ -34,11 +35,13 @@ export class StreamingReplay {
   private lastTime = -Infinity;
 
   constructor(header: TapeHeader, request: SimulatorRequest, options: EngineOptions) {
+    this.prices = new KnownPrices(0, PriceThreshold.of(options.min_price_swap_usd));
     this.run = new Replay({
       network: header.network,
       native: new NativePriceSeries(header.native_prices),
       request,
       options,
+      prices: this.prices,
     });
     this.end = this.run.window.end;
     this.marketReadsAmounts = PriceThreshold.of(options.min_price_swap_usd) !== null;
@@ -65,10 +68,13 @@ export class StreamingReplay {
   /**
    * {@link push} for a swap the caller has validated as {@link isValidSwap} does, from a source
    * that checks whole columns at once (a Parquet row group); `leader` is its {@link leaderIndex}.
+   * `words`, when not null: the swap's price as a double word at `at` (see {@link pushNumbered}).
    */
-  pushChecked(swap: Swap, leader: number): void {
+  pushChecked(swap: Swap, leader: number, words: Float64Array | null = null, at = 0): void {
     if (!this.inOrder(swap.time)) return;
-    this.run.step(swap, this.tokens.intern(swap.token), leader);
+    const id = this.tokens.intern(swap.token);
+    if (words !== null) this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
+    this.run.step(swap, id, leader);
   }
 
   /**
@@ -76,25 +82,36 @@ export class StreamingReplay {
    * and liquidity take part in the replay (and its USD amount or quantity when
    * {@link marketReadsAmounts}), so a columnar source need not build the rest.
    */
-  pushMarket(token: string, tick: PriceTick): void {
+  pushMarket(token: string, tick: PriceTick, words: Float64Array | null = null, at = 0): void {
     if (!this.inOrder(tick.time)) return;
-    this.run.observe(tick, this.tokens.intern(token));
+    const id = this.tokens.intern(token);
+    if (words !== null) this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
+    this.run.observe(tick, id);
   }
 
   /**
    * {@link pushChecked} for a swap whose token the caller has numbered as this replay numbers
    * tokens: in the order first seen, by address key (`addressKey`), every swap counted. A
-   * source that looks the tokens up on another thread saves the lookup here.
+   * source that looks the tokens up on another thread saves the lookup here. `words[at]` and
+   * `words[at + 1]`: the swap's `usd_price` as `rawToWord` makes it, made on that thread too
+   * (the valuations of the chart read it instead of making it here).
    */
-  pushNumbered(swap: Swap, tokenId: number, leader: number): void {
+  pushNumbered(swap: Swap, tokenId: number, leader: number, words: Float64Array, at: number): void {
     if (!this.inOrder(swap.time)) return;
-    this.run.step(swap, this.numbered(tokenId, swap.token), leader);
+    const id = this.numbered(tokenId, swap.token);
+    this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
+    this.run.step(swap, id, leader);
   }
 
-  /** {@link pushMarket} with the token numbered by the caller, as {@link pushNumbered} has it. */
-  pushMarketNumbered(tokenId: number, token: string, tick: PriceTick): void {
+  /**
+   * {@link pushMarket} with the token numbered and the price's word made by the caller, as
+   * {@link pushNumbered} has them.
+   */
+  pushMarketNumbered(tokenId: number, token: string, tick: PriceTick, words: Float64Array, at: number): void {
     if (!this.inOrder(tick.time)) return;
-    this.run.observe(tick, this.numbered(tokenId, token));
+    const id = this.numbered(tokenId, token);
+    this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
+    this.run.observe(tick, id);
   }
 
   /** The token's number, a new token interned: the caller's numbering and this one agree. */

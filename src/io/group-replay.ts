@@ -30,11 +30,11 @@ export function replayGroup(
     if (leader >= 0) {
       const swap = group.swap(i) as unknown as Swap;
       onSwap?.(swap, leader);
-      stream.pushChecked(swap, leader);
+      stream.pushChecked(swap, leader, group.priceWords, 2 * i);
     } else {
       const tick = stream.marketReadsAmounts ? (group.swap(i) as unknown as Swap) : group.tick(i);
       onSwap?.(tick, leader);
-      stream.pushMarket(group.token(i), tick);
+      stream.pushMarket(group.token(i), tick, group.priceWords, 2 * i);
     }
   }
 }

@@ -7,7 +7,7 @@
  * time, and its decimals by token on the tape's first replay, by swap on the next ones).
  */
 import { describe, expect, it } from 'vitest';
-import { IndexedKnownPrices, KnownPrices, type PriceBook } from '../../src/engine/known-prices.js';
+import { IndexedKnownPrices, KnownPrices, PriceThreshold, type PriceBook } from '../../src/engine/known-prices.js';
 import { indexTape } from '../../src/engine/tape-index.js';
 import { tapeMemo } from '../../src/engine/tape-memo.js';
 import { Decimal40 } from '../../src/numeric/decimal40.js';
@@ -80,6 +80,34 @@ describe('price books: priceWord and priceNumber', () => {
       check(new IndexedKnownPrices(again), (i) => again.tokenOf[i]!, numberFirst, true);
     });
   }
+});
+
+describe('KnownPrices: a price word made by the caller', () => {
+  it('is read while the known price equals the raw price it was made of, and only then', () => {
+    const book = new KnownPrices(0, PriceThreshold.of('5'));
+    const word = doubleWord();
+    const tick = (time: number, price: number | string, amount: number) =>
+      ({ time, usd_price: price, usd_amount: amount, usd_liquidity: undefined }) as never;
+    // A word that is not rawToWord's (its low part 2^-60 off), to see which one is read.
+    book.wordMade(0, '0.1', 0.1, 2 ** -60);
+    book.observe(0, tick(1, '0.1', 10));
+    book.priceWord(0, word);
+    expect([word[0], word[1]]).toEqual([0.1, 2 ** -60]);
+    expect(book.priceNumber(0)).toBe(0.1);
+    // A swap below min_price_swap_usd moves no price: the word of its price is not the known price's.
+    book.wordMade(0, '0.3', 0.3, 2 ** -60);
+    book.observe(0, tick(2, '0.3', 1));
+    book.priceWord(0, word);
+    expect([word[0], word[1]]).toEqual(expectedWord('0.1', false));
+    // A price observed without a word of its own is converted here.
+    book.observe(0, tick(3, 1 / 3, 10));
+    book.priceWord(0, word);
+    expect([word[0], word[1]]).toEqual(expectedWord(1 / 3, false));
+    // A word made for another token leaves this one's alone.
+    book.wordMade(1, 1 / 3, 1, 1);
+    book.priceWord(0, word);
+    expect([word[0], word[1]]).toEqual(expectedWord(1 / 3, false));
+  });
 });
 
 describe('price books: priceOfKey', () => {

@@ -399,6 +399,8 @@ describe('a JSON tape that cannot stream is read whole', () => {
       undefined,
     ]);
     expect([...(columns.explicit_nulls as Uint8Array)]).toEqual([2, 0, 0]);
+    // Each price's double word, high part then low part: whole numbers are exact.
+    expect([...decoded.priceWords]).toEqual([2, 0, 4, 0, 8, 0]);
     const bad = decodeBlock(Buffer.from(JSON.stringify({ ...block[0], usd_price: -1 })), 10, numbering, null);
     expect(bad).toEqual({ refused: 'swap 10 is not valid' });
   });

@@ -10,6 +10,7 @@ import { LazyStrings } from '../../src/io/parquet/fast-strings.js';
 import type { DecodedRowGroup, RowGroupColumns } from '../../src/io/parquet/row-group.js';
 import { ParquetTapeFile, writeParquetTape } from '../../src/tape.js';
 import { builtScriptIfAny } from '../../src/built-script.js';
+import { doubleWord, rawToWord } from '../../src/numeric/double-word.js';
 import { cli } from '../support/cli.js';
 import { request as scenarioRequest } from '../support/scenario.js';
 
@@ -69,6 +70,17 @@ describe("a Parquet tape's row groups decoded by the reader and a thread of thei
         expect(ahead.map((g) => (g as { valid: boolean }).valid)).toEqual([true, false, true, true, true, true]);
         expect(ahead.map((g) => (g as { start: number }).start)).toEqual([0, 7, 14, 21, 28, 35]);
       }
+      // The thread makes the prices' words of the valid groups it decodes: rawToWord of each row's price.
+      const words = [...rowGroupsAhead(file, [], false)].map((g) => g.priceWords && [...g.priceWords]);
+      const word = doubleWord();
+      const expected = (g: number): number[] =>
+        rows.slice(7 * g, 7 * g + 7).flatMap((swap) => {
+          rawToWord(word, swap.usd_price as string);
+          return [word[0]!, word[1]!];
+        });
+      expect(words).toEqual([expected(0), null, expected(2), expected(3), expected(4), expected(5)]);
+      // Decoded here, a group carries none: the replay makes a word when a valuation asks for it.
+      expect([...file.rowGroups([])].map((g) => g.priceWords)).toEqual([null, null, null, null, null, null]);
     } finally {
       file.close();
     }

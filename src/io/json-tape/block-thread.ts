@@ -31,11 +31,26 @@ function readBlocks(start: BlocksStart): void {
         post({ kind: 'refused', reason: decoded.refused });
         return;
       }
-      const { rows, leaders, tokens } = decoded;
+      const { rows, leaders, tokens, priceWords } = decoded;
       const wire = sender.wire(decoded.columns);
       post(
-        { kind: 'block', start: swaps, rows, from: block.from, to: block.to, columns: wire.columns, leaders, tokens },
-        [...wire.transfer, leaders.buffer as ArrayBuffer, tokens.buffer as ArrayBuffer],
+        {
+          kind: 'block',
+          start: swaps,
+          rows,
+          from: block.from,
+          to: block.to,
+          columns: wire.columns,
+          leaders,
+          tokens,
+          priceWords,
+        },
+        [
+          ...wire.transfer,
+          leaders.buffer as ArrayBuffer,
+          tokens.buffer as ArrayBuffer,
+          priceWords.buffer as ArrayBuffer,
+        ],
       );
       swaps += decoded.rows;
     }

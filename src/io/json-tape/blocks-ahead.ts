@@ -41,19 +41,22 @@ export type BlocksReply =
       readonly columns: WireColumns;
       readonly leaders: Int32Array;
       readonly tokens: Int32Array;
+      readonly priceWords: Float64Array;
     }
   | { readonly kind: 'end'; readonly market: MarketByToken | null }
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
  * A block of the swaps array, decoded, with its bytes in the file, each swap's place in the
- * request's wallets (-1: not followed) and its token's number (`BlockNumbering`).
+ * request's wallets (-1: not followed), its token's number (`BlockNumbering`) and its price's
+ * double word (two doubles a swap).
  */
 export type JsonBlock = DecodedRowGroup & {
   readonly from: number;
   readonly to: number;
   readonly leaders: Int32Array;
   readonly tokens: Int32Array;
+  readonly priceWords: Float64Array;
 };
 
 /** The file cannot be streamed (not in time order, a bad swap, a thread lost): read it whole. */
@@ -95,7 +98,8 @@ export function* jsonBlocksAhead(
       const numbers = new Set<string>(DECIMAL_COLUMNS.filter((field) => columns[field] instanceof Doubles));
       const group = decodedRowGroup(columns, reply.start, reply.rows, numbers, SKIPPED, true);
       countTaken(thread.signal);
-      yield { ...group, from: reply.from, to: reply.to, leaders: reply.leaders, tokens: reply.tokens };
+      const { from, to, leaders, tokens, priceWords } = reply;
+      yield { ...group, from, to, leaders, tokens, priceWords };
     }
   } finally {
     stopReadingThread(thread);

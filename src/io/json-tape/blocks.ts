@@ -9,6 +9,7 @@ import { Doubles, type SentColumns } from '../parquet/column-wire.js';
 import type { FileColumn } from '../parquet/row-group.js';
 import { isJsonSpace } from './layout.js';
 import { decodeText } from '../files.js';
+import { doubleWord, rawToWord } from '../../numeric/double-word.js';
 
 /** Bytes of swaps a block holds, about: some fifteen thousand swaps. */
 export const BLOCK_BYTES = 4 << 20;
@@ -99,6 +100,8 @@ export type DecodedBlock =
       readonly leaders: Int32Array;
       /** Each swap's token's number (`BlockNumbering`). */
       readonly tokens: Int32Array;
+      /** Each swap's `usd_price` as a double word (`rawToWord`): its high part, then its low part. */
+      readonly priceWords: Float64Array;
     }
   | { readonly refused: string };
 
@@ -162,6 +165,7 @@ export function decodeBlock(
   const nulls = new Uint8Array(rows);
   const leaders = new Int32Array(rows);
   const tokens = new Int32Array(rows);
+  const priceWords = new Float64Array(2 * rows);
   const quantity = new DecimalColumnBuilder(rows);
   const usdPrice = new DecimalColumnBuilder(rows);
   const usdAmount = new DecimalColumnBuilder(rows);
@@ -181,7 +185,10 @@ export function decodeBlock(
     else usdLiquidity.add(i, swap.usd_liquidity);
     leaders[i] = numbering.leader(swap.wallet);
     tokens[i] = numbering.token(swap.token);
-    market?.add(swap, start + i, tokens[i]!);
+    rawToWord(WORD, swap.usd_price);
+    priceWords[2 * i] = WORD[0]!;
+    priceWords[2 * i + 1] = WORD[1]!;
+    market?.add(swap, start + i, tokens[i]!, WORD[0]!);
   }
   const columns: Record<SwapColumn | typeof NULLS_COLUMN, FileColumn | Doubles> = {
     wallet,
@@ -195,8 +202,11 @@ export function decodeBlock(
     transaction_hash: new Array<undefined>(rows),
     [NULLS_COLUMN]: nulls,
   };
-  return { rows, columns, leaders, tokens };
+  return { rows, columns, leaders, tokens, priceWords };
 }
+
+/** Where {@link decodeBlock} makes a price's word. */
+const WORD = doubleWord();
 
 /**
  * A decimal field's column, a value at a time: its strings as one text and their bounds when no

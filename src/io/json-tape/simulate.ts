@@ -112,18 +112,18 @@ export function simulateJsonFileStreamed(
  * (whole when a `min_price_swap_usd` reads its amount). Every swap was checked by that thread.
  */
 function replayBlock(stream: StreamingReplay, block: JsonBlock, onSwap: SwapWatcher | undefined): void {
-  const { leaders, tokens } = block;
+  const { leaders, tokens, priceWords } = block;
   const whole = stream.marketReadsAmounts;
   for (let i = 0; i < block.rows; i++) {
     const leader = leaders[i]!;
     if (leader >= 0) {
       const swap = block.swap(i) as unknown as Swap;
       onSwap?.(swap, leader);
-      stream.pushNumbered(swap, tokens[i]!, leader);
+      stream.pushNumbered(swap, tokens[i]!, leader, priceWords, 2 * i);
     } else {
       const tick = whole ? (block.swap(i) as unknown as Swap) : block.tick(i);
       onSwap?.(tick, leader);
-      stream.pushMarketNumbered(tokens[i]!, block.token(i), tick);
+      stream.pushMarketNumbered(tokens[i]!, block.token(i), tick, priceWords, 2 * i);
     }
   }
 }

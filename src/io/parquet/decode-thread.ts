@@ -9,6 +9,7 @@ import { ColumnsSender } from './column-wire.js';
 import { AHEAD, NEXT, type DecodeReply, type DecodeStart } from './decode-ahead.js';
 import { onReadingStart, postCounted, TAKEN } from '../reading-thread.js';
 import { ParquetTapeFile } from './read.js';
+import { priceWordsOf } from './row-group.js';
 
 /** The next row group this thread may decode, claimed; -1 when none is left. */
 function claim(signal: Int32Array, groups: number): number {
@@ -33,11 +34,15 @@ function decodeShare(start: DecodeStart): void {
   try {
     file = new ParquetTapeFile(start.path, undefined, start.headerOptions);
     const skipped = new Set<string>(start.without);
-    const sender = new ColumnsSender(new Set(file.forms.numberFields));
+    const numbers = new Set<string>(file.forms.numberFields);
+    const sender = new ColumnsSender(numbers);
     for (group = claim(signal, file.rowGroupCount); group >= 0; group = claim(signal, file.rowGroupCount)) {
       const { columns, valid } = file.decodeRowGroup(group, skipped);
+      // The replay's valuations read the prices' words: made here, beside it (a valid group only).
+      const priceWords = valid ? priceWordsOf(columns, file.rowGroupRows(group), numbers) : undefined;
       const wire = sender.wire(columns);
-      post({ group, columns: wire.columns, valid }, wire.transfer);
+      const transfer = priceWords === undefined ? wire.transfer : [...wire.transfer, priceWords.buffer as ArrayBuffer];
+      post({ group, columns: wire.columns, valid, ...(priceWords === undefined ? {} : { priceWords }) }, transfer);
     }
   } catch (e) {
     const error = e instanceof Error ? e : new Error(String(e));

@@ -170,9 +170,9 @@ export class ParquetTapeFile {
     const skipped = new Set<string>(without);
     let start = 0;
     for (let g = 0; g < this.rowGroupCount; g++) {
-      const { columns, valid } = decode(g, skipped);
+      const { columns, valid, priceWords } = decode(g, skipped);
       const rows = this.rowGroupRows(g);
-      yield decodedRowGroup(columns, start, rows, this.numbers, skipped, valid);
+      yield decodedRowGroup(columns, start, rows, this.numbers, skipped, valid, priceWords ?? null);
       start += rows;
       this.onProgress?.(start, this.rows);
     }

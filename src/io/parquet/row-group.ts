@@ -2,6 +2,7 @@ import { isPositiveDecimal } from '../../engine/tape-check.js';
 import type { PriceTick } from '../../engine/known-prices.js';
 import { SWAP_TIME_LIMIT, type Swap } from '../../model/tape.js';
 import { isPositiveDecimalText } from '../../numeric/decimal.js';
+import { doubleWord, rawToWord } from '../../numeric/double-word.js';
 import { LazyStrings } from './fast-strings.js';
 import { Doubles, TableStrings } from './column-wire.js';
 import {
@@ -25,6 +26,11 @@ export type ReadableColumns = Record<SwapColumn | typeof NULLS_COLUMN, Column>;
 export interface DecodedColumns {
   readonly columns: ReadableColumns;
   readonly valid: boolean;
+  /**
+   * Each row's `usd_price` as a double word (high, low), when the thread that decoded the
+   * group made them ({@link priceWordsOf}).
+   */
+  readonly priceWords?: Float64Array;
 }
 
 /** A swap of a wallet not followed, as far as a replay reads it, with its wallet. */
@@ -46,6 +52,8 @@ export interface DecodedRowGroup {
   readonly token: (i: number) => string;
   /** What a replay reads of the i-th swap when its wallet is not followed. */
   readonly tick: (i: number) => MarketTick;
+  /** Each swap's `usd_price` as a double word (high, low), or null when it was not made ahead. */
+  readonly priceWords: Float64Array | null;
 }
 
 /** The i-th value of a column, whatever its kind. */
@@ -67,6 +75,7 @@ export function decodedRowGroup(
   skipped: ReadonlySet<string>,
   /** {@link columnsValid} of the columns (decoded on another thread, they were checked there). */
   valid: boolean,
+  priceWords: Float64Array | null = null,
 ): DecodedRowGroup {
   const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
     [...SWAP_COLUMNS, NULLS_COLUMN] as const
@@ -86,6 +95,7 @@ export function decodedRowGroup(
     start,
     rows,
     valid,
+    priceWords,
     wallet: wallet as (i: number) => string,
     token: token as (i: number) => string,
     tick: (i) => {
@@ -119,6 +129,27 @@ export function decodedRowGroup(
     },
   };
 }
+
+/**
+ * Each row's `usd_price` as a double word (`rawToWord` of the value a swap of the row carries:
+ * the number of a number-form column), its high part then its low part: made by the thread
+ * that decodes a row group beside the replay, so that the replay's valuations read them.
+ */
+export function priceWordsOf(columns: ReadableColumns, rows: number, numbers: ReadonlySet<string>): Float64Array {
+  const price = reader(columns.usd_price);
+  const isNumber = numbers.has('usd_price');
+  const words = new Float64Array(2 * rows);
+  for (let i = 0; i < rows; i++) {
+    const value = price(i) as string | number;
+    rawToWord(WORD, isNumber ? Number(value) : value);
+    words[2 * i] = WORD[0]!;
+    words[2 * i + 1] = WORD[1]!;
+  }
+  return words;
+}
+
+/** Where {@link priceWordsOf} makes a word. */
+const WORD = doubleWord();
 
 /** Every row a non-empty string. */
 function allNonEmptyStrings(column: FileColumn, rows: number): boolean {
