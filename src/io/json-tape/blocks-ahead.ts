@@ -13,8 +13,12 @@ import {
   type ThreadLink,
 } from '../reading-thread.js';
 
-/** Blocks the reading thread may post before the replay takes them: memory for as many more. */
-export const AHEAD = 4;
+/**
+ * Blocks the reading thread may post before the replay takes them: memory for as many more. A
+ * replay that copies much is slower than the reading at first, while its code compiles, and
+ * quicker later: a long lead lets the early reading cover the late (docs/performance.md).
+ */
+export const AHEAD = 12;
 /** How long the replay waits for a block before it calls the reading thread lost. */
 const STALL_MS = 60_000;
 
