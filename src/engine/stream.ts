@@ -65,6 +65,11 @@ export class StreamingReplay {
     return this.leaders.of(wallet);
   }
 
+  /** The number this replay gives token `address` (a new one for a token not seen yet), for {@link pushNumbered}. */
+  tokenNumber(address: string): number {
+    return this.tokens.intern(address);
+  }
+
   /**
    * {@link push} for a swap the caller has validated as {@link isValidSwap} does, from a source
    * that checks whole columns at once (a Parquet row group); `leader` is its {@link leaderIndex}.
@@ -96,10 +101,10 @@ export class StreamingReplay {
    * `words[at + 1]`: the swap's `usd_price` as `rawToWord` makes it, made on that thread too
    * (the valuations of the chart read it instead of making it here).
    */
-  pushNumbered(swap: Swap, tokenId: number, leader: number, words: Float64Array, at: number): void {
+  pushNumbered(swap: Swap, tokenId: number, leader: number, words: Float64Array | null, at: number): void {
     if (!this.inOrder(swap.time)) return;
     const id = this.numbered(tokenId, swap.token);
-    this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
+    if (words !== null) this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
     this.run.step(swap, id, leader);
   }
 
@@ -107,10 +112,10 @@ export class StreamingReplay {
    * {@link pushMarket} with the token numbered and the price's word made by the caller, as
    * {@link pushNumbered} has them.
    */
-  pushMarketNumbered(tokenId: number, token: string, tick: PriceTick, words: Float64Array, at: number): void {
+  pushMarketNumbered(tokenId: number, token: string, tick: PriceTick, words: Float64Array | null, at: number): void {
     if (!this.inOrder(tick.time)) return;
     const id = this.numbered(tokenId, token);
-    this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
+    if (words !== null) this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
     this.run.observe(tick, id);
   }
 

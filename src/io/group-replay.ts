@@ -6,18 +6,53 @@ import type { DecodedRowGroup } from './parquet/row-group.js';
 export type SwapWatcher = (swap: unknown, leader?: number) => void;
 
 /**
- * Feeds a decoded group of swaps (a Parquet row group, a block of a JSON tape) to a streaming
- * replay: a followed wallet's swap whole, any other as the price tick the replay reads of it
- * (whole too when a `min_price_swap_usd` reads its amount).
+ * Feeds a decoded group of swaps (a Parquet row group) to a streaming replay: a followed
+ * wallet's swap whole, any other as the price tick the replay reads of it (whole too when a
+ * `min_price_swap_usd` reads its amount).
  * A group not known to be valid goes swap by swap through the replay's check, which names the
- * first bad one. `at.row` follows the swaps, for the caller's error messages.
+ * first bad one. `at.row` follows the swaps, for the caller's error messages. A group whose
+ * wallets and tokens came as places in their file's tables has each looked up once, by
+ * `numbers` (one for the file), not by its text at every row.
  */
 export function replayGroup(
   stream: StreamingReplay,
   group: DecodedRowGroup,
   onSwap: SwapWatcher | undefined,
   at: { row: number },
+  numbers?: TableNumbers,
 ): void {
+  const { walletTable, tokenTable, priceWords } = group;
+  if (!group.valid || walletTable === null || tokenTable === null || numbers === undefined) {
+    replayByText(stream, group, onSwap, at);
+    return;
+  }
+  numbers.cover(walletTable.table.length, tokenTable.table.length);
+  const wallets = walletTable.ids;
+  const tokens = tokenTable.ids;
+  for (let i = 0; i < group.rows; i++) {
+    at.row = group.start + i;
+    const leader = numbers.leader(stream, walletTable.table, wallets[i]!);
+    const tokenId = numbers.token(stream, tokenTable.table, tokens[i]!);
+    if (leader >= 0) {
+      const swap = group.swap(i) as unknown as Swap;
+      onSwap?.(swap, leader);
+      stream.pushNumbered(swap, tokenId, leader, priceWords, 2 * i);
+    } else {
+      const tick = stream.marketReadsAmounts ? (group.swap(i) as unknown as Swap) : group.tick(i);
+      onSwap?.(tick, leader);
+      stream.pushMarketNumbered(tokenId, tokenTable.table[tokens[i]!]!, tick, priceWords, 2 * i);
+    }
+  }
+}
+
+/** {@link replayGroup} of a group whose wallets and tokens are looked up by their text. */
+function replayByText(
+  stream: StreamingReplay,
+  group: DecodedRowGroup,
+  onSwap: SwapWatcher | undefined,
+  at: { row: number },
+): void {
+  const { priceWords } = group;
   for (let i = 0; i < group.rows; i++) {
     at.row = group.start + i;
     if (!group.valid) {
@@ -30,11 +65,53 @@ export function replayGroup(
     if (leader >= 0) {
       const swap = group.swap(i) as unknown as Swap;
       onSwap?.(swap, leader);
-      stream.pushChecked(swap, leader, group.priceWords, 2 * i);
+      stream.pushChecked(swap, leader, priceWords, 2 * i);
     } else {
       const tick = stream.marketReadsAmounts ? (group.swap(i) as unknown as Swap) : group.tick(i);
       onSwap?.(tick, leader);
-      stream.pushMarket(group.token(i), tick, group.priceWords, 2 * i);
+      stream.pushMarket(group.token(i), tick, priceWords, 2 * i);
     }
   }
+}
+
+/**
+ * A file's wallets and tokens by their places in the tables its decoded groups share
+ * (`column-wire.ts`): each wallet's place among the request's wallets and each token's number in
+ * the replay, looked up the first time a row names it (the tokens thus numbered in the order
+ * first seen, as the replay numbers them).
+ */
+export class TableNumbers {
+  /** By table place: the leader index + 2 (0: not looked up yet). */
+  private leaders = new Int32Array(0);
+  /** By table place: the token number + 1 (0: not looked up yet). */
+  private tokens = new Int32Array(0);
+
+  /** Makes room for tables of these lengths. */
+  cover(wallets: number, tokens: number): void {
+    if (this.leaders.length < wallets) this.leaders = grown(this.leaders, wallets);
+    if (this.tokens.length < tokens) this.tokens = grown(this.tokens, tokens);
+  }
+
+  leader(stream: StreamingReplay, table: readonly string[], place: number): number {
+    const known = this.leaders[place]!;
+    if (known !== 0) return known - 2;
+    const leader = stream.leaderIndex(table[place]!);
+    this.leaders[place] = leader + 2;
+    return leader;
+  }
+
+  token(stream: StreamingReplay, table: readonly string[], place: number): number {
+    const known = this.tokens[place]!;
+    if (known !== 0) return known - 1;
+    const id = stream.tokenNumber(table[place]!);
+    this.tokens[place] = id + 1;
+    return id;
+  }
+}
+
+/** `values` in an array of at least `length`, twice as long as needed at most. */
+function grown(values: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(Math.max(length, 2 * values.length));
+  out.set(values);
+  return out;
 }

@@ -11,9 +11,9 @@ import type { Column, FileColumn, ReadableColumns, RowGroupColumns } from './row
 export class TableStrings {
   constructor(
     /** The distinct strings, shared by every row group of a file (it grows as groups arrive). */
-    private readonly table: readonly string[],
+    readonly table: readonly string[],
     /** Each row's string's place in `table`; -1 for a missing value. */
-    private readonly ids: Int32Array,
+    readonly ids: Int32Array,
   ) {}
 
   get length(): number {

@@ -54,6 +54,9 @@ export interface DecodedRowGroup {
   readonly tick: (i: number) => MarketTick;
   /** Each swap's `usd_price` as a double word (high, low), or null when it was not made ahead. */
   readonly priceWords: Float64Array | null;
+  /** The wallets and the tokens as places in their file's tables, when they came so from another thread. */
+  readonly walletTable: TableStrings | null;
+  readonly tokenTable: TableStrings | null;
 }
 
 /** The i-th value of a column, whatever its kind. */
@@ -96,6 +99,8 @@ export function decodedRowGroup(
     rows,
     valid,
     priceWords,
+    walletTable: columns.wallet instanceof TableStrings ? columns.wallet : null,
+    tokenTable: columns.token instanceof TableStrings ? columns.token : null,
     wallet: wallet as (i: number) => string,
     token: token as (i: number) => string,
     tick: (i) => {

@@ -8,7 +8,7 @@ import { readTapeFile } from '../read-tape.js';
 import { ParquetTapeFile } from './read.js';
 import { rowGroupsAhead } from './decode-ahead.js';
 import type { TapeHeaderOptions } from './header.js';
-import { replayGroup, type SwapWatcher } from '../group-replay.js';
+import { replayGroup, TableNumbers, type SwapWatcher } from '../group-replay.js';
 
 /** What a simulation reads of a swap: everything but its transaction hash. */
 const NOT_READ = ['transaction_hash'] as const;
@@ -52,7 +52,8 @@ export function simulateParquetFileParts(
     const header = parseTapeHeader(file.header);
     checkNetwork(header.network, parsed.network);
     const stream = new StreamingReplay(header, parsed, engineOptions);
-    for (const group of rowGroupsAhead(file, NOT_READ)) replayGroup(stream, group, onSwap, file);
+    const numbers = new TableNumbers();
+    for (const group of rowGroupsAhead(file, NOT_READ)) replayGroup(stream, group, onSwap, file, numbers);
     const { result, tokens } = stream.finish();
     return responseParts(result, tokens);
   } catch (e) {
