@@ -183,13 +183,15 @@ export class KnownPrices implements PriceBook {
   }
 
   /**
-   * The double word of price `raw` of token `tokenId` (`high`, `low`), as `rawToWord` makes it,
-   * made by the caller (the thread that reads a JSON tape, beside the replay): given before the
-   * swap of that price is observed, it is the token's price word for as long as the token's
-   * known price equals `raw`. Any word within `rawToWord`'s error serves: a valuation's printed
-   * value is decided with that error in its bound.
+   * The double word of price `raw` of token `tokenId`, as `rawToWord` makes it, made by the
+   * caller (the thread that reads the tape, beside the replay): `words[at]` and `words[at + 1]`;
+   * none when `words` is null. Given before the swap of that price is observed, it is the
+   * token's price word for as long as the token's known price equals `raw`. Any word within
+   * `rawToWord`'s error serves: a valuation's printed value is decided with that error in its
+   * bound.
    */
-  wordMade(tokenId: number, raw: DecimalInput, high: number, low: number): void {
+  wordMade(tokenId: number, raw: DecimalInput, words: Float64Array | null, at: number): void {
+    if (words === null) return;
     const source = this.wordSource;
     while (source.length <= tokenId) {
       source.push(undefined);
@@ -197,8 +199,8 @@ export class KnownPrices implements PriceBook {
       this.wordLow.push(0.5);
     }
     source[tokenId] = raw;
-    this.wordHigh[tokenId] = high;
-    this.wordLow[tokenId] = low;
+    this.wordHigh[tokenId] = words[at]!;
+    this.wordLow[tokenId] = words[at + 1]!;
   }
 
   priceNumber(tokenId: number): number {

@@ -78,7 +78,7 @@ export class StreamingReplay {
   pushChecked(swap: Swap, leader: number, words: Float64Array | null = null, at = 0): void {
     if (!this.inOrder(swap.time)) return;
     const id = this.tokens.intern(swap.token);
-    if (words !== null) this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
+    this.prices.wordMade(id, swap.usd_price, words, at);
     this.run.step(swap, id, leader);
   }
 
@@ -90,7 +90,7 @@ export class StreamingReplay {
   pushMarket(token: string, tick: PriceTick, words: Float64Array | null = null, at = 0): void {
     if (!this.inOrder(tick.time)) return;
     const id = this.tokens.intern(token);
-    if (words !== null) this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
+    this.prices.wordMade(id, tick.usd_price, words, at);
     this.run.observe(tick, id);
   }
 
@@ -104,7 +104,7 @@ export class StreamingReplay {
   pushNumbered(swap: Swap, tokenId: number, leader: number, words: Float64Array | null, at: number): void {
     if (!this.inOrder(swap.time)) return;
     const id = this.numbered(tokenId, swap.token);
-    if (words !== null) this.prices.wordMade(id, swap.usd_price, words[at]!, words[at + 1]!);
+    this.prices.wordMade(id, swap.usd_price, words, at);
     this.run.step(swap, id, leader);
   }
 
@@ -115,7 +115,7 @@ export class StreamingReplay {
   pushMarketNumbered(tokenId: number, token: string, tick: PriceTick, words: Float64Array | null, at: number): void {
     if (!this.inOrder(tick.time)) return;
     const id = this.numbered(tokenId, token);
-    if (words !== null) this.prices.wordMade(id, tick.usd_price, words[at]!, words[at + 1]!);
+    this.prices.wordMade(id, tick.usd_price, words, at);
     this.run.observe(tick, id);
   }
 

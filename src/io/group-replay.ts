@@ -19,10 +19,10 @@ export function replayGroup(
   group: DecodedRowGroup,
   onSwap: SwapWatcher | undefined,
   at: { row: number },
-  numbers?: TableNumbers,
+  numbers: TableNumbers,
 ): void {
   const { walletTable, tokenTable, priceWords } = group;
-  if (!group.valid || walletTable === null || tokenTable === null || numbers === undefined) {
+  if (!group.valid || walletTable === null || tokenTable === null) {
     replayByText(stream, group, onSwap, at);
     return;
   }
@@ -81,37 +81,47 @@ function replayByText(
  * first seen, as the replay numbers them).
  */
 export class TableNumbers {
-  /** By table place: the leader index + 2 (0: not looked up yet). */
-  private leaders = new Int32Array(0);
-  /** By table place: the token number + 1 (0: not looked up yet). */
-  private tokens = new Int32Array(0);
+  private readonly leaders = new PlaceNumbers();
+  private readonly tokens = new PlaceNumbers();
 
   /** Makes room for tables of these lengths. */
   cover(wallets: number, tokens: number): void {
-    if (this.leaders.length < wallets) this.leaders = grown(this.leaders, wallets);
-    if (this.tokens.length < tokens) this.tokens = grown(this.tokens, tokens);
+    this.leaders.cover(wallets);
+    this.tokens.cover(tokens);
   }
 
   leader(stream: StreamingReplay, table: readonly string[], place: number): number {
-    const known = this.leaders[place]!;
-    if (known !== 0) return known - 2;
-    const leader = stream.leaderIndex(table[place]!);
-    this.leaders[place] = leader + 2;
-    return leader;
+    const known = this.leaders.at(place);
+    return known !== NOT_LOOKED_UP ? known : this.leaders.set(place, stream.leaderIndex(table[place]!));
   }
 
   token(stream: StreamingReplay, table: readonly string[], place: number): number {
-    const known = this.tokens[place]!;
-    if (known !== 0) return known - 1;
-    const id = stream.tokenNumber(table[place]!);
-    this.tokens[place] = id + 1;
-    return id;
+    const known = this.tokens.at(place);
+    return known !== NOT_LOOKED_UP ? known : this.tokens.set(place, stream.tokenNumber(table[place]!));
   }
 }
 
-/** `values` in an array of at least `length`, twice as long as needed at most. */
-function grown(values: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(Math.max(length, 2 * values.length));
-  out.set(values);
-  return out;
+/** What {@link PlaceNumbers.at} gives for a place not looked up yet. */
+const NOT_LOOKED_UP = -2;
+
+/** Numbers of at least -1 by table place, each kept plus 2 so that a new place reads {@link NOT_LOOKED_UP}. */
+class PlaceNumbers {
+  private values = new Int32Array(0);
+
+  cover(length: number): void {
+    if (this.values.length >= length) return;
+    const grown = new Int32Array(Math.max(length, 2 * this.values.length));
+    grown.set(this.values);
+    this.values = grown;
+  }
+
+  at(place: number): number {
+    return this.values[place]! + NOT_LOOKED_UP;
+  }
+
+  /** Keeps `n` for `place`, and gives it. */
+  set(place: number, n: number): number {
+    this.values[place] = n - NOT_LOOKED_UP;
+    return n;
+  }
 }

@@ -89,13 +89,13 @@ describe('KnownPrices: a price word made by the caller', () => {
     const tick = (time: number, price: number | string, amount: number) =>
       ({ time, usd_price: price, usd_amount: amount, usd_liquidity: undefined }) as never;
     // A word that is not rawToWord's (its low part 2^-60 off), to see which one is read.
-    book.wordMade(0, '0.1', 0.1, 2 ** -60);
+    book.wordMade(0, '0.1', Float64Array.of(0.1, 2 ** -60), 0);
     book.observe(0, tick(1, '0.1', 10));
     book.priceWord(0, word);
     expect([word[0], word[1]]).toEqual([0.1, 2 ** -60]);
     expect(book.priceNumber(0)).toBe(0.1);
     // A swap below min_price_swap_usd moves no price: the word of its price is not the known price's.
-    book.wordMade(0, '0.3', 0.3, 2 ** -60);
+    book.wordMade(0, '0.3', Float64Array.of(0, 0.3, 2 ** -60), 1);
     book.observe(0, tick(2, '0.3', 1));
     book.priceWord(0, word);
     expect([word[0], word[1]]).toEqual(expectedWord('0.1', false));
@@ -104,7 +104,7 @@ describe('KnownPrices: a price word made by the caller', () => {
     book.priceWord(0, word);
     expect([word[0], word[1]]).toEqual(expectedWord(1 / 3, false));
     // A word made for another token leaves this one's alone.
-    book.wordMade(1, 1 / 3, 1, 1);
+    book.wordMade(1, 1 / 3, Float64Array.of(1, 1), 0);
     book.priceWord(0, word);
     expect([word[0], word[1]]).toEqual(expectedWord(1 / 3, false));
   });

@@ -51,16 +51,15 @@ export type BlocksReply =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * A block of the swaps array, decoded, with its bytes in the file, each swap's place in the
- * request's wallets (-1: not followed), its token's number (`BlockNumbering`) and its price's
- * double word (two doubles a swap).
+ * A block of the swaps array, decoded (its prices' double words made by the reading thread),
+ * with its bytes in the file, each swap's place in the request's wallets (-1: not followed) and
+ * its token's number (`BlockNumbering`).
  */
 export type JsonBlock = DecodedRowGroup & {
   readonly from: number;
   readonly to: number;
   readonly leaders: Int32Array;
   readonly tokens: Int32Array;
-  readonly priceWords: Float64Array;
 };
 
 /** The file cannot be streamed (not in time order, a bad swap, a thread lost): read it whole. */
@@ -100,10 +99,9 @@ export function* jsonBlocksAhead(
       const columns = receiver.columns(reply.columns);
       // Per block, the decimal fields whose every value was a JSON number arrive as doubles.
       const numbers = new Set<string>(DECIMAL_COLUMNS.filter((field) => columns[field] instanceof Doubles));
-      const group = decodedRowGroup(columns, reply.start, reply.rows, numbers, SKIPPED, true);
+      const group = decodedRowGroup(columns, reply.start, reply.rows, numbers, SKIPPED, true, reply.priceWords);
       countTaken(thread.signal);
-      const { from, to, leaders, tokens, priceWords } = reply;
-      yield { ...group, from, to, leaders, tokens, priceWords };
+      yield { ...group, from: reply.from, to: reply.to, leaders: reply.leaders, tokens: reply.tokens };
     }
   } finally {
     stopReadingThread(thread);

@@ -36,7 +36,7 @@ export interface DecodeStart extends ThreadLink {
 
 /** A row group's columns and their check, or the error that ended the decoding. */
 export type DecodeReply = { readonly group: number } & (
-  | { readonly columns: WireColumns; readonly valid: boolean; readonly priceWords?: Float64Array }
+  | { readonly columns: WireColumns; readonly valid: boolean; readonly priceWords: Float64Array | null }
   | { readonly error: string; readonly location?: InputLocation }
 );
 
@@ -138,11 +138,7 @@ class SharedDecoding {
   private received(reply: DecodeReply): Decoded {
     if (!('error' in reply)) {
       const { valid, priceWords } = reply;
-      return {
-        columns: this.receiver.columns(reply.columns),
-        valid,
-        ...(priceWords === undefined ? {} : { priceWords }),
-      };
+      return { columns: this.receiver.columns(reply.columns), valid, priceWords };
     }
     const { error, location } = reply;
     return { error: location !== undefined ? new InputError(error, location) : new Error(error) };

@@ -39,10 +39,10 @@ function decodeShare(start: DecodeStart): void {
     for (group = claim(signal, file.rowGroupCount); group >= 0; group = claim(signal, file.rowGroupCount)) {
       const { columns, valid } = file.decodeRowGroup(group, skipped);
       // The replay's valuations read the prices' words: made here, beside it (a valid group only).
-      const priceWords = valid ? priceWordsOf(columns, file.rowGroupRows(group), numbers) : undefined;
+      const priceWords = valid ? priceWordsOf(columns, file.rowGroupRows(group), numbers) : null;
       const wire = sender.wire(columns);
-      const transfer = priceWords === undefined ? wire.transfer : [...wire.transfer, priceWords.buffer as ArrayBuffer];
-      post({ group, columns: wire.columns, valid, ...(priceWords === undefined ? {} : { priceWords }) }, transfer);
+      const transfer = priceWords === null ? wire.transfer : [...wire.transfer, priceWords.buffer as ArrayBuffer];
+      post({ group, columns: wire.columns, valid, priceWords }, transfer);
     }
   } catch (e) {
     const error = e instanceof Error ? e : new Error(String(e));

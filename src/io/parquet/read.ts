@@ -172,7 +172,7 @@ export class ParquetTapeFile {
     for (let g = 0; g < this.rowGroupCount; g++) {
       const { columns, valid, priceWords } = decode(g, skipped);
       const rows = this.rowGroupRows(g);
-      yield decodedRowGroup(columns, start, rows, this.numbers, skipped, valid, priceWords ?? null);
+      yield decodedRowGroup(columns, start, rows, this.numbers, skipped, valid, priceWords);
       start += rows;
       this.onProgress?.(start, this.rows);
     }
@@ -194,9 +194,10 @@ export class ParquetTapeFile {
   decodeRowGroup(
     g: number,
     skipped: ReadonlySet<string>,
-  ): { readonly columns: RowGroupColumns; readonly valid: boolean } {
+  ): { readonly columns: RowGroupColumns; readonly valid: boolean; readonly priceWords: null } {
     const columns = this.readRowGroup(g, skipped);
-    return { columns, valid: columnsValid(columns, this.rowGroupRows(g), this.numbers, skipped) };
+    const valid = columnsValid(columns, this.rowGroupRows(g), this.numbers, skipped);
+    return { columns, valid, priceWords: null };
   }
 
   /** An {@link InputError} about this file. */

@@ -27,10 +27,10 @@ export interface DecodedColumns {
   readonly columns: ReadableColumns;
   readonly valid: boolean;
   /**
-   * Each row's `usd_price` as a double word (high, low), when the thread that decoded the
-   * group made them ({@link priceWordsOf}).
+   * Each row's `usd_price` as a double word (high, low) when the thread that decoded the group
+   * made them ({@link priceWordsOf}), else null.
    */
-  readonly priceWords?: Float64Array;
+  readonly priceWords: Float64Array | null;
 }
 
 /** A swap of a wallet not followed, as far as a replay reads it, with its wallet. */
@@ -78,7 +78,8 @@ export function decodedRowGroup(
   skipped: ReadonlySet<string>,
   /** {@link columnsValid} of the columns (decoded on another thread, they were checked there). */
   valid: boolean,
-  priceWords: Float64Array | null = null,
+  /** The prices' double words made by the thread that decoded the columns, or null. */
+  priceWords: Float64Array | null,
 ): DecodedRowGroup {
   const [wallet, token, type, time, quantity, usd_price, usd_amount, usd_liquidity, transaction_hash, nulls] = (
     [...SWAP_COLUMNS, NULLS_COLUMN] as const
