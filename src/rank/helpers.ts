@@ -47,6 +47,9 @@ export type HelperReply =
   | { readonly order: number; readonly done: true }
   | { readonly order: number; readonly error: string };
 
+/** Groups a thread takes of a list too short to fill a walk a thread: a slower thread then takes fewer. */
+const GROUPS_A_THREAD = 2;
+
 const NEXT_GROUP = 0;
 const WALLETS_DONE = 1;
 const TAKEN_BY = 2;
@@ -141,9 +144,11 @@ export class RankHelpers {
     // Each helper by its number (its place in `workers`, from 1), as it marks the groups it takes.
     const helpers = new Map<number, Worker>();
     this.workers.forEach((worker, h) => this.live.has(worker) && helpers.set(h + 1, worker));
-    const walletsAWalk = this.walletsAWalk;
-    if (helpers.size === 0 || candidates.length <= walletsAWalk)
-      return copyWallets(context, candidates, onProgress, walletsAWalk);
+    // A short list (the wallets a screen left, rank.ts) in smaller groups, so that every thread
+    // gets some: its walks cost little beside the copies.
+    const threads = helpers.size + 1;
+    const walletsAWalk = Math.min(this.walletsAWalk, Math.ceil(candidates.length / (GROUPS_A_THREAD * threads)));
+    if (helpers.size === 0 || candidates.length <= 1) return copyWallets(context, candidates, onProgress, walletsAWalk);
     const order: HelperOrder = {
       id: ++this.orders,
       swaps: context.tape.swaps.length,

@@ -15,6 +15,7 @@ import { copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { checkNetwork, prepare } from '../simulate.js';
 import { judgeOutOfSample, splitPlan, type OutOfSample } from './out-of-sample.js';
+import { rowsAgree, screenApplies, screenCandidates } from './screen.js';
 import {
   candidateWallets,
   copyWallets,
@@ -126,7 +127,14 @@ function* rankSteps(
   const indexed = indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
   const settings = { request: parsed, engineOptions };
-  const rows = yield copyOrder(indexed, settings, resolved, options.wallets, options.onProgress);
+  const order = copyOrder(indexed, settings, resolved, options.wallets, options.onProgress);
+  // With a small `top`, the screen leaves out the wallets that surely rank below it.
+  const verdict = screenApplies(request, options) ? screenCandidates(order.context, order.candidates, options) : null;
+  if (verdict !== null) {
+    const confirmed = yield { ...order, candidates: verdict.confirm };
+    if (rowsAgree(confirmed, verdict, options.sortBy ?? 'pnl_total')) return selectRows(confirmed, options);
+  }
+  const rows = yield order;
   return selectRows(rows, options);
 }
 

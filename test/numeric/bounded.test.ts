@@ -1,0 +1,124 @@
+/**
+ * Doubles with a proven error bound (`src/numeric/bounded.ts`): each operation's interval holds
+ * the value the exact arithmetic computes with the same formula, and a comparison the intervals
+ * cannot decide is refused rather than guessed.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  atMost,
+  type Bounded,
+  dividedBy,
+  exactly,
+  fromDecimal,
+  minus,
+  minusFloored,
+  plus,
+  smaller,
+  times,
+  Undecided,
+} from '../../src/numeric/bounded.js';
+import { Decimal, toJsonNumber } from '../../src/numeric/decimal.js';
+
+/** True when the printed value of the exact decimal (its nearest double) lies in the interval. */
+function holds(b: Bounded, exact: Decimal): boolean {
+  const printed = toJsonNumber(exact);
+  return b.low <= printed && printed <= b.high;
+}
+
+describe('each operation holds the exact result', () => {
+  it('by hand: 0.1 + 0.2 holds 0.3, in an interval some dozens of units of the last place wide', () => {
+    const sum = plus(fromDecimal('0.1'), fromDecimal('0.2'));
+    expect(sum.low).toBeLessThanOrEqual(0.3);
+    expect(sum.high).toBeGreaterThanOrEqual(0.3);
+    expect(sum.high - sum.low).toBeLessThan(1e-14);
+  });
+
+  it('by hand: whole numbers stay exact until rounding can enter', () => {
+    const sum = plus(exactly(300), exactly(300));
+    expect(sum.value).toBe(600);
+    expect(sum.low).toBeLessThanOrEqual(600);
+    expect(sum.high).toBeGreaterThanOrEqual(600);
+    // 50 / 10.1 × 12 / 1.01 − 50 = 600 / 10.201 − 50 = 8.8177629644152…
+    const quantity = dividedBy(exactly(50), times(fromDecimal('10.1'), exactly(1)));
+    const pnl = minus(dividedBy(times(quantity, exactly(12)), fromDecimal('1.01')), exactly(50));
+    expect(holds(pnl, new Decimal(600).div('10.201').minus(50))).toBe(true);
+    // Far below a cent: the operands are near 60 USD, each step widens by 2^-50 of them.
+    expect(pnl.high - pnl.low).toBeLessThan(1e-11);
+  });
+
+  const decimalText = fc
+    .tuple(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: -12, max: 6 }), fc.boolean())
+    .map(([digits, exponent, negative]) => `${negative ? '-' : ''}${digits}e${exponent}`);
+
+  it('plus, minus, times and dividedBy of decimals hold the 40-digit result', () => {
+    fc.assert(
+      fc.property(decimalText, decimalText, (a, b) => {
+        const x = fromDecimal(a);
+        const y = fromDecimal(b);
+        const da = new Decimal(a);
+        const db = new Decimal(b);
+        expect(holds(plus(x, y), da.plus(db))).toBe(true);
+        expect(holds(minus(x, y), da.minus(db))).toBe(true);
+        expect(holds(times(x, y), da.times(db))).toBe(true);
+        expect(holds(dividedBy(x, y), da.div(db))).toBe(true);
+      }),
+    );
+  });
+
+  it('chains of operations hold the chained 40-digit result', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('+', '-', '*', '/'), decimalText), { maxLength: 12 }), (steps) => {
+        let bounded = fromDecimal('1000');
+        let exact = new Decimal('1000');
+        for (const [op, text] of steps) {
+          const b = fromDecimal(text);
+          const d = new Decimal(text);
+          if (op === '+') [bounded, exact] = [plus(bounded, b), exact.plus(d)];
+          else if (op === '-') [bounded, exact] = [minus(bounded, b), exact.minus(d)];
+          else if (op === '*') [bounded, exact] = [times(bounded, b), exact.times(d)];
+          else [bounded, exact] = [dividedBy(bounded, b), exact.div(d)];
+        }
+        if (Number.isFinite(bounded.high - bounded.low)) expect(holds(bounded, exact)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('decisions', () => {
+  it('compares when the intervals are apart, and refuses when they overlap', () => {
+    expect(atMost(fromDecimal('1'), fromDecimal('2'), 'test')).toBe(true);
+    expect(atMost(fromDecimal('2'), fromDecimal('1'), 'test')).toBe(false);
+    // Two exactly known numbers compare as they are, ties included.
+    expect(atMost(exactly(1), exactly(1), 'test')).toBe(true);
+    // 0.1 + 0.2 against 0.3: the doubles differ, the decimals do not; no answer is given.
+    expect(() => atMost(plus(fromDecimal('0.1'), fromDecimal('0.2')), fromDecimal('0.3'), 'a tie')).toThrow(Undecided);
+  });
+
+  it('the smaller of two: the lower one when apart, an interval over both when not', () => {
+    const low = fromDecimal('100');
+    const high = fromDecimal('300');
+    expect(smaller(high, low)).toBe(low);
+    const a = plus(fromDecimal('0.1'), fromDecimal('0.2'));
+    const b = fromDecimal('0.3');
+    const either = smaller(a, b);
+    for (const v of [a.value, b.value]) {
+      expect(either.low).toBeLessThanOrEqual(v);
+      expect(either.high).toBeGreaterThanOrEqual(v);
+    }
+  });
+
+  it('a difference floored at zero: exactly 0 when surely below, [0, high] when undecided', () => {
+    expect(minusFloored(exactly(3), exactly(5))).toEqual(exactly(0));
+    expect(minusFloored(exactly(5), exactly(5))).toEqual(exactly(0));
+    expect(minusFloored(fromDecimal('5'), fromDecimal('3')).value).toBe(2);
+    const near = minusFloored(plus(fromDecimal('0.1'), fromDecimal('0.2')), fromDecimal('0.3'));
+    expect(near.low).toBeLessThanOrEqual(0);
+    expect(near.high).toBeGreaterThan(0);
+  });
+
+  it('a divisor that may be zero is refused', () => {
+    const maybeZero = minus(plus(fromDecimal('0.1'), fromDecimal('0.2')), fromDecimal('0.3'));
+    expect(() => dividedBy(exactly(1), maybeZero)).toThrow(Undecided);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The screen of a rank with `top` (`src/rank/screen.ts`): each wallet copied alone in doubles
+ * with a proven error bound. Its bounds hold the exact rows' figures, and a rank with `top` gives
+ * the first `top` rows of the whole rank, byte for byte.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { EngineOptionsInput, SimulatorRequestInput, TapeInput } from '../../src/index.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { rankWallets } from '../../src/rank/index.js';
+import { candidateWallets, copyWallets, metricOf, rankContext, rankRequest } from '../../src/rank/rank.js';
+import {
+  SCREENED_METRICS,
+  screenApplies,
+  screenCandidates,
+  screenWallets,
+  type ScreenedMetric,
+} from '../../src/rank/screen.js';
+import { prepare } from '../../src/simulate.js';
+import { scenarioArb } from '../support/arbitraries.js';
+import { PROJECT_ROOT } from '../support/paths.js';
+import { at, buy, FREE_OPTIONS, LEADER_A, LEADER_B, request, sell, tape, TOKEN_X } from '../support/scenario.js';
+
+/** Every wallet of the tape, copied exactly and screened. */
+function exactAndScreened(t: TapeInput, r: SimulatorRequestInput, options: EngineOptionsInput, metric: ScreenedMetric) {
+  const { parsed, engineOptions } = prepare(rankRequest(r, undefined), options);
+  const context = rankContext(indexTape(t), parsed, engineOptions);
+  const candidates = candidateWallets(context, undefined);
+  return {
+    candidates,
+    rows: copyWallets(context, candidates),
+    bounds: screenWallets(context, candidates, metric),
+    context,
+  };
+}
+
+describe('the screen holds the exact figures', () => {
+  it('by hand: a buy at 10 and a sell at 12 with 1 % slippage each way', () => {
+    // The copier buys 50 USD at 10 × 1.01, 50 / 10.1 tokens, and sells them at 12 / 1.01:
+    // 600 / 10.201 − 50 = 8.8177629644152… USD.
+    const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)]);
+    const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
+    const options = { ...FREE_OPTIONS, unknown_liquidity_slippage_percent: 1 };
+    const { rows, bounds, candidates } = exactAndScreened(t, r, options, 'pnl_total');
+    const b = bounds.get(candidates[0]!.id)!;
+    expect(rows[0]!.summary.pnl_total).toBe(8.817762964415253);
+    expect(b.low).toBeLessThanOrEqual(8.817762964415253);
+    expect(b.high).toBeGreaterThanOrEqual(8.817762964415253);
+    expect(b.high - b.low).toBeLessThan(1e-11);
+    expect(b.deals).toBe(1);
+  });
+
+  it('on generated tapes: the deal count, and every screened metric within its bounds', () => {
+    fc.assert(
+      fc.property(scenarioArb({}, 40), fc.constantFrom(...SCREENED_METRICS), (s, metric) => {
+        const { rows, bounds, candidates } = exactAndScreened(s.tape, s.request, s.options, metric);
+        candidates.forEach(({ id }, k) => {
+          const b = bounds.get(id);
+          if (b === undefined) return; // undecided: copied exactly
+          const value = metricOf(rows[k]!, metric)!;
+          expect(rows[k]!.deals).toBe(b.deals);
+          expect(value).toBeGreaterThanOrEqual(b.low);
+          expect(value).toBeLessThanOrEqual(b.high);
+        });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('with an assumed liquidity for the swaps that carry none', () => {
+    fc.assert(
+      fc.property(scenarioArb({}, 40), fc.constantFrom(500, 20_000), (s, assumed) => {
+        const options = { ...s.options, assumed_liquidity_usd: assumed };
+        const { rows, bounds, candidates } = exactAndScreened(s.tape, s.request, options, 'pnl_total');
+        candidates.forEach(({ id }, k) => {
+          const b = bounds.get(id);
+          if (b !== undefined) expect(rows[k]!.summary.pnl_total).toSatisfy((v: number) => v >= b.low && v <= b.high);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('a rank with top gives the first rows of the whole rank', () => {
+  it('on generated tapes, for every screened metric, top and minimum of deals', () => {
+    fc.assert(
+      fc.property(
+        scenarioArb({}, 40),
+        fc.constantFrom(...SCREENED_METRICS),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 2 }),
+        (s, sortBy, top, minDeals) => {
+          const options = { sortBy, minDeals, engineOptions: s.options };
+          const whole = rankWallets(s.tape, s.request, options);
+          expect(rankWallets(s.tape, s.request, { ...options, top })).toEqual(whole.slice(0, top));
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it('on the bundled example, the screen leaves out most wallets and the rows stay the same', () => {
+    const example = join(PROJECT_ROOT, 'fixtures', 'example');
+    const t = JSON.parse(readFileSync(join(example, 'tape-sol.json'), 'utf8')) as TapeInput;
+    const r = JSON.parse(readFileSync(join(example, 'request-sol.json'), 'utf8')) as SimulatorRequestInput;
+    const { context, candidates } = exactAndScreened(t, r, {}, 'pnl_total');
+    const verdict = screenCandidates(context, candidates, { top: 3 })!;
+    expect(verdict).not.toBeNull();
+    expect(verdict.bounds.size).toBe(candidates.length); // every wallet decided
+    expect(verdict.confirm.length).toBeLessThan(candidates.length / 2);
+    expect(rankWallets(t, r, { top: 3 })).toEqual(rankWallets(t, r).slice(0, 3));
+  });
+});
+
+describe('when the screen applies', () => {
+  const plain = request({ wallets: [LEADER_A, LEADER_B] });
+  it('a small top of a screened metric, on a request without strategy or balance', () => {
+    expect(screenApplies(plain, { top: 10 })).toBe(true);
+    expect(screenApplies(plain, { top: 10, sortBy: 'roi_total' })).toBe(true);
+    expect(screenApplies({ ...plain, strategy: { report_wallet: true } }, { top: 10 })).toBe(true);
+  });
+  it('not otherwise: no top or a large one, another metric, a balance, a strategy, a price threshold', () => {
+    expect(screenApplies(plain, {})).toBe(false);
+    expect(screenApplies(plain, { top: 501 })).toBe(false);
+    expect(screenApplies(plain, { top: 10, sortBy: 'winrate' })).toBe(false);
+    expect(screenApplies(plain, { top: 10, balance: 1000 })).toBe(false);
+    expect(screenApplies({ ...plain, strategy: { stop_loss_percent: 20 } }, { top: 10 })).toBe(false);
+    expect(screenApplies(plain, { top: 10, engineOptions: { min_price_swap_usd: 5 } })).toBe(false);
+  });
+});
