@@ -14,7 +14,8 @@ import { WALLETS_A_WALK } from '../engine/followers.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import { builtScriptIfAny } from '../built-script.js';
 import type { CopyRunner, CopySettings } from './pipeline.js';
-import { copyWallets, type Candidate, type RankedWallet } from './rank.js';
+import { copyWallets, type Candidate, type RankContext, type RankedWallet } from './rank.js';
+import { packBounds, unpackBounds, WalletScreen, type ScreenBounds, type ScreenedMetric } from './screen.js';
 
 /** What a helper starts with. */
 export interface HelperStart {
@@ -24,9 +25,13 @@ export interface HelperStart {
   readonly helper: number;
 }
 
-/** The wallets of one window to copy, and the counters shared with the command's thread. */
+/** What a helper does with the groups of an order: copy their wallets, or screen them (screen.ts). */
+export type HelperTask = { readonly kind: 'copy' } | { readonly kind: 'screen'; readonly metric: ScreenedMetric };
+
+/** The wallets of one window to copy (or screen), and the counters shared with the command's thread. */
 export interface HelperOrder {
   readonly id: number;
+  readonly task: HelperTask;
   /** The swaps of the command's tape: a helper that read another tape (the file changed) takes no group. */
   readonly swaps: number;
   readonly settings: CopySettings;
@@ -38,12 +43,13 @@ export interface HelperOrder {
 }
 
 /**
- * That the helper has read the tape (or failed to); a group's rows; the end of its part of an
- * order; or why it stopped.
+ * That the helper has read the tape (or failed to); a group's rows, or its screened figures
+ * (`packBounds`); the end of its part of an order; or why it stopped.
  */
 export type HelperReply =
   | { readonly read: true }
   | { readonly order: number; readonly group: number; readonly rows: RankedWallet[] }
+  | { readonly order: number; readonly group: number; readonly bounds: Float64Array }
   | { readonly order: number; readonly done: true }
   | { readonly order: number; readonly error: string };
 
@@ -140,17 +146,73 @@ export class RankHelpers {
     return new RankHelpers(workers, walletsAWalk);
   }
 
-  readonly runner: CopyRunner = async (context, candidates, settings, onProgress) => {
+  /** Copies the wallets here and on the helpers; screens them so too (`CopyRunner.screen`). */
+  readonly runner: CopyRunner = Object.assign(
+    async (
+      context: RankContext,
+      candidates: readonly Candidate[],
+      settings: CopySettings,
+      onProgress?: (done: number, total: number) => void,
+    ): Promise<RankedWallet[]> => {
+      const groups = await this.share(
+        context,
+        candidates,
+        settings,
+        { kind: 'copy' },
+        (slice, walletsAWalk, progress) => copyWallets(context, slice, progress, walletsAWalk),
+        (reply) => ('rows' in reply ? reply.rows : undefined),
+        onProgress,
+      );
+      onProgress?.(candidates.length, candidates.length);
+      return groups.flat();
+    },
+    {
+      screen: async (
+        context: RankContext,
+        candidates: readonly Candidate[],
+        settings: CopySettings,
+        metric: ScreenedMetric,
+      ): Promise<ScreenBounds> => {
+        let screen: WalletScreen | null = null; // its rows made once, for the groups taken here
+        const groups = await this.share(
+          context,
+          candidates,
+          settings,
+          { kind: 'screen', metric },
+          (slice) => packBounds((screen ??= new WalletScreen(context)).bounds(slice, metric)),
+          (reply) => ('bounds' in reply ? reply.bounds : undefined),
+        );
+        const bounds: ScreenBounds = new Map();
+        for (const packed of groups) unpackBounds(packed, bounds);
+        return bounds;
+      },
+    },
+  );
+
+  /**
+   * Shares the groups of an order between this thread and the helpers: each group's result, in
+   * order, made here (`here`) or taken from a helper's reply (`fromReply`). A short list (the
+   * wallets a screen left) goes in smaller groups, so that every thread gets some: the walks of
+   * the tape cost little beside the copies.
+   */
+  private async share<T>(
+    context: RankContext,
+    candidates: readonly Candidate[],
+    settings: CopySettings,
+    task: HelperTask,
+    here: (slice: readonly Candidate[], walletsAWalk: number, onProgress?: (done: number, total: number) => void) => T,
+    fromReply: (reply: HelperReply) => T | undefined,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<T[]> {
     // Each helper by its number (its place in `workers`, from 1), as it marks the groups it takes.
     const helpers = new Map<number, Worker>();
     this.workers.forEach((worker, h) => this.live.has(worker) && helpers.set(h + 1, worker));
-    // A short list (the wallets a screen left, rank.ts) in smaller groups, so that every thread
-    // gets some: its walks cost little beside the copies.
+    if (helpers.size === 0 || candidates.length <= 1) return [here(candidates, this.walletsAWalk, onProgress)];
     const threads = helpers.size + 1;
     const walletsAWalk = Math.min(this.walletsAWalk, Math.ceil(candidates.length / (GROUPS_A_THREAD * threads)));
-    if (helpers.size === 0 || candidates.length <= 1) return copyWallets(context, candidates, onProgress, walletsAWalk);
     const order: HelperOrder = {
       id: ++this.orders,
+      task,
       swaps: context.tape.swaps.length,
       settings,
       candidates,
@@ -158,31 +220,34 @@ export class RankHelpers {
       counters: orderCounters(candidates.length, walletsAWalk),
     };
     const groups = order.counters.length - TAKEN_BY;
-    const copied = new Array<RankedWallet[] | undefined>(groups);
-    const ended = new Map([...helpers].map(([h, worker]) => [h, this.answers(worker, order.id, copied)]));
+    const results = new Array<T | undefined>(groups);
+    const ended = new Map(
+      [...helpers].map(([h, worker]) => [
+        h,
+        this.answers(worker, order.id, (reply) => {
+          const result = fromReply(reply);
+          if (result !== undefined) results[reply.group] = result;
+        }),
+      ]),
+    );
     for (const worker of helpers.values()) worker.postMessage(order);
     takeGroups(
       order,
       0,
-      (group, slice) => (copied[group] = copyWallets(context, slice, undefined, walletsAWalk)),
+      (group, slice) => (results[group] = here(slice, walletsAWalk)),
       (done) => onProgress?.(done, candidates.length),
     );
     // Wait only for the helpers holding a group: one still reading the tape took none.
     const holding = new Set<Promise<void>>();
     for (let g = 0; g < groups; g++) {
       const taker = ended.get(Atomics.load(order.counters, TAKEN_BY + g));
-      if (copied[g] === undefined && taker !== undefined) holding.add(taker);
+      if (results[g] === undefined && taker !== undefined) holding.add(taker);
     }
     await Promise.all(holding);
     for (const stop of ended.values()) stop.cancel();
-    const rows: RankedWallet[] = [];
-    for (let g = 0; g < groups; g++) {
-      const group = copied[g] ?? copyWallets(context, groupOf(order, g), undefined, walletsAWalk);
-      for (const row of group) rows.push(row);
-    }
-    onProgress?.(candidates.length, candidates.length);
-    return rows;
-  };
+    // A group a helper took and could not finish is done here.
+    return Array.from({ length: groups }, (_, g) => results[g] ?? here(groupOf(order, g), walletsAWalk));
+  }
 
   /** Settles when every helper has read the tape (or failed to): from then on each takes groups. */
   async read(): Promise<void> {
@@ -195,19 +260,19 @@ export class RankHelpers {
   }
 
   /**
-   * Files the helper's rows of order `id` into `copied`; settles when the helper is done with
-   * the order, stopped, or failed (its unfinished group is then copied here), or when cancelled.
+   * Hands the helper's group results of order `id` to `file`; settles when the helper is done
+   * with the order, stopped, or failed (its unfinished group is then done here), or when cancelled.
    */
   private answers(
     worker: Worker,
     id: number,
-    copied: (RankedWallet[] | undefined)[],
+    file: (reply: HelperReply & { readonly group: number }) => void,
   ): Promise<void> & { cancel: () => void } {
     let cancel = (): void => {};
     const ended = new Promise<void>((resolve) => {
       const onMessage = (reply: HelperReply): void => {
         if (!('order' in reply) || reply.order !== id) return;
-        if ('rows' in reply) copied[reply.group] = reply.rows;
+        if ('group' in reply) file(reply);
         else cancel();
       };
       cancel = () => {

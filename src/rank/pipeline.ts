@@ -15,7 +15,14 @@ import { copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { checkNetwork, prepare } from '../simulate.js';
 import { judgeOutOfSample, splitPlan, type OutOfSample } from './out-of-sample.js';
-import { rowsAgree, screenApplies, screenCandidates } from './screen.js';
+import {
+  contenders,
+  rowsAgree,
+  screenApplies,
+  WalletScreen,
+  type ScreenBounds,
+  type ScreenedMetric,
+} from './screen.js';
 import {
   candidateWallets,
   copyWallets,
@@ -34,13 +41,25 @@ export interface CopySettings {
   readonly engineOptions: EngineOptionsInput;
 }
 
-/** Copies each candidate alone over the request's window: one row each, in the order given. */
-export type CopyRunner = (
+/**
+ * Copies each candidate alone over the request's window: one row each, in the order given. A
+ * runner may also screen candidates (`screen`, screen.ts) on its threads; without, they are
+ * screened in this thread.
+ */
+export type CopyRunner = ((
   context: RankContext,
   candidates: readonly Candidate[],
   settings: CopySettings,
   onProgress?: (done: number, total: number) => void,
-) => Promise<RankedWallet[]>;
+) => Promise<RankedWallet[]>) & { readonly screen?: ScreenRunner };
+
+/** Screens each candidate (`WalletScreen.bounds`): the figures of those the doubles decide. */
+export type ScreenRunner = (
+  context: RankContext,
+  candidates: readonly Candidate[],
+  settings: CopySettings,
+  metric: ScreenedMetric,
+) => Promise<ScreenBounds>;
 
 /**
  * Ranks wallets by what copying each alone would have made: every wallet with a swap in the
@@ -112,10 +131,15 @@ interface CopyOrder {
   readonly candidates: readonly Candidate[];
   readonly settings: CopySettings;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
+  /** Set when the wallets are to be screened by this metric, not copied: the step is then given their bounds. */
+  readonly screen?: ScreenedMetric;
 }
 
-/** The steps of a rank: they yield each window's wallets to copy, are given the rows, and return the result. */
-type Steps<Result> = Generator<CopyOrder, Result, RankedWallet[]>;
+/**
+ * The steps of a rank: they yield each window's wallets to copy (or screen), are given the rows
+ * (or the bounds), and return the result.
+ */
+type Steps<Result> = Generator<CopyOrder, Result, RankedWallet[] | ScreenBounds>;
 
 function* rankSteps(
   tape: TapeInput | Tape | IndexedTape,
@@ -129,12 +153,16 @@ function* rankSteps(
   const settings = { request: parsed, engineOptions };
   const order = copyOrder(indexed, settings, resolved, options.wallets, options.onProgress);
   // With a small `top`, the screen leaves out the wallets that surely rank below it.
-  const verdict = screenApplies(request, options) ? screenCandidates(order.context, order.candidates, options) : null;
-  if (verdict !== null) {
-    const confirmed = yield { ...order, candidates: verdict.confirm };
-    if (rowsAgree(confirmed, verdict, options.sortBy ?? 'pnl_total')) return selectRows(confirmed, options);
+  if (screenApplies(request, options)) {
+    const metric = (options.sortBy ?? 'pnl_total') as ScreenedMetric;
+    const bounds = (yield { ...order, screen: metric }) as ScreenBounds;
+    const verdict = contenders(order.candidates, bounds, options);
+    if (verdict !== null) {
+      const confirmed = (yield { ...order, candidates: verdict.confirm }) as RankedWallet[];
+      if (rowsAgree(confirmed, verdict, metric)) return selectRows(confirmed, options);
+    }
   }
-  const rows = yield order;
+  const rows = (yield order) as RankedWallet[];
   return selectRows(rows, options);
 }
 
@@ -153,10 +181,10 @@ function* outOfSampleSteps(
   const firstHalf = progress && ((d: number, t: number) => progress(d, 2 * t));
   const secondHalf = progress && ((d: number, t: number) => progress(t + d, 2 * t));
   const before = { request: plan.before, engineOptions };
-  const ranked = yield copyOrder(indexed, before, plan.engineOptions, options.wallets, firstHalf);
+  const ranked = (yield copyOrder(indexed, before, plan.engineOptions, options.wallets, firstHalf)) as RankedWallet[];
   const wallets = ranked.map((r) => r.wallet);
   const after = { request: plan.after, engineOptions };
-  const evaluated = yield copyOrder(indexed, after, plan.engineOptions, wallets, secondHalf);
+  const evaluated = (yield copyOrder(indexed, after, plan.engineOptions, wallets, secondHalf)) as RankedWallet[];
   return judgeOutOfSample(plan, ranked, evaluated, options, (top) => {
     const run = replay(indexed, { ...plan.after, wallets: top }, plan.engineOptions, { chart: false, trades: false });
     return { summary: summaryOf(run), copier: copierJson(run.copier!) };
@@ -175,22 +203,28 @@ function copyOrder(
   return { context, candidates: candidateWallets(context, only), settings, onProgress };
 }
 
-/** The steps run with each window's wallets copied in this thread. */
+/** The steps run with each window's wallets copied (or screened) in this thread. */
 function copiedHere<Result>(steps: Steps<Result>): Result {
   let step = steps.next();
   while (!step.done) {
-    const { context, candidates, onProgress } = step.value;
-    step = steps.next(copyWallets(context, candidates, onProgress));
+    const { context, candidates, onProgress, screen } = step.value;
+    step = steps.next(
+      screen === undefined
+        ? copyWallets(context, candidates, onProgress)
+        : new WalletScreen(context).bounds(candidates, screen),
+    );
   }
   return step.value;
 }
 
-/** The steps run with each window's wallets copied by `runner`. */
+/** The steps run with each window's wallets copied (and screened, when it can) by `runner`. */
 async function copiedWith<Result>(runner: CopyRunner, steps: Steps<Result>): Promise<Result> {
   let step = steps.next();
   while (!step.done) {
-    const { context, candidates, settings, onProgress } = step.value;
-    step = steps.next(await runner(context, candidates, settings, onProgress));
+    const { context, candidates, settings, onProgress, screen } = step.value;
+    if (screen === undefined) step = steps.next(await runner(context, candidates, settings, onProgress));
+    else if (runner.screen !== undefined) step = steps.next(await runner.screen(context, candidates, settings, screen));
+    else step = steps.next(new WalletScreen(context).bounds(candidates, screen));
   }
   return step.value;
 }

@@ -1,8 +1,8 @@
 /**
  * A helper thread of a local rank (`RankHelpers`, helpers.ts): it reads and indexes the tape
- * itself as soon as it starts, while the command's thread reads it too, then copies the groups
- * of wallets it takes from the counter it shares with the command's thread, posting each
- * group's rows. Started from the compiled `dist/` file.
+ * itself as soon as it starts, while the command's thread reads it too, then copies (or screens)
+ * the groups of wallets it takes from the counter it shares with the command's thread, posting
+ * each group's rows (or screened figures). Started from the compiled `dist/` file.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { IndexedTape } from '../engine/tape-index.js';
@@ -10,6 +10,7 @@ import { readTapeFile } from '../io/read-tape.js';
 import { prepare } from '../simulate.js';
 import { takeGroups, type HelperOrder, type HelperReply, type HelperStart } from './helpers.js';
 import { copyWallets, rankContext } from './rank.js';
+import { packBounds, WalletScreen } from './screen.js';
 
 function read(start: HelperStart): IndexedTape | Error {
   try {
@@ -23,9 +24,18 @@ function copy(tape: IndexedTape, helper: number, order: HelperOrder, post: (repl
   if (tape.swaps.length !== order.swaps) throw new Error('the tape file changed while the rank read it');
   const { parsed, engineOptions } = prepare(order.settings.request, order.settings.engineOptions);
   const context = rankContext(tape, parsed, engineOptions);
-  takeGroups(order, helper, (group, candidates) =>
-    post({ order: order.id, group, rows: copyWallets(context, candidates, undefined, order.walletsAWalk) }),
-  );
+  const task = order.task;
+  if (task.kind === 'copy') {
+    takeGroups(order, helper, (group, candidates) =>
+      post({ order: order.id, group, rows: copyWallets(context, candidates, undefined, order.walletsAWalk) }),
+    );
+    return;
+  }
+  let screen: WalletScreen | null = null; // its rows made once, for every group taken
+  takeGroups(order, helper, (group, candidates) => {
+    screen ??= new WalletScreen(context);
+    post({ order: order.id, group, bounds: packBounds(screen.bounds(candidates, task.metric)) });
+  });
 }
 
 if (parentPort !== null) {

@@ -88,20 +88,22 @@ export interface ScreenVerdict {
   readonly bounds: ReadonlyMap<number, ScreenedWallet>;
 }
 
+/** The screened figures of the candidates the doubles decide, by wallet id. */
+export type ScreenBounds = Map<number, ScreenedWallet>;
+
 /**
- * Screens the candidates: each is copied alone in doubles. Gives the wallets to copy exactly (in
- * the order given), or null when the screen leaves out none of them. A wallet is left out only
- * when its metric is surely below the `top`-th largest lower bound among wallets that surely pass
- * `minDeals` (so at least `top` wallets kept rank above it), or it surely fails `minDeals`.
+ * The wallets to copy exactly (in the order given) once the candidates are screened, or null when
+ * the screen leaves out none of them. A wallet is left out only when its metric is surely below
+ * the `top`-th largest lower bound among wallets that surely pass `minDeals` (so at least `top`
+ * wallets kept rank above it), or it surely fails `minDeals`.
  */
-export function screenCandidates(
-  context: RankContext,
+export function contenders(
   candidates: readonly Candidate[],
-  options: Pick<RankOptions, 'top' | 'sortBy' | 'minDeals'>,
+  bounds: ScreenBounds,
+  options: Pick<RankOptions, 'top' | 'minDeals'>,
 ): ScreenVerdict | null {
   const top = options.top!;
   const minDeals = options.minDeals ?? 0;
-  const bounds = screenWallets(context, candidates, (options.sortBy ?? 'pnl_total') as ScreenedMetric);
   const lows: number[] = [];
   for (const b of bounds.values()) if (b.deals >= minDeals) lows.push(b.low);
   if (lows.length < top) return null;
@@ -114,19 +116,22 @@ export function screenCandidates(
   return confirm.length === candidates.length ? null : { confirm, bounds };
 }
 
-/** Each candidate copied alone in doubles: its screened figures by wallet id, for those the doubles decide. */
-export function screenWallets(
-  context: RankContext,
-  candidates: readonly Candidate[],
-  metric: ScreenedMetric,
-): Map<number, ScreenedWallet> {
-  const screen = new WalletScreen(context);
-  const bounds = new Map<number, ScreenedWallet>();
-  for (const { id } of candidates) {
-    const screened = screen.wallet(id, metric);
-    if (screened !== null) bounds.set(id, screened);
+/** The screen's figures as numbers for another thread: id, deals, low and high of each decided wallet. */
+export function packBounds(bounds: ScreenBounds): Float64Array {
+  const packed = new Float64Array(4 * bounds.size);
+  let at = 0;
+  for (const [id, b] of bounds) {
+    packed.set([id, b.deals, b.low, b.high], at);
+    at += 4;
   }
-  return bounds;
+  return packed;
+}
+
+/** Adds the figures {@link packBounds} gave to `into`. */
+export function unpackBounds(packed: Float64Array, into: ScreenBounds): void {
+  for (let at = 0; at < packed.length; at += 4) {
+    into.set(packed[at]!, { deals: packed[at + 1]!, low: packed[at + 2]!, high: packed[at + 3]! });
+  }
 }
 
 /**
@@ -219,8 +224,11 @@ function before(a: Deadline, b: Deadline): boolean {
   return a.deadline < b.deadline || (a.deadline === b.deadline && a.deal.index < b.deal.index);
 }
 
-/** The settings of the request and options as bounded numbers, and the tape's lookups, shared by all wallets. */
-class WalletScreen {
+/**
+ * Copies wallets alone in doubles: the settings of the request and options as bounded numbers,
+ * and the tape's swaps as rows, made once for all the wallets it screens.
+ */
+export class WalletScreen {
   private readonly request: SimulatorRequest;
   private readonly start: number;
   private readonly end: number;
@@ -240,7 +248,7 @@ class WalletScreen {
   private readonly fees = new Map<Decimal, Bounded>();
   /** The swaps before the window's end as rows of doubles ({@link swapRows}). */
   private readonly rows: Float64Array;
-  /** By token, the event positions of its swaps and their times (side by side for the searches), made when first asked for. */
+  /** By token, the event positions of its swaps and their times (for the searches), made when first asked for. */
   private readonly tokenPositions: (Uint32Array | undefined)[] = [];
   private readonly tokenTimes: (Float64Array | undefined)[] = [];
 
@@ -266,8 +274,18 @@ class WalletScreen {
     this.rows = swapRows(context);
   }
 
+  /** Each candidate copied alone: its screened figures by wallet id, for those the doubles decide. */
+  bounds(candidates: readonly Candidate[], metric: ScreenedMetric): ScreenBounds {
+    const bounds: ScreenBounds = new Map();
+    for (const { id } of candidates) {
+      const screened = this.wallet(id, metric);
+      if (screened !== null) bounds.set(id, screened);
+    }
+    return bounds;
+  }
+
   /** Wallet `id` copied alone: its deal count and the metric's bounds, or null when undecided. */
-  wallet(id: number, metric: ScreenedMetric): ScreenedWallet | null {
+  private wallet(id: number, metric: ScreenedMetric): ScreenedWallet | null {
     try {
       const sums = this.copy(id);
       const value = metricValue(sums, metric, this.hundred);

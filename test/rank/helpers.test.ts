@@ -11,6 +11,7 @@ import { indexTape } from '../../src/engine/tape-index.js';
 import { orderCounters, RankHelpers, type HelperOrder, type HelperReply } from '../../src/rank/helpers.js';
 import { outOfSample, outOfSampleWith, rankWallets, rankWith } from '../../src/rank/pipeline.js';
 import { candidateWallets, copyWallets, rankContext, rankRequest, type RankedWallet } from '../../src/rank/rank.js';
+import { WalletScreen } from '../../src/rank/screen.js';
 import { prepare } from '../../src/simulate.js';
 import { builtScript } from '../../src/built-script.js';
 import { cli } from '../support/cli.js';
@@ -37,6 +38,7 @@ describe('a helper thread', () => {
     const candidates = candidateWallets(context, undefined);
     const order: HelperOrder = {
       id: 1,
+      task: { kind: 'copy' },
       swaps: tape.swaps.length,
       settings: { request: parsed, engineOptions: {} },
       candidates,
@@ -71,6 +73,7 @@ describe('a helper thread', () => {
       worker.on('message', (message: HelperReply) => 'order' in message && resolve(message));
       worker.postMessage({
         id: 7,
+        task: { kind: 'copy' },
         swaps: tape.swaps.length + 1,
         settings: { request: parsed, engineOptions: {} },
         candidates: [],
@@ -94,6 +97,22 @@ describe('a rank with helpers', () => {
     expect(await outOfSampleWith(runner, tape, request, '2024-03-12', { top: 3 })).toEqual(
       outOfSample(tape, request, '2024-03-12', { top: 3 }),
     );
+  });
+
+  it('screens with the helpers as in this thread: a rank with top gives the same rows', async () => {
+    const both = helpers(TAPE, 2, 3);
+    await both.read();
+    const { parsed, engineOptions } = prepare(rankRequest(request, undefined), {});
+    const context = rankContext(tape, parsed, engineOptions);
+    const candidates = candidateWallets(context, undefined);
+    const settings = { request: parsed, engineOptions: {} };
+    const shared = await both.runner.screen!(context, candidates, settings, 'pnl_total');
+    expect([...shared].sort((a, b) => a[0] - b[0])).toEqual(
+      [...new WalletScreen(context).bounds(candidates, 'pnl_total')].sort((a, b) => a[0] - b[0]),
+    );
+    for (const top of [1, 5]) {
+      expect(await rankWith(both.runner, tape, request, { top })).toEqual(rankWallets(tape, request).slice(0, top));
+    }
   });
 
   it('copies here the groups of a helper that cannot read the tape', async () => {

@@ -12,10 +12,10 @@ import { indexTape } from '../../src/engine/tape-index.js';
 import { rankWallets } from '../../src/rank/index.js';
 import { candidateWallets, copyWallets, metricOf, rankContext, rankRequest } from '../../src/rank/rank.js';
 import {
+  contenders,
   SCREENED_METRICS,
   screenApplies,
-  screenCandidates,
-  screenWallets,
+  WalletScreen,
   type ScreenedMetric,
 } from '../../src/rank/screen.js';
 import { prepare } from '../../src/simulate.js';
@@ -31,7 +31,7 @@ function exactAndScreened(t: TapeInput, r: SimulatorRequestInput, options: Engin
   return {
     candidates,
     rows: copyWallets(context, candidates),
-    bounds: screenWallets(context, candidates, metric),
+    bounds: new WalletScreen(context).bounds(candidates, metric),
     context,
   };
 }
@@ -106,8 +106,8 @@ describe('a rank with top gives the first rows of the whole rank', () => {
     const example = join(PROJECT_ROOT, 'fixtures', 'example');
     const t = JSON.parse(readFileSync(join(example, 'tape-sol.json'), 'utf8')) as TapeInput;
     const r = JSON.parse(readFileSync(join(example, 'request-sol.json'), 'utf8')) as SimulatorRequestInput;
-    const { context, candidates } = exactAndScreened(t, r, {}, 'pnl_total');
-    const verdict = screenCandidates(context, candidates, { top: 3 })!;
+    const { bounds, candidates } = exactAndScreened(t, r, {}, 'pnl_total');
+    const verdict = contenders(candidates, bounds, { top: 3 })!;
     expect(verdict).not.toBeNull();
     expect(verdict.bounds.size).toBe(candidates.length); // every wallet decided
     expect(verdict.confirm.length).toBeLessThan(candidates.length / 2);
