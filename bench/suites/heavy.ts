@@ -109,7 +109,7 @@ export interface HeavyOptions {
 /**
  * The heavy suite. Full sizes, with the issue's targets: on the 1,000,000-swap tape (seed 7),
  * `copysim simulate` from Parquet (at most 1.0× the floor), from JSON (at most 2.0×) and `copysim
- * rank` of its 10,100 wallets (at most 3×); on the 100,000-swap tape (seed 11), `copysim sweep`
+ * rank` of its 10,100 wallets (at most 3×), and the same with `--top 20` (screened); on the 100,000-swap tape (seed 11), `copysim sweep`
  * of 1,000 requests on 2 workers (at most 40 s) and two `copysim worker --threads 1` against
  * one on its first 120 (at least 1.8×), with the fixed cost of a queued run (at most 0.5 s).
  * `quick`: the 100,000-swap tape throughout, 20 requests, no targets.
@@ -130,6 +130,8 @@ export async function heavySuite(options: HeavyOptions): Promise<Row[]> {
   rows.push(...floorSuite(big.tape, big.request, big.swaps, rounds, 'heavy, 100 leaders', target(2)));
   part('heavy: rank');
   rows.push(...rankSuite(big.tape, big.request, big.swaps, rounds, target(3), 'heavy rank'));
+  part('heavy: rank --top 20');
+  rows.push(...rankSuite(big.tape, big.request, big.swaps, rounds, undefined, 'heavy rank --top 20', 20));
   part('heavy: sweep');
   const sweep = sweepRequests(small, quick ? 20 : 1_000);
   rows.push(...sweepWallSuite('heavy sweep', small.tape, sweep, small.swaps, 2, target(40)));

@@ -61,18 +61,24 @@ export function rankSuite(
   rounds: number,
   atMost?: number,
   suite = 'rank',
+  top?: number,
 ): Row[] {
   const floors: Measurement[] = [];
   const ranks: Measurement[] = [];
+  const only = top === undefined ? [] : ['--top', String(top)];
   for (let i = 0; i < rounds; i++) {
     floors.push(check(measure(['floor', tape]), 'the floor'));
     ranks.push(
-      check(measure(['cli', 'rank', '--tape', tape, '--request', request, '--format', 'jsonl']), 'copysim rank'),
+      check(
+        measure(['cli', 'rank', '--tape', tape, '--request', request, '--format', 'jsonl', ...only]),
+        'copysim rank',
+      ),
     );
   }
   const floor = best(floors);
   const rank = best(ranks);
-  const note = `${swaps.toLocaleString('en-US')} swaps, every wallet with a swap in the window, best of ${rounds} side by side`;
+  const printed = top === undefined ? '' : `, the first ${top} printed (the screen, docs/rank.md)`;
+  const note = `${swaps.toLocaleString('en-US')} swaps, every wallet with a swap in the window${printed}, best of ${rounds} side by side`;
   return [
     row(suite, 'read + JSON.parse', floor.wallMs, 'ms', { note }),
     row(suite, 'copysim rank', rank.wallMs, 'ms', {

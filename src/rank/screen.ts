@@ -2,7 +2,7 @@
  * The screen of a rank with `top`: every candidate copied alone in doubles with a proven error
  * bound (`numeric/bounded.ts`), to find the wallets whose exact rows can be among the first
  * `top`; only those are then copied exactly. The rows, and so the output, are those of the
- * exact rank, byte for byte (docs/analytics.md, "The screen of a rank with --top").
+ * exact rank, byte for byte (docs/rank.md, "The screen of a rank with `--top`").
  *
  * The screen replays model 1.2 (docs/model.md) for one leader: leader holdings (2), deals and
  * their lots and costs (3), copied buys and sells (3.1, 3.2), fills and fees (3.3) and the
@@ -173,7 +173,7 @@ interface CopierSums {
   invested: Bounded;
   volume: Bounded;
   /** The open deals' time-fix deadlines, an entry a trade: the entries a later trade moved are skipped. */
-  readonly deadlines: DeadlineHeap;
+  readonly deadlines: Deadlines;
 }
 
 /** A time-fix deadline of a deal, as of one of its trades. */
@@ -182,46 +182,26 @@ interface Deadline {
   readonly deal: ScreenDeal;
 }
 
-/** A binary heap of deadlines, the earliest first, ties in deal order (model 3.4 fires them so). */
-class DeadlineHeap {
-  private readonly heap: Deadline[] = [];
+/**
+ * The time-fix deadlines of a copier's trades, in the order they were made, which is their
+ * order: a copier trades in time order, and every deadline lies the same hours after its trade.
+ * Deals due at the same moment sell at the same prices and fees, so their order changes no sum.
+ */
+class Deadlines {
+  private readonly entries: Deadline[] = [];
+  private next = 0;
 
   first(): Deadline | null {
-    return this.heap[0] ?? null;
+    return this.entries[this.next] ?? null;
   }
 
   add(entry: Deadline): void {
-    const heap = this.heap;
-    let at = heap.push(entry) - 1;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!before(entry, heap[parent]!)) break;
-      heap[at] = heap[parent]!;
-      at = parent;
-    }
-    heap[at] = entry;
+    this.entries.push(entry);
   }
 
   take(): void {
-    const heap = this.heap;
-    const last = heap.pop()!;
-    if (heap.length === 0) return;
-    let at = 0;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= heap.length) break;
-      const right = left + 1;
-      const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
-      if (!before(heap[child]!, last)) break;
-      heap[at] = heap[child]!;
-      at = child;
-    }
-    heap[at] = last;
+    this.next++;
   }
-}
-
-function before(a: Deadline, b: Deadline): boolean {
-  return a.deadline < b.deadline || (a.deadline === b.deadline && a.deal.index < b.deal.index);
 }
 
 /**
@@ -304,7 +284,7 @@ export class WalletScreen {
       pnl: ZERO_BOUNDED,
       invested: ZERO_BOUNDED,
       volume: ZERO_BOUNDED,
-      deadlines: new DeadlineHeap(),
+      deadlines: new Deadlines(),
     };
     const holdings = new Map<number, Bounded>();
     const open = new Map<number, ScreenDeal>();
@@ -444,7 +424,7 @@ export class WalletScreen {
     sums.pnl = plus(sums.pnl, this.dealPnl(deal));
   }
 
-  /** The time-fixes due by `until` (and by `window_end`), earliest first, ties in deal order. */
+  /** The time-fixes due by `until` (and by `window_end`), earliest first. */
   private fireTimeFixes(open: Map<number, ScreenDeal>, until: number, sums: CopierSums): void {
     const limit = Math.min(until, this.end);
     const due = sums.deadlines;
