@@ -13,6 +13,7 @@ import { rankWallets } from '../../src/rank/index.js';
 import { candidateWallets, copyWallets, metricOf, rankContext, rankRequest } from '../../src/rank/rank.js';
 import {
   contenders,
+  rowsAgree,
   SCREENED_METRICS,
   screenApplies,
   WalletScreen,
@@ -112,6 +113,25 @@ describe('a rank with top gives the first rows of the whole rank', () => {
     expect(verdict.bounds.size).toBe(candidates.length); // every wallet decided
     expect(verdict.confirm.length).toBeLessThan(candidates.length / 2);
     expect(rankWallets(t, r, { top: 3 })).toEqual(rankWallets(t, r).slice(0, 3));
+  });
+});
+
+describe("the screen's own check", () => {
+  it('holds each exact row to its bounds: a row outside them, or with other deals, fails the check', () => {
+    const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)]);
+    const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
+    const { rows, bounds, candidates } = exactAndScreened(t, r, FREE_OPTIONS, 'pnl_total');
+    const id = candidates[0]!.id;
+    const verdict = (b: { deals: number; low: number; high: number }) => ({
+      confirm: candidates,
+      bounds: new Map([[id, b]]),
+    });
+    expect(rowsAgree(rows, { confirm: candidates, bounds }, 'pnl_total')).toBe(true);
+    // The copier made 10 USD: 50 USD buys 5 tokens at 10, sold at 12.
+    expect(rows[0]!.summary.pnl_total).toBe(10);
+    expect(rowsAgree(rows, verdict({ deals: 1, low: 10, high: 10 }), 'pnl_total')).toBe(true);
+    expect(rowsAgree(rows, verdict({ deals: 1, low: 10.5, high: 11 }), 'pnl_total')).toBe(false);
+    expect(rowsAgree(rows, verdict({ deals: 2, low: 9, high: 11 }), 'pnl_total')).toBe(false);
   });
 });
 
