@@ -21,7 +21,9 @@ import {
 } from '../../src/rank/screen.js';
 import { prepare } from '../../src/simulate.js';
 import { scenarioArb } from '../support/arbitraries.js';
-import { PROJECT_ROOT } from '../support/paths.js';
+import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_TAPES } from '../support/real-tapes.js';
+import { suggestRequest } from '../../src/import.js';
 import { at, buy, FREE_OPTIONS, LEADER_A, LEADER_B, request, sell, tape, TOKEN_X } from '../support/scenario.js';
 
 /** Every wallet of the tape, copied exactly and screened. */
@@ -114,6 +116,26 @@ describe('a rank with top gives the first rows of the whole rank', () => {
     expect(verdict.confirm.length).toBeLessThan(candidates.length / 2);
     expect(rankWallets(t, r, { top: 3 })).toEqual(rankWallets(t, r).slice(0, 3));
   });
+});
+
+describe('on the real tapes', () => {
+  const available = present(REAL_DATA_DIR);
+  if (!available) console.warn(`screen of real tapes skipped: ${REAL_DATA_DIR} is absent on this machine`);
+  it.skipIf(!available).each(REAL_TAPES.map(([name, load]) => [name, load] as const))(
+    "the bounds hold every row, and top 10 is the whole rank's first ten: %s",
+    (_name, load) => {
+      const { tape: real } = load();
+      const req = suggestRequest(real, 5)!;
+      const { rows, bounds, candidates } = exactAndScreened(real, req, {}, 'pnl_total');
+      expect(bounds.size).toBeGreaterThan(candidates.length / 2);
+      candidates.forEach(({ id }, k) => {
+        const b = bounds.get(id);
+        if (b !== undefined) expect(rows[k]!.summary.pnl_total).toSatisfy((v: number) => v >= b.low && v <= b.high);
+      });
+      expect(contenders(candidates, bounds, { top: 10 })!.confirm.length).toBeLessThan(candidates.length);
+      expect(rankWallets(real, req, { top: 10 })).toEqual(rankWallets(real, req).slice(0, 10));
+    },
+  );
 });
 
 describe("the screen's own check", () => {
