@@ -54,7 +54,7 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
   --min-deals N     leave out wallets whose copier made fewer than N deals
   --top N           at most N rows (with --split, also the wallets copied together after it; default 10 there).
                     Up to 500 rows by pnl_total, roi_total, investment_amount, trading_volume, deals or
-                    closed_deals, with no --balance and no strategy: every wallet is first screened in
+                    closed_deals, with no strategy but a balance: every wallet is first screened in
                     doubles with a proven error bound, and only those that can be among the first N
                     are copied exactly (the same rows; docs/rank.md)
   --format F        table (default), csv, or jsonl (one object a line: wallet, summary and the figures)

@@ -6,9 +6,10 @@
  *
  * The screen replays model 1.2 (docs/model.md) for one leader: leader holdings (2), deals and
  * their lots and costs (3), copied buys and sells (3.1, 3.2), fills and fees (3.3) and the
- * inactivity time-fix (3.4), each quantity a {@link Bounded} that holds the value the exact
- * engine computes. It knows no strategy (the copier's wallet only reported) and every swap is a
- * price observation (`min_price_swap_usd` 0): otherwise no screen is made ({@link screenApplies}).
+ * inactivity time-fix (3.4), and the copier's cash with a starting balance (copier-wallet.md 2),
+ * each quantity a {@link Bounded} that holds the value the exact engine computes. It knows no
+ * other strategy member, and every swap is a price observation (`min_price_swap_usd` 0):
+ * otherwise no screen is made ({@link screenApplies}).
  * A decision the doubles cannot make (a comparison whose intervals overlap, such as a deal at its
  * position cap to the last digit) leaves the wallet undecided, and it is copied exactly.
  */
@@ -47,19 +48,22 @@ export type ScreenedMetric = (typeof SCREENED_METRICS)[number];
 /** The largest `top` a screen is made for: beyond a walk's worth of wallets it saves little. */
 export const SCREEN_TOP_LIMIT = 500;
 
-/** Members of a request's `strategy` that change no deal: a request with only these is screened. */
-const REPORTING_MEMBERS = new Set(['report_wallet', 'report_leaders']);
+/**
+ * Members of a request's `strategy` a screen takes: those that change no deal, and the copier's
+ * starting balance (a buy it cannot pay for is skipped).
+ */
+const SCREENED_MEMBERS = new Set(['report_wallet', 'report_leaders', 'starting_balance_usd']);
 
 /**
  * Whether a rank of `request` (as given, before `rankRequest` adds the copier's wallet) with
- * these options is screened: a `top` of at most {@link SCREEN_TOP_LIMIT}, a screened metric, no
- * balance, a strategy that only reports, and every swap a price observation.
+ * these options is screened: a `top` of at most {@link SCREEN_TOP_LIMIT}, a screened metric, a
+ * strategy that only reports or sets a starting balance, and every swap a price observation.
  */
 export function screenApplies(
   request: unknown,
-  options: Pick<RankOptions, 'top' | 'sortBy' | 'balance' | 'engineOptions'>,
+  options: Pick<RankOptions, 'top' | 'sortBy' | 'engineOptions'>,
 ): boolean {
-  if (options.top === undefined || options.top > SCREEN_TOP_LIMIT || options.balance !== undefined) return false;
+  if (options.top === undefined || options.top > SCREEN_TOP_LIMIT) return false;
   if (!(SCREENED_METRICS as readonly string[]).includes(options.sortBy ?? 'pnl_total')) return false;
   const min = (options.engineOptions as { min_price_swap_usd?: unknown } | undefined)?.min_price_swap_usd;
   if (min !== undefined && Number(min) !== 0) return false;
@@ -69,7 +73,7 @@ export function screenApplies(
   return (
     typeof strategy === 'object' &&
     !Array.isArray(strategy) &&
-    Object.keys(strategy).every((member) => REPORTING_MEMBERS.has(member))
+    Object.keys(strategy).every((member) => SCREENED_MEMBERS.has(member))
   );
 }
 
@@ -172,6 +176,8 @@ interface CopierSums {
   pnl: Bounded;
   invested: Bounded;
   volume: Bounded;
+  /** The copier's cash, with a starting balance (copier-wallet.md 2). */
+  cash: Bounded;
   /** The open deals' time-fix deadlines, an entry a trade: the entries a later trade moved are skipped. */
   readonly deadlines: Deadlines;
 }
@@ -221,6 +227,8 @@ export class WalletScreen {
   private readonly unknownOnePlusS: Bounded;
   private readonly assumedHalf: Bounded | null;
   private readonly timeFixSeconds: number | null;
+  /** `starting_balance_usd`: a copied buy whose amount and fees exceed the cash is skipped; null: unlimited. */
+  private readonly balance: Bounded | null;
   private readonly allButDust = fromDecimal('0.999999');
   private readonly hundred = exactly(100);
   private readonly half = fromDecimal('0.5');
@@ -251,6 +259,8 @@ export class WalletScreen {
     const assumed = engineOptions.assumed_liquidity_usd;
     this.assumedHalf = assumed === null ? null : times(fromDecimal(assumed), this.half);
     this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
+    const balance = request.strategy?.starting_balance_usd;
+    this.balance = balance === undefined || balance === null ? null : fromDecimal(balance);
     this.rows = swapRows(context);
   }
 
@@ -284,6 +294,7 @@ export class WalletScreen {
       pnl: ZERO_BOUNDED,
       invested: ZERO_BOUNDED,
       volume: ZERO_BOUNDED,
+      cash: this.balance ?? ZERO_BOUNDED,
       deadlines: new Deadlines(),
     };
     const holdings = new Map<number, Bounded>();
@@ -329,6 +340,9 @@ export class WalletScreen {
     const leaderUsd = Number.isNaN(usd) ? times(quantity, price) : roundedDecimal(usd);
     const amount = smaller(smaller(times(leaderUsd, this.fraction), this.maxBuy), room);
     if (atMost(amount, this.dust, 'a buy of dust')) return;
+    // The cash check: the amount and the fees of a landed buy at most the cash.
+    const fees = this.balance === null ? null : plus(this.networkFee(time), times(amount, this.botRate));
+    if (fees !== null && !atMost(plus(amount, fees), sums.cash, 'a buy at the edge of the cash')) return;
     const half = this.liquidityHalf(rows[at + LIQUIDITY]!);
     const onePlusS = half === null ? this.unknownOnePlusS : plus(exactly(1), dividedBy(amount, half));
     const bought = dividedBy(amount, times(price, onePlusS));
@@ -354,6 +368,7 @@ export class WalletScreen {
     deal.bought = plus(deal.bought, amount);
     this.traded(deal, time, amount, sums);
     sums.invested = plus(sums.invested, amount);
+    if (fees !== null) sums.cash = minus(sums.cash, plus(amount, fees));
   }
 
   /** Model 3.2 for a leader sell of `quantity` with holdings `held` before it, the swap's row at `at`. */
@@ -382,6 +397,7 @@ export class WalletScreen {
     deal.lastSlot = rows[at + SLOT]!;
     deal.sold = plus(deal.sold, usd);
     this.traded(deal, time, usd, sums);
+    this.cashIn(usd, time, sums);
   }
 
   /** A time-fix (3.4) of `deal` at `time`, priced at the swaps before `before` (a time, or Infinity: all). */
@@ -419,6 +435,7 @@ export class WalletScreen {
     deal.lot = ZERO_BOUNDED;
     deal.cost = ZERO_BOUNDED;
     this.traded(deal, time, usd, sums);
+    this.cashIn(usd, time, sums);
     open.delete(deal.token);
     sums.closed++;
     sums.pnl = plus(sums.pnl, this.dealPnl(deal));
@@ -453,6 +470,12 @@ export class WalletScreen {
       sums.deadlines.add({ deadline: time + this.timeFixSeconds, deal });
     }
     sums.volume = plus(sums.volume, usd);
+  }
+
+  /** A landed sell's `usd_amount` less its fees into the cash, with a starting balance. */
+  private cashIn(usd: Bounded, time: number, sums: CopierSums): void {
+    if (this.balance === null) return;
+    sums.cash = plus(sums.cash, minus(usd, plus(this.networkFee(time), times(usd, this.botRate))));
   }
 
   /** A deal's `pnl_realized` less its value still held: `sold − bought − fees` (4). */

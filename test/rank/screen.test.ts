@@ -27,8 +27,14 @@ import { suggestRequest } from '../../src/import.js';
 import { at, buy, FREE_OPTIONS, LEADER_A, LEADER_B, request, sell, tape, TOKEN_X } from '../support/scenario.js';
 
 /** Every wallet of the tape, copied exactly and screened. */
-function exactAndScreened(t: TapeInput, r: SimulatorRequestInput, options: EngineOptionsInput, metric: ScreenedMetric) {
-  const { parsed, engineOptions } = prepare(rankRequest(r, undefined), options);
+function exactAndScreened(
+  t: TapeInput,
+  r: SimulatorRequestInput,
+  options: EngineOptionsInput,
+  metric: ScreenedMetric,
+  balance?: number,
+) {
+  const { parsed, engineOptions } = prepare(rankRequest(r, balance), options);
   const context = rankContext(indexTape(t), parsed, engineOptions);
   const candidates = candidateWallets(context, undefined);
   return {
@@ -72,6 +78,21 @@ describe('the screen holds the exact figures', () => {
     );
   });
 
+  it('with a starting balance: the buys the cash cannot pay for are skipped alike', () => {
+    fc.assert(
+      fc.property(scenarioArb({}, 40), fc.constantFrom(20, 150, 1_000), (s, balance) => {
+        const { rows, bounds, candidates } = exactAndScreened(s.tape, s.request, s.options, 'pnl_total', balance);
+        candidates.forEach(({ id }, k) => {
+          const b = bounds.get(id);
+          if (b === undefined) return;
+          expect(rows[k]!.deals).toBe(b.deals);
+          expect(rows[k]!.summary.pnl_total).toSatisfy((v: number) => v >= b.low && v <= b.high);
+        });
+      }),
+      { numRuns: 120 },
+    );
+  });
+
   it('with an assumed liquidity for the swaps that carry none', () => {
     fc.assert(
       fc.property(scenarioArb({}, 40), fc.constantFrom(500, 20_000), (s, assumed) => {
@@ -95,8 +116,9 @@ describe('a rank with top gives the first rows of the whole rank', () => {
         fc.constantFrom(...SCREENED_METRICS),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 0, max: 2 }),
-        (s, sortBy, top, minDeals) => {
-          const options = { sortBy, minDeals, engineOptions: s.options };
+        fc.option(fc.constantFrom(50, 400), { nil: undefined }),
+        (s, sortBy, top, minDeals, balance) => {
+          const options = { sortBy, minDeals, engineOptions: s.options, ...(balance === undefined ? {} : { balance }) };
           const whole = rankWallets(s.tape, s.request, options);
           expect(rankWallets(s.tape, s.request, { ...options, top })).toEqual(whole.slice(0, top));
         },
@@ -159,16 +181,19 @@ describe("the screen's own check", () => {
 
 describe('when the screen applies', () => {
   const plain = request({ wallets: [LEADER_A, LEADER_B] });
-  it('a small top of a screened metric, on a request without strategy or balance', () => {
+  it('a small top of a screened metric, on a request whose strategy only reports or sets a balance', () => {
     expect(screenApplies(plain, { top: 10 })).toBe(true);
     expect(screenApplies(plain, { top: 10, sortBy: 'roi_total' })).toBe(true);
     expect(screenApplies({ ...plain, strategy: { report_wallet: true } }, { top: 10 })).toBe(true);
+    expect(screenApplies({ ...plain, strategy: { starting_balance_usd: 500 } }, { top: 10 })).toBe(true);
   });
-  it('not otherwise: no top or a large one, another metric, a balance, a strategy, a price threshold', () => {
+  it('not otherwise: no top or a large one, another metric, another strategy member, a price threshold', () => {
     expect(screenApplies(plain, {})).toBe(false);
     expect(screenApplies(plain, { top: 501 })).toBe(false);
     expect(screenApplies(plain, { top: 10, sortBy: 'winrate' })).toBe(false);
-    expect(screenApplies(plain, { top: 10, balance: 1000 })).toBe(false);
+    expect(screenApplies({ ...plain, strategy: { starting_balance_usd: 500, reserve_usd: 10 } }, { top: 10 })).toBe(
+      false,
+    );
     expect(screenApplies({ ...plain, strategy: { stop_loss_percent: 20 } }, { top: 10 })).toBe(false);
     expect(screenApplies(plain, { top: 10, engineOptions: { min_price_swap_usd: 5 } })).toBe(false);
   });
