@@ -21,7 +21,7 @@ export function replayGroup(
   at: { row: number },
   numbers: TableNumbers,
 ): void {
-  const { walletTable, tokenTable, priceWords } = group;
+  const { walletTable, tokenTable } = group;
   if (!group.valid || walletTable === null || tokenTable === null) {
     replayByText(stream, group, onSwap, at);
     return;
@@ -33,15 +33,31 @@ export function replayGroup(
     at.row = group.start + i;
     const leader = numbers.leader(stream, walletTable.table, wallets[i]!);
     const tokenId = numbers.token(stream, tokenTable.table, tokens[i]!);
-    if (leader >= 0) {
-      const swap = group.swap(i) as unknown as Swap;
-      onSwap?.(swap, leader);
-      stream.pushNumbered(swap, tokenId, leader, priceWords, 2 * i);
-    } else {
-      const tick = stream.marketReadsAmounts ? (group.swap(i) as unknown as Swap) : group.tick(i);
-      onSwap?.(tick, leader);
-      stream.pushMarketNumbered(tokenId, tokenTable.table[tokens[i]!]!, tick, priceWords, 2 * i);
-    }
+    replayNumberedRow(stream, group, i, leader, tokenId, onSwap);
+  }
+}
+
+/**
+ * Feeds row `i` of a checked group whose wallet's place among the request's wallets (`leader`,
+ * -1: not followed) and token number are known: a followed wallet's swap whole, any other as the
+ * price tick the replay reads of it (whole when a `min_price_swap_usd` reads its amount).
+ */
+export function replayNumberedRow(
+  stream: StreamingReplay,
+  group: DecodedRowGroup,
+  i: number,
+  leader: number,
+  tokenId: number,
+  onSwap: SwapWatcher | undefined,
+): void {
+  if (leader >= 0) {
+    const swap = group.swap(i) as unknown as Swap;
+    onSwap?.(swap, leader);
+    stream.pushNumbered(swap, tokenId, leader, group.priceWords, 2 * i);
+  } else {
+    const tick = stream.marketReadsAmounts ? (group.swap(i) as unknown as Swap) : group.tick(i);
+    onSwap?.(tick, leader);
+    stream.pushMarketNumbered(tokenId, group.token(i), tick, group.priceWords, 2 * i);
   }
 }
 

@@ -230,6 +230,7 @@ export class WalletScreen {
   /** `starting_balance_usd`: a copied buy whose amount and fees exceed the cash is skipped; null: unlimited. */
   private readonly balance: Bounded | null;
   private readonly allButDust = fromDecimal('0.999999');
+  private readonly one = exactly(1);
   private readonly hundred = exactly(100);
   private readonly half = fromDecimal('0.5');
   /** The network fee at each native price asked for. */
@@ -255,7 +256,7 @@ export class WalletScreen {
       ? dividedBy(fromDecimal(engineOptions.bot_fee_percent), this.hundred)
       : ZERO_BOUNDED;
     const s = dividedBy(fromDecimal(engineOptions.unknown_liquidity_slippage_percent), this.hundred);
-    this.unknownOnePlusS = plus(exactly(1), s);
+    this.unknownOnePlusS = plus(this.one, s);
     const assumed = engineOptions.assumed_liquidity_usd;
     this.assumedHalf = assumed === null ? null : times(fromDecimal(assumed), this.half);
     this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
@@ -340,11 +341,12 @@ export class WalletScreen {
     const leaderUsd = Number.isNaN(usd) ? times(quantity, price) : roundedDecimal(usd);
     const amount = smaller(smaller(times(leaderUsd, this.fraction), this.maxBuy), room);
     if (atMost(amount, this.dust, 'a buy of dust')) return;
+    const networkFee = this.networkFee(time);
     // The cash check: the amount and the fees of a landed buy at most the cash.
-    const fees = this.balance === null ? null : plus(this.networkFee(time), times(amount, this.botRate));
+    const fees = this.balance === null ? null : plus(networkFee, times(amount, this.botRate));
     if (fees !== null && !atMost(plus(amount, fees), sums.cash, 'a buy at the edge of the cash')) return;
     const half = this.liquidityHalf(rows[at + LIQUIDITY]!);
-    const onePlusS = half === null ? this.unknownOnePlusS : plus(exactly(1), dividedBy(amount, half));
+    const onePlusS = half === null ? this.unknownOnePlusS : plus(this.one, dividedBy(amount, half));
     const bought = dividedBy(amount, times(price, onePlusS));
     if (deal === undefined) {
       deal = {
@@ -366,7 +368,7 @@ export class WalletScreen {
     deal.lot = plus(deal.lot, bought);
     deal.cost = plus(deal.cost, amount);
     deal.bought = plus(deal.bought, amount);
-    this.traded(deal, time, amount, sums);
+    this.traded(deal, time, amount, networkFee, sums);
     sums.invested = plus(sums.invested, amount);
     if (fees !== null) sums.cash = minus(sums.cash, plus(amount, fees));
   }
@@ -396,8 +398,9 @@ export class WalletScreen {
     deal.lot = minus(deal.lot, sold);
     deal.lastSlot = rows[at + SLOT]!;
     deal.sold = plus(deal.sold, usd);
-    this.traded(deal, time, usd, sums);
-    this.cashIn(usd, time, sums);
+    const networkFee = this.networkFee(time);
+    this.traded(deal, time, usd, networkFee, sums);
+    this.cashIn(usd, networkFee, sums);
   }
 
   /** A time-fix (3.4) of `deal` at `time`, priced at the swaps before `before` (a time, or Infinity: all). */
@@ -434,8 +437,9 @@ export class WalletScreen {
     deal.sold = plus(deal.sold, usd);
     deal.lot = ZERO_BOUNDED;
     deal.cost = ZERO_BOUNDED;
-    this.traded(deal, time, usd, sums);
-    this.cashIn(usd, time, sums);
+    const networkFee = this.networkFee(time);
+    this.traded(deal, time, usd, networkFee, sums);
+    this.cashIn(usd, networkFee, sums);
     open.delete(deal.token);
     sums.closed++;
     sums.pnl = plus(sums.pnl, this.dealPnl(deal));
@@ -462,9 +466,9 @@ export class WalletScreen {
     return dividedBy(times(value, half), plus(half, value));
   }
 
-  /** The fees and sums of a follower trade of `usd` at `time` in `deal`. */
-  private traded(deal: ScreenDeal, time: number, usd: Bounded, sums: CopierSums): void {
-    deal.networkFees = plus(deal.networkFees, this.networkFee(time));
+  /** The fees and sums of a follower trade of `usd` at `time` in `deal`, its network fee `networkFee`. */
+  private traded(deal: ScreenDeal, time: number, usd: Bounded, networkFee: Bounded, sums: CopierSums): void {
+    deal.networkFees = plus(deal.networkFees, networkFee);
     deal.lastTime = time;
     if (this.timeFixSeconds !== null && time + this.timeFixSeconds <= this.end) {
       sums.deadlines.add({ deadline: time + this.timeFixSeconds, deal });
@@ -473,9 +477,9 @@ export class WalletScreen {
   }
 
   /** A landed sell's `usd_amount` less its fees into the cash, with a starting balance. */
-  private cashIn(usd: Bounded, time: number, sums: CopierSums): void {
+  private cashIn(usd: Bounded, networkFee: Bounded, sums: CopierSums): void {
     if (this.balance === null) return;
-    sums.cash = plus(sums.cash, minus(usd, plus(this.networkFee(time), times(usd, this.botRate))));
+    sums.cash = plus(sums.cash, minus(usd, plus(networkFee, times(usd, this.botRate))));
   }
 
   /** A deal's `pnl_realized` less its value still held: `sold − bought − fees` (4). */

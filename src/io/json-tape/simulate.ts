@@ -9,7 +9,7 @@ import { responseParts, type ResponseParts } from '../../report/response.js';
 import { checkNetwork, prepare, simulateParts } from '../../simulate.js';
 import { readTapeFile } from '../read-tape.js';
 import type { ByteProgress } from '../jsonl-tape.js';
-import type { SwapWatcher } from '../group-replay.js';
+import { replayNumberedRow, type SwapWatcher } from '../group-replay.js';
 import { jsonBlocksAhead, NotStreamable, type JsonBlock } from './blocks-ahead.js';
 import { readJsonTapeLayout } from './layout.js';
 import { readRange } from '../files.js';
@@ -112,20 +112,8 @@ export function simulateJsonFileStreamed(
  * (whole when a `min_price_swap_usd` reads its amount). Every swap was checked by that thread.
  */
 function replayBlock(stream: StreamingReplay, block: JsonBlock, onSwap: SwapWatcher | undefined): void {
-  const { leaders, tokens, priceWords } = block;
-  const whole = stream.marketReadsAmounts;
-  for (let i = 0; i < block.rows; i++) {
-    const leader = leaders[i]!;
-    if (leader >= 0) {
-      const swap = block.swap(i) as unknown as Swap;
-      onSwap?.(swap, leader);
-      stream.pushNumbered(swap, tokens[i]!, leader, priceWords, 2 * i);
-    } else {
-      const tick = whole ? (block.swap(i) as unknown as Swap) : block.tick(i);
-      onSwap?.(tick, leader);
-      stream.pushMarketNumbered(tokens[i]!, block.token(i), tick, priceWords, 2 * i);
-    }
-  }
+  const { leaders, tokens } = block;
+  for (let i = 0; i < block.rows; i++) replayNumberedRow(stream, block, i, leaders[i]!, tokens[i]!, onSwap);
 }
 
 /** Where a block lies: the index of its first swap, and its bytes in the file. */
