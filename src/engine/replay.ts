@@ -54,6 +54,12 @@ export interface ReplayResult {
   readonly wallets: readonly string[];
   /** The copier's wallet, when the strategy sets one of its members (copier-wallet.md 7), else null. */
   readonly copier: CopierResult | null;
+  /**
+   * The least `max_dupe_buy_times` that lets through every dupe buy this run let through: each
+   * limit from it to the request's own gives this very run, since the limit decides nothing else
+   * (a sweep answers such requests with one run: `SharedRuns` in src/sweep/).
+   */
+  readonly leastDupeLimit: number;
 }
 
 /** The copier's wallet at the end of a replay (copier-wallet.md 7), in exact decimals. */
@@ -315,6 +321,8 @@ export class Replay {
   private readonly leaders: LeaderBook | null;
   /** Swaps observed so far: the event index of the next one (copier's wallet 6). */
   private events = 0;
+  /** See {@link ReplayResult.leastDupeLimit}: the most dupe buys a deal had when one more was let through, plus one. */
+  private leastDupeLimit = 0;
 
   constructor(setup: ReplaySetup) {
     const { request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
@@ -523,6 +531,7 @@ export class Replay {
       skipped: this.skipped?.entries ?? null,
       leaders: this.leaders,
       wallets: this.request.wallets,
+      leastDupeLimit: this.leastDupeLimit,
       copier:
         cash === null || !this.wallet!.reported
           ? null
@@ -886,7 +895,13 @@ export class Replay {
    */
   private refusedOutright(tokenId: number, leader: number, buy: boolean): SkipReason | null {
     const deal = this.openDeal[tokenId];
-    if (buy) return deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times ? 'dupe_limit' : null;
+    if (buy) {
+      if (deal === undefined) return null;
+      const dupes = deal.buys - 1;
+      if (dupes >= this.request.max_dupe_buy_times) return 'dupe_limit';
+      if (dupes >= this.leastDupeLimit) this.leastDupeLimit = dupes + 1;
+      return null;
+    }
     if (deal === undefined) return 'no_open_deal';
     return !this.request.close_all && deal.lot(leader).isZero() ? 'no_lot' : null;
   }

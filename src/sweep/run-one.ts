@@ -18,8 +18,13 @@ export interface SweepOutput {
   readonly response?: SimulatorResponse;
 }
 
-/** One request of a batch: its output, or what it threw. */
-export type BatchOutcome = { readonly output: SweepOutput } | { readonly thrown: unknown };
+/**
+ * One request of a batch: its output and the least `max_dupe_buy_times` that gives the same run
+ * (`ReplayResult.leastDupeLimit`, for the sweep's `SharedRuns`), or what it threw.
+ */
+export type BatchOutcome =
+  | { readonly output: SweepOutput; readonly leastDupeLimit: number }
+  | { readonly thrown: unknown };
 
 /**
  * Runs one validated request of a sweep. Without `full` only the summary is built: the PnL
@@ -32,8 +37,18 @@ export function runOne(
   options: EngineOptions,
   full: boolean,
 ): SweepOutput {
+  return runAlone(tape, request, options, full).output;
+}
+
+/** {@link runOne} with the run's {@link BatchOutcome}. */
+function runAlone(
+  tape: IndexedTape,
+  request: SimulatorRequest,
+  options: EngineOptions,
+  full: boolean,
+): Extract<BatchOutcome, { output: SweepOutput }> {
   const folds: SummaryFold[] = [];
-  return outputOf(replay(tape, request, options, controlOf(full, folds)), tape, folds[0]);
+  return answerOf(replay(tape, request, options, controlOf(full, folds)), tape, folds[0]);
 }
 
 /**
@@ -82,13 +97,21 @@ function walkTogether(
   } catch {
     return requests.map((request) => {
       try {
-        return { output: runOne(tape, request, options, full) };
+        return runAlone(tape, request, options, full);
       } catch (thrown) {
         return { thrown };
       }
     });
   }
-  return runs.map((run, k) => ({ output: outputOf(run, tape, folds[k]) }));
+  return runs.map((run, k) => answerOf(run, tape, folds[k]));
+}
+
+function answerOf(
+  run: ReplayResult,
+  tape: IndexedTape,
+  fold: SummaryFold | undefined,
+): Extract<BatchOutcome, { output: SweepOutput }> {
+  return { output: outputOf(run, tape, fold), leastDupeLimit: run.leastDupeLimit };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Tape, TapeInput } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { batchSize, runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
 import { runBatch, type SweepOutput } from './run-one.js';
+import { runShared, type SharedRuns, type SlotOutcome } from './shared-runs.js';
 import { checkSweepRequest } from './sweep-request.js';
 
 /** Settings of a sweep; every one optional. */
@@ -46,8 +47,9 @@ export type SweepResult =
 /**
  * Runs many simulator requests over one tape and hands each result to `onResult` in input
  * order. The tape is validated and indexed once; the requests are spread over worker threads in
- * batches, a few requests at a time replayed as the followers of one walk of the tape.
- * A request that fails validation or asks for another network than the tape's gives
+ * batches, a few requests at a time replayed as the followers of one walk of the tape; requests
+ * equal but for `max_dupe_buy_times` share one run where the limit made no difference
+ * ({@link SharedRuns}). A request that fails validation or asks for another network than the tape's gives
  * `{ index, error }` with its 400 body, and the others their summaries; a tape or options that
  * cannot serve a request (no native prices for a fee) rejects the whole sweep with an
  * {@link InputError} naming the request. Results are the same whatever the number of workers.
@@ -85,16 +87,19 @@ export async function sweepEach(
   const workers = options.workers ?? availableParallelism();
   const url = workers > 0 ? sweepWorkerUrl() : null;
   if (url === null) {
-    const size = batchSize(jobs.length, 1);
-    for (let first = 0; first < jobs.length; first += size) {
-      const outcomes = runBatch(indexed, jobs.slice(first, first + size), engineOptions, full, options.afterWalk);
-      outcomes.forEach((outcome, k) => {
-        if ('output' in outcome) return put(first + k, outcome.output);
-        const e = outcome.thrown;
-        throw e instanceof InputError ? inRequest(indexOfJob[first + k]!, e.message) : e;
-      });
-    }
-    return;
+    // This thread runs each batch as it is handed out: one at a time.
+    const runSlots = (slots: readonly number[]): Promise<SlotOutcome[]> => {
+      const batch = slots.map((slot) => jobs[slot]!);
+      const outcomes = runBatch(indexed, batch, engineOptions, full, options.afterWalk);
+      return Promise.resolve(
+        outcomes.map((outcome, k) => {
+          if ('output' in outcome) return outcome;
+          const e = outcome.thrown;
+          return { error: e instanceof InputError ? inRequest(indexOfJob[slots[k]!]!, e.message) : (e as Error) };
+        }),
+      );
+    };
+    return runShared(jobs, batchSize(jobs.length, 1), 1, runSlots, put);
   }
   try {
     await runOnWorkers(indexed, jobs, url, { workers, options: engineOptions, full }, put);

@@ -22,7 +22,7 @@ function main(port: NonNullable<typeof parentPort>, data: SweepWorkerData): void
       const e = outcome.thrown;
       return { failure: { input: e instanceof InputError, message: e instanceof Error ? e.message : String(e) } };
     });
-    const reply: SweepWorkerReply = { slot: job.slot, replies };
+    const reply: SweepWorkerReply = { replies };
     port.postMessage(reply);
   });
 }

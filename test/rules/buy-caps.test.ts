@@ -6,7 +6,26 @@
  * Flat scenario (test/support/scenario.ts): no slippage, so a buy of A USD at p gets A / p tokens.
  */
 import { describe, expect, it } from 'vitest';
-import { at, buy, LEADER_A, near, onlyDeal, run, sell, TOKEN_X, type SwapExtra } from '../support/scenario.js';
+import { indexTape } from '../../src/engine/tape-index.js';
+import { replay } from '../../src/engine/replay.js';
+import { resolveEngineOptions } from '../../src/model/options.js';
+import { parseSimulatorRequest } from '../../src/model/request.js';
+import {
+  at,
+  buy,
+  FLAT_OPTIONS,
+  LEADER_A,
+  LEADER_B,
+  near,
+  onlyDeal,
+  request,
+  run,
+  sell,
+  tape,
+  TOKEN_X,
+  TOKEN_Y,
+  type SwapExtra,
+} from '../support/scenario.js';
 
 describe('the buy amount A and its caps (model 3.1)', () => {
   interface CapCase {
@@ -176,5 +195,49 @@ describe('the dupe limit (model 3.1 step 1)', () => {
       ['buy@100', 'sell@300'],
       ['buy@400'],
     ]);
+  });
+});
+
+describe('the least dupe limit of a run (ReplayResult.leastDupeLimit)', () => {
+  // X: A buys 4 times, B once (one deal, 4 dupe checks, at 0, 1, 2 and 3 dupes);
+  // Y: A buys twice (one dupe check, at 0 dupes).
+  const swaps = [
+    buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+    buy(LEADER_A, TOKEN_Y, at(150), 100, 1),
+    buy(LEADER_A, TOKEN_X, at(200), 100, 1),
+    buy(LEADER_B, TOKEN_X, at(300), 100, 1),
+    buy(LEADER_A, TOKEN_Y, at(350), 100, 1),
+    buy(LEADER_A, TOKEN_X, at(400), 100, 1),
+    buy(LEADER_A, TOKEN_X, at(500), 100, 1),
+  ];
+  const indexed = indexTape(tape(swaps));
+  const runWith = (maxDupe: number) => {
+    const parsed = parseSimulatorRequest(request({ wallets: [LEADER_A, LEADER_B], max_dupe_buy_times: maxDupe }));
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.error));
+    return replay(indexed, parsed.data, resolveEngineOptions(FLAT_OPTIONS));
+  };
+
+  it.each([
+    // every check passes: the last one at 3 dupes needs a limit of 4
+    { maxDupe: 9, least: 4 },
+    { maxDupe: 4, least: 4 },
+    // checks at 0, 1, 2 pass (the one at 2 needs 3); the one at 3 is refused
+    { maxDupe: 3, least: 3 },
+    // X: checks at 0 and 1 pass, 2 refused (B's buy counts as a dupe of the deal); Y: 0 passes
+    { maxDupe: 2, least: 2 },
+    // only the checks at 0 dupes pass, in X and in Y
+    { maxDupe: 1, least: 1 },
+    // every check refused: no dupe buy, so every limit from 0 gives the run
+    { maxDupe: 0, least: 0 },
+  ])('max_dupe_buy_times $maxDupe: $least', ({ maxDupe, least }) => {
+    expect(runWith(maxDupe).leastDupeLimit).toBe(least);
+  });
+
+  it("every limit from the least to the request's own gives the same deals; one below it does not", () => {
+    const trades = (maxDupe: number) => runWith(maxDupe).deals.map((d) => d.tradeCount);
+    // X: 1 + 4 dupes = 5 trades, Y: 2
+    expect(trades(9)).toEqual([5, 2]);
+    expect(trades(4)).toEqual([5, 2]);
+    expect(trades(3)).toEqual([4, 2]);
   });
 });

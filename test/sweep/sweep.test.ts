@@ -162,16 +162,17 @@ describe('sweep', () => {
     const paying = valid(requests[0]);
     const batch = [idle(requests[0]), paying, idle(requests[1])];
     const outcomes = runBatch(noNative, batch, options, false);
-    expect(outcomes[0]).toEqual({ output: runOne(noNative, batch[0]!, options, false) });
+    // A window with no swap: no dupe buy checked, every limit gives the run.
+    expect(outcomes[0]).toEqual({ output: runOne(noNative, batch[0]!, options, false), leastDupeLimit: 0 });
     expect((outcomes[1] as { thrown: Error }).thrown).toBeInstanceOf(InputError);
     expect((outcomes[1] as { thrown: Error }).thrown.message).toMatch(/native_prices is empty/);
-    expect(outcomes[2]).toEqual({ output: runOne(noNative, batch[2]!, options, false) });
+    expect(outcomes[2]).toEqual({ output: runOne(noNative, batch[2]!, options, false), leastDupeLimit: 0 });
     // Together, with the tape's native prices, each output is runOne's, whole responses included.
     const indexed = indexTape(tape);
     const all = requests.filter((r) => parseSimulatorRequest(r).success).map(valid);
     const defaults = resolveEngineOptions({});
-    expect(runBatch(indexed, all, defaults, true)).toEqual(
-      all.map((r) => ({ output: runOne(indexed, r, defaults, true) })),
+    expect(runBatch(indexed, all, defaults, true).map((o) => 'output' in o && o.output)).toEqual(
+      all.map((r) => runOne(indexed, r, defaults, true)),
     );
   });
 
