@@ -1,4 +1,4 @@
-import { Decimal, HUNDRED } from '../numeric/decimal.js';
+import { Decimal, HUNDRED, ZERO } from '../numeric/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 
@@ -19,6 +19,8 @@ export class BuySizer {
   private readonly maxPosition: Decimal;
   /** A buy of at most this is dust (`max_position_amount × 10⁻²⁰`) and skipped. */
   private readonly dustLimit: Decimal;
+  private lastLeaderUsd: Decimal | null = null;
+  private lastShare: Decimal = ZERO;
 
   constructor(
     request: Pick<SimulatorRequest, 'buy_percentage' | 'max_buy_amount' | 'max_position_amount' | 'strategy'>,
@@ -39,9 +41,18 @@ export class BuySizer {
     const room = invested === null ? this.maxPosition : this.maxPosition.minus(invested);
     // A full position leaves rounding dust as room, not space to buy (model 1.1, 3.1 step 3).
     if (room.lte(this.dustLimit)) return null;
-    let amount = this.fixedBuy ?? leaderUsd.times(this.buyFraction);
+    let amount = this.fixedBuy ?? this.share(leaderUsd);
     if (this.maxBuy.lt(amount)) amount = this.maxBuy;
     if (room.lt(amount)) amount = room;
     return amount.lte(this.dustLimit) ? null : amount;
+  }
+
+  /** `a × buy_percentage / 100`; the last one made is kept, for the followers of one walk with these settings. */
+  private share(leaderUsd: Decimal): Decimal {
+    if (leaderUsd !== this.lastLeaderUsd) {
+      this.lastLeaderUsd = leaderUsd;
+      this.lastShare = leaderUsd.times(this.buyFraction);
+    }
+    return this.lastShare;
   }
 }

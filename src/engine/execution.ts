@@ -24,6 +24,14 @@ export interface Fill {
   readonly execution: Decimal | null;
 }
 
+/** A fill and its inputs: the USD amount of a buy or the tokens of a sell, the price and liquidity. */
+interface MadeFill {
+  readonly usd: Decimal;
+  readonly p: Decimal;
+  readonly known: Liquidity | null;
+  readonly fill: Fill;
+}
+
 /** What an {@link ExecutionModel} is set up with: the network, the engine's options and the request's fee settings. */
 export interface ExecutionSetup {
   readonly network: Network;
@@ -83,6 +91,13 @@ export class ExecutionModel {
   /** The same for a failed transaction's fee. */
   private lastFailedNative: Decimal | null = null;
   private lastFailedFee: Decimal = ZERO;
+  /**
+   * The last buy and sell made and what they were made of: the followers of one walk with the
+   * same settings (a sweep's) often make the same trade one after the other, and equal inputs
+   * make an equal fill.
+   */
+  private lastBuy: MadeFill | null = null;
+  private lastSell: MadeFill | null = null;
   private readonly native: NativePriceSeries;
   /** See {@link ExecutionSetup.printed}. */
   private readonly printed: boolean;
@@ -104,6 +119,15 @@ export class ExecutionModel {
 
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
   buy(usd: Decimal, p: Decimal, known: Liquidity | null): Fill {
+    const last = this.lastBuy;
+    if (last !== null && p === last.p && known === last.known && (usd === last.usd || usd.eq(last.usd)))
+      return last.fill;
+    const fill = this.makeBuy(usd, p, known);
+    this.lastBuy = { usd, p, known, fill };
+    return fill;
+  }
+
+  private makeBuy(usd: Decimal, p: Decimal, known: Liquidity | null): Fill {
     const liquidity = known ?? this.assumed;
     let price: Decimal;
     let slippage = 0;
@@ -129,6 +153,15 @@ export class ExecutionModel {
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
   sell(quantity: Decimal, p: Decimal, known: Liquidity | null): Fill {
+    const last = this.lastSell;
+    if (last !== null && p === last.p && known === last.known && (quantity === last.usd || quantity.eq(last.usd)))
+      return last.fill;
+    const fill = this.makeSell(quantity, p, known);
+    this.lastSell = { usd: quantity, p, known, fill };
+    return fill;
+  }
+
+  private makeSell(quantity: Decimal, p: Decimal, known: Liquidity | null): Fill {
     const liquidity = known ?? this.assumed;
     const value = quantity.times(p);
     let usdAmount: Decimal;
