@@ -7,6 +7,7 @@ import type { IndexedTape } from '../engine/tape-index.js';
 import { buildResponse, copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { SummaryFold } from '../report/summary.js';
+import { SharedRuns } from './shared-runs.js';
 
 /**
  * What one setting of a sweep gives: its summary, the copier's wallet when the request reports
@@ -80,6 +81,40 @@ export function runBatch(
   for (let first = 0; first < requests.length; first += FOLLOWERS_A_WALK) {
     outcomes.push(...walkTogether(tape, requests.slice(first, first + FOLLOWERS_A_WALK), options, full));
     afterWalk?.();
+  }
+  return outcomes;
+}
+
+/**
+ * {@link runBatch} in the order of a {@link SharedRuns} over the batch: the largest dupe limit of
+ * each group first, its output the answer of the members from its least dupe limit up, the
+ * others run. For a host handed whole batches at once (a queue worker's chunk); each outcome is
+ * exactly {@link runBatch}'s. A request that fails answers only for itself.
+ */
+export function runBatchShared(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  full: boolean,
+  afterWalk?: () => void,
+): BatchOutcome[] {
+  const plan = new SharedRuns(requests);
+  const outcomes = new Array<BatchOutcome>(requests.length);
+  for (let slots = plan.take(FOLLOWERS_A_WALK); slots.length > 0; slots = plan.take(FOLLOWERS_A_WALK)) {
+    const ran = walkTogether(
+      tape,
+      slots.map((slot) => requests[slot]!),
+      options,
+      full,
+    );
+    afterWalk?.();
+    ran.forEach((outcome, k) => {
+      const slot = slots[k]!;
+      outcomes[slot] = outcome;
+      // A failed run answers nobody else: its group's members run on their own.
+      const least = 'output' in outcome ? outcome.leastDupeLimit : Number.POSITIVE_INFINITY;
+      for (const shared of plan.answered(slot, least)) outcomes[shared] = outcome;
+    });
   }
   return outcomes;
 }

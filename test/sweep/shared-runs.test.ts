@@ -12,7 +12,7 @@ import { sweep } from '../../src/sweep/index.js';
 import { scenarioArb } from '../support/arbitraries.js';
 import { indexTape } from '../../src/engine/tape-index.js';
 import { resolveEngineOptions } from '../../src/model/options.js';
-import { runBatch, runOne } from '../../src/sweep/run-one.js';
+import { runBatch, runBatchShared, runOne } from '../../src/sweep/run-one.js';
 import {
   at,
   buy,
@@ -103,19 +103,20 @@ describe('runShared', () => {
 });
 
 describe('a sweep over max_dupe_buy_times', () => {
+  // Token X bought 3 times and sold, Y twice, Z once: no deal takes more than 2 dupe buys.
+  const SWAPS = [
+    buy(LEADER_A, TOKEN_X, at(100), 100, 1),
+    buy(LEADER_A, TOKEN_Y, at(150), 50, 2),
+    buy(LEADER_A, TOKEN_X, at(200), 100, 1.5),
+    buy(LEADER_A, TOKEN_Z, at(250), 10, 3),
+    buy(LEADER_A, TOKEN_X, at(300), 100, 2),
+    buy(LEADER_A, TOKEN_Y, at(350), 50, 2.5),
+    sell(LEADER_A, TOKEN_X, at(400), 300, 3),
+    sell(LEADER_A, TOKEN_Y, at(450), 100, 2),
+  ];
+
   it("runs fewer requests than it answers, each answer runOne's", async () => {
-    // Token X bought 3 times and sold, Y twice, Z once: no deal takes more than 2 dupe buys.
-    const swaps = [
-      buy(LEADER_A, TOKEN_X, at(100), 100, 1),
-      buy(LEADER_A, TOKEN_Y, at(150), 50, 2),
-      buy(LEADER_A, TOKEN_X, at(200), 100, 1.5),
-      buy(LEADER_A, TOKEN_Z, at(250), 10, 3),
-      buy(LEADER_A, TOKEN_X, at(300), 100, 2),
-      buy(LEADER_A, TOKEN_Y, at(350), 50, 2.5),
-      sell(LEADER_A, TOKEN_X, at(400), 300, 3),
-      sell(LEADER_A, TOKEN_Y, at(450), 100, 2),
-    ];
-    const indexed = indexTape(scenarioTape(swaps));
+    const indexed = indexTape(scenarioTape(SWAPS));
     const options = resolveEngineOptions({});
     const reqs = [10, 50].flatMap((b) =>
       [0, 1, 2, 3, 4, 5].map((d) => parsed({ buy_percentage: b, max_dupe_buy_times: d })),
@@ -132,6 +133,22 @@ describe('a sweep over max_dupe_buy_times', () => {
     // Each group: its lead (limit 5) needs 2, so limits 2 to 4 take its output; 0 and 1 run.
     expect(ran).toEqual([5, 11, 0, 1, 6, 7]);
     expect(got[2]).toBe(got[5]);
+  });
+
+  it("in one batch (a queue worker's chunk) gives runBatch's outcomes in fewer walks", () => {
+    const indexed = indexTape(scenarioTape(SWAPS));
+    const options = resolveEngineOptions({});
+    const reqs = [0, 1, 2, 3, 4, 5].map((d) => parsed({ buy_percentage: 50, max_dupe_buy_times: d }));
+    let walks = 0;
+    const shared = runBatchShared(indexed, reqs, options, false, () => walks++);
+    expect(shared.map((o) => 'output' in o && o.output)).toEqual(reqs.map((r) => runOne(indexed, r, options, false)));
+    // The lead (limit 5) alone, then limits 0 and 1; limits 2 to 4 take the lead's output.
+    expect(walks).toBe(2);
+    // Without native prices every run fails, and each request gets its own failure.
+    const failing = runBatchShared(indexTape({ ...scenarioTape(SWAPS), native_prices: [] }), reqs, options, false);
+    expect(failing.map((o) => 'thrown' in o && (o.thrown as Error).message)).toEqual(
+      reqs.map(() => expect.stringMatching(/native_prices is empty/)),
+    );
   });
 
   it('gives each request the response simulate gives it (generated scenarios)', async () => {
