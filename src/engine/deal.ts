@@ -13,6 +13,15 @@ export class DealTotals {
   readonly soldUsd = new ExactSum();
   readonly boughtAtReference = new ExactSum();
   readonly soldAtReference = new ExactSum();
+
+  /** Adds what a deal added when it settled ({@link Deal.settledTotals}). */
+  addSettled(parts: readonly Decimal[]): void {
+    this.networkFee.add(parts[0]!);
+    this.botFee.add(parts[1]!);
+    this.soldUsd.add(parts[2]!);
+    this.boughtAtReference.add(parts[3]!);
+    this.soldAtReference.add(parts[4]!);
+  }
 }
 
 /** What a {@link Deal} is opened with. */
@@ -38,6 +47,10 @@ export interface DealSetup {
   readonly detailed: boolean;
   /** Where each sell puts its parts by lot, when they are wanted (the `leaders` report). */
   readonly sellParts?: SellParts | null;
+  /** The position in event order of the swap whose copy opens the deal (-1: not known). */
+  readonly openEvent?: number;
+  /** True to keep what the deal adds to the totals when it settles ({@link Deal.settledTotals}). */
+  readonly keepsTotals?: boolean;
 }
 
 /**
@@ -137,11 +150,33 @@ export class Deal {
   private qtyBeforeEmpty: Decimal = ZERO;
   private readonly botFeeRate: Decimal | null;
   private readonly detailed: boolean;
+  /** See {@link DealSetup.openEvent}. */
+  readonly openEvent: number;
+  private readonly keepsTotals: boolean;
+  /**
+   * What the deal added to the totals when it settled, in the order of {@link DealTotals}'s
+   * members (`networkFee`, `botFee`, `soldUsd`, `boughtAtReference`, `soldAtReference`); null
+   * unless set up to keep them. A sweep adds them to the totals of runs sliced by token.
+   */
+  settledTotals: readonly Decimal[] | null = null;
   /** Where a sell puts its parts by lot; null when they are not wanted. */
   private readonly sellParts: SellParts | null;
 
-  constructor({ index, tokenId, tokenAddress, leader, time, botFeeRate, detailed, sellParts = null }: DealSetup) {
+  constructor({
+    index,
+    tokenId,
+    tokenAddress,
+    leader,
+    time,
+    botFeeRate,
+    detailed,
+    sellParts = null,
+    openEvent = -1,
+    keepsTotals = false,
+  }: DealSetup) {
     this.sellParts = sellParts;
+    this.openEvent = openEvent;
+    this.keepsTotals = keepsTotals;
     this.index = index;
     this.tokenId = tokenId;
     this.tokenAddress = tokenAddress;
@@ -192,6 +227,9 @@ export class Deal {
     totals.soldUsd.add(this.soldUsd);
     totals.boughtAtReference.add(this.boughtAtReference);
     totals.soldAtReference.add(this.soldAtReference);
+    if (this.keepsTotals) {
+      this.settledTotals = [networkFee, botFee, this.soldUsd, this.boughtAtReference, this.soldAtReference];
+    }
     if (this.detailed) {
       this.networkFee = networkFee;
       this.botFee = botFee;

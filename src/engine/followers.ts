@@ -101,6 +101,8 @@ function makeFollowers(
       options,
       ...keptBy(control),
       ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(f) } : {}),
+      ...(control.onlyTokens?.(f) !== undefined ? { onlyTokens: control.onlyTokens(f)! } : {}),
+      ...(control.byToken === true ? { byToken: true } : {}),
     };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);

@@ -60,6 +60,12 @@ export interface ReplayResult {
    * (a sweep answers such requests with one run: `SharedRuns` in src/sweep/).
    */
   readonly leastDupeLimit: number;
+  /**
+   * The same by token id (0 for a token with no dupe buy let through, and past the array's end),
+   * when the control asks for it (`byToken`), else null: without a strategy the deals of one
+   * token depend on no other token's, so a limit from a token's entry up gives that token's deals.
+   */
+  readonly leastDupeLimitByToken: readonly number[] | null;
 }
 
 /** The copier's wallet at the end of a replay (copier-wallet.md 7), in exact decimals. */
@@ -102,6 +108,16 @@ export interface ReplayControl {
    * them. Default true.
    */
   readonly keepTapeDecimals?: boolean;
+  /**
+   * For a run sliced by token (a sweep's, `src/sweep/token-slices.ts`): follower `f` copies only
+   * the leader swaps of the tokens whose entry is 1 (undefined: every token).
+   */
+  readonly onlyTokens?: (follower: number) => Uint8Array | undefined;
+  /**
+   * True to keep, by token, the least dupe limit of the run ({@link ReplayResult.leastDupeLimitByToken}),
+   * and what each deal added to the totals ({@link Deal.settledTotals}). Default false.
+   */
+  readonly byToken?: boolean;
 }
 
 /** What a {@link Replay} is set up with. */
@@ -120,6 +136,10 @@ export interface ReplaySetup {
   readonly copierPoints?: boolean;
   /** Where closed deals go instead of the result (see {@link ReplayControl.closedDeals}). */
   readonly closedDeals?: ClosedDealSink;
+  /** The tokens whose leader swaps are copied (see {@link ReplayControl.onlyTokens}); default every one. */
+  readonly onlyTokens?: Uint8Array;
+  /** See {@link ReplayControl.byToken}. */
+  readonly byToken?: boolean;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
   /** Known prices; default: kept from the swaps as they come ({@link KnownPrices}). */
@@ -223,6 +243,8 @@ export function replay(
     tokenCount: tape.tokens.length,
     ...keptBy(control),
     ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(0) } : {}),
+    ...(control.onlyTokens?.(0) !== undefined ? { onlyTokens: control.onlyTokens(0)! } : {}),
+    ...(control.byToken === true ? { byToken: true } : {}),
     facts: new IndexedLeaderFacts(tape),
     prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
@@ -323,6 +345,10 @@ export class Replay {
   private events = 0;
   /** See {@link ReplayResult.leastDupeLimit}: the most dupe buys a deal had when one more was let through, plus one. */
   private leastDupeLimit = 0;
+  /** See {@link ReplayResult.leastDupeLimitByToken}; null when not asked for. */
+  private readonly leastDupeLimitByToken: number[] | null;
+  /** See {@link ReplaySetup.onlyTokens}; null: every token. */
+  private readonly onlyTokens: Uint8Array | null;
 
   constructor(setup: ReplaySetup) {
     const { request, options, tokenCount = 0, chart = true, trades = true, facts, prices, onHolding } = setup;
@@ -333,6 +359,8 @@ export class Replay {
     this.closing = setup.closedDeals === undefined ? null : new ClosingQueue(setup.closedDeals);
     this.deals = this.closing === null ? [] : null;
     this.openDealList = this.closing === null ? null : new OpenDeals();
+    this.leastDupeLimitByToken = setup.byToken === true ? [] : null;
+    this.onlyTokens = setup.onlyTokens ?? null;
     this.facts = facts ?? new StreamLeaderFacts(request.wallets.length);
     this.window = settings.window;
     this.exec = settings.exec;
@@ -451,6 +479,8 @@ export class Replay {
   ): void {
     const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
     if (time < this.window.start) return;
+    // A run sliced by token: the leader's holdings above are still asked, in event order.
+    if (this.onlyTokens !== null && this.onlyTokens[tokenId] !== 1) return;
     if (this.scheduler.delaysCopies) {
       this.schedule({
         due: time + this.scheduler.copyDelay,
@@ -532,6 +562,7 @@ export class Replay {
       leaders: this.leaders,
       wallets: this.request.wallets,
       leastDupeLimit: this.leastDupeLimit,
+      leastDupeLimitByToken: this.leastDupeLimitByToken,
       copier:
         cash === null || !this.wallet!.reported
           ? null
@@ -615,6 +646,8 @@ export class Replay {
         botFeeRate: this.exec.botFeeRate,
         detailed: this.trades !== null,
         sellParts: this.leaders?.sellParts ?? null,
+        openEvent: event,
+        keepsTotals: this.leastDupeLimitByToken !== null,
       });
       this.deals?.push(target);
       this.openDealList?.opened(target);
@@ -900,6 +933,11 @@ export class Replay {
       const dupes = deal.buys - 1;
       if (dupes >= this.request.max_dupe_buy_times) return 'dupe_limit';
       if (dupes >= this.leastDupeLimit) this.leastDupeLimit = dupes + 1;
+      const byToken = this.leastDupeLimitByToken;
+      if (byToken !== null) {
+        while (byToken.length <= tokenId) byToken.push(0);
+        if (dupes >= byToken[tokenId]!) byToken[tokenId] = dupes + 1;
+      }
       return null;
     }
     if (deal === undefined) return 'no_open_deal';

@@ -8,6 +8,7 @@ import { buildResponse, copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { SummaryFold } from '../report/summary.js';
 import { SharedRuns } from './shared-runs.js';
+import { ClosedDeals, leadDeals, type LeadDeals, slicedSummary, sliceable, tokensToReplay } from './token-slices.js';
 
 /**
  * What one setting of a sweep gives: its summary, the copier's wallet when the request reports
@@ -87,9 +88,12 @@ export function runBatch(
 
 /**
  * {@link runBatch} in the order of a {@link SharedRuns} over the batch: the largest dupe limit of
- * each group first, its output the answer of the members from its least dupe limit up, the
- * others run. For a host handed whole batches at once (a queue worker's chunk); each outcome is
- * exactly {@link runBatch}'s. A request that fails answers only for itself.
+ * each group first, its output the answer of the members from its least dupe limit up. The
+ * other members run too; without `full`, those without a strategy only in the tokens where the
+ * lead let through a dupe buy their limit refuses, the lead's deals taken for the rest
+ * (`token-slices.ts`). Each outcome's output is exactly {@link runBatch}'s. For a host handed a
+ * whole batch at once (a sweep's worker thread, a queue worker's chunk). A request that fails
+ * answers only for itself.
  */
 export function runBatchShared(
   tape: IndexedTape,
@@ -100,23 +104,88 @@ export function runBatchShared(
 ): BatchOutcome[] {
   const plan = new SharedRuns(requests);
   const outcomes = new Array<BatchOutcome>(requests.length);
+  /** By lead slot: what its run left for its members (null: nothing, they run whole). */
+  const leads = new Map<number, LeadDeals | null>();
   for (let slots = plan.take(FOLLOWERS_A_WALK); slots.length > 0; slots = plan.take(FOLLOWERS_A_WALK)) {
-    const ran = walkTogether(
-      tape,
-      slots.map((slot) => requests[slot]!),
-      options,
-      full,
-    );
+    const batch = slots.map((slot) => requests[slot]!);
+    const ran = full
+      ? walkTogether(tape, batch, options, full).map((outcome) => ({ outcome, lead: null }))
+      : walkSliced(
+          tape,
+          batch,
+          options,
+          slots.map((slot) => sliceOf(plan, leads, slot, requests[slot]!)),
+        );
     afterWalk?.();
-    ran.forEach((outcome, k) => {
+    ran.forEach(({ outcome, lead }, k) => {
       const slot = slots[k]!;
       outcomes[slot] = outcome;
+      if (plan.leadOf(slot) !== slot) return;
+      leads.set(slot, lead);
       // A failed run answers nobody else: its group's members run on their own.
       const least = 'output' in outcome ? outcome.leastDupeLimit : Number.POSITIVE_INFINITY;
       for (const shared of plan.answered(slot, least)) outcomes[shared] = outcome;
     });
   }
   return outcomes;
+}
+
+/**
+ * How a request of a batch runs: null when it cannot be sliced (a strategy); a lead keeps its
+ * deals by token; a member replays the tokens its lead's run does not answer.
+ */
+function sliceOf(
+  plan: SharedRuns,
+  leads: ReadonlyMap<number, LeadDeals | null>,
+  slot: number,
+  request: SimulatorRequest,
+): Slice | null {
+  if (!sliceable(request)) return null;
+  const lead = plan.leadOf(slot) === slot ? null : (leads.get(plan.leadOf(slot)) ?? null);
+  return lead === null ? WHOLE : { lead, tokens: tokensToReplay(lead, request.max_dupe_buy_times) };
+}
+
+/** A run sliced by token: with `lead`, only the tokens marked in `tokens`; else every token, its deals kept. */
+interface Slice {
+  readonly lead: LeadDeals | null;
+  readonly tokens: Uint8Array | null;
+}
+
+const WHOLE: Slice = { lead: null, tokens: null };
+
+/** One walk of summary-only runs, each sliced as `slices` say (null: as {@link walkTogether} runs it). */
+function walkSliced(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  slices: readonly (Slice | null)[],
+): { readonly outcome: BatchOutcome; readonly lead: LeadDeals | null }[] {
+  const folds: SummaryFold[] = [];
+  const closed: ClosedDeals[] = [];
+  let runs: ReplayResult[];
+  try {
+    runs = replayFollowers(tape, requests, options, {
+      chart: false,
+      trades: false,
+      byToken: true,
+      closedDeals: (f) => (slices[f] === null ? (folds[f] = new SummaryFold()) : (closed[f] = new ClosedDeals())),
+      onlyTokens: (f) => slices[f]?.tokens ?? undefined,
+    });
+  } catch {
+    // Each on its own, whole: a member of a lead that failed runs whole too.
+    return walkTogether(tape, requests, options, false).map((outcome) => ({ outcome, lead: null }));
+  }
+  return runs.map((run, k) => {
+    const slice = slices[k];
+    if (slice === null || slice === undefined) return { outcome: answerOf(run, tape, folds[k]), lead: null };
+    const summary = slicedSummary(run, closed[k]!, slice.lead, slice.tokens);
+    // A sliced run's own least limit covers only the tokens it replayed: it answers for itself alone.
+    const least = slice.lead === null ? run.leastDupeLimit : requests[k]!.max_dupe_buy_times;
+    return {
+      outcome: { output: { summary }, leastDupeLimit: least },
+      lead: slice.lead === null ? leadDeals(run, closed[k]!) : null,
+    };
+  });
 }
 
 function walkTogether(

@@ -11,11 +11,13 @@ import type { SweepOutput } from './run-one.js';
  * (`ReplayResult.leastDupeLimit`): a request with a limit from `m` to `d` answers every check
  * of that run as it did (a check refused under `d` has `c ≥ d`, so it is refused too), so it
  * has the very same response. A sweep over `max_dupe_buy_times` beside other settings then runs
- * the largest limit of each group first, and only the limits below its `m` on their own.
+ * the largest limit of each group first, and only the limits below its `m` on their own (and
+ * then, without a strategy, only in the tokens where the lead's run needs it: `token-slices.ts`).
  *
  * A group is the requests equal but for `max_dupe_buy_times`; its lead is the one with the
  * largest limit (the first of them in input order). The leads are ready at the start; the other
- * members of a group wait for their lead's answer, then run or take its output.
+ * members of a group wait for their lead's answer, then run or take its output. A sweep hands
+ * whole groups to a thread ({@link runShared}), which runs them in this order (`runBatchShared`).
  */
 export class SharedRuns {
   /** The slots ready to run, oldest first; `head` is the next one to hand out. */
@@ -27,21 +29,15 @@ export class SharedRuns {
   private readonly waiting: (number[] | null)[] = [];
   private readonly lead: number[] = [];
   private readonly limits: Int32Array;
-  /** Slots answered so far (by their own run or a lead's), and those failed. */
+  /** Slots answered so far, by their own run or a lead's. */
   private answeredCount = 0;
-  /** The earliest failed slot (Infinity: none): no slot after it is handed out. */
-  private firstFailed = Infinity;
 
   constructor(requests: readonly SimulatorRequest[]) {
-    this.groupOf = new Int32Array(requests.length);
+    this.groupOf = groupIds(requests);
     this.limits = Int32Array.from(requests, (r) => r.max_dupe_buy_times);
-    const groupByKey = new Map<string, number>();
-    requests.forEach((request, slot) => {
-      const key = JSON.stringify({ ...request, max_dupe_buy_times: 0 });
-      let group = groupByKey.get(key);
-      if (group === undefined) {
-        group = this.lead.length;
-        groupByKey.set(key, group);
+    requests.forEach((_, slot) => {
+      const group = this.groupOf[slot]!;
+      if (group === this.lead.length) {
         this.lead.push(slot);
         this.waiting.push([]);
       } else if (this.limits[slot]! > this.limits[this.lead[group]!]!) {
@@ -50,13 +46,17 @@ export class SharedRuns {
       } else {
         this.waiting[group]!.push(slot);
       }
-      this.groupOf[slot] = group;
     });
     for (const slot of this.lead) this.ready.push(slot);
     for (const members of this.waiting) members!.sort((a, b) => a - b);
   }
 
-  /** Every slot is answered or failed. */
+  /** The lead of slot `slot`'s group (the slot itself when it leads). */
+  leadOf(slot: number): number {
+    return this.lead[this.groupOf[slot]!]!;
+  }
+
+  /** Every slot is answered. */
   get done(): boolean {
     return this.answeredCount === this.groupOf.length;
   }
@@ -65,9 +65,7 @@ export class SharedRuns {
   take(size: number): number[] {
     const out: number[] = [];
     while (out.length < size && this.head < this.ready.length) {
-      const slot = this.ready[this.head++]!;
-      if (slot < this.firstFailed) out.push(slot);
-      else this.answeredCount++; // not to run: a failure before it ends the sweep
+      out.push(this.ready[this.head++]!);
     }
     return out;
   }
@@ -94,43 +92,54 @@ export class SharedRuns {
     }
     return shared;
   }
-
-  /**
-   * Slot `slot` failed. The sweep reports its earliest failure in input order, the same whatever
-   * the timing: slots after the earliest failure are no longer handed out, and every slot before
-   * it still runs, members waiting for a lead after it on their own.
-   */
-  failed(slot: number): void {
-    this.answeredCount++;
-    if (slot >= this.firstFailed) return;
-    this.firstFailed = slot;
-    for (let group = 0; group < this.waiting.length; group++) {
-      const members = this.waiting[group];
-      if (members === null || members === undefined || this.lead[group]! < slot) continue;
-      // The lead will not run (or has failed): its members run alone, those before the failure.
-      this.waiting[group] = null;
-      for (const member of members) {
-        if (member < slot) this.ready.push(member);
-        else this.answeredCount++;
-      }
-    }
-  }
-
-  /** The earliest failed slot, or null. */
-  get earliestFailure(): number | null {
-    return this.firstFailed === Infinity ? null : this.firstFailed;
-  }
 }
 
 /** A slot's outcome as a host ran it: its output and the run's least dupe limit, or its error. */
 export type SlotOutcome = { readonly output: SweepOutput; readonly leastDupeLimit: number } | { readonly error: Error };
 
 /**
- * Runs `requests` in the order of a {@link SharedRuns}: batches of up to `size` ready slots, at
- * most `concurrency` at once, each given to `runSlots` (a worker thread, or this thread).
- * `onOutput` gets every slot's output, in completion order, those a lead answers with the lead's.
- * Settles once every slot is answered, or rejects with the error of the earliest failed slot in
- * input order (the same whatever the timing), or at once with the error of `runSlots` itself.
+ * Each request's group ({@link SharedRuns}): groups numbered in the order of their first request.
+ */
+function groupIds(requests: readonly SimulatorRequest[]): Int32Array {
+  const ids = new Int32Array(requests.length);
+  const byKey = new Map<string, number>();
+  requests.forEach((request, slot) => {
+    const key = JSON.stringify({ ...request, max_dupe_buy_times: 0 });
+    let id = byKey.get(key);
+    if (id === undefined) byKey.set(key, (id = byKey.size));
+    ids[slot] = id;
+  });
+  return ids;
+}
+
+/**
+ * The requests in batches of whole groups ({@link SharedRuns}), in the order of their groups'
+ * first requests: groups are added to a batch until it holds `size` requests or more.
+ */
+export function groupBatches(requests: readonly SimulatorRequest[], size: number): number[][] {
+  const groups: number[][] = [];
+  groupIds(requests).forEach((id, slot) => (groups[id] ??= []).push(slot));
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  for (const group of groups) {
+    batch.push(...group);
+    if (batch.length >= size) {
+      batches.push(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * Runs `requests` in batches of whole groups ({@link groupBatches}), at most `concurrency` at
+ * once, each given to `runSlots` (a worker thread, or this thread), which runs it in the order
+ * of a {@link SharedRuns} (`runBatchShared`). `onOutput` gets every slot's output, in completion
+ * order. Settles once every slot is answered; when a slot fails, starts no batch whose first
+ * request lies after it and rejects, once those under way have finished, with the error of the
+ * earliest failed slot in input order (the same whatever the timing); rejects at once with the
+ * error of `runSlots` itself.
  */
 export function runShared(
   requests: readonly SimulatorRequest[],
@@ -139,9 +148,11 @@ export function runShared(
   runSlots: (slots: readonly number[]) => Promise<readonly SlotOutcome[]>,
   onOutput: (slot: number, output: SweepOutput) => void,
 ): Promise<void> {
-  const plan = new SharedRuns(requests);
-  const errors = new Map<number, Error>();
+  const batches = groupBatches(requests, size);
+  let next = 0;
   let running = 0;
+  let failed = Number.POSITIVE_INFINITY;
+  let failure: Error | undefined;
   return new Promise<void>((resolve, reject) => {
     let settled = false;
     const settle = (error?: Error): void => {
@@ -157,12 +168,10 @@ export function runShared(
         outcomes.forEach((outcome, k) => {
           const slot = slots[k]!;
           if ('error' in outcome) {
-            errors.set(slot, outcome.error);
-            plan.failed(slot);
-            return;
+            if (slot < failed) [failed, failure] = [slot, outcome.error];
+          } else {
+            onOutput(slot, outcome.output);
           }
-          onOutput(slot, outcome.output);
-          for (const shared of plan.answered(slot, outcome.leastDupeLimit)) onOutput(shared, outcome.output);
         });
       } catch (e) {
         return settle(e as Error);
@@ -170,17 +179,12 @@ export function runShared(
       feed();
     };
     const feed = (): void => {
-      while (running < concurrency) {
-        const slots = plan.take(size);
-        if (slots.length === 0) break;
+      while (running < concurrency && next < batches.length && batches[next]![0]! < failed) {
+        const slots = batches[next++]!;
         running++;
         runSlots(slots).then((outcomes) => take(slots, outcomes), settle);
       }
-      if (running > 0) return;
-      const failed = plan.earliestFailure;
-      if (failed !== null) settle(errors.get(failed));
-      else if (plan.done) settle();
-      else settle(new Error('a sweep stopped with requests that nothing could run'));
+      if (running === 0) settle(failure);
     };
     feed();
   });

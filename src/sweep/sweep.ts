@@ -6,7 +6,7 @@ import type { CopierResultJson, SimulationSummary, SimulatorResponse } from '../
 import type { Tape, TapeInput } from '../model/tape.js';
 import { indexTape, type IndexedTape } from '../engine/tape-index.js';
 import { batchSize, runOnWorkers, SweepJobError, sweepWorkerUrl } from './pool.js';
-import { runBatch, type SweepOutput } from './run-one.js';
+import { runBatchShared, type SweepOutput } from './run-one.js';
 import { runShared, type SharedRuns, type SlotOutcome } from './shared-runs.js';
 import { checkSweepRequest } from './sweep-request.js';
 
@@ -90,7 +90,7 @@ export async function sweepEach(
     // This thread runs each batch as it is handed out: one at a time.
     const runSlots = (slots: readonly number[]): Promise<SlotOutcome[]> => {
       const batch = slots.map((slot) => jobs[slot]!);
-      const outcomes = runBatch(indexed, batch, engineOptions, full, options.afterWalk);
+      const outcomes = runBatchShared(indexed, batch, engineOptions, full, options.afterWalk);
       return Promise.resolve(
         outcomes.map((outcome, k) => {
           if ('output' in outcome) return outcome;

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { InputError } from '../model/errors.js';
 import type { EngineOptions } from '../model/options.js';
-import { runBatch } from '../sweep/run-one.js';
+import { runBatchShared } from '../sweep/run-one.js';
 import type { SweepJob, SweepSlotReply, SweepWorkerData, SweepWorkerReply } from '../sweep/pool.js';
 import { unpackTape } from '../sweep/tape-transfer.js';
 import { collectYoungGeneration } from './young-collection.js';
@@ -16,7 +16,7 @@ function main(port: NonNullable<typeof parentPort>, data: SweepWorkerData): void
   const tape = unpackTape(data.tape);
   const options: EngineOptions = data.options;
   port.on('message', (job: SweepJob) => {
-    const outcomes = runBatch(tape, job.requests, options, data.full, collectYoungGeneration);
+    const outcomes = runBatchShared(tape, job.requests, options, data.full, collectYoungGeneration);
     const replies = outcomes.map((outcome): SweepSlotReply => {
       if ('output' in outcome) return outcome;
       const e = outcome.thrown;

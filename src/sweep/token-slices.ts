@@ -1,0 +1,100 @@
+import type { ClosedDealSink } from '../engine/closing-queue.js';
+import type { Deal } from '../engine/deal.js';
+import type { ReplayResult } from '../engine/replay.js';
+import type { SimulatorRequest } from '../model/request.js';
+import type { SimulationSummary } from '../model/response.js';
+import { dealResults, type DealResult } from '../report/deal-results.js';
+import { summaryJson } from '../report/response.js';
+import { SummaryFold } from '../report/summary.js';
+
+/**
+ * Runs of a sweep sliced by token. Without a strategy a request's deals in one token depend on no
+ * other token's (no cash, no limit on open deals, exits and time-fixes by deal), so a request
+ * that differs from its group's lead only in a smaller `max_dupe_buy_times` has the lead's very
+ * deals in every token where the lead let through no dupe buy its limit refuses
+ * (`ReplayResult.leastDupeLimitByToken`). It replays only the other tokens' leader swaps and
+ * takes the lead's deals for the rest: its summary folds the two sets of closed deals merged
+ * in closing order (closing time, ties in deal order: the order of the swaps that opened them),
+ * the open deals, and the totals both added.
+ */
+
+/** What a lead's run leaves for the runs sliced from it. */
+export interface LeadDeals {
+  /** Its closed deals, in closing order, each with its settled totals. */
+  readonly closed: readonly Deal[];
+  /** Its deals open at the window's end, with their results, in deal order. */
+  readonly open: readonly DealResult[];
+  /** By token id, the least dupe limit of its deals in the token (0 past the end). */
+  readonly leastByToken: readonly number[];
+}
+
+/** A summary-only run's closed deals as they close, kept for {@link slicedSummary}. */
+export class ClosedDeals implements ClosedDealSink {
+  readonly deals: Deal[] = [];
+
+  add(deal: Deal): void {
+    this.deals.push(deal);
+  }
+}
+
+/** Whether a request's runs may be sliced by token: it has no strategy. */
+export function sliceable(request: SimulatorRequest): boolean {
+  return request.strategy === undefined || request.strategy === null;
+}
+
+/** What a finished run of a lead leaves ({@link LeadDeals}); its run asked for `byToken`. */
+export function leadDeals(run: ReplayResult, closed: ClosedDeals): LeadDeals {
+  return { closed: closed.deals, open: dealResults(run), leastByToken: run.leastDupeLimitByToken ?? [] };
+}
+
+/** The tokens a request with dupe limit `limit` replays itself: 1 where the lead let through a dupe buy it refuses. */
+export function tokensToReplay(lead: LeadDeals, limit: number): Uint8Array {
+  const tokens = new Uint8Array(lead.leastByToken.length);
+  lead.leastByToken.forEach((least, tokenId) => {
+    if (least > limit) tokens[tokenId] = 1;
+  });
+  return tokens;
+}
+
+/**
+ * The summary of a run: its own deals, and with `lead` the lead's deals in the tokens it did not
+ * replay (`replayed[tokenId] !== 1`). The run's totals take the lead's deals' settled totals.
+ */
+export function slicedSummary(
+  run: ReplayResult,
+  closed: ClosedDeals,
+  lead: LeadDeals | null,
+  replayed: Uint8Array | null,
+): SimulationSummary {
+  const fromLead = (deal: Deal): boolean => lead !== null && replayed !== null && replayed[deal.tokenId] !== 1;
+  const takenClosed = lead === null ? [] : lead.closed.filter(fromLead);
+  const takenOpen = lead === null ? [] : lead.open.filter((r) => fromLead(r.deal));
+  const totals = run.totals;
+  for (const deal of takenClosed) totals.addSettled(deal.settledTotals!);
+  for (const r of takenOpen) totals.addSettled(r.deal.settledTotals!);
+  const fold = new SummaryFold();
+  for (const deal of inClosingOrder(takenClosed, closed.deals)) fold.add(deal);
+  const open = [...takenOpen, ...dealResults(run)].sort((a, b) => a.deal.openEvent - b.deal.openEvent);
+  for (const r of open) fold.addOpen(r);
+  return summaryJson(fold.summary(totals));
+}
+
+/** Two lists of closed deals, each in closing order, merged: by closing time, ties in the order the deals opened. */
+function inClosingOrder(a: readonly Deal[], b: readonly Deal[]): Deal[] {
+  if (a.length === 0) return b as Deal[];
+  if (b.length === 0) return a as Deal[];
+  const out: Deal[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    const first = x.closeTime !== y.closeTime ? x.closeTime < y.closeTime : x.openEvent < y.openEvent;
+    out.push(first ? x : y);
+    if (first) i++;
+    else j++;
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
