@@ -93,7 +93,9 @@ export function runBatch(
  * lead let through a dupe buy their limit refuses, the lead's deals taken for the rest
  * (`token-slices.ts`). Each outcome's output is exactly {@link runBatch}'s. For a host handed a
  * whole batch at once (a sweep's worker thread, a queue worker's chunk). A request that fails
- * answers only for itself.
+ * answers only for itself. A batch whose groups hold at most {@link FOLLOWERS_A_WALK} requests
+ * each runs as {@link runBatch} does: a lead alone in its walk, then a member replaying most
+ * tokens, would cost more than the two walking together.
  */
 export function runBatchShared(
   tape: IndexedTape,
@@ -103,6 +105,8 @@ export function runBatchShared(
   afterWalk?: () => void,
 ): BatchOutcome[] {
   const plan = new SharedRuns(requests);
+  // A group of a walk's size or less gains nothing: its requests walk together as they are.
+  if (plan.largestGroup <= FOLLOWERS_A_WALK) return runBatch(tape, requests, options, full, afterWalk);
   const outcomes = new Array<BatchOutcome>(requests.length);
   /** By lead slot: what its run left for its members (null: nothing, they run whole). */
   const leads = new Map<number, LeadDeals | null>();

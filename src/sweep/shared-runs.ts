@@ -29,8 +29,6 @@ export class SharedRuns {
   private readonly waiting: (number[] | null)[] = [];
   private readonly lead: number[] = [];
   private readonly limits: Int32Array;
-  /** Slots answered so far, by their own run or a lead's. */
-  private answeredCount = 0;
 
   constructor(requests: readonly SimulatorRequest[]) {
     this.groupOf = groupIds(requests);
@@ -51,14 +49,14 @@ export class SharedRuns {
     for (const members of this.waiting) members!.sort((a, b) => a - b);
   }
 
+  /** The number of requests of the largest group. */
+  get largestGroup(): number {
+    return Math.max(0, ...this.waiting.map((members) => (members?.length ?? 0) + 1));
+  }
+
   /** The lead of slot `slot`'s group (the slot itself when it leads). */
   leadOf(slot: number): number {
     return this.lead[this.groupOf[slot]!]!;
-  }
-
-  /** Every slot is answered. */
-  get done(): boolean {
-    return this.answeredCount === this.groupOf.length;
   }
 
   /** Up to `size` slots to run now, in the order they became ready (empty: none is, for now). */
@@ -76,7 +74,6 @@ export class SharedRuns {
    * group's other waiting members become ready.
    */
   answered(slot: number, leastDupeLimit: number): number[] {
-    this.answeredCount++;
     const group = this.groupOf[slot]!;
     const members = this.lead[group] === slot ? this.waiting[group] : null;
     if (members === null || members === undefined) return [];
@@ -85,7 +82,6 @@ export class SharedRuns {
     for (const member of members) {
       if (this.limits[member]! >= leastDupeLimit) {
         shared.push(member);
-        this.answeredCount++;
       } else {
         this.ready.push(member);
       }

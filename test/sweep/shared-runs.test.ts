@@ -49,9 +49,9 @@ describe('SharedRuns', () => {
     // Slot 5 (limit 2) let through dupe buys at 0 dupes only (least limit 1): slot 6 (limit 0) runs alone.
     expect(plan.answered(5, 1)).toEqual([]);
     expect(plan.take(1)).toEqual([6]);
-    expect(plan.done).toBe(false);
+    // Members answer nobody: nothing more to run.
     for (const slot of [0, 1, 6]) expect(plan.answered(slot, 0)).toEqual([]);
-    expect(plan.done).toBe(true);
+    expect(plan.take(16)).toEqual([]);
     expect(plan.leadOf(2)).toBe(4);
     expect(plan.leadOf(6)).toBe(5);
   });
@@ -61,7 +61,7 @@ describe('SharedRuns', () => {
     const plan = new SharedRuns(same);
     expect(plan.take(16)).toEqual([0]);
     expect(plan.answered(0, 1)).toEqual([1, 2]);
-    expect(plan.done).toBe(true);
+    expect(plan.take(16)).toEqual([]);
   });
 });
 
