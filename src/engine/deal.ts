@@ -14,13 +14,22 @@ export class DealTotals {
   readonly boughtAtReference = new ExactSum();
   readonly soldAtReference = new ExactSum();
 
-  /** Adds what a deal added when it settled ({@link Deal.settledTotals}). */
-  addSettled(parts: readonly Decimal[]): void {
-    this.networkFee.add(parts[0]!);
-    this.botFee.add(parts[1]!);
-    this.soldUsd.add(parts[2]!);
-    this.boughtAtReference.add(parts[3]!);
-    this.soldAtReference.add(parts[4]!);
+  /** Adds what a deal added when it settled ({@link Deal.settledTotals}); `sign` -1 takes it away. */
+  addSettled(parts: readonly Decimal[], sign: 1 | -1 = 1): void {
+    this.networkFee.add(parts[0]!, sign);
+    this.botFee.add(parts[1]!, sign);
+    this.soldUsd.add(parts[2]!, sign);
+    this.boughtAtReference.add(parts[3]!, sign);
+    this.soldAtReference.add(parts[4]!, sign);
+  }
+
+  /** Adds other totals, exactly. */
+  addTotals(other: DealTotals): void {
+    this.networkFee.addSum(other.networkFee);
+    this.botFee.addSum(other.botFee);
+    this.soldUsd.addSum(other.soldUsd);
+    this.boughtAtReference.addSum(other.boughtAtReference);
+    this.soldAtReference.addSum(other.soldAtReference);
   }
 }
 

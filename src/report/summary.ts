@@ -49,11 +49,30 @@ export class SummaryFold implements ClosedDealSink {
 
   /** The next closed deal in closing order: its `pnl_total` is its `pnl_realized`. */
   add(deal: Deal): void {
+    this.addClosedSums(deal, 1);
+    this.addInOrder(deal);
+  }
+
+  /**
+   * The next closed deal's place in the closing order alone, its sums given apart
+   * ({@link addClosedSums}, {@link addClosedSumsOf}): the figures that depend on the order.
+   */
+  addInOrder(deal: Deal): void {
     const pnl = deal.pnlRealized;
-    this.realized.add(pnl);
-    this.closedInvestment.add(deal.boughtUsd);
     this.linearity.add(pnl);
     this.dominance.add(pnl);
+  }
+
+  /** A closed deal's sums, whatever its place in the order; `sign` -1 takes them away. */
+  addClosedSums(deal: Deal, sign: 1 | -1): void {
+    this.realized.add(deal.pnlRealized, sign);
+    this.closedInvestment.add(deal.boughtUsd, sign);
+  }
+
+  /** Closed deals' sums at once: their `pnl_realized` and `investment_amount`, as exact sums. */
+  addClosedSumsOf(realized: ExactSum, invested: ExactSum): void {
+    this.realized.addSum(realized);
+    this.closedInvestment.addSum(invested);
   }
 
   /** The result of a deal open at the window's end. */

@@ -1,6 +1,7 @@
 import type { ClosedDealSink } from '../engine/closing-queue.js';
-import type { Deal } from '../engine/deal.js';
+import { type Deal, DealTotals } from '../engine/deal.js';
 import type { ReplayResult } from '../engine/replay.js';
+import { ExactSum } from '../numeric/decimal.js';
 import type { SimulatorRequest } from '../model/request.js';
 import type { SimulationSummary } from '../model/response.js';
 import { dealResults, type DealResult } from '../report/deal-results.js';
@@ -26,6 +27,10 @@ export interface LeadDeals {
   readonly open: readonly DealResult[];
   /** By token id, the least dupe limit of its deals in the token (0 past the end). */
   readonly leastByToken: readonly number[];
+  /** Over its closed deals: the settled totals, `pnl_realized` and `investment_amount`, exact. */
+  readonly closedTotals: DealTotals;
+  readonly closedRealized: ExactSum;
+  readonly closedInvested: ExactSum;
 }
 
 /** A summary-only run's closed deals as they close, kept for {@link slicedSummary}. */
@@ -44,7 +49,22 @@ export function sliceable(request: SimulatorRequest): boolean {
 
 /** What a finished run of a lead leaves ({@link LeadDeals}); its run asked for `byToken`. */
 export function leadDeals(run: ReplayResult, closed: ClosedDeals): LeadDeals {
-  return { closed: closed.deals, open: dealResults(run), leastByToken: run.leastDupeLimitByToken ?? [] };
+  const closedTotals = new DealTotals();
+  const closedRealized = new ExactSum();
+  const closedInvested = new ExactSum();
+  for (const deal of closed.deals) {
+    closedTotals.addSettled(deal.settledTotals!);
+    closedRealized.add(deal.pnlRealized);
+    closedInvested.add(deal.boughtUsd);
+  }
+  return {
+    closed: closed.deals,
+    open: dealResults(run),
+    leastByToken: run.leastDupeLimitByToken ?? [],
+    closedTotals,
+    closedRealized,
+    closedInvested,
+  };
 }
 
 /** The tokens a request with dupe limit `limit` replays itself: 1 where the lead let through a dupe buy it refuses. */
@@ -70,10 +90,26 @@ export function slicedSummary(
   const takenClosed = lead === null ? [] : lead.closed.filter(fromLead);
   const takenOpen = lead === null ? [] : lead.open.filter((r) => fromLead(r.deal));
   const totals = run.totals;
-  for (const deal of takenClosed) totals.addSettled(deal.settledTotals!);
-  for (const r of takenOpen) totals.addSettled(r.deal.settledTotals!);
   const fold = new SummaryFold();
-  for (const deal of inClosingOrder(takenClosed, closed.deals)) fold.add(deal);
+  // The taken deals' order-free sums: added one by one, or when they are most of the lead's
+  // closed deals, the lead's whole sums less those of the deals not taken.
+  if (lead !== null && 2 * takenClosed.length > lead.closed.length) {
+    totals.addTotals(lead.closedTotals);
+    fold.addClosedSumsOf(lead.closedRealized, lead.closedInvested);
+    for (const deal of lead.closed) {
+      if (fromLead(deal)) continue;
+      totals.addSettled(deal.settledTotals!, -1);
+      fold.addClosedSums(deal, -1);
+    }
+  } else {
+    for (const deal of takenClosed) {
+      totals.addSettled(deal.settledTotals!);
+      fold.addClosedSums(deal, 1);
+    }
+  }
+  for (const r of takenOpen) totals.addSettled(r.deal.settledTotals!);
+  for (const deal of closed.deals) fold.addClosedSums(deal, 1);
+  for (const deal of inClosingOrder(takenClosed, closed.deals)) fold.addInOrder(deal);
   const open = [...takenOpen, ...dealResults(run)].sort((a, b) => a.deal.openEvent - b.deal.openEvent);
   for (const r of open) fold.addOpen(r);
   return summaryJson(fold.summary(totals));
