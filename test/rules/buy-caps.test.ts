@@ -233,6 +233,25 @@ describe('the least dupe limit of a run (ReplayResult.leastDupeLimit)', () => {
     expect(runWith(maxDupe).leastDupeLimit).toBe(least);
   });
 
+  it('by token with `byToken`: X needs 4, Y 1; a run of X alone under limit 2 copies no Y swap', () => {
+    const parsed = parseSimulatorRequest(request({ wallets: [LEADER_A, LEADER_B], max_dupe_buy_times: 9 }));
+    if (!parsed.success) throw new Error(JSON.stringify(parsed.error));
+    const options = resolveEngineOptions(FLAT_OPTIONS);
+    // The first swap is of X, the second of Y.
+    const [x, y] = [indexed.tokenOf[0]!, indexed.tokenOf[1]!];
+    const byToken = replay(indexed, parsed.data, options, { byToken: true }).leastDupeLimitByToken!;
+    expect([byToken[x], byToken[y]]).toEqual([4, 1]);
+    expect(runWith(9).leastDupeLimitByToken).toBeNull();
+    // onlyTokens: X's leader swaps alone are copied; Y's holdings are still followed, its swaps not copied.
+    const onlyX = new Uint8Array(2);
+    onlyX[x] = 1;
+    const limited = parseSimulatorRequest(request({ wallets: [LEADER_A, LEADER_B], max_dupe_buy_times: 2 }));
+    if (!limited.success) throw new Error(JSON.stringify(limited.error));
+    const sliced = replay(indexed, limited.data, options, { onlyTokens: () => onlyX });
+    // X under limit 2: the opening buy and 2 dupes
+    expect(sliced.deals.map((d) => [d.tokenId, d.tradeCount])).toEqual([[x, 3]]);
+  });
+
   it("every limit from the least to the request's own gives the same deals; one below it does not", () => {
     const trades = (maxDupe: number) => runWith(maxDupe).deals.map((d) => d.tradeCount);
     // X: 1 + 4 dupes = 5 trades, Y: 2
