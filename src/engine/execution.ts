@@ -26,10 +26,16 @@ export interface Fill {
 
 /** A fill and its inputs: the USD amount of a buy or the tokens of a sell, the price and liquidity. */
 interface MadeFill {
-  readonly usd: Decimal;
+  readonly amount: Decimal;
   readonly p: Decimal;
   readonly known: Liquidity | null;
   readonly fill: Fill;
+}
+
+/** `made`'s fill if made of the same inputs (price and liquidity objects, the amount by value), else null. */
+function sameFill(made: MadeFill | null, amount: Decimal, p: Decimal, known: Liquidity | null): Fill | null {
+  if (made === null || p !== made.p || known !== made.known) return null;
+  return amount === made.amount || amount.eq(made.amount) ? made.fill : null;
 }
 
 /** What an {@link ExecutionModel} is set up with: the network, the engine's options and the request's fee settings. */
@@ -119,11 +125,10 @@ export class ExecutionModel {
 
   /** A buy of `usd` USD at reference price `p` against liquidity `liquidity` (null: unknown). */
   buy(usd: Decimal, p: Decimal, known: Liquidity | null): Fill {
-    const last = this.lastBuy;
-    if (last !== null && p === last.p && known === last.known && (usd === last.usd || usd.eq(last.usd)))
-      return last.fill;
+    const same = sameFill(this.lastBuy, usd, p, known);
+    if (same !== null) return same;
     const fill = this.makeBuy(usd, p, known);
-    this.lastBuy = { usd, p, known, fill };
+    this.lastBuy = { amount: usd, p, known, fill };
     return fill;
   }
 
@@ -153,11 +158,10 @@ export class ExecutionModel {
 
   /** A sell of `quantity` tokens at reference price `p` against liquidity `liquidity`. */
   sell(quantity: Decimal, p: Decimal, known: Liquidity | null): Fill {
-    const last = this.lastSell;
-    if (last !== null && p === last.p && known === last.known && (quantity === last.usd || quantity.eq(last.usd)))
-      return last.fill;
+    const same = sameFill(this.lastSell, quantity, p, known);
+    if (same !== null) return same;
     const fill = this.makeSell(quantity, p, known);
-    this.lastSell = { usd: quantity, p, known, fill };
+    this.lastSell = { amount: quantity, p, known, fill };
     return fill;
   }
 

@@ -5,9 +5,9 @@ import { IndexedLeaderFacts } from './leader-facts.js';
 import {
   PROGRESS_EVERY,
   Replay,
-  keptBy,
   replaySettings,
   replaySettingsKey,
+  setupFrom,
   type ReplayControl,
   type ReplayResult,
   type ReplaySettings,
@@ -99,10 +99,7 @@ function makeFollowers(
       native,
       request,
       options,
-      ...keptBy(control),
-      ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(f) } : {}),
-      ...(control.onlyTokens?.(f) !== undefined ? { onlyTokens: control.onlyTokens(f)! } : {}),
-      ...(control.byToken === true ? { byToken: true } : {}),
+      ...setupFrom(control, f),
     };
     const key = replaySettingsKey(request);
     let settings = settingsByKey.get(key);

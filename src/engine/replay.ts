@@ -241,10 +241,7 @@ export function replay(
     request,
     options,
     tokenCount: tape.tokens.length,
-    ...keptBy(control),
-    ...(control.closedDeals !== undefined ? { closedDeals: control.closedDeals(0) } : {}),
-    ...(control.onlyTokens?.(0) !== undefined ? { onlyTokens: control.onlyTokens(0)! } : {}),
-    ...(control.byToken === true ? { byToken: true } : {}),
+    ...setupFrom(control, 0),
     facts: new IndexedLeaderFacts(tape),
     prices: new IndexedKnownPrices(tape, PriceThreshold.of(options.min_price_swap_usd)),
   });
@@ -259,11 +256,24 @@ export function replay(
 }
 
 /**
- * What a replay of an indexed tape keeps, as its control asks: the chart and the trades unless
- * told not to, the copier's points only when asked for.
+ * What follower `follower` (0 for `replay`) of a replay of an indexed tape is set up with, as its
+ * control asks: the chart and the trades unless told not to, the copier's points only when asked
+ * for, where its closed deals go, the tokens it copies and whether it keeps its figures by token.
  */
-export function keptBy(control: ReplayControl): Pick<ReplaySetup, 'chart' | 'trades' | 'copierPoints'> {
-  return { chart: control.chart ?? true, trades: control.trades ?? true, copierPoints: control.copierPoints ?? false };
+export function setupFrom(
+  control: ReplayControl,
+  follower: number,
+): Pick<ReplaySetup, 'chart' | 'trades' | 'copierPoints' | 'closedDeals' | 'onlyTokens' | 'byToken'> {
+  const closedDeals = control.closedDeals?.(follower);
+  const onlyTokens = control.onlyTokens?.(follower);
+  return {
+    chart: control.chart ?? true,
+    trades: control.trades ?? true,
+    copierPoints: control.copierPoints ?? false,
+    ...(closedDeals !== undefined ? { closedDeals } : {}),
+    ...(onlyTokens !== undefined ? { onlyTokens } : {}),
+    byToken: control.byToken ?? false,
+  };
 }
 
 /**

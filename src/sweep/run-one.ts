@@ -8,7 +8,15 @@ import { buildResponse, copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { SummaryFold } from '../report/summary.js';
 import { SharedRuns } from './shared-runs.js';
-import { ClosedDeals, leadDeals, type LeadDeals, slicedSummary, sliceable, tokensToReplay } from './token-slices.js';
+import {
+  ClosedDeals,
+  leadDeals,
+  type LeadDeals,
+  leadSummary,
+  slicedSummary,
+  sliceable,
+  tokensToReplay,
+} from './token-slices.js';
 
 /**
  * What one setting of a sweep gives: its summary, the copier's wallet when the request reports
@@ -150,10 +158,7 @@ function sliceOf(
 }
 
 /** A run sliced by token: with `lead`, only the tokens marked in `tokens`; else every token, its deals kept. */
-interface Slice {
-  readonly lead: LeadDeals | null;
-  readonly tokens: Uint8Array | null;
-}
+type Slice = { readonly lead: null; readonly tokens: null } | { readonly lead: LeadDeals; readonly tokens: Uint8Array };
 
 const WHOLE: Slice = { lead: null, tokens: null };
 
@@ -177,18 +182,18 @@ function walkSliced(
     });
   } catch {
     // Each on its own, whole: a member of a lead that failed runs whole too.
-    return walkTogether(tape, requests, options, false).map((outcome) => ({ outcome, lead: null }));
+    return eachAlone(tape, requests, options, false).map((outcome) => ({ outcome, lead: null }));
   }
   return runs.map((run, k) => {
     const slice = slices[k];
     if (slice === null || slice === undefined) return { outcome: answerOf(run, tape, folds[k]), lead: null };
-    const summary = slicedSummary(run, closed[k]!, slice.lead, slice.tokens);
+    if (slice.lead === null) {
+      const lead = leadDeals(run, closed[k]!);
+      return { outcome: { output: { summary: leadSummary(run, lead) }, leastDupeLimit: run.leastDupeLimit }, lead };
+    }
     // A sliced run's own least limit covers only the tokens it replayed: it answers for itself alone.
-    const least = slice.lead === null ? run.leastDupeLimit : requests[k]!.max_dupe_buy_times;
-    return {
-      outcome: { output: { summary }, leastDupeLimit: least },
-      lead: slice.lead === null ? leadDeals(run, closed[k]!) : null,
-    };
+    const summary = slicedSummary(run, closed[k]!, slice.lead, slice.tokens);
+    return { outcome: { output: { summary }, leastDupeLimit: requests[k]!.max_dupe_buy_times }, lead: null };
   });
 }
 
@@ -203,15 +208,25 @@ function walkTogether(
   try {
     runs = replayFollowers(tape, requests, options, controlOf(full, folds));
   } catch {
-    return requests.map((request) => {
-      try {
-        return runAlone(tape, request, options, full);
-      } catch (thrown) {
-        return { thrown };
-      }
-    });
+    return eachAlone(tape, requests, options, full);
   }
   return runs.map((run, k) => answerOf(run, tape, folds[k]));
+}
+
+/** Requests whose walk together failed, each replayed on its own: its output or what it threw. */
+function eachAlone(
+  tape: IndexedTape,
+  requests: readonly SimulatorRequest[],
+  options: EngineOptions,
+  full: boolean,
+): BatchOutcome[] {
+  return requests.map((request) => {
+    try {
+      return runAlone(tape, request, options, full);
+    } catch (thrown) {
+      return { thrown };
+    }
+  });
 }
 
 function answerOf(

@@ -33,7 +33,7 @@ export interface LeadDeals {
   readonly closedInvested: ExactSum;
 }
 
-/** A summary-only run's closed deals as they close, kept for {@link slicedSummary}. */
+/** A summary-only run's closed deals as they close, kept for {@link leadDeals} and {@link slicedSummary}. */
 export class ClosedDeals implements ClosedDealSink {
   readonly deals: Deal[] = [];
 
@@ -47,24 +47,38 @@ export function sliceable(request: SimulatorRequest): boolean {
   return request.strategy === undefined || request.strategy === null;
 }
 
-/** What a finished run of a lead leaves ({@link LeadDeals}); its run asked for `byToken`. */
+/**
+ * What a finished run of a lead leaves ({@link LeadDeals}); its run asked for `byToken`. The
+ * closed deals' totals are the run's less its open deals' (settled at the window's end too).
+ */
 export function leadDeals(run: ReplayResult, closed: ClosedDeals): LeadDeals {
+  const open = dealResults(run);
   const closedTotals = new DealTotals();
+  closedTotals.addTotals(run.totals);
+  for (const r of open) closedTotals.addSettled(r.deal.settledTotals!, -1);
   const closedRealized = new ExactSum();
   const closedInvested = new ExactSum();
   for (const deal of closed.deals) {
-    closedTotals.addSettled(deal.settledTotals!);
     closedRealized.add(deal.pnlRealized);
     closedInvested.add(deal.boughtUsd);
   }
   return {
     closed: closed.deals,
-    open: dealResults(run),
+    open,
     leastByToken: run.leastDupeLimitByToken ?? [],
     closedTotals,
     closedRealized,
     closedInvested,
   };
+}
+
+/** The summary of a lead's own run, from what it leaves ({@link leadDeals}). */
+export function leadSummary(run: ReplayResult, lead: LeadDeals): SimulationSummary {
+  const fold = new SummaryFold();
+  fold.addClosedSumsOf(lead.closedRealized, lead.closedInvested);
+  for (const deal of lead.closed) fold.addInOrder(deal);
+  for (const r of lead.open) fold.addOpen(r);
+  return summaryJson(fold.summary(run.totals));
 }
 
 /** The tokens a request with dupe limit `limit` replays itself: 1 where the lead let through a dupe buy it refuses. */
@@ -77,27 +91,27 @@ export function tokensToReplay(lead: LeadDeals, limit: number): Uint8Array {
 }
 
 /**
- * The summary of a run: its own deals, and with `lead` the lead's deals in the tokens it did not
+ * The summary of a member's run: its own deals, and the lead's deals in the tokens it did not
  * replay (`replayed[tokenId] !== 1`). The run's totals take the lead's deals' settled totals.
  */
 export function slicedSummary(
   run: ReplayResult,
   closed: ClosedDeals,
-  lead: LeadDeals | null,
-  replayed: Uint8Array | null,
+  lead: LeadDeals,
+  replayed: Uint8Array,
 ): SimulationSummary {
-  const fromLead = (deal: Deal): boolean => lead !== null && replayed !== null && replayed[deal.tokenId] !== 1;
-  const takenClosed = lead === null ? [] : lead.closed.filter(fromLead);
-  const takenOpen = lead === null ? [] : lead.open.filter((r) => fromLead(r.deal));
+  const taken = (deal: Deal): boolean => replayed[deal.tokenId] !== 1;
+  const takenClosed = lead.closed.filter(taken);
+  const takenOpen = lead.open.filter((r) => taken(r.deal));
   const totals = run.totals;
   const fold = new SummaryFold();
   // The taken deals' order-free sums: added one by one, or when they are most of the lead's
   // closed deals, the lead's whole sums less those of the deals not taken.
-  if (lead !== null && 2 * takenClosed.length > lead.closed.length) {
+  if (2 * takenClosed.length > lead.closed.length) {
     totals.addTotals(lead.closedTotals);
     fold.addClosedSumsOf(lead.closedRealized, lead.closedInvested);
     for (const deal of lead.closed) {
-      if (fromLead(deal)) continue;
+      if (taken(deal)) continue;
       totals.addSettled(deal.settledTotals!, -1);
       fold.addClosedSums(deal, -1);
     }
