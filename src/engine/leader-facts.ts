@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../numeric/decimal.js';
 import type { Swap } from '../model/tape.js';
 import type { IndexedTape } from './tape-index.js';
+import { ExactHoldings, holdingsAfter } from './holdings.js';
 import { usdAmountOf } from './known-prices.js';
 import { tapeMemo, type SwapPairs, type TapeMemo } from './tape-memo.js';
 
@@ -11,21 +12,17 @@ import { tapeMemo, type SwapPairs, type TapeMemo } from './tape-memo.js';
  */
 export interface LeaderFacts {
   /**
-   * Holdings of the swap's wallet in its token just before the swap, for swaps given in event
+   * Moves the holdings of the swap's wallet in its token by the swap, for swaps given in event
    * order; `i` is the swap's index in an indexed tape, `tokenId` and `leader` name the pair.
+   * {@link heldBefore} then gives the holdings just before it.
    */
-  holdingsBefore(swap: Swap, i: number, tokenId: number, leader: number): Decimal;
+  moveHoldings(swap: Swap, i: number, tokenId: number, leader: number): void;
+  /** The holdings of the pair of the swap last given to {@link moveHoldings}, just before that swap. */
+  heldBefore(): Decimal;
   /** For a sell with holdings `held` before it: `q / h`, or null when it sells everything (`q ≥ h × (1 − 10⁻⁶)`). */
   sellFraction(swap: Swap, i: number, held: Decimal): Decimal | null;
   /** The swap's `usd_amount`, or `quantity × usd_price` when it has none. */
   usdAmount(swap: Swap, i: number): Decimal;
-}
-
-/** Holdings after a swap, from the holdings before it (model section 2: sells floor at 0). */
-function holdingsAfter(held: Decimal, swap: Swap): Decimal {
-  const quantity = new Decimal(swap.quantity);
-  if (swap.type === 'buy') return held.isZero() ? quantity : held.plus(quantity);
-  return held.isZero() || held.lte(quantity) ? ZERO : held.minus(quantity);
 }
 
 /** `1 − 10⁻⁶`: a leader selling all but at most a millionth of its holdings sells all (model 1.2, 3.2). */
@@ -42,23 +39,23 @@ function sellFraction(swap: Swap, held: Decimal): Decimal | null {
 }
 
 /**
- * Leader facts computed as the swaps stream by, holding only the current holdings: by token, an
- * array of the leaders' holdings, made when a leader first trades the token (a map keyed by pair
- * cost a hash lookup and a cache miss or two a swap).
+ * Leader facts computed as the swaps stream by, holding only the current holdings: a slot by
+ * token and leader ({@link ExactHoldings}), a token's slots made when a leader first trades it.
  */
 export class StreamLeaderFacts implements LeaderFacts {
-  private readonly byToken: (Decimal[] | undefined)[] = [];
+  private readonly holdings = new ExactHoldings();
 
   constructor(private readonly leaderCount: number) {}
 
-  holdingsBefore(swap: Swap, _i: number, tokenId: number, leader: number): Decimal {
-    const byToken = this.byToken;
-    while (byToken.length <= tokenId) byToken.push(undefined);
-    let holdings = byToken[tokenId];
-    if (holdings === undefined) byToken[tokenId] = holdings = new Array<Decimal>(this.leaderCount).fill(ZERO);
-    const held = holdings[leader]!;
-    holdings[leader] = holdingsAfter(held, swap);
-    return held;
+  moveHoldings(swap: Swap, _i: number, tokenId: number, leader: number): void {
+    const slot = tokenId * this.leaderCount + leader;
+    const holdings = this.holdings;
+    if (slot >= holdings.size) holdings.addSlots((tokenId + 1) * this.leaderCount - holdings.size);
+    holdings.move(slot, swap.quantity, swap.type === 'buy');
+  }
+
+  heldBefore(): Decimal {
+    return this.holdings.before();
   }
 
   sellFraction(swap: Swap, _i: number, held: Decimal): Decimal | null {
@@ -88,8 +85,14 @@ export class IndexedLeaderFacts implements LeaderFacts {
   /** True when the facts are kept with the tape. */
   private readonly kept: boolean;
   private readonly pairs: SwapPairs;
-  /** When not kept: the slots of each wallet's pairs, made when its first swap is asked. */
-  private readonly slotsOf: (PairSlots | undefined)[];
+  /** When not kept: each wallet's first slot in {@link holdings} (-1: none yet), made when its first swap is asked. */
+  private readonly firstSlotOf: Int32Array;
+  /** When not kept: each pair's holdings after its latest swap asked, and before it. */
+  private readonly holdings = new ExactHoldings();
+  /** When not kept: the latest swap asked of each slot's pair (-1: none). */
+  private askedAt: Int32Array = new Int32Array(0);
+  /** When kept: the holdings before the swap last asked. */
+  private keptBefore: Decimal = ZERO;
 
   constructor(
     private readonly tape: IndexedTape,
@@ -98,23 +101,44 @@ export class IndexedLeaderFacts implements LeaderFacts {
     this.memo = tapeMemo(tape);
     this.pairs = this.memo.swapPairs();
     this.kept = this.memo.countLeaderFacts() > 0 && keep;
-    this.slotsOf = new Array<PairSlots | undefined>(this.kept ? 0 : tape.walletIds.size).fill(undefined);
+    this.firstSlotOf = new Int32Array(this.kept ? 0 : tape.walletIds.size).fill(-1);
   }
 
-  holdingsBefore(swap: Swap, i: number): Decimal {
-    if (this.kept) return this.keptHoldingsBefore(i);
+  moveHoldings(swap: Swap, i: number): void {
+    if (this.kept) {
+      this.keptBefore = this.keptHoldingsBefore(i);
+      return;
+    }
     // A replay asks for the holdings before every swap of its leaders, in event order, so the
-    // pair's slots hold its previous swap, or this one when another follower of the pair asked
+    // pair's slot holds its previous swap, or this one when another follower of the pair asked
     // first at this step of the walk.
+    const slot = this.slotOf(i);
+    if (this.askedAt[slot] === i) {
+      this.holdings.select(slot);
+      return;
+    }
+    this.askedAt[slot] = i;
+    this.holdings.move(slot, swap.quantity, swap.type === 'buy');
+  }
+
+  heldBefore(): Decimal {
+    return this.kept ? this.keptBefore : this.holdings.before();
+  }
+
+  /** The slot of swap `i`'s pair, its wallet's slots made when first asked. */
+  private slotOf(i: number): number {
     const wallet = this.tape.walletOf[i]!;
-    const slots = (this.slotsOf[wallet] ??= new PairSlots(this.pairs.pairsOfWallet[wallet]!));
-    const pair = this.pairs.pairOf[i]!;
-    if (slots.askedAt[pair] === i) return slots.before[pair]!;
-    const held = slots.after[pair]!;
-    slots.askedAt[pair] = i;
-    slots.before[pair] = held;
-    slots.after[pair] = holdingsAfter(held, swap);
-    return held;
+    let first = this.firstSlotOf[wallet]!;
+    if (first < 0) {
+      const pairs = this.pairs.pairsOfWallet[wallet]!;
+      this.firstSlotOf[wallet] = first = this.holdings.addSlots(pairs);
+      const askedAt = this.askedAt;
+      if (askedAt.length < first + pairs) {
+        this.askedAt = new Int32Array(Math.max(2 * askedAt.length, first + pairs, 64)).fill(-1);
+        this.askedAt.set(askedAt);
+      }
+    }
+    return first + this.pairs.pairOf[i]!;
   }
 
   /** From the memo; the pair's previous swap, asked before, is there. */
@@ -123,7 +147,11 @@ export class IndexedLeaderFacts implements LeaderFacts {
     let held = known[i];
     if (held === undefined) {
       const previous = this.pairs.previous[i]!;
-      held = previous < 0 ? ZERO : holdingsAfter(known[previous]!, this.tape.swaps[previous]!);
+      if (previous < 0) held = ZERO;
+      else {
+        const swap = this.tape.swaps[previous]!;
+        held = holdingsAfter(known[previous]!, new Decimal(swap.quantity), swap.type === 'buy');
+      }
       known[i] = held;
     }
     return held;
@@ -143,18 +171,5 @@ export class IndexedLeaderFacts implements LeaderFacts {
     const amount = known[i];
     if (amount !== undefined) return amount;
     return this.kept ? (known[i] = usdAmountOf(swap)) : usdAmountOf(swap);
-  }
-}
-
-/** A wallet's pairs: the latest swap asked of each (-1: none), the holdings before and after it. */
-class PairSlots {
-  readonly askedAt: Int32Array;
-  readonly before: Decimal[];
-  readonly after: Decimal[];
-
-  constructor(pairs: number) {
-    this.askedAt = new Int32Array(pairs).fill(-1);
-    this.before = new Array<Decimal>(pairs).fill(ZERO);
-    this.after = new Array<Decimal>(pairs).fill(ZERO);
   }
 }

@@ -487,7 +487,7 @@ export class Replay {
     event = -1,
     counted = true,
   ): void {
-    const held = this.facts.holdingsBefore(swap, i, tokenId, leader);
+    this.facts.moveHoldings(swap, i, tokenId, leader);
     if (time < this.window.start) return;
     // A run sliced by token: the leader's holdings above are still asked, in event order.
     if (this.onlyTokens !== null && this.onlyTokens[tokenId] !== 1) return;
@@ -500,7 +500,7 @@ export class Replay {
         leader,
         tokenId,
         buy,
-        held,
+        held: this.facts.heldBefore(),
         attempt: 0,
         quote: null,
       });
@@ -515,7 +515,7 @@ export class Replay {
     const price = counted ? prices.priceOf(tokenId) : prices.swapPrice(swap, i);
     const liquidity = (counted ? null : prices.swapLiquidity(swap, i)) ?? prices.liquidityOf(tokenId);
     if (buy) this.copyBuy(swap, i, event, leader, tokenId, time, price, liquidity, 0, null);
-    else this.copySell(swap, i, event, leader, tokenId, held, time, price, liquidity, 0, null);
+    else this.copySell(swap, i, event, leader, tokenId, this.facts.heldBefore(), time, price, liquidity, 0, null);
   }
 
   /**

@@ -35,7 +35,8 @@ function ask(indexed: IndexedTape, facts: IndexedLeaderFacts | StreamLeaderFacts
   const amounts: string[] = [];
   for (const i of indexed.order) {
     const swap = indexed.swaps[i]!;
-    const held = facts.holdingsBefore(swap, i, indexed.tokenOf[i]!, indexed.walletOf[i]!);
+    facts.moveHoldings(swap, i, indexed.tokenOf[i]!, indexed.walletOf[i]!);
+    const held = facts.heldBefore();
     holdings[i] = held.toString();
     fractions[i] = swap.type === 'sell' ? (facts.sellFraction(swap, i, held)?.toString() ?? null) : null;
     amounts[i] = facts.usdAmount(swap, i).toString();
@@ -70,10 +71,11 @@ describe('leader facts of an indexed tape', () => {
     const twice: string[] = [];
     for (const i of indexed.order) {
       const swap = indexed.swaps[i]!;
-      const first = facts.holdingsBefore(swap, i);
-      const second = facts.holdingsBefore(swap, i);
-      expect(second).toBe(first);
-      twice[i] = first.toString();
+      facts.moveHoldings(swap, i);
+      const first = facts.heldBefore().toString();
+      facts.moveHoldings(swap, i);
+      expect(facts.heldBefore().toString()).toBe(first);
+      twice[i] = first;
     }
     expect(twice).toEqual(HOLDINGS_BEFORE);
   });
