@@ -1,4 +1,5 @@
 import { Decimal, ZERO, type DecimalInput } from '../numeric/decimal.js';
+import { parseExponent } from '../numeric/decimal40-parse.js';
 import { POW10 } from '../numeric/nearest-double.js';
 
 /**
@@ -169,19 +170,9 @@ function scanQuantity(text: string): boolean {
   if (i < length) {
     const c = text.charCodeAt(i);
     if (c !== 101 && c !== 69 /* e E */) return false;
-    let sign = 1;
-    i++;
-    if (text.charCodeAt(i) === 45 /* - */) {
-      sign = -1;
-      i++;
-    } else if (text.charCodeAt(i) === 43 /* + */) i++;
-    if (i >= length) return false;
-    for (; i < length; i++) {
-      const d = text.charCodeAt(i) - 48;
-      if (d < 0 || d > 9 || exponent > 1000) return false;
-      exponent = exponent * 10 + d;
-    }
-    exponent *= sign;
+    exponent = parseExponent(text, i + 1);
+    // NaN (malformed) fails the test, and so does an exponent no tape's decimal has.
+    if (!(exponent >= -1000 && exponent <= 1000)) return false;
   }
   SCANNED[0] = value;
   SCANNED[1] = exponent - fraction;

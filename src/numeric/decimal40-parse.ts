@@ -224,7 +224,7 @@ function parseLongText(text: string): Decimal40Parts {
  * The exponent after an `e` at `from`: an optional sign and at least one digit, to the end; NaN
  * when the text there is not that.
  */
-function parseExponent(text: string, from: number): number {
+export function parseExponent(text: string, from: number): number {
   let i = from;
   let sign = 1;
   const c = text.charCodeAt(i);
