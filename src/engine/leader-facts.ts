@@ -40,18 +40,22 @@ function sellFraction(swap: Swap, held: Decimal): Decimal | null {
 
 /**
  * Leader facts computed as the swaps stream by, holding only the current holdings: a slot by
- * token and leader ({@link ExactHoldings}), a token's slots made when a leader first trades it.
+ * token and leader ({@link ExactHoldings}), a token's slots made when a leader first trades it
+ * (a live feed sees many tokens no leader trades).
  */
 export class StreamLeaderFacts implements LeaderFacts {
   private readonly holdings = new ExactHoldings();
+  /** Each token's first slot; -1 while no leader has traded it. */
+  private readonly firstSlotOf: number[] = [];
 
   constructor(private readonly leaderCount: number) {}
 
   moveHoldings(swap: Swap, _i: number, tokenId: number, leader: number): void {
-    const slot = tokenId * this.leaderCount + leader;
-    const holdings = this.holdings;
-    if (slot >= holdings.size) holdings.addSlots((tokenId + 1) * this.leaderCount - holdings.size);
-    holdings.move(slot, swap.quantity, swap.type === 'buy');
+    const firstSlotOf = this.firstSlotOf;
+    while (firstSlotOf.length <= tokenId) firstSlotOf.push(-1);
+    let first = firstSlotOf[tokenId]!;
+    if (first < 0) firstSlotOf[tokenId] = first = this.holdings.addSlots(this.leaderCount);
+    this.holdings.move(first + leader, swap.quantity, swap.type === 'buy');
   }
 
   heldBefore(): Decimal {

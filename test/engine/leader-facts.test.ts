@@ -114,4 +114,14 @@ describe('leader facts of an indexed tape', () => {
       USD_AMOUNTS,
     ]);
   });
+
+  it("a stream's facts make slots only for the tokens its leaders trade", () => {
+    // Ten thousand leaders, a token numbered 100,000 (a live feed's): slots for every token below
+    // it would be a billion; only the one traded is made.
+    const facts = new StreamLeaderFacts(10_000);
+    const [first, second] = [buy(LEADER_A, TOKEN_X, at(0), 2, 1), sell(LEADER_A, TOKEN_X, at(1), 1, 1)];
+    facts.moveHoldings(first, -1, 100_000, 9_999);
+    facts.moveHoldings(second, -1, 100_000, 9_999);
+    expect(facts.heldBefore().toString()).toBe('2');
+  });
 });
