@@ -95,8 +95,8 @@ export class IndexedLeaderFacts implements LeaderFacts {
   private readonly holdings = new ExactHoldings();
   /** When not kept: the latest swap asked of each slot's pair (-1: none). */
   private askedAt: Int32Array = new Int32Array(0);
-  /** When kept: the holdings before the swap last asked. */
-  private keptBefore: Decimal = ZERO;
+  /** When kept: the swap last asked, whose holdings before it the memo holds. */
+  private lastAsked = -1;
 
   constructor(
     private readonly tape: IndexedTape,
@@ -110,9 +110,20 @@ export class IndexedLeaderFacts implements LeaderFacts {
 
   moveHoldings(swap: Swap, i: number): void {
     if (this.kept) {
-      this.keptBefore = this.keptHoldingsBefore(i);
+      // Made now: the pair's next swap is made from it.
+      this.keptHoldingsBefore(i);
+      this.lastAsked = i;
       return;
     }
+    this.moveSlot(swap, i);
+  }
+
+  heldBefore(): Decimal {
+    return this.kept ? this.memo.holdingsBefore[this.lastAsked]! : this.holdings.before();
+  }
+
+  /** {@link moveHoldings} when not kept. */
+  private moveSlot(swap: Swap, i: number): void {
     // A replay asks for the holdings before every swap of its leaders, in event order, so the
     // pair's slot holds its previous swap, or this one when another follower of the pair asked
     // first at this step of the walk.
@@ -123,10 +134,6 @@ export class IndexedLeaderFacts implements LeaderFacts {
     }
     this.askedAt[slot] = i;
     this.holdings.move(slot, swap.quantity, swap.type === 'buy');
-  }
-
-  heldBefore(): Decimal {
-    return this.kept ? this.keptBefore : this.holdings.before();
   }
 
   /** The slot of swap `i`'s pair, its wallet's slots made when first asked. */
