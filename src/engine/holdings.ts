@@ -11,9 +11,9 @@ import { POW10 } from '../numeric/nearest-double.js';
  * 10^exp`. Adding, subtracting and comparing such counts at a common exponent is exact while
  * every count stays below 2^53, and then gives the value the decimal arithmetic gives (a sum of
  * at most sixteen digits is not rounded at 40). A quantity that does not scan so, or a count that
- * would pass 2^53, turns the pair to decimals until its holdings are 0 again. Half a million
- * leader swaps of the heavy tape each cost a decimal parse and an addition otherwise; now a
- * decimal is made only for the holdings a copied sell or a delayed copy reads ({@link before}).
+ * would pass 2^53, turns the pair to decimals until its holdings are 0 again. A leader swap
+ * then costs no decimal parse and no decimal addition: a decimal is made only for the holdings
+ * a copied sell or a delayed copy reads ({@link before}).
  */
 export class ExactHoldings {
   /** After the pair's latest swap: the count and its exponent; {@link DECIMAL} marks a decimal slot. */
@@ -27,11 +27,6 @@ export class ExactHoldings {
   private readonly decimalBefore = new Map<number, Decimal>();
   /** The slot {@link before} reads. */
   private last = -1;
-
-  /** The number of slots. */
-  get size(): number {
-    return this.units.length;
-  }
 
   /** Adds `count` slots holding nothing; gives the first one's number. */
   addSlots(count: number): number {

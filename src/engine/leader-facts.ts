@@ -94,7 +94,7 @@ export class IndexedLeaderFacts implements LeaderFacts {
   /** When not kept: each pair's holdings after its latest swap asked, and before it. */
   private readonly holdings = new ExactHoldings();
   /** When not kept: the latest swap asked of each slot's pair (-1: none). */
-  private askedAt: Int32Array = new Int32Array(0);
+  private readonly askedAt: number[] = [];
   /** When kept: the swap last asked, whose holdings before it the memo holds. */
   private lastAsked = -1;
 
@@ -143,11 +143,7 @@ export class IndexedLeaderFacts implements LeaderFacts {
     if (first < 0) {
       const pairs = this.pairs.pairsOfWallet[wallet]!;
       this.firstSlotOf[wallet] = first = this.holdings.addSlots(pairs);
-      const askedAt = this.askedAt;
-      if (askedAt.length < first + pairs) {
-        this.askedAt = new Int32Array(Math.max(2 * askedAt.length, first + pairs, 64)).fill(-1);
-        this.askedAt.set(askedAt);
-      }
+      for (let k = 0; k < pairs; k++) this.askedAt.push(-1);
     }
     return first + this.pairs.pairOf[i]!;
   }

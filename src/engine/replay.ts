@@ -114,10 +114,11 @@ export interface ReplayControl {
    */
   readonly onlyTokens?: (follower: number) => Uint8Array | undefined;
   /**
-   * True to keep, by token, the least dupe limit of the run ({@link ReplayResult.leastDupeLimitByToken}),
-   * and what each deal added to the totals ({@link Deal.settledTotals}). Default false.
+   * True for a follower `f` that keeps, by token, the least dupe limit of its run
+   * ({@link ReplayResult.leastDupeLimitByToken}), and what each deal added to the totals
+   * ({@link Deal.settledTotals}): a sweep's lead, whose deals its members take. Default: none.
    */
-  readonly byToken?: boolean;
+  readonly byToken?: (follower: number) => boolean;
 }
 
 /** What a {@link Replay} is set up with. */
@@ -138,7 +139,7 @@ export interface ReplaySetup {
   readonly closedDeals?: ClosedDealSink;
   /** The tokens whose leader swaps are copied (see {@link ReplayControl.onlyTokens}); default every one. */
   readonly onlyTokens?: Uint8Array;
-  /** See {@link ReplayControl.byToken}. */
+  /** See {@link ReplayControl.byToken}: this follower keeps its figures by token. */
   readonly byToken?: boolean;
   /** Leader holdings and the like; default: computed as the swaps come ({@link StreamLeaderFacts}). */
   readonly facts?: LeaderFacts;
@@ -272,7 +273,7 @@ export function setupFrom(
     copierPoints: control.copierPoints ?? false,
     ...(closedDeals !== undefined ? { closedDeals } : {}),
     ...(onlyTokens !== undefined ? { onlyTokens } : {}),
-    byToken: control.byToken ?? false,
+    byToken: control.byToken?.(follower) ?? false,
   };
 }
 

@@ -143,8 +143,9 @@ export function runBatchShared(
 }
 
 /**
- * How a request of a batch runs: null when it cannot be sliced (a strategy); a lead keeps its
- * deals by token; a member replays the tokens its lead's run does not answer.
+ * How a request of a batch runs: null when it cannot be sliced (a strategy), or when it is a
+ * member whose lead left nothing (the lead failed): a plain summary run; a lead keeps its deals
+ * by token; a member replays the tokens its lead's run does not answer.
  */
 function sliceOf(
   plan: SharedRuns,
@@ -153,11 +154,13 @@ function sliceOf(
   request: SimulatorRequest,
 ): Slice | null {
   if (!sliceable(request)) return null;
-  const lead = plan.leadOf(slot) === slot ? null : (leads.get(plan.leadOf(slot)) ?? null);
-  return lead === null ? WHOLE : { lead, tokens: tokensToReplay(lead, request.max_dupe_buy_times) };
+  const leadSlot = plan.leadOf(slot);
+  if (leadSlot === slot) return WHOLE;
+  const lead = leads.get(leadSlot) ?? null;
+  return lead === null ? null : { lead, tokens: tokensToReplay(lead, request.max_dupe_buy_times) };
 }
 
-/** A run sliced by token: with `lead`, only the tokens marked in `tokens`; else every token, its deals kept. */
+/** A run sliced by token: with `lead`, only the tokens marked in `tokens`; else a lead's: every token, deals kept. */
 type Slice = { readonly lead: null; readonly tokens: null } | { readonly lead: LeadDeals; readonly tokens: Uint8Array };
 
 const WHOLE: Slice = { lead: null, tokens: null };
@@ -176,7 +179,8 @@ function walkSliced(
     runs = replayFollowers(tape, requests, options, {
       chart: false,
       trades: false,
-      byToken: true,
+      // Only a lead keeps its figures by token: its members take its deals, not theirs.
+      byToken: (f) => slices[f]?.lead === null,
       closedDeals: (f) => (slices[f] === null ? (folds[f] = new SummaryFold()) : (closed[f] = new ClosedDeals())),
       onlyTokens: (f) => slices[f]?.tokens ?? undefined,
     });
@@ -185,8 +189,8 @@ function walkSliced(
     return eachAlone(tape, requests, options, false).map((outcome) => ({ outcome, lead: null }));
   }
   return runs.map((run, k) => {
-    const slice = slices[k];
-    if (slice === null || slice === undefined) return { outcome: answerOf(run, tape, folds[k]), lead: null };
+    const slice = slices[k]!;
+    if (slice === null) return { outcome: answerOf(run, tape, folds[k]), lead: null };
     if (slice.lead === null) {
       const lead = leadDeals(run, closed[k]!);
       return { outcome: { output: { summary: leadSummary(run, lead) }, leastDupeLimit: run.leastDupeLimit }, lead };

@@ -239,7 +239,7 @@ describe('the least dupe limit of a run (ReplayResult.leastDupeLimit)', () => {
     const options = resolveEngineOptions(FLAT_OPTIONS);
     // The first swap is of X, the second of Y.
     const [x, y] = [indexed.tokenOf[0]!, indexed.tokenOf[1]!];
-    const byToken = replay(indexed, parsed.data, options, { byToken: true }).leastDupeLimitByToken!;
+    const byToken = replay(indexed, parsed.data, options, { byToken: () => true }).leastDupeLimitByToken!;
     expect([byToken[x], byToken[y]]).toEqual([4, 1]);
     expect(runWith(9).leastDupeLimitByToken).toBeNull();
     // onlyTokens: X's leader swaps alone are copied; Y's holdings are still followed, its swaps not copied.
