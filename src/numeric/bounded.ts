@@ -1,93 +1,121 @@
 /**
- * Doubles with a proven error bound, for a quick pass that must agree with the exact arithmetic:
- * a {@link Bounded} is a double `value` and a `radius` such that the number it stands for, `x`,
- * lies in `[value − radius, value + radius]`. "The number it stands for" is the one the exact
- * engine computes with the same formula: `Decimal40` rounds each result to 40 digits, so every
- * operation here widens its radius by a relative {@link SLACK} that covers three things at once:
+ * Double words with a proven error bound, for a pass that must agree with the exact arithmetic:
+ * a {@link Bounded} is a double word `head + tail` (numeric/double-word.ts, about 106 bits) and a
+ * `radius` such that the number it stands for, `x`, lies within `radius` of `head + tail`. "The
+ * number it stands for" is the one the exact engine computes with the same formula: `Decimal40`
+ * rounds each result to 40 digits, so every operation widens its radius by a relative
+ * {@link SLACK} of its result that covers at once:
  *
- * - the rounding of the double result itself (at most half a unit in the last place, a relative
- *   2^-53);
- * - the rounding of the engine's own result to 40 significant digits (a relative 5 × 10^-41);
- * - the rounding of the few double operations that compute the radius (each a relative 2^-53).
+ * - the double-word operation's own error (an addition < 3 × 2^-106 of its result, a product
+ *   < 2^-102, a quotient < 15 × 2^-106 + 56 × 2^-159: Joldes, Muller and Popescu, 2017);
+ * - the engine's rounding of its result to 40 significant digits (< 5 × 10^-40, about 2^-130);
+ * - the engine's roundings of the intermediate results of a formula written here in an equal
+ *   form (such as `V / (1 + s)` against `V × (1 / (1 + s))`): a few 40-digit roundings of
+ *   numbers of the result's size.
  *
- * With `SLACK = 2^-50` (8 × 2^-53) and the radius also multiplied by `1 + SLACK`, each bound
- * holds with room to spare; {@link TINY} covers results near the subnormal range, where a relative
- * bound fails. A comparison whose two intervals overlap cannot be decided in doubles: it throws
- * {@link Undecided}, and the caller falls back to the exact arithmetic for that whole case.
+ * With `SLACK = 2^-98`, each bound holds with room to spare; the radius's own double arithmetic
+ * (a relative 2^-53 a step) is covered by multiplying it by {@link GROW}, and {@link TINY} covers
+ * results near the subnormal range. A decision whose two sides overlap cannot be made here: it
+ * throws {@link Undecided}, and the caller falls back to the exact arithmetic for that whole case.
+ * A printed figure is the double nearest to the exact value ({@link printed}): decided when every
+ * number within the radius rounds to the same double, which at a radius near 2^-98 of the value
+ * fails only within about 2^-45 of a rounding boundary.
  */
+import { addWords, CONVERSION_ERROR, decide40, divideWords, multiplyWords, rawToWord } from './double-word.js';
+import type { DecimalInput } from './decimal40-parse.js';
 
 /** Relative widening of every result: see the module comment. */
-export const SLACK = 2 ** -50;
-/** Absolute widening of every radius: far below any amount a tape carries, above the subnormals. */
+export const SLACK = 2 ** -98;
+/** Absolute widening of every radius that is not zero: far below any amount a tape carries. */
 export const TINY = 2 ** -1000;
-const GROW = 1 + SLACK;
+const GROW = 1 + 2 ** -50;
+/** A double word's head bounds its magnitude within this factor (its tail is at most half an ulp). */
+const HEAD_BOUND = 1 + 2 ** -52;
 
-/** A real number within `radius` of `value`. */
+/** A real number within `radius` of the double word `head + tail`. */
 export class Bounded {
   constructor(
-    readonly value: number,
+    readonly head: number,
+    readonly tail: number,
     readonly radius: number,
   ) {}
 
   /** Lowest value the number may take, as a double not above it. */
   get low(): number {
-    return this.value - this.radius * GROW - Math.abs(this.value) * SLACK;
+    return this.head - (Math.abs(this.tail) + this.radius) * GROW - Math.abs(this.head) * 2 ** -52;
   }
 
   /** Highest value the number may take, as a double not below it. */
   get high(): number {
-    return this.value + this.radius * GROW + Math.abs(this.value) * SLACK;
+    return this.head + (Math.abs(this.tail) + this.radius) * GROW + Math.abs(this.head) * 2 ** -52;
+  }
+
+  /** A bound on the number's magnitude. */
+  get magnitude(): number {
+    return Math.abs(this.head) * HEAD_BOUND + this.radius * GROW;
   }
 }
 
-/** Thrown when doubles cannot decide a comparison the exact arithmetic makes. */
+/** Thrown when double words cannot decide a comparison the exact arithmetic makes. */
 export class Undecided extends Error {
   constructor(what: string) {
-    super(`undecided in doubles: ${what}`);
+    super(`undecided in double words: ${what}`);
   }
 }
 
-export const ZERO_BOUNDED = new Bounded(0, 0);
+export const ZERO_BOUNDED = new Bounded(0, 0, 0);
 
-/** A number known exactly (a whole number of tokens, a count, a zero). */
+/** A number known exactly as a double (a whole number of tokens below 2^53, a count, a zero). */
 export function exactly(value: number): Bounded {
-  return new Bounded(value, 0);
+  return new Bounded(value, 0, 0);
 }
+
+/** Where the double-word operations leave their results. */
+const WORD = new Float64Array(2);
 
 /**
- * A decimal of the input (a JSON number or decimal text): `Number` rounds it correctly, so it
- * is within half a unit in the last place, a relative 2^-53.
+ * A decimal of the input (a JSON number or decimal text, as `Decimal` reads it), within 2^-100 of
+ * it (`rawToWord`); one beyond the range of the table of powers is undecided.
  */
-export function fromDecimal(raw: number | string): Bounded {
-  return roundedDecimal(typeof raw === 'number' ? raw : Number(raw));
+export function fromDecimal(raw: DecimalInput): Bounded {
+  rawToWord(WORD, raw);
+  return converted(WORD[0]!, WORD[1]!);
 }
 
-/** A decimal given as the double `Number` reads it as (correctly rounded); one beyond a double's range is undecided. */
-export function roundedDecimal(value: number): Bounded {
-  if (!Number.isFinite(value)) throw new Undecided(`the decimal ${value} is beyond a double's range`);
-  return new Bounded(value, Math.abs(value) * SLACK + TINY);
+/** A decimal already converted to a double word (within 2^-100 of it, as `rawToWord` gives). */
+export function converted(head: number, tail: number): Bounded {
+  if (!Number.isFinite(head)) throw new Undecided(`a decimal beyond the range of double words`);
+  return new Bounded(head, tail, head === 0 && tail === 0 ? 0 : Math.abs(head) * CONVERSION_ERROR + TINY);
 }
 
-/** The radius of a result `value` whose operands contribute `spread`. */
-function widened(value: number, spread: number): number {
-  return (spread + Math.abs(value) * SLACK) * GROW + TINY;
+/** The radius of a result of head `head` whose operands contribute `spread`. */
+function widened(head: number, spread: number): number {
+  if (spread === 0 && head === 0) return 0;
+  return (spread + Math.abs(head) * SLACK) * GROW + TINY;
+}
+
+function result(spread: number): Bounded {
+  const head = WORD[0]!;
+  if (!Number.isFinite(head)) throw new Undecided('a result beyond the range of doubles');
+  return new Bounded(head, WORD[1]!, widened(head, spread));
 }
 
 export function plus(a: Bounded, b: Bounded): Bounded {
-  const value = a.value + b.value;
-  return new Bounded(value, widened(value, a.radius + b.radius));
+  addWords(WORD, a.head, a.tail, b.head, b.tail);
+  return result(a.radius + b.radius);
 }
 
 export function minus(a: Bounded, b: Bounded): Bounded {
-  const value = a.value - b.value;
-  return new Bounded(value, widened(value, a.radius + b.radius));
+  addWords(WORD, a.head, a.tail, -b.head, -b.tail);
+  return result(a.radius + b.radius);
 }
 
 /** `|xy − ab| ≤ |a|·rb + |b|·ra + ra·rb` for `x` within `ra` of `a`, `y` within `rb` of `b`. */
 export function times(a: Bounded, b: Bounded): Bounded {
-  const value = a.value * b.value;
-  const spread = Math.abs(a.value) * b.radius + Math.abs(b.value) * a.radius + a.radius * b.radius;
-  return new Bounded(value, widened(value, spread));
+  multiplyWords(WORD, a.head, a.tail, b.head, b.tail);
+  const spread =
+    Math.abs(a.head) * HEAD_BOUND * b.radius + Math.abs(b.head) * HEAD_BOUND * a.radius + a.radius * b.radius;
+  return result(spread);
 }
 
 /**
@@ -95,43 +123,78 @@ export function times(a: Bounded, b: Bounded): Bounded {
  * zero is undecided.
  */
 export function dividedBy(a: Bounded, b: Bounded): Bounded {
-  const floor = Math.abs(b.value) - b.radius * GROW;
+  const floor = Math.abs(b.head) / HEAD_BOUND - b.radius * GROW;
   if (!(floor > 0)) throw new Undecided('a divisor that may be zero');
-  const value = a.value / b.value;
-  const spread = ((a.radius + Math.abs(value) * GROW * b.radius) / floor) * GROW;
-  return new Bounded(value, widened(value, spread));
+  divideWords(WORD, a.head, a.tail, b.head, b.tail);
+  const spread = ((a.radius + Math.abs(WORD[0]!) * HEAD_BOUND * b.radius) / floor) * GROW;
+  return result(spread);
 }
 
-/**
- * The smaller of two numbers, whichever it is: the one surely below the other, or, when their
- * intervals overlap, either (the exact arithmetic's `min` is one of them), both within the
- * radius given of the smaller value.
- */
-export function smaller(a: Bounded, b: Bounded): Bounded {
-  const [low, other] = a.value <= b.value ? [a, b] : [b, a];
-  if (low.high < other.low) return low;
-  const reach = other.radius + (other.value - low.value);
-  return new Bounded(low.value, Math.max(low.radius, reach) * GROW);
+/** The sign of the number: 1, -1, or 0 for an exact zero; undecided when its interval holds zero and more. */
+export function sign(a: Bounded, what: string): number {
+  if (a.radius === 0) return a.head > 0 ? 1 : a.head < 0 ? -1 : 0;
+  if (Math.abs(a.head) / HEAD_BOUND > a.radius * GROW) return a.head > 0 ? 1 : -1;
+  throw new Undecided(what);
 }
 
 /** `x ≤ y`, decided; throws {@link Undecided} when the two intervals overlap. */
 export function atMost(a: Bounded, b: Bounded, what: string): boolean {
-  if (a.radius === 0 && b.radius === 0) return a.value <= b.value;
-  if (a.high < b.low) return true;
-  if (a.low > b.high) return false;
-  throw new Undecided(what);
+  if (a.radius === 0 && b.radius === 0 && a.tail === 0 && b.tail === 0) return a.head <= b.head;
+  return sign(minus(b, a), what) >= 0;
+}
+
+/** Whether `a − b` is surely positive (1), surely negative (-1), or not decided (0). */
+function order(a: Bounded, b: Bounded): number {
+  const d = minus(a, b);
+  if (d.radius === 0) return d.head > 0 ? 1 : d.head < 0 ? -1 : 0;
+  return Math.abs(d.head) / HEAD_BOUND > d.radius * GROW ? (d.head > 0 ? 1 : -1) : 0;
+}
+
+/** A number within `radius` of `center` whose interval holds both `center`'s and `other`'s. */
+function covering(center: Bounded, other: Bounded): Bounded {
+  const reach = other.radius + Math.abs(other.head - center.head) * HEAD_BOUND + Math.abs(other.tail - center.tail);
+  return new Bounded(center.head, center.tail, Math.max(center.radius, reach) * GROW + TINY);
 }
 
 /**
- * `x − y`, floored at 0 (model section 2: a leader's holdings after a sell): exactly 0 when
- * surely `x ≤ y`, and within `[0, high]` when that cannot be decided (either answer of the exact
- * arithmetic lies there).
+ * The smaller of two numbers, whichever it is: the one surely below the other, or, when that is
+ * not decided, a number whose interval holds both (the exact arithmetic's `min` is one of them).
+ */
+export function smaller(a: Bounded, b: Bounded): Bounded {
+  const o = order(a, b);
+  return o < 0 ? a : o > 0 ? b : covering(a, b);
+}
+
+/** The larger of two numbers, as {@link smaller}. */
+export function larger(a: Bounded, b: Bounded): Bounded {
+  const o = order(a, b);
+  return o > 0 ? a : o < 0 ? b : covering(a, b);
+}
+
+/**
+ * `x − y`, floored at 0 (model section 2: a leader's holdings after a sell; a fall from a peak):
+ * exactly 0 when surely `x ≤ y`, and a number within `[0, high]` when that cannot be decided
+ * (either answer of the exact arithmetic lies there).
  */
 export function minusFloored(a: Bounded, b: Bounded): Bounded {
-  if (a.radius === 0 && b.radius === 0 && a.value <= b.value) return ZERO_BOUNDED;
+  const o = order(a, b);
+  if (o <= 0 && a.radius === 0 && b.radius === 0 && a.tail === 0 && b.tail === 0) return ZERO_BOUNDED;
+  if (o < 0) return ZERO_BOUNDED;
   const difference = minus(a, b);
-  if (difference.low > 0) return difference;
+  if (o > 0) return difference;
   const high = difference.high;
   if (high <= 0) return ZERO_BOUNDED;
-  return new Bounded(high / 2, (high / 2) * GROW);
+  return new Bounded(high / 2, 0, (high / 2) * GROW + TINY);
+}
+
+/**
+ * The double the response prints for the number (the nearest double of the exact value, as
+ * `toJsonNumber` gives it): exact zeros and exact doubles as they are, otherwise decided when
+ * every value within the radius rounds to the same double; undecided when not.
+ */
+export function printed(a: Bounded, what: string): number {
+  if (a.radius === 0 && a.tail === 0) return a.head === 0 ? 0 : a.head;
+  const d = decide40(a.head, a.tail, a.radius);
+  if (d !== d) throw new Undecided(`the printed ${what}`);
+  return d;
 }

@@ -12,6 +12,7 @@ import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
 import { copierJson, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
+import { wordCopyApplies, wordCopyOf, type WordRow } from './word-copy.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
 export interface OwnResults {
@@ -163,42 +164,86 @@ export interface Candidate {
 }
 
 /**
- * The given wallets copied alone, each a follower of a walk of the tape, `walletsAWalk` to a
- * walk: one row each, in the order given. The rows do not depend on how the wallets are grouped.
+ * The given wallets copied alone: one row each, in the order given, made in double words where
+ * they decide it (`inWords`, word-copy.ts), and otherwise each wallet a follower of a walk of the
+ * tape, `walletsAWalk` to a walk. The rows do not depend on how the wallets are grouped, nor on
+ * which of the two made them.
  */
 export function copyWallets(
   context: RankContext,
   candidates: readonly Candidate[],
   onProgress?: (done: number, total: number) => void,
   walletsAWalk = WALLETS_A_WALK,
+  inWords = true,
 ): RankedWallet[] {
   const rows: RankedWallet[] = [];
   const total = candidates.length;
   for (const [first, group] of walksOf(candidates, walletsAWalk)) {
     const progress =
       onProgress && ((done: number, all: number) => onProgress(first + Math.floor((group.length * done) / all), total));
-    for (const row of copyGroup(context, group, progress)) rows.push(row);
+    for (const row of copyGroup(context, group, progress, inWords)) rows.push(row);
   }
   return rows;
 }
 
-/** One walk of the tape with a follower for each wallet; the rows made as it ends, so its deals die with it. */
+/**
+ * One group of wallets: the rows made in double words where every printed figure is decided
+ * (word-copy.ts), and one walk of the tape with a follower for each other wallet, its rows made
+ * as it ends, so its deals die with it.
+ */
 function copyGroup(
   context: RankContext,
   candidates: readonly Candidate[],
   onProgress: ((done: number, total: number) => void) | undefined,
+  inWords: boolean,
 ): RankedWallet[] {
   const { tape, request, engineOptions, buckets } = context;
-  const requests = candidates.map(({ address }) => ({ ...request, wallets: [address] }));
-  const runs = replayFollowers(tape, requests, engineOptions, {
-    chart: false,
-    trades: false,
-    // Each wallet is copied in one walk: the next walks read few of this one's decimals.
-    keepTapeDecimals: false,
-    ...(onProgress !== undefined ? { onProgress } : {}),
-  });
   const start = requestWindow(request).start;
-  return candidates.map(({ id, address }, k) => rankedRow(runs[k]!, buckets, id, address, start));
+  const words = inWords && wordCopyApplies(request, engineOptions) ? wordCopyOf(context) : null;
+  const rows: (RankedWallet | null)[] = candidates.map(({ id, address }) => {
+    const row = words?.row(id) ?? null;
+    return row === null
+      ? null
+      : { wallet: address, ...rowHead(row), own: ownResults(buckets, id, start), copier: row.copier };
+  });
+  const left = candidates.filter((_, k) => rows[k] === null);
+  if (left.length > 0) {
+    const runs = replayFollowers(
+      tape,
+      left.map(({ address }) => ({ ...request, wallets: [address] })),
+      engineOptions,
+      {
+        chart: false,
+        trades: false,
+        // Each wallet is copied in one walk: the next walks read few of this one's decimals.
+        keepTapeDecimals: false,
+        ...(onProgress !== undefined ? { onProgress } : {}),
+      },
+    );
+    let next = 0;
+    for (let k = 0; k < rows.length; k++) {
+      if (rows[k] !== null) continue;
+      const { id, address } = left[next]!;
+      rows[k] = rankedRow(runs[next++]!, buckets, id, address, start);
+    }
+  } else {
+    onProgress?.(1, 1);
+  }
+  return rows as RankedWallet[];
+}
+
+/** A row's members before `own`, in the order a row prints them. */
+function rowHead(
+  row: WordRow,
+): Pick<RankedWallet, 'summary' | 'deals' | 'closed_deals' | 'winrate' | 'profit_factor' | 'max_drawdown'> {
+  return {
+    summary: row.summary,
+    deals: row.deals,
+    closed_deals: row.closed_deals,
+    winrate: row.winrate,
+    profit_factor: row.profit_factor,
+    max_drawdown: row.max_drawdown,
+  };
 }
 
 /** The wallets to rank, by address: the given ones, or every wallet with a swap in the window. */
@@ -262,7 +307,6 @@ function rankedRow(
     const fall = peak.minus(cumulative);
     if (drawdown.lt(fall)) drawdown = fall;
   }
-  const own = totalsFrom(computeOwnDeals(buckets, walletId, buckets.end, false).deals, start);
   return {
     wallet: address,
     summary: summaryJson(summarize(results, run.totals)),
@@ -271,12 +315,18 @@ function rankedRow(
     winrate: closed.length === 0 ? 0 : toJsonNumber(new Decimal(100 * wins).div(closed.length)),
     profit_factor: losses.isZero() ? null : toJsonNumber(gains.div(losses.abs())),
     max_drawdown: toJsonNumber(drawdown),
-    own: {
-      pnl_total: toJsonNumber(own.value('pnl_total')),
-      roi_total: toJsonNumber(own.value('roi_total')),
-      winrate: toJsonNumber(own.value('winrate')),
-      deals: own.deals,
-    },
+    own: ownResults(buckets, walletId, start),
     copier: copierJson(run.copier!),
+  };
+}
+
+/** The wallet's own results over the window (exact, from its own swaps). */
+function ownResults(buckets: SwapBuckets, walletId: number, start: number): OwnResults {
+  const own = totalsFrom(computeOwnDeals(buckets, walletId, buckets.end, false).deals, start);
+  return {
+    pnl_total: toJsonNumber(own.value('pnl_total')),
+    roi_total: toJsonNumber(own.value('roi_total')),
+    winrate: toJsonNumber(own.value('winrate')),
+    deals: own.deals,
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Doubles with a proven error bound (`src/numeric/bounded.ts`): each operation's interval holds
- * the value the exact arithmetic computes with the same formula, and a comparison the intervals
- * cannot decide is refused rather than guessed.
+ * Double words with a proven error bound (`src/numeric/bounded.ts`): each operation's interval
+ * holds the value the exact arithmetic computes with the same formula, the printed double it
+ * decides is the exact value's, and a comparison the intervals cannot decide is refused rather
+ * than guessed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,39 +13,54 @@ import {
   exactly,
   fromDecimal,
   minus,
+  larger,
   minusFloored,
   plus,
+  printed,
+  sign,
   smaller,
   times,
   Undecided,
 } from '../../src/numeric/bounded.js';
 import { Decimal, toJsonNumber } from '../../src/numeric/decimal.js';
 
-/** True when the printed value of the exact decimal (its nearest double) lies in the interval. */
+/**
+ * True when the printed value of the exact decimal (its nearest double) lies in the interval, and
+ * is the double the bounded number prints when it decides one.
+ */
 function holds(b: Bounded, exact: Decimal): boolean {
-  const printed = toJsonNumber(exact);
-  return b.low <= printed && printed <= b.high;
+  const nearest = toJsonNumber(exact);
+  if (!(b.low <= nearest && nearest <= b.high)) return false;
+  try {
+    return printed(b, 'test') === nearest;
+  } catch (e) {
+    if (e instanceof Undecided) return true;
+    throw e;
+  }
 }
 
 describe('each operation holds the exact result', () => {
-  it('by hand: 0.1 + 0.2 holds 0.3, in an interval some dozens of units of the last place wide', () => {
+  it('by hand: 0.1 + 0.2 holds 0.3 within 2^-96 of it, and prints 0.3 (not 0.30000000000000004)', () => {
     const sum = plus(fromDecimal('0.1'), fromDecimal('0.2'));
     expect(sum.low).toBeLessThanOrEqual(0.3);
     expect(sum.high).toBeGreaterThanOrEqual(0.3);
-    expect(sum.high - sum.low).toBeLessThan(1e-14);
+    expect(sum.radius).toBeLessThan(0.3 * 2 ** -96);
+    expect(printed(sum, 'test')).toBe(0.3);
   });
 
   it('by hand: whole numbers stay exact until rounding can enter', () => {
     const sum = plus(exactly(300), exactly(300));
-    expect(sum.value).toBe(600);
+    expect(sum.head).toBe(600);
+    expect(printed(sum, 'test')).toBe(600);
     expect(sum.low).toBeLessThanOrEqual(600);
     expect(sum.high).toBeGreaterThanOrEqual(600);
     // 50 / 10.1 × 12 / 1.01 − 50 = 600 / 10.201 − 50 = 8.8177629644152…
     const quantity = dividedBy(exactly(50), times(fromDecimal('10.1'), exactly(1)));
     const pnl = minus(dividedBy(times(quantity, exactly(12)), fromDecimal('1.01')), exactly(50));
     expect(holds(pnl, new Decimal(600).div('10.201').minus(50))).toBe(true);
-    // Far below a cent: the operands are near 60 USD, each step widens by 2^-50 of them.
-    expect(pnl.high - pnl.low).toBeLessThan(1e-11);
+    expect(printed(pnl, 'test')).toBe(8.817762964415253);
+    // The operands are near 60 USD, and each step widens by 2^-98 of them.
+    expect(pnl.radius).toBeLessThan(1e-25);
   });
 
   const decimalText = fc
@@ -102,7 +118,7 @@ describe('decisions', () => {
     const a = plus(fromDecimal('0.1'), fromDecimal('0.2'));
     const b = fromDecimal('0.3');
     const either = smaller(a, b);
-    for (const v of [a.value, b.value]) {
+    for (const v of [a.head, b.head]) {
       expect(either.low).toBeLessThanOrEqual(v);
       expect(either.high).toBeGreaterThanOrEqual(v);
     }
@@ -111,10 +127,35 @@ describe('decisions', () => {
   it('a difference floored at zero: exactly 0 when surely below, [0, high] when undecided', () => {
     expect(minusFloored(exactly(3), exactly(5))).toEqual(exactly(0));
     expect(minusFloored(exactly(5), exactly(5))).toEqual(exactly(0));
-    expect(minusFloored(fromDecimal('5'), fromDecimal('3')).value).toBe(2);
+    expect(minusFloored(fromDecimal('5'), fromDecimal('3')).head).toBe(2);
     const near = minusFloored(plus(fromDecimal('0.1'), fromDecimal('0.2')), fromDecimal('0.3'));
     expect(near.low).toBeLessThanOrEqual(0);
     expect(near.high).toBeGreaterThan(0);
+  });
+
+  it('the larger of two, as the smaller', () => {
+    const low = fromDecimal('100');
+    const high = fromDecimal('300');
+    expect(larger(low, high)).toBe(high);
+    const a = plus(fromDecimal('0.1'), fromDecimal('0.2'));
+    const either = larger(a, fromDecimal('0.3'));
+    expect(either.low).toBeLessThanOrEqual(0.3);
+    expect(either.high).toBeGreaterThanOrEqual(0.3);
+  });
+
+  it('a sign: exact zeros are 0, a sum that may be zero is refused', () => {
+    expect(sign(exactly(0), 'test')).toBe(0);
+    expect(sign(fromDecimal('-1e-12'), 'test')).toBe(-1);
+    expect(() => sign(minus(plus(fromDecimal('0.1'), fromDecimal('0.2')), fromDecimal('0.3')), 'test')).toThrow(
+      Undecided,
+    );
+  });
+
+  it('a printed figure near the middle of two doubles is refused', () => {
+    // 1 + 2^-53 lies on the midpoint between 1 and the next double: no single double within reach.
+    const midpoint = plus(fromDecimal('1'), fromDecimal('1.1102230246251565404236316680908203125e-16'));
+    expect(() => printed(midpoint, 'test')).toThrow(Undecided);
+    expect(printed(exactly(0), 'test')).toBe(0);
   });
 
   it('a divisor that may be zero is refused', () => {

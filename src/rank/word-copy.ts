@@ -1,0 +1,860 @@
+/**
+ * A wallet copied alone in bounded double words (`numeric/bounded.ts`): the copier's deals and
+ * every figure of its rank row but the wallet's own results, each a {@link Bounded} that holds
+ * the number the exact engine computes. The screen of a rank with `top` (screen.ts) reads one
+ * sum of it; a rank row is made of it outright when every printed figure is decided
+ * ({@link WordCopy.row}), and the wallet is copied exactly only when one is not
+ * (docs/rank.md, "Rows in double words").
+ *
+ * The replay follows model 1.2 (docs/model.md) for one leader: leader holdings (2), deals and
+ * their lots and costs (3), copied buys and sells (3.1, 3.2), fills and fees (3.3), the
+ * inactivity time-fix (3.4), the results and the summary (4, 5), and the copier's cash, lowest
+ * cash and equity curve (copier-wallet.md 2 and 7). It knows no other strategy member, and every
+ * swap is a price observation (`min_price_swap_usd` 0): otherwise it is not used
+ * ({@link wordCopyApplies}). A decision the double words cannot make (a comparison whose
+ * intervals overlap, such as a deal at its position cap to the last digit) throws `Undecided`.
+ */
+import type { EngineOptions } from '../model/options.js';
+import { requestWindow, type SimulatorRequest } from '../model/request.js';
+import { NO_STRATEGY } from '../model/strategy.js';
+import type { CopierResultJson, SimulationSummary } from '../model/response.js';
+import type { Decimal } from '../numeric/decimal.js';
+import { rawToWord } from '../numeric/double-word.js';
+import {
+  atMost,
+  type Bounded,
+  converted,
+  dividedBy,
+  exactly,
+  fromDecimal,
+  larger,
+  minus,
+  minusFloored,
+  plus,
+  printed,
+  sign,
+  smaller,
+  times,
+  Undecided,
+  ZERO_BOUNDED,
+} from '../numeric/bounded.js';
+import type { RankContext } from './rank.js';
+
+/** A token's swaps before the window's end: event positions, times and prices (head, tail) by place. */
+interface TokenSeries {
+  readonly positions: Uint32Array;
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+}
+
+/** An open or closed deal of the replay. */
+interface WordDeal {
+  readonly token: number;
+  readonly index: number;
+  buys: number;
+  /** Tokens held, `qty`, and their cost, `usd_invested`. */
+  lot: Bounded;
+  cost: Bounded;
+  /** `bought_usd`, `sold_usd`, the sells' cost bases, the network fees paid. */
+  bought: Bounded;
+  sold: Bounded;
+  soldCost: Bounded;
+  networkFees: Bounded;
+  /** The trades at the reference price: the buys' `quantity × p`, the sells' `V`. */
+  boughtAtReference: Bounded;
+  soldAtReference: Bounded;
+  /** Last follower trade: its time-fix is due `hours` later. */
+  lastTime: number;
+  /** The place among its token's swaps of the last swap whose price it traded at or was valued at. */
+  lastSlot: number;
+  /** The time of the trade that closed it; NaN while open. */
+  closeTime: number;
+  /**
+   * While open and the copier's equity is kept: `qty × known price` as last read, and the place
+   * among its token's swaps of the price it was read at (-1: to be read again, as `qty` moved).
+   */
+  value: Bounded;
+  valueSlot: number;
+  /** Its place in the copier's list of open deals. */
+  listed: number;
+}
+
+/** A time-fix deadline of a deal, as of one of its trades. */
+interface Deadline {
+  readonly deadline: number;
+  readonly deal: WordDeal;
+}
+
+/**
+ * The time-fix deadlines of a copier's trades, in the order they were made, which is their
+ * order: a copier trades in time order, and every deadline lies the same hours after its trade.
+ */
+class Deadlines {
+  private readonly entries: Deadline[] = [];
+  private next = 0;
+
+  first(): Deadline | null {
+    return this.entries[this.next] ?? null;
+  }
+
+  add(entry: Deadline): void {
+    this.entries.push(entry);
+  }
+
+  take(): void {
+    this.next++;
+  }
+}
+
+/** One copier's state through the replay. */
+interface Copier {
+  readonly deals: WordDeal[];
+  /** The open deal of each token, in the order they opened (a `Map` keeps insertion order). */
+  readonly open: Map<number, WordDeal>;
+  /** The same open deals in a list (in no order), read at every reading of the equity. */
+  readonly openList: WordDeal[];
+  /**
+   * By place in that list, the event position of the deal's token's swap after the one its term
+   * was read at ({@link NO_SWAP}: none; -1: its `qty` moved): side by side, so that a reading
+   * scans them without touching the deals.
+   */
+  nextSwaps: Int32Array;
+  closed: number;
+  invested: Bounded;
+  volume: Bounded;
+  /** The copier's cash (copier-wallet.md 2): from the starting balance, or from 0. */
+  cash: Bounded;
+  /** The lowest cash so far, the equity's peak and its largest fall (copier-wallet.md 7), when kept. */
+  lowest: Bounded;
+  peak: Bounded;
+  drawdown: Bounded;
+  readonly deadlines: Deadlines;
+  /** Whether the equity is kept: the lowest cash, the peak and the fall. */
+  readonly withEquity: boolean;
+  /** `Σ qty × known price` over the open deals, as last read. */
+  held: Bounded;
+  /**
+   * The swaps whose prices are known: those before event position `knownBefore` whose time is
+   * before `knownUntil` (a copy trades once the swaps up to its own are known; a time-fix before
+   * the swaps at its due time).
+   */
+  knownBefore: number;
+  knownUntil: number;
+}
+
+/** What a wallet copied alone made: its deal counts and the sums the screen bounds. */
+export interface WordSums {
+  readonly deals: number;
+  readonly closed: number;
+  readonly invested: Bounded;
+  readonly volume: Bounded;
+  readonly pnl: Bounded;
+}
+
+/** A rank row's figures from the copy, all but the wallet's own results. */
+export interface WordRow {
+  readonly summary: SimulationSummary;
+  readonly deals: number;
+  readonly closed_deals: number;
+  readonly winrate: number;
+  readonly profit_factor: number | null;
+  readonly max_drawdown: number;
+  readonly copier: CopierResultJson;
+}
+
+/** Members of a request's `strategy` the replay takes: those that change no deal, and the starting balance. */
+export const TAKEN_MEMBERS: ReadonlySet<string> = new Set(['report_wallet', 'report_leaders', 'starting_balance_usd']);
+
+/**
+ * Whether a rank of `request` (as parsed) with these engine options can be copied in double
+ * words: a strategy whose every other member is at its default, and every swap a price
+ * observation (`min_price_swap_usd` 0).
+ */
+export function wordCopyApplies(request: SimulatorRequest, engineOptions: EngineOptions): boolean {
+  if (Number(engineOptions.min_price_swap_usd) !== 0) return false;
+  const strategy = request.strategy;
+  if (strategy === null) return true;
+  const given = strategy as Readonly<Record<string, unknown>>;
+  const plain = NO_STRATEGY as Readonly<Record<string, unknown>>;
+  for (const member of new Set([...Object.keys(given), ...Object.keys(plain)])) {
+    if (!TAKEN_MEMBERS.has(member) && JSON.stringify(given[member]) !== JSON.stringify(plain[member])) return false;
+  }
+  return true;
+}
+
+/** The copy in double words of each rank context, made once: its rows of swaps serve every wallet. */
+const COPIES = new WeakMap<RankContext, WordCopy>();
+
+/** The context's {@link WordCopy}, made when first asked for. */
+export function wordCopyOf(context: RankContext): WordCopy {
+  let copy = COPIES.get(context);
+  if (copy === undefined) COPIES.set(context, (copy = new WordCopy(context)));
+  return copy;
+}
+
+/**
+ * Copies wallets alone in double words: the settings of the request and options as bounded
+ * numbers, and the tape's swaps as rows of double words, made once for all the wallets it copies.
+ */
+export class WordCopy {
+  private readonly request: SimulatorRequest;
+  private readonly start: number;
+  private readonly end: number;
+  private readonly fraction: Bounded;
+  private readonly maxBuy: Bounded;
+  private readonly maxPosition: Bounded;
+  private readonly dust: Bounded;
+  private readonly feeNative: Bounded;
+  /** `bot_fee_percent / 100`, or null when bot fees are not included (then they are exactly 0). */
+  private readonly botRate: Bounded | null;
+  private readonly unknownOnePlusS: Bounded;
+  private readonly assumedHalf: Bounded | null;
+  private readonly timeFixSeconds: number | null;
+  /** `starting_balance_usd`: a copied buy whose amount and fees exceed the cash is skipped; null: unlimited. */
+  private readonly balance: Bounded | null;
+  private readonly allButDust = fromDecimal('0.999999');
+  private readonly one = exactly(1);
+  private readonly hundred = exactly(100);
+  private readonly half = fromDecimal('0.5');
+  /** The network fee at each native price asked for. */
+  private readonly fees = new Map<Decimal, Bounded>();
+  /** The swaps before the window's end as rows of double words ({@link swapRows}). */
+  private readonly rows: Float64Array;
+  /** By token, its swaps' event positions, times and prices side by side, made when first asked for. */
+  private readonly series: (TokenSeries | undefined)[] = [];
+
+  constructor(private readonly context: RankContext) {
+    const { request, engineOptions } = context;
+    this.request = request;
+    const window = requestWindow(request);
+    this.start = window.start;
+    this.end = window.end;
+    this.fraction = dividedBy(fromDecimal(request.buy_percentage), this.hundred);
+    this.maxBuy = fromDecimal(request.max_buy_amount);
+    this.maxPosition = fromDecimal(request.max_position_amount);
+    this.dust = times(this.maxPosition, fromDecimal('1e-20'));
+    this.feeNative = feeNative(request, engineOptions, context.tape.network);
+    this.botRate = request.include_bot_fees
+      ? dividedBy(fromDecimal(engineOptions.bot_fee_percent), this.hundred)
+      : null;
+    const s = dividedBy(fromDecimal(engineOptions.unknown_liquidity_slippage_percent), this.hundred);
+    this.unknownOnePlusS = plus(this.one, s);
+    const assumed = engineOptions.assumed_liquidity_usd;
+    this.assumedHalf = assumed === null ? null : times(fromDecimal(assumed), this.half);
+    this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
+    const balance = request.strategy?.starting_balance_usd;
+    this.balance = balance === undefined || balance === null ? null : fromDecimal(balance);
+    this.rows = swapRows(context);
+  }
+
+  /** Wallet `id` copied alone: its deal counts and sums (the screen's figures). */
+  sums(id: number): WordSums {
+    const copier = this.copy(id, false);
+    let pnl = ZERO_BOUNDED;
+    for (const deal of copier.deals) pnl = plus(pnl, this.dealTotal(deal));
+    return { deals: copier.deals.length, closed: copier.closed, invested: copier.invested, volume: copier.volume, pnl };
+  }
+
+  /**
+   * Wallet `id` copied alone: its row's figures as the exact engine prints them, or null when a
+   * decision or a printed figure is not decided in double words (then it is copied exactly).
+   * Without a starting balance only: the row's ending cash and equity are not made here.
+   */
+  row(id: number): WordRow | null {
+    if (this.balance !== null) return null;
+    try {
+      return this.rowOf(this.copy(id, true));
+    } catch (e) {
+      if (e instanceof Undecided) return null;
+      throw e;
+    }
+  }
+
+  private copy(id: number, withEquity: boolean): Copier {
+    const { buckets } = this.context;
+    const start = this.balance ?? ZERO_BOUNDED;
+    const copier: Copier = {
+      deals: [],
+      open: new Map(),
+      openList: [],
+      nextSwaps: new Int32Array(16),
+      closed: 0,
+      invested: ZERO_BOUNDED,
+      volume: ZERO_BOUNDED,
+      cash: start,
+      lowest: start,
+      peak: withEquity ? start : ZERO_BOUNDED,
+      drawdown: ZERO_BOUNDED,
+      deadlines: new Deadlines(),
+      withEquity,
+      held: ZERO_BOUNDED,
+      knownBefore: 0,
+      knownUntil: Infinity,
+    };
+    const holdings = new Map<number, Bounded>();
+    const rows = this.rows;
+    for (const k of buckets.walletPositions(id)) {
+      const at = k * ROW;
+      const time = rows[at + TIME]!;
+      const token = rows[at + TOKEN]! | 0; // a small integer key: a double one is hashed as an object
+      if (this.timeFixSeconds !== null) this.fireTimeFixes(copier, time, k);
+      const quantity = this.word(at + QUANTITY);
+      const held = holdings.get(token) ?? ZERO_BOUNDED;
+      const buy = rows[at + BUY] === 1;
+      holdings.set(token, buy ? plus(held, quantity) : minusFloored(held, quantity));
+      if (time < this.start) continue;
+      // The copy trades at this swap: the swaps up to it are known.
+      copier.knownBefore = k + 1;
+      copier.knownUntil = Infinity;
+      if (buy) this.copyBuy(copier, at, quantity);
+      else this.copySell(copier, at, quantity, held);
+    }
+    if (this.timeFixSeconds !== null) {
+      this.fireTimeFixes(copier, this.end, buckets.end);
+      copier.knownBefore = buckets.end;
+      copier.knownUntil = Infinity;
+      for (const deal of [...copier.open.values()]) this.sellWhole(copier, deal, this.end, Infinity);
+    }
+    return copier;
+  }
+
+  /** Model 3.1 for a leader buy of `quantity`, the swap's row at `at`. */
+  private copyBuy(copier: Copier, at: number, quantity: Bounded): void {
+    const rows = this.rows;
+    const token = rows[at + TOKEN]! | 0;
+    const time = rows[at + TIME]!;
+    let deal = copier.open.get(token);
+    if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
+    const room = deal === undefined ? this.maxPosition : minus(this.maxPosition, deal.cost);
+    if (atMost(room, this.dust, 'a position at its cap')) return;
+    const price = this.word(at + PRICE);
+    const leaderUsd = Number.isNaN(rows[at + USD]!) ? times(quantity, price) : this.word(at + USD);
+    const amount = smaller(smaller(times(leaderUsd, this.fraction), this.maxBuy), room);
+    if (atMost(amount, this.dust, 'a buy of dust')) return;
+    const networkFee = this.networkFee(time);
+    const botFee = this.botFee(amount);
+    // The cash check: the amount and the fees of a landed buy at most the cash.
+    if (
+      this.balance !== null &&
+      !atMost(plus(plus(amount, networkFee), botFee), copier.cash, 'a buy at the edge of the cash')
+    ) {
+      return;
+    }
+    const half = this.liquidityHalf(at + LIQUIDITY);
+    const onePlusS = half === null ? this.unknownOnePlusS : plus(this.one, dividedBy(amount, half));
+    const bought = dividedBy(amount, times(price, onePlusS));
+    if (deal === undefined) {
+      deal = {
+        token,
+        index: copier.deals.length,
+        buys: 0,
+        lot: ZERO_BOUNDED,
+        cost: ZERO_BOUNDED,
+        bought: ZERO_BOUNDED,
+        sold: ZERO_BOUNDED,
+        soldCost: ZERO_BOUNDED,
+        networkFees: ZERO_BOUNDED,
+        boughtAtReference: ZERO_BOUNDED,
+        soldAtReference: ZERO_BOUNDED,
+        lastTime: time,
+        lastSlot: 0,
+        closeTime: Number.NaN,
+        value: ZERO_BOUNDED,
+        valueSlot: -1,
+        listed: copier.openList.length,
+      };
+      copier.openList.push(deal);
+      if (deal.listed === copier.nextSwaps.length) {
+        const grown = new Int32Array(2 * deal.listed);
+        grown.set(copier.nextSwaps);
+        copier.nextSwaps = grown;
+      }
+      copier.deals.push(deal);
+      copier.open.set(token, deal);
+    }
+    deal.buys++;
+    deal.lastSlot = rows[at + SLOT]!;
+    deal.lot = plus(deal.lot, bought);
+    deal.cost = plus(deal.cost, amount);
+    deal.bought = plus(deal.bought, amount);
+    deal.boughtAtReference = plus(deal.boughtAtReference, times(bought, price));
+    copier.invested = plus(copier.invested, amount);
+    this.traded(copier, deal, time, amount, networkFee);
+    this.cashMoved(copier, deal, minus(minus(ZERO_BOUNDED, amount), plus(networkFee, botFee)));
+  }
+
+  /** Model 3.2 for a leader sell of `quantity` with holdings `held` before it, the swap's row at `at`. */
+  private copySell(copier: Copier, at: number, quantity: Bounded, held: Bounded): void {
+    const rows = this.rows;
+    const deal = copier.open.get(rows[at + TOKEN]! | 0);
+    if (deal === undefined) return;
+    const time = rows[at + TIME]!;
+    const price = this.word(at + PRICE);
+    const half = this.liquidityHalf(at + LIQUIDITY);
+    deal.lastSlot = rows[at + SLOT]!;
+    if (this.request.close_all || atMost(times(held, this.allButDust), quantity, 'a sell of nearly all')) {
+      this.sellAll(copier, deal, time, price, half);
+      return;
+    }
+    const fraction = dividedBy(quantity, held);
+    const sold = times(deal.lot, fraction);
+    const value = times(sold, price);
+    const usd = this.sellProceeds(value, half);
+    const basis = times(deal.cost, fraction);
+    deal.cost = minus(deal.cost, basis);
+    deal.lot = minus(deal.lot, sold);
+    this.booked(copier, deal, time, usd, value, basis);
+  }
+
+  /** A time-fix (3.4) of `deal` at `time`, priced at the swaps before `before` (a time, or Infinity: all). */
+  private sellWhole(copier: Copier, deal: WordDeal, time: number, before: number): void {
+    const last = this.lastSwapBefore(deal.token, before, deal.lastSlot);
+    if (last < 0) throw new Undecided('a token without a known price');
+    const at = last * ROW;
+    deal.lastSlot = this.rows[at + SLOT]!;
+    this.sellAll(copier, deal, time, this.word(at + PRICE), this.liquidityHalf(at + LIQUIDITY));
+  }
+
+  /** A sell of the deal's whole lot, which closes it. */
+  private sellAll(copier: Copier, deal: WordDeal, time: number, price: Bounded, half: Bounded | null): void {
+    const value = times(deal.lot, price);
+    const usd = this.sellProceeds(value, half);
+    const basis = deal.cost;
+    deal.lot = ZERO_BOUNDED;
+    deal.cost = ZERO_BOUNDED;
+    copier.open.delete(deal.token);
+    const list = copier.openList;
+    const moved = list.pop()!;
+    if (moved !== deal) {
+      list[deal.listed] = moved;
+      copier.nextSwaps[deal.listed] = copier.nextSwaps[moved.listed]!;
+      moved.listed = deal.listed;
+    }
+    copier.closed++;
+    deal.closeTime = time;
+    this.booked(copier, deal, time, usd, value, basis);
+  }
+
+  /** A landed sell of `usd` (`V` at the reference price), its cost basis `basis`: the deal's sums, the fees, the cash. */
+  private booked(copier: Copier, deal: WordDeal, time: number, usd: Bounded, value: Bounded, basis: Bounded): void {
+    deal.sold = plus(deal.sold, usd);
+    deal.soldCost = plus(deal.soldCost, basis);
+    deal.soldAtReference = plus(deal.soldAtReference, value);
+    const networkFee = this.networkFee(time);
+    this.traded(copier, deal, time, usd, networkFee);
+    this.cashMoved(copier, deal, minus(usd, plus(networkFee, this.botFee(usd))));
+  }
+
+  /**
+   * The time-fixes due by `until` (and by `window_end`), earliest first and, at one deadline, in
+   * deal order (engine/timefix.ts), before the swap at event position `at`.
+   */
+  private fireTimeFixes(copier: Copier, until: number, at: number): void {
+    const limit = Math.min(until, this.end);
+    const due = copier.deadlines;
+    for (let next = due.first(); next !== null && next.deadline <= limit; next = due.first()) {
+      const deadline = next.deadline;
+      const deals: WordDeal[] = [];
+      for (; next !== null && next.deadline === deadline; next = due.first()) {
+        due.take();
+        const deal = next.deal;
+        // An entry of a deal closed since, or traded since (a later entry holds its deadline), is stale.
+        const live = copier.open.get(deal.token) === deal && deal.lastTime + this.timeFixSeconds! === deadline;
+        if (live && !deals.includes(deal)) deals.push(deal);
+      }
+      deals.sort((a, b) => a.index - b.index);
+      // The action fires before the swaps at its due time: the known prices are those before it.
+      copier.knownBefore = at;
+      copier.knownUntil = deadline;
+      for (const deal of deals) this.sellWhole(copier, deal, deadline, deadline);
+    }
+  }
+
+  /** A sell's `usd_amount` (3.3) from `V = Q × p`: `V / (1 + s)`, `s = V / (L/2)`. */
+  private sellProceeds(value: Bounded, half: Bounded | null): Bounded {
+    if (half === null) return dividedBy(value, this.unknownOnePlusS);
+    return dividedBy(times(value, half), plus(half, value));
+  }
+
+  /** The deal's time-fix and the copier's volume after a follower trade of `usd` at `time`. */
+  private traded(copier: Copier, deal: WordDeal, time: number, usd: Bounded, networkFee: Bounded): void {
+    deal.networkFees = plus(deal.networkFees, networkFee);
+    deal.lastTime = time;
+    if (this.timeFixSeconds !== null && time + this.timeFixSeconds <= this.end) {
+      copier.deadlines.add({ deadline: time + this.timeFixSeconds, deal });
+    }
+    copier.volume = plus(copier.volume, usd);
+  }
+
+  /**
+   * The copier's cash moved by `change` after a trade of `deal`: its lowest so far, and, when
+   * kept, the equity `cash + Σ qty × known price` over the open deals against its peak and
+   * largest fall. The open deals' sum is kept: a deal's term is read again when its `qty` moved
+   * or a swap of its token became known since.
+   */
+  private cashMoved(copier: Copier, deal: WordDeal, change: Bounded): void {
+    copier.cash = plus(copier.cash, change);
+    if (!copier.withEquity) return;
+    copier.lowest = smaller(copier.lowest, copier.cash);
+    if (Number.isNaN(deal.closeTime)) {
+      copier.nextSwaps[deal.listed] = -1;
+    } else {
+      copier.held = minus(copier.held, deal.value);
+      deal.value = ZERO_BOUNDED;
+    }
+    let held = copier.held;
+    const list = copier.openList;
+    const before = copier.knownBefore;
+    const until = copier.knownUntil;
+    const rows = this.rows;
+    const nextSwaps = copier.nextSwaps;
+    for (let j = 0; j < list.length; j++) {
+      // Read again when its `qty` moved or its token's next swap is known now.
+      const next = nextSwaps[j]!;
+      if (!(next < before && (next < 0 || until === Infinity || rows[next * ROW + TIME]! < until))) continue;
+      const open = list[j]!;
+      const value = times(open.lot, this.knownPrice(open, copier));
+      held = plus(minus(held, open.value), value);
+      open.value = value;
+    }
+    copier.held = held;
+    const equity = plus(copier.cash, held);
+    const peak = copier.peak;
+    copier.peak = larger(peak, equity);
+    // The fall from the peak: 0 when the equity is a new peak.
+    copier.drawdown = larger(copier.drawdown, minusFloored(peak, equity));
+  }
+
+  /** The price of the deal's token known now: its last known swap's, found by a search that gallops from the last read. */
+  private knownPrice(deal: WordDeal, copier: Copier): Bounded {
+    const { positions, times, prices } = this.seriesOf(deal.token);
+    const before = copier.knownBefore;
+    const until = copier.knownUntil;
+    let lo = Math.max(deal.valueSlot, deal.lastSlot, 0);
+    if (!(positions[lo]! < before && times[lo]! < until)) throw new Undecided('a token without a known price');
+    // lo is known: find the last known place after it.
+    let step = 1;
+    while (lo + step < positions.length && positions[lo + step]! < before && times[lo + step]! < until) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(lo + step, positions.length) - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (positions[mid]! < before && times[mid]! < until) lo = mid;
+      else hi = mid - 1;
+    }
+    deal.valueSlot = lo;
+    copier.nextSwaps[deal.listed] = lo + 1 < positions.length ? positions[lo + 1]! : NO_SWAP;
+    return converted(prices[2 * lo]!, prices[2 * lo + 1]!);
+  }
+
+  /** A deal's `pnl_realized` (model 4): `sold_usd − cost of what was sold − fees`. */
+  private dealRealized(deal: WordDeal): Bounded {
+    const botFee = this.botRate === null ? ZERO_BOUNDED : times(plus(deal.bought, deal.sold), this.botRate);
+    return minus(minus(minus(deal.sold, deal.soldCost), this.dealNetworkFees(deal)), botFee);
+  }
+
+  private dealNetworkFees(deal: WordDeal): Bounded {
+    return deal.networkFees;
+  }
+
+  /** A deal's `pnl_unrealized` at the window's end: `qty × price − usd_invested`. */
+  private dealUnrealized(deal: WordDeal): Bounded {
+    const last = this.lastSwapBefore(deal.token, Infinity, deal.lastSlot);
+    if (last < 0) throw new Undecided('a token without a known price');
+    return minus(times(deal.lot, this.word(last * ROW + PRICE)), deal.cost);
+  }
+
+  /** A deal's `pnl_total`. */
+  private dealTotal(deal: WordDeal): Bounded {
+    const realized = this.dealRealized(deal);
+    return Number.isNaN(deal.closeTime) ? plus(realized, this.dealUnrealized(deal)) : realized;
+  }
+
+  /** The row's figures from the copier's deals (model 5; rank.ts `rankedRow`). */
+  private rowOf(copier: Copier): WordRow {
+    let realized = ZERO_BOUNDED;
+    let unrealized = ZERO_BOUNDED;
+    let closedInvestment = ZERO_BOUNDED;
+    let openInvestment = ZERO_BOUNDED;
+    let botFees = ZERO_BOUNDED;
+    let networkFees = ZERO_BOUNDED;
+    let soldUsd = ZERO_BOUNDED;
+    let boughtAtReference = ZERO_BOUNDED;
+    let soldAtReference = ZERO_BOUNDED;
+    const dominance = new Dominance();
+    const closed: { deal: WordDeal; pnl: Bounded }[] = [];
+    for (const deal of copier.deals) {
+      const botFee = this.botRate === null ? ZERO_BOUNDED : times(plus(deal.bought, deal.sold), this.botRate);
+      const dealRealized = minus(minus(minus(deal.sold, deal.soldCost), deal.networkFees), botFee);
+      realized = plus(realized, dealRealized);
+      botFees = plus(botFees, botFee);
+      networkFees = plus(networkFees, deal.networkFees);
+      soldUsd = plus(soldUsd, deal.sold);
+      boughtAtReference = plus(boughtAtReference, deal.boughtAtReference);
+      soldAtReference = plus(soldAtReference, deal.soldAtReference);
+      if (Number.isNaN(deal.closeTime)) {
+        const dealUnrealized = this.dealUnrealized(deal);
+        unrealized = plus(unrealized, dealUnrealized);
+        openInvestment = plus(openInvestment, deal.bought);
+        dominance.add(plus(dealRealized, dealUnrealized));
+      } else {
+        closedInvestment = plus(closedInvestment, deal.bought);
+        dominance.add(dealRealized);
+        closed.push({ deal, pnl: dealRealized });
+      }
+    }
+    // The closing order: by closing time, ties in deal order (the deals are in deal order).
+    closed.sort((a, b) => a.deal.closeTime - b.deal.closeTime || a.deal.index - b.deal.index);
+    const linearity = new Linearity();
+    let gains = ZERO_BOUNDED;
+    let losses = ZERO_BOUNDED;
+    let wins = 0;
+    let cumulative = ZERO_BOUNDED;
+    let peak = ZERO_BOUNDED;
+    let drawdown = ZERO_BOUNDED;
+    for (const { pnl } of closed) {
+      linearity.add(pnl);
+      const s = sign(pnl, 'a deal won or lost');
+      if (s > 0) {
+        wins++;
+        gains = plus(gains, pnl);
+      } else if (s < 0) {
+        losses = plus(losses, pnl);
+      }
+      cumulative = plus(cumulative, pnl);
+      const before = peak;
+      peak = larger(peak, cumulative);
+      drawdown = larger(drawdown, minusFloored(before, cumulative));
+    }
+    const pnlTotal = plus(realized, unrealized);
+    const investment = plus(closedInvestment, openInvestment);
+    const roi = (pnl: Bounded): number =>
+      copier.deals.length === 0 ? 0 : printed(dividedBy(times(this.hundred, pnl), investment), 'ROI');
+    const slippageLoss = plus(minus(investment, boughtAtReference), minus(soldAtReference, soldUsd));
+    const capital = minus(this.balance ?? ZERO_BOUNDED, copier.lowest);
+    return {
+      summary: {
+        pnl_total: printed(pnlTotal, 'pnl_total'),
+        pnl_realized: printed(realized, 'pnl_realized'),
+        pnl_unrealized: printed(unrealized, 'pnl_unrealized'),
+        roi_total: roi(pnlTotal),
+        roi_realized: roi(realized),
+        bot_fees: printed(botFees, 'bot_fees'),
+        network_fees: printed(networkFees, 'network_fees'),
+        linearity_r2_closed_deals: linearity.value(),
+        top_deal_dominance: dominance.value(this.hundred),
+        trading_volume: printed(plus(investment, soldUsd), 'trading_volume'),
+        slippage_loss: printed(slippageLoss, 'slippage_loss'),
+        investment_amount: printed(investment, 'investment_amount'),
+        investment_amount_closed_deals: printed(closedInvestment, 'investment_amount_closed_deals'),
+        investment_amount_open_deals: printed(openInvestment, 'investment_amount_open_deals'),
+      },
+      deals: copier.deals.length,
+      closed_deals: closed.length,
+      winrate: closed.length === 0 ? 0 : printed(dividedBy(exactly(100 * wins), exactly(closed.length)), 'winrate'),
+      profit_factor:
+        sign(losses, 'the losses') === 0
+          ? null
+          : printed(dividedBy(gains, minus(ZERO_BOUNDED, losses)), 'profit_factor'),
+      max_drawdown: printed(drawdown, 'max_drawdown'),
+      copier: {
+        starting_balance: null,
+        ending_cash: null,
+        ending_equity: null,
+        roi_on_balance: null,
+        capital_required: printed(capital, 'capital_required'),
+        max_drawdown: printed(copier.drawdown, 'the copier max_drawdown'),
+        max_drawdown_percent: null,
+        failed_transactions: 0,
+        failed_transaction_fees: 0,
+        sandwiched_trades: 0,
+        sandwich_loss: 0,
+        skipped_for_cash: 0,
+      },
+    };
+  }
+
+  /** The bot fee of a trade of `usd` (3.3), exactly 0 when bot fees are not included. */
+  private botFee(usd: Bounded): Bounded {
+    return this.botRate === null ? ZERO_BOUNDED : times(usd, this.botRate);
+  }
+
+  private networkFee(time: number): Bounded {
+    const native = this.context.tape.native.at(time);
+    let fee = this.fees.get(native);
+    if (fee === undefined) this.fees.set(native, (fee = times(this.feeNative, fromDecimal(native.toString()))));
+    return fee;
+  }
+
+  /** The double word at `at` of the rows. */
+  private word(at: number): Bounded {
+    return converted(this.rows[at]!, this.rows[at + 1]!);
+  }
+
+  /** Half of the known liquidity at `at` (NaN: none known, then the assumed one, or null for the flat slippage). */
+  private liquidityHalf(at: number): Bounded | null {
+    return Number.isNaN(this.rows[at]!) ? this.assumedHalf : times(this.word(at), this.half);
+  }
+
+  /** The token's swaps before the window's end, made when first asked for. */
+  private seriesOf(token: number): TokenSeries {
+    let series = this.series[token];
+    if (series === undefined) {
+      const positions = this.context.buckets.tokenSeries(token).positions;
+      const times = new Float64Array(positions.length);
+      const prices = new Float64Array(2 * positions.length);
+      for (let j = 0; j < positions.length; j++) {
+        const at = positions[j]! * ROW;
+        times[j] = this.rows[at + TIME]!;
+        prices[2 * j] = this.rows[at + PRICE]!;
+        prices[2 * j + 1] = this.rows[at + PRICE + 1]!;
+      }
+      this.series[token] = series = { positions, times, prices };
+    }
+    return series;
+  }
+
+  /**
+   * The event position of the token's last swap before `time` (Infinity: its last before the
+   * window's end), whose price and liquidity are known at that moment; −1 when there is none.
+   */
+  private lastSwapBefore(token: number, time: number, from = 0): number {
+    const { positions, times } = this.seriesOf(token);
+    // The swaps before `time` are those before the first place at or after it: a search that
+    // gallops from `from` (a place before `time`), as a time-fix falls soon after its deal's last copy.
+    let lo = from;
+    let step = 1;
+    while (lo + step < times.length && times[lo + step]! < time) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(lo + step, times.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? -1 : positions[lo - 1]!;
+  }
+}
+
+/** `100 × max(pnl_total) / Σ positive pnl_total` over the deals (model 5; report/statistics.ts). */
+class Dominance {
+  private positive = ZERO_BOUNDED;
+  private best: Bounded | null = null;
+
+  add(pnl: Bounded): void {
+    if (sign(pnl, 'a deal won or lost') > 0) this.positive = plus(this.positive, pnl);
+    this.best = this.best === null ? pnl : larger(this.best, pnl);
+  }
+
+  value(hundred: Bounded): number {
+    if (this.best === null || sign(this.positive, 'the gains') === 0) return 0;
+    return printed(dividedBy(times(hundred, this.best), this.positive), 'top_deal_dominance');
+  }
+}
+
+/**
+ * R² of the least-squares line through the cumulative closed PnL, in the closed form and from the
+ * sums of report/statistics.ts's `LinearityFold`: `S_xy² / (S_xx × SS_tot)` from the points
+ * shifted by the first.
+ */
+class Linearity {
+  private n = 0;
+  private first = ZERO_BOUNDED;
+  private y = ZERO_BOUNDED;
+  private prefix = ZERO_BOUNDED;
+  private prefixes = ZERO_BOUNDED;
+  private squares = ZERO_BOUNDED;
+
+  add(value: Bounded): void {
+    if (this.n++ === 0) {
+      this.first = this.y = value;
+      return;
+    }
+    this.y = plus(this.y, value);
+    const z = minus(this.y, this.first);
+    this.prefixes = plus(this.prefixes, this.prefix);
+    this.prefix = plus(this.prefix, z);
+    this.squares = plus(this.squares, times(z, z));
+  }
+
+  value(): number {
+    const n = this.n;
+    if (n < 2) return 0;
+    if (sign(this.squares, 'a sum of squares') === 0) return 0;
+    const count = exactly(n);
+    const ssTot = minus(this.squares, dividedBy(times(this.prefix, this.prefix), count));
+    const sxy = minus(dividedBy(times(this.prefix, exactly(n - 1)), exactly(2)), this.prefixes);
+    const sxx = dividedBy(times(times(exactly(n - 1), count), exactly(n + 1)), exactly(12));
+    return printed(dividedBy(times(sxy, sxy), times(sxx, ssTot)), 'linearity_r2_closed_deals');
+  }
+}
+
+// A swap's row: its time, token id, side (1: buy), quantity, price and USD amount as double words
+// (the amount's head NaN: none), its token's known liquidity once it is recorded as a double word
+// (head NaN: none yet) and its place among the token's swaps.
+const TIME = 0;
+const TOKEN = 1;
+const BUY = 2;
+const QUANTITY = 3;
+const PRICE = 5;
+const USD = 7;
+const LIQUIDITY = 9;
+/** Its place among its token's swaps. */
+const SLOT = 11;
+const ROW = 12;
+/** No next swap: above every event position. */
+const NO_SWAP = 0x7fffffff;
+
+/**
+ * The swaps before the window's end as rows, by event position: one pass in event order reads
+ * each swap's decimals once, and the copiers then read a row each, not the swap objects and their
+ * texts from all over the heap (four times the time, in wallet order). The known liquidity is what
+ * a copy of the swap trades against: its own, or the last one known.
+ */
+function swapRows(context: RankContext): Float64Array {
+  const { buckets, tape } = context;
+  const rows = new Float64Array(buckets.end * ROW);
+  const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
+  const counts = new Float64Array(tape.tokens.length);
+  const word = new Float64Array(2);
+  for (let k = 0; k < buckets.end; k++) {
+    const swap = buckets.swapAt(k);
+    const token = tape.tokenOf[tape.order[k]!]!;
+    const at = k * ROW;
+    if (swap.usd_liquidity != null) {
+      rawToWord(word, swap.usd_liquidity);
+      known[2 * token] = word[0]!;
+      known[2 * token + 1] = word[1]!;
+    }
+    rows[at + TIME] = swap.time;
+    rows[at + TOKEN] = token;
+    rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
+    rawToWord(word, swap.quantity);
+    rows[at + QUANTITY] = word[0]!;
+    rows[at + QUANTITY + 1] = word[1]!;
+    rawToWord(word, swap.usd_price);
+    rows[at + PRICE] = word[0]!;
+    rows[at + PRICE + 1] = word[1]!;
+    if (swap.usd_amount === undefined) {
+      rows[at + USD] = Number.NaN;
+    } else {
+      rawToWord(word, swap.usd_amount);
+      rows[at + USD] = word[0]!;
+      rows[at + USD + 1] = word[1]!;
+    }
+    rows[at + LIQUIDITY] = known[2 * token]!;
+    rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
+    rows[at + SLOT] = counts[token]!++;
+  }
+  return rows;
+}
+
+/** `(base_fee_native + priority_fee + bribe)`, native coin per transaction (3.3). */
+function feeNative(request: SimulatorRequest, options: EngineOptions, network: SimulatorRequest['network']): Bounded {
+  const base = fromDecimal(options.base_fee_native[network]);
+  return plus(plus(base, fromDecimal(request.priority_fee)), fromDecimal(request.bribe));
+}
