@@ -435,7 +435,7 @@ export class WordCopy {
     this.booked(copier, deal, time, usd, value, basis);
   }
 
-  /** A landed sell of `usd` (`V` at the reference price), its cost basis `basis`: the deal's sums, the fees, the cash. */
+  /** A landed sell of `usd` (`V` at the reference price), cost basis `basis`: the deal's sums, the fees, the cash. */
   private booked(copier: Copier, deal: WordDeal, time: number, usd: Bounded, value: Bounded, basis: Bounded): void {
     deal.sold = plus(deal.sold, usd);
     deal.soldCost = plus(deal.soldCost, basis);
@@ -525,7 +525,7 @@ export class WordCopy {
     copier.drawdown = larger(copier.drawdown, minusFloored(peak, equity));
   }
 
-  /** The price of the deal's token known now: its last known swap's, found by a search that gallops from the last read. */
+  /** The price of the deal's token known now: its last known swap's, by a search that gallops from the last read. */
   private knownPrice(deal: WordDeal, copier: Copier): Bounded {
     const { positions, times, prices } = this.seriesOf(deal.token);
     const before = copier.knownBefore;
@@ -549,14 +549,14 @@ export class WordCopy {
     return converted(prices[2 * lo]!, prices[2 * lo + 1]!);
   }
 
-  /** A deal's `pnl_realized` (model 4): `sold_usd − cost of what was sold − fees`. */
-  private dealRealized(deal: WordDeal): Bounded {
-    const botFee = this.botRate === null ? ZERO_BOUNDED : times(plus(deal.bought, deal.sold), this.botRate);
-    return minus(minus(minus(deal.sold, deal.soldCost), this.dealNetworkFees(deal)), botFee);
+  /** A deal's bot fee (model 4): on its bought and sold USD, exactly 0 when bot fees are not included. */
+  private dealBotFee(deal: WordDeal): Bounded {
+    return this.botRate === null ? ZERO_BOUNDED : times(plus(deal.bought, deal.sold), this.botRate);
   }
 
-  private dealNetworkFees(deal: WordDeal): Bounded {
-    return deal.networkFees;
+  /** A deal's `pnl_realized` (model 4): `sold_usd − cost of what was sold − fees`. */
+  private dealRealized(deal: WordDeal, botFee: Bounded): Bounded {
+    return minus(minus(minus(deal.sold, deal.soldCost), deal.networkFees), botFee);
   }
 
   /** A deal's `pnl_unrealized` at the window's end: `qty × price − usd_invested`. */
@@ -568,97 +568,33 @@ export class WordCopy {
 
   /** A deal's `pnl_total`. */
   private dealTotal(deal: WordDeal): Bounded {
-    const realized = this.dealRealized(deal);
+    const realized = this.dealRealized(deal, this.dealBotFee(deal));
     return Number.isNaN(deal.closeTime) ? plus(realized, this.dealUnrealized(deal)) : realized;
   }
 
   /** The row's figures from the copier's deals (model 5; rank.ts `rankedRow`). */
   private rowOf(copier: Copier): WordRow {
-    let realized = ZERO_BOUNDED;
-    let unrealized = ZERO_BOUNDED;
-    let closedInvestment = ZERO_BOUNDED;
-    let openInvestment = ZERO_BOUNDED;
-    let botFees = ZERO_BOUNDED;
-    let networkFees = ZERO_BOUNDED;
-    let soldUsd = ZERO_BOUNDED;
-    let boughtAtReference = ZERO_BOUNDED;
-    let soldAtReference = ZERO_BOUNDED;
-    const dominance = new Dominance();
+    const sums = new SummarySums();
     const closed: { deal: WordDeal; pnl: Bounded }[] = [];
     for (const deal of copier.deals) {
-      const botFee = this.botRate === null ? ZERO_BOUNDED : times(plus(deal.bought, deal.sold), this.botRate);
-      const dealRealized = minus(minus(minus(deal.sold, deal.soldCost), deal.networkFees), botFee);
-      realized = plus(realized, dealRealized);
-      botFees = plus(botFees, botFee);
-      networkFees = plus(networkFees, deal.networkFees);
-      soldUsd = plus(soldUsd, deal.sold);
-      boughtAtReference = plus(boughtAtReference, deal.boughtAtReference);
-      soldAtReference = plus(soldAtReference, deal.soldAtReference);
-      if (Number.isNaN(deal.closeTime)) {
-        const dealUnrealized = this.dealUnrealized(deal);
-        unrealized = plus(unrealized, dealUnrealized);
-        openInvestment = plus(openInvestment, deal.bought);
-        dominance.add(plus(dealRealized, dealUnrealized));
-      } else {
-        closedInvestment = plus(closedInvestment, deal.bought);
-        dominance.add(dealRealized);
-        closed.push({ deal, pnl: dealRealized });
-      }
+      const botFee = this.dealBotFee(deal);
+      const realized = this.dealRealized(deal, botFee);
+      const open = Number.isNaN(deal.closeTime);
+      sums.add(deal, realized, botFee, open ? this.dealUnrealized(deal) : null);
+      if (!open) closed.push({ deal, pnl: realized });
     }
     // The closing order: by closing time, ties in deal order (the deals are in deal order).
     closed.sort((a, b) => a.deal.closeTime - b.deal.closeTime || a.deal.index - b.deal.index);
-    const linearity = new Linearity();
-    let gains = ZERO_BOUNDED;
-    let losses = ZERO_BOUNDED;
-    let wins = 0;
-    let cumulative = ZERO_BOUNDED;
-    let peak = ZERO_BOUNDED;
-    let drawdown = ZERO_BOUNDED;
-    for (const { pnl } of closed) {
-      linearity.add(pnl);
-      const s = sign(pnl, 'a deal won or lost');
-      if (s > 0) {
-        wins++;
-        gains = plus(gains, pnl);
-      } else if (s < 0) {
-        losses = plus(losses, pnl);
-      }
-      cumulative = plus(cumulative, pnl);
-      const before = peak;
-      peak = larger(peak, cumulative);
-      drawdown = larger(drawdown, minusFloored(before, cumulative));
-    }
-    const pnlTotal = plus(realized, unrealized);
-    const investment = plus(closedInvestment, openInvestment);
-    const roi = (pnl: Bounded): number =>
-      copier.deals.length === 0 ? 0 : printed(dividedBy(times(this.hundred, pnl), investment), 'ROI');
-    const slippageLoss = plus(minus(investment, boughtAtReference), minus(soldAtReference, soldUsd));
+    const inOrder = new ClosedFigures();
+    for (const { pnl } of closed) inOrder.add(pnl);
     const capital = minus(this.balance ?? ZERO_BOUNDED, copier.lowest);
     return {
-      summary: {
-        pnl_total: printed(pnlTotal, 'pnl_total'),
-        pnl_realized: printed(realized, 'pnl_realized'),
-        pnl_unrealized: printed(unrealized, 'pnl_unrealized'),
-        roi_total: roi(pnlTotal),
-        roi_realized: roi(realized),
-        bot_fees: printed(botFees, 'bot_fees'),
-        network_fees: printed(networkFees, 'network_fees'),
-        linearity_r2_closed_deals: linearity.value(),
-        top_deal_dominance: dominance.value(this.hundred),
-        trading_volume: printed(plus(investment, soldUsd), 'trading_volume'),
-        slippage_loss: printed(slippageLoss, 'slippage_loss'),
-        investment_amount: printed(investment, 'investment_amount'),
-        investment_amount_closed_deals: printed(closedInvestment, 'investment_amount_closed_deals'),
-        investment_amount_open_deals: printed(openInvestment, 'investment_amount_open_deals'),
-      },
+      summary: sums.summary(this.hundred, inOrder.linearity.value()),
       deals: copier.deals.length,
       closed_deals: closed.length,
-      winrate: closed.length === 0 ? 0 : printed(dividedBy(exactly(100 * wins), exactly(closed.length)), 'winrate'),
-      profit_factor:
-        sign(losses, 'the losses') === 0
-          ? null
-          : printed(dividedBy(gains, minus(ZERO_BOUNDED, losses)), 'profit_factor'),
-      max_drawdown: printed(drawdown, 'max_drawdown'),
+      winrate: inOrder.winrate(),
+      profit_factor: inOrder.profitFactor(),
+      max_drawdown: printed(inOrder.drawdown, 'max_drawdown'),
       copier: {
         starting_balance: null,
         ending_cash: null,
@@ -737,6 +673,107 @@ export class WordCopy {
       else hi = mid;
     }
     return lo === 0 ? -1 : positions[lo - 1]!;
+  }
+}
+
+/** The summary's sums over the deals (model 5; report/summary.ts `SummaryFold`). */
+class SummarySums {
+  private realized = ZERO_BOUNDED;
+  private unrealized = ZERO_BOUNDED;
+  private closedInvestment = ZERO_BOUNDED;
+  private openInvestment = ZERO_BOUNDED;
+  private botFees = ZERO_BOUNDED;
+  private networkFees = ZERO_BOUNDED;
+  private soldUsd = ZERO_BOUNDED;
+  private boughtAtReference = ZERO_BOUNDED;
+  private soldAtReference = ZERO_BOUNDED;
+  private deals = 0;
+  private readonly dominance = new Dominance();
+
+  /** A deal with its `pnl_realized` and bot fee, and its `pnl_unrealized` when open (null: closed). */
+  add(deal: WordDeal, realized: Bounded, botFee: Bounded, unrealized: Bounded | null): void {
+    this.deals++;
+    this.realized = plus(this.realized, realized);
+    this.botFees = plus(this.botFees, botFee);
+    this.networkFees = plus(this.networkFees, deal.networkFees);
+    this.soldUsd = plus(this.soldUsd, deal.sold);
+    this.boughtAtReference = plus(this.boughtAtReference, deal.boughtAtReference);
+    this.soldAtReference = plus(this.soldAtReference, deal.soldAtReference);
+    if (unrealized !== null) {
+      this.unrealized = plus(this.unrealized, unrealized);
+      this.openInvestment = plus(this.openInvestment, deal.bought);
+      this.dominance.add(plus(realized, unrealized));
+    } else {
+      this.closedInvestment = plus(this.closedInvestment, deal.bought);
+      this.dominance.add(realized);
+    }
+  }
+
+  /** The printed summary, `linearity` made apart (it needs the closing order). */
+  summary(hundred: Bounded, linearity: number): SimulationSummary {
+    const pnlTotal = plus(this.realized, this.unrealized);
+    const investment = plus(this.closedInvestment, this.openInvestment);
+    const roi = (pnl: Bounded): number =>
+      this.deals === 0 ? 0 : printed(dividedBy(times(hundred, pnl), investment), 'ROI');
+    const slippageLoss = plus(minus(investment, this.boughtAtReference), minus(this.soldAtReference, this.soldUsd));
+    return {
+      pnl_total: printed(pnlTotal, 'pnl_total'),
+      pnl_realized: printed(this.realized, 'pnl_realized'),
+      pnl_unrealized: printed(this.unrealized, 'pnl_unrealized'),
+      roi_total: roi(pnlTotal),
+      roi_realized: roi(this.realized),
+      bot_fees: printed(this.botFees, 'bot_fees'),
+      network_fees: printed(this.networkFees, 'network_fees'),
+      linearity_r2_closed_deals: linearity,
+      top_deal_dominance: this.dominance.value(hundred),
+      trading_volume: printed(plus(investment, this.soldUsd), 'trading_volume'),
+      slippage_loss: printed(slippageLoss, 'slippage_loss'),
+      investment_amount: printed(investment, 'investment_amount'),
+      investment_amount_closed_deals: printed(this.closedInvestment, 'investment_amount_closed_deals'),
+      investment_amount_open_deals: printed(this.openInvestment, 'investment_amount_open_deals'),
+    };
+  }
+}
+
+/**
+ * The figures of the closed deals in closing order (rank.ts `rankedRow`): the win rate, the
+ * profit factor, the drawdown of their cumulative PnL, and the linearity.
+ */
+class ClosedFigures {
+  readonly linearity = new Linearity();
+  private count = 0;
+  private wins = 0;
+  private gains = ZERO_BOUNDED;
+  private losses = ZERO_BOUNDED;
+  private cumulative = ZERO_BOUNDED;
+  private peak = ZERO_BOUNDED;
+  drawdown = ZERO_BOUNDED;
+
+  add(pnl: Bounded): void {
+    this.count++;
+    this.linearity.add(pnl);
+    const s = sign(pnl, 'a deal won or lost');
+    if (s > 0) {
+      this.wins++;
+      this.gains = plus(this.gains, pnl);
+    } else if (s < 0) {
+      this.losses = plus(this.losses, pnl);
+    }
+    this.cumulative = plus(this.cumulative, pnl);
+    const before = this.peak;
+    this.peak = larger(before, this.cumulative);
+    // The fall from the peak: 0 when the cumulative PnL is a new peak.
+    this.drawdown = larger(this.drawdown, minusFloored(before, this.cumulative));
+  }
+
+  winrate(): number {
+    return this.count === 0 ? 0 : printed(dividedBy(exactly(100 * this.wins), exactly(this.count)), 'winrate');
+  }
+
+  /** Σ gains over |Σ losses|; null without a losing deal. */
+  profitFactor(): number | null {
+    if (sign(this.losses, 'the losses') === 0) return null;
+    return printed(dividedBy(this.gains, minus(ZERO_BOUNDED, this.losses)), 'profit_factor');
   }
 }
 
