@@ -152,6 +152,9 @@ function order(a: Bounded, b: Bounded): number {
 
 /** A number within `radius` of `center` whose interval holds both `center`'s and `other`'s. */
 function covering(center: Bounded, other: Bounded): Bounded {
+  if (center.radius === 0 && other.radius === 0 && center.head === other.head && center.tail === other.tail) {
+    return center; // the same exact number
+  }
   const reach = other.radius + Math.abs(other.head - center.head) * HEAD_BOUND + Math.abs(other.tail - center.tail);
   return new Bounded(center.head, center.tail, Math.max(center.radius, reach) * GROW + TINY);
 }

@@ -39,7 +39,7 @@ function exactAndScreened(
   const candidates = candidateWallets(context, undefined);
   return {
     candidates,
-    rows: copyWallets(context, candidates),
+    rows: copyWallets(context, candidates, undefined, undefined, false),
     bounds: new WalletScreen(context).bounds(candidates, metric),
     context,
   };
