@@ -144,10 +144,18 @@ export function atMost(a: Bounded, b: Bounded, what: string): boolean {
 }
 
 /** Whether `a − b` is surely positive (1), surely negative (-1), or not decided (0). */
-function order(a: Bounded, b: Bounded): number {
+export function order(a: Bounded, b: Bounded): number {
   const d = minus(a, b);
   if (d.radius === 0) return d.head > 0 ? 1 : d.head < 0 ? -1 : 0;
   return Math.abs(d.head) / HEAD_BOUND > d.radius * GROW ? (d.head > 0 ? 1 : -1) : 0;
+}
+
+/**
+ * A number whose interval holds both `a`'s and `b`'s: for two results the exact arithmetic tells
+ * apart only where they are equal but for its roundings (two branches that meet at a tie).
+ */
+export function either(a: Bounded, b: Bounded): Bounded {
+  return covering(a, b);
 }
 
 /** A number within `radius` of `center` whose interval holds both `center`'s and `other`'s. */

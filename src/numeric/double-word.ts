@@ -116,7 +116,53 @@ export function toWord(out: DoubleWord, d: Decimal): void {
  * relative error < 2^-100, without making a decimal when it has at most 15 significant digits.
  */
 export function rawToWord(out: DoubleWord, raw: DecimalInput): void {
-  if (!(typeof raw === 'string' ? shortTextToWord(out, raw) : numberToWord(out, raw))) toWord(out, new Decimal(raw));
+  if (typeof raw === 'string' ? shortTextToWord(out, raw) || longTextToWord(out, raw) : numberToWord(out, raw)) return;
+  toWord(out, new Decimal(raw));
+}
+
+/**
+ * `out` = a plain decimal string of 16 to 30 significant digits (`2068191271.290775`), relative
+ * error < 2^-100: its first 15 significant digits and the rest as two integers exact in a double,
+ * each scaled by its power of ten (`scaledToWord`, < 2^-104 of it), the two added (< 3 × 2^-106
+ * of the sum; they have the same sign). False for any other string (an exponent, a sign other
+ * than a leading minus, more digits), which the decimal path then reads.
+ */
+function longTextToWord(out: DoubleWord, text: string): boolean {
+  const length = text.length;
+  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const sign = i === 1 ? -1 : 1;
+  let high = 0;
+  let low = 0;
+  let significant = 0;
+  let fractionDigits = 0;
+  let point = false;
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (point) fractionDigits++;
+      if (significant === 0 && c === 48) continue;
+      significant++;
+      if (significant <= 15) high = high * 10 + (c - 48);
+      else if (significant <= 30) low = low * 10 + (c - 48);
+      else return false;
+    } else if (c === 46 /* . */ && !point) {
+      point = true;
+    } else {
+      return false;
+    }
+  }
+  if (significant <= 15) return false;
+  const lowDigits = significant - 15;
+  if (!scaledToWord(LONG_PARTS, high, lowDigits - fractionDigits)) return false;
+  const highHead = LONG_PARTS[0]!;
+  const highTail = LONG_PARTS[1]!;
+  if (!scaledToWord(LONG_PARTS, low, -fractionDigits)) return false;
+  addWords(out, highHead, highTail, LONG_PARTS[0]!, LONG_PARTS[1]!);
+  if (sign < 0) {
+    out[0] = -out[0]!;
+    out[1] = -out[1]!;
+  }
+  return true;
 }
 
 /** `out` = a decimal string of at most 15 significant digits (`12.5`, `3e-7`); false for any other. */
@@ -245,6 +291,8 @@ export function decide40(high: number, low: number, bound: number): number {
 }
 
 const TWO_M100 = 2 ** -100;
+/** The parts of {@link longTextToWord}. */
+const LONG_PARTS = new Float64Array(2);
 /** What {@link scanShortDecimal} read for {@link shortTextToWord}. */
 const SCANNED = new Float64Array(3);
 const LOG10_2 = Math.log10(2);

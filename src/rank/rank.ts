@@ -200,11 +200,11 @@ function copyGroup(
   const { tape, request, engineOptions, buckets } = context;
   const start = requestWindow(request).start;
   const words = inWords && wordCopyApplies(request, engineOptions) ? wordCopyOf(context) : null;
+  // The wallet's own results depend on its swaps alone: in double words when they decide them.
+  const own = (id: number): OwnResults => words?.own(id) ?? ownResults(buckets, id, start);
   const rows: (RankedWallet | null)[] = candidates.map(({ id, address }) => {
     const row = words?.row(id) ?? null;
-    return row === null
-      ? null
-      : { wallet: address, ...rowHead(row), own: ownResults(buckets, id, start), copier: row.copier };
+    return row === null ? null : { wallet: address, ...rowHead(row), own: own(id), copier: row.copier };
   });
   const left = candidates.filter((_, k) => rows[k] === null);
   if (left.length > 0) {
@@ -224,7 +224,7 @@ function copyGroup(
     for (let k = 0; k < rows.length; k++) {
       if (rows[k] !== null) continue;
       const { id, address } = left[next]!;
-      rows[k] = rankedRow(runs[next++]!, buckets, id, address, start);
+      rows[k] = rankedRow(runs[next++]!, address, own(id));
     }
   } else {
     onProgress?.(1, 1);
@@ -280,13 +280,7 @@ function spelling(buckets: SwapBuckets, id: number): string | undefined {
 }
 
 /** A row from a follower's replay and the wallet's own deals. */
-function rankedRow(
-  run: ReplayResult,
-  buckets: SwapBuckets,
-  walletId: number,
-  address: string,
-  start: number,
-): RankedWallet {
+function rankedRow(run: ReplayResult, address: string, own: OwnResults): RankedWallet {
   const results = dealResults(run);
   const closed = closingOrder(results);
   let gains = ZERO;
@@ -315,7 +309,7 @@ function rankedRow(
     winrate: closed.length === 0 ? 0 : toJsonNumber(new Decimal(100 * wins).div(closed.length)),
     profit_factor: losses.isZero() ? null : toJsonNumber(gains.div(losses.abs())),
     max_drawdown: toJsonNumber(drawdown),
-    own: ownResults(buckets, walletId, start),
+    own,
     copier: copierJson(run.copier!),
   };
 }

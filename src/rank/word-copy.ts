@@ -19,7 +19,6 @@ import { requestWindow, type SimulatorRequest } from '../model/request.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { CopierResultJson, SimulationSummary } from '../model/response.js';
 import type { Decimal } from '../numeric/decimal.js';
-import { rawToWord } from '../numeric/double-word.js';
 import {
   atMost,
   type Bounded,
@@ -32,20 +31,15 @@ import {
   minusFloored,
   plus,
   printed,
-  sign,
   smaller,
   times,
   Undecided,
   ZERO_BOUNDED,
 } from '../numeric/bounded.js';
-import type { RankContext } from './rank.js';
-
-/** A token's swaps before the window's end: event positions, times and prices (head, tail) by place. */
-interface TokenSeries {
-  readonly positions: Uint32Array;
-  readonly times: Float64Array;
-  readonly prices: Float64Array;
-}
+import type { OwnResults, RankContext } from './rank.js';
+import { ownInWords } from './word-own.js';
+import { ClosedFigures, SummarySums } from './word-figures.js';
+import { BUY, LIQUIDITY, NO_SWAP, PRICE, QUANTITY, ROW, SLOT, SwapRows, TIME, TOKEN, USD } from './word-rows.js';
 
 /** An open or closed deal of the replay. */
 interface WordDeal {
@@ -218,10 +212,9 @@ export class WordCopy {
   private readonly half = fromDecimal('0.5');
   /** The network fee at each native price asked for. */
   private readonly fees = new Map<Decimal, Bounded>();
-  /** The swaps before the window's end as rows of double words ({@link swapRows}). */
+  /** The swaps before the window's end as rows ({@link SwapRows}). */
+  private readonly swaps: SwapRows;
   private readonly rows: Float64Array;
-  /** By token, its swaps' event positions, times and prices side by side, made when first asked for. */
-  private readonly series: (TokenSeries | undefined)[] = [];
 
   constructor(private readonly context: RankContext) {
     const { request, engineOptions } = context;
@@ -244,7 +237,8 @@ export class WordCopy {
     this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
     const balance = request.strategy?.starting_balance_usd;
     this.balance = balance === undefined || balance === null ? null : fromDecimal(balance);
-    this.rows = swapRows(context);
+    this.swaps = new SwapRows(context);
+    this.rows = this.swaps.rows;
   }
 
   /** Wallet `id` copied alone: its deal counts and sums (the screen's figures). */
@@ -264,6 +258,16 @@ export class WordCopy {
     if (this.balance !== null) return null;
     try {
       return this.rowOf(this.copy(id, true));
+    } catch (e) {
+      if (e instanceof Undecided) return null;
+      throw e;
+    }
+  }
+
+  /** Wallet `id`'s own results, or null when they are not decided in double words (then made exactly). */
+  own(id: number): OwnResults | null {
+    try {
+      return ownInWords(this.swaps, this.context.buckets, id, this.start);
     } catch (e) {
       if (e instanceof Undecided) return null;
       throw e;
@@ -298,7 +302,7 @@ export class WordCopy {
       const time = rows[at + TIME]!;
       const token = rows[at + TOKEN]! | 0; // a small integer key: a double one is hashed as an object
       if (this.timeFixSeconds !== null) this.fireTimeFixes(copier, time, k);
-      const quantity = this.word(at + QUANTITY);
+      const quantity = this.swaps.word(at + QUANTITY);
       const held = holdings.get(token) ?? ZERO_BOUNDED;
       const buy = rows[at + BUY] === 1;
       holdings.set(token, buy ? plus(held, quantity) : minusFloored(held, quantity));
@@ -327,8 +331,8 @@ export class WordCopy {
     if (deal !== undefined && deal.buys - 1 >= this.request.max_dupe_buy_times) return;
     const room = deal === undefined ? this.maxPosition : minus(this.maxPosition, deal.cost);
     if (atMost(room, this.dust, 'a position at its cap')) return;
-    const price = this.word(at + PRICE);
-    const leaderUsd = Number.isNaN(rows[at + USD]!) ? times(quantity, price) : this.word(at + USD);
+    const price = this.swaps.word(at + PRICE);
+    const leaderUsd = Number.isNaN(rows[at + USD]!) ? times(quantity, price) : this.swaps.word(at + USD);
     const amount = smaller(smaller(times(leaderUsd, this.fraction), this.maxBuy), room);
     if (atMost(amount, this.dust, 'a buy of dust')) return;
     const networkFee = this.networkFee(time);
@@ -389,7 +393,7 @@ export class WordCopy {
     const deal = copier.open.get(rows[at + TOKEN]! | 0);
     if (deal === undefined) return;
     const time = rows[at + TIME]!;
-    const price = this.word(at + PRICE);
+    const price = this.swaps.word(at + PRICE);
     const half = this.liquidityHalf(at + LIQUIDITY);
     deal.lastSlot = rows[at + SLOT]!;
     if (this.request.close_all || atMost(times(held, this.allButDust), quantity, 'a sell of nearly all')) {
@@ -408,11 +412,11 @@ export class WordCopy {
 
   /** A time-fix (3.4) of `deal` at `time`, priced at the swaps before `before` (a time, or Infinity: all). */
   private sellWhole(copier: Copier, deal: WordDeal, time: number, before: number): void {
-    const last = this.lastSwapBefore(deal.token, before, deal.lastSlot);
+    const last = this.swaps.lastSwapBefore(deal.token, before, deal.lastSlot);
     if (last < 0) throw new Undecided('a token without a known price');
     const at = last * ROW;
     deal.lastSlot = this.rows[at + SLOT]!;
-    this.sellAll(copier, deal, time, this.word(at + PRICE), this.liquidityHalf(at + LIQUIDITY));
+    this.sellAll(copier, deal, time, this.swaps.word(at + PRICE), this.liquidityHalf(at + LIQUIDITY));
   }
 
   /** A sell of the deal's whole lot, which closes it. */
@@ -527,7 +531,7 @@ export class WordCopy {
 
   /** The price of the deal's token known now: its last known swap's, by a search that gallops from the last read. */
   private knownPrice(deal: WordDeal, copier: Copier): Bounded {
-    const { positions, times, prices } = this.seriesOf(deal.token);
+    const { positions, times, prices } = this.swaps.seriesOf(deal.token);
     const before = copier.knownBefore;
     const until = copier.knownUntil;
     let lo = Math.max(deal.valueSlot, deal.lastSlot, 0);
@@ -561,9 +565,9 @@ export class WordCopy {
 
   /** A deal's `pnl_unrealized` at the window's end: `qty × price − usd_invested`. */
   private dealUnrealized(deal: WordDeal): Bounded {
-    const last = this.lastSwapBefore(deal.token, Infinity, deal.lastSlot);
+    const last = this.swaps.lastSwapBefore(deal.token, Infinity, deal.lastSlot);
     if (last < 0) throw new Undecided('a token without a known price');
-    return minus(times(deal.lot, this.word(last * ROW + PRICE)), deal.cost);
+    return minus(times(deal.lot, this.swaps.word(last * ROW + PRICE)), deal.cost);
   }
 
   /** A deal's `pnl_total`. */
@@ -624,270 +628,10 @@ export class WordCopy {
     return fee;
   }
 
-  /** The double word at `at` of the rows. */
-  private word(at: number): Bounded {
-    return converted(this.rows[at]!, this.rows[at + 1]!);
-  }
-
   /** Half of the known liquidity at `at` (NaN: none known, then the assumed one, or null for the flat slippage). */
   private liquidityHalf(at: number): Bounded | null {
-    return Number.isNaN(this.rows[at]!) ? this.assumedHalf : times(this.word(at), this.half);
+    return Number.isNaN(this.rows[at]!) ? this.assumedHalf : times(this.swaps.word(at), this.half);
   }
-
-  /** The token's swaps before the window's end, made when first asked for. */
-  private seriesOf(token: number): TokenSeries {
-    let series = this.series[token];
-    if (series === undefined) {
-      const positions = this.context.buckets.tokenSeries(token).positions;
-      const times = new Float64Array(positions.length);
-      const prices = new Float64Array(2 * positions.length);
-      for (let j = 0; j < positions.length; j++) {
-        const at = positions[j]! * ROW;
-        times[j] = this.rows[at + TIME]!;
-        prices[2 * j] = this.rows[at + PRICE]!;
-        prices[2 * j + 1] = this.rows[at + PRICE + 1]!;
-      }
-      this.series[token] = series = { positions, times, prices };
-    }
-    return series;
-  }
-
-  /**
-   * The event position of the token's last swap before `time` (Infinity: its last before the
-   * window's end), whose price and liquidity are known at that moment; −1 when there is none.
-   */
-  private lastSwapBefore(token: number, time: number, from = 0): number {
-    const { positions, times } = this.seriesOf(token);
-    // The swaps before `time` are those before the first place at or after it: a search that
-    // gallops from `from` (a place before `time`), as a time-fix falls soon after its deal's last copy.
-    let lo = from;
-    let step = 1;
-    while (lo + step < times.length && times[lo + step]! < time) {
-      lo += step;
-      step *= 2;
-    }
-    let hi = Math.min(lo + step, times.length);
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (times[mid]! < time) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? -1 : positions[lo - 1]!;
-  }
-}
-
-/** The summary's sums over the deals (model 5; report/summary.ts `SummaryFold`). */
-class SummarySums {
-  private realized = ZERO_BOUNDED;
-  private unrealized = ZERO_BOUNDED;
-  private closedInvestment = ZERO_BOUNDED;
-  private openInvestment = ZERO_BOUNDED;
-  private botFees = ZERO_BOUNDED;
-  private networkFees = ZERO_BOUNDED;
-  private soldUsd = ZERO_BOUNDED;
-  private boughtAtReference = ZERO_BOUNDED;
-  private soldAtReference = ZERO_BOUNDED;
-  private deals = 0;
-  private readonly dominance = new Dominance();
-
-  /** A deal with its `pnl_realized` and bot fee, and its `pnl_unrealized` when open (null: closed). */
-  add(deal: WordDeal, realized: Bounded, botFee: Bounded, unrealized: Bounded | null): void {
-    this.deals++;
-    this.realized = plus(this.realized, realized);
-    this.botFees = plus(this.botFees, botFee);
-    this.networkFees = plus(this.networkFees, deal.networkFees);
-    this.soldUsd = plus(this.soldUsd, deal.sold);
-    this.boughtAtReference = plus(this.boughtAtReference, deal.boughtAtReference);
-    this.soldAtReference = plus(this.soldAtReference, deal.soldAtReference);
-    if (unrealized !== null) {
-      this.unrealized = plus(this.unrealized, unrealized);
-      this.openInvestment = plus(this.openInvestment, deal.bought);
-      this.dominance.add(plus(realized, unrealized));
-    } else {
-      this.closedInvestment = plus(this.closedInvestment, deal.bought);
-      this.dominance.add(realized);
-    }
-  }
-
-  /** The printed summary, `linearity` made apart (it needs the closing order). */
-  summary(hundred: Bounded, linearity: number): SimulationSummary {
-    const pnlTotal = plus(this.realized, this.unrealized);
-    const investment = plus(this.closedInvestment, this.openInvestment);
-    const roi = (pnl: Bounded): number =>
-      this.deals === 0 ? 0 : printed(dividedBy(times(hundred, pnl), investment), 'ROI');
-    const slippageLoss = plus(minus(investment, this.boughtAtReference), minus(this.soldAtReference, this.soldUsd));
-    return {
-      pnl_total: printed(pnlTotal, 'pnl_total'),
-      pnl_realized: printed(this.realized, 'pnl_realized'),
-      pnl_unrealized: printed(this.unrealized, 'pnl_unrealized'),
-      roi_total: roi(pnlTotal),
-      roi_realized: roi(this.realized),
-      bot_fees: printed(this.botFees, 'bot_fees'),
-      network_fees: printed(this.networkFees, 'network_fees'),
-      linearity_r2_closed_deals: linearity,
-      top_deal_dominance: this.dominance.value(hundred),
-      trading_volume: printed(plus(investment, this.soldUsd), 'trading_volume'),
-      slippage_loss: printed(slippageLoss, 'slippage_loss'),
-      investment_amount: printed(investment, 'investment_amount'),
-      investment_amount_closed_deals: printed(this.closedInvestment, 'investment_amount_closed_deals'),
-      investment_amount_open_deals: printed(this.openInvestment, 'investment_amount_open_deals'),
-    };
-  }
-}
-
-/**
- * The figures of the closed deals in closing order (rank.ts `rankedRow`): the win rate, the
- * profit factor, the drawdown of their cumulative PnL, and the linearity.
- */
-class ClosedFigures {
-  readonly linearity = new Linearity();
-  private count = 0;
-  private wins = 0;
-  private gains = ZERO_BOUNDED;
-  private losses = ZERO_BOUNDED;
-  private cumulative = ZERO_BOUNDED;
-  private peak = ZERO_BOUNDED;
-  drawdown = ZERO_BOUNDED;
-
-  add(pnl: Bounded): void {
-    this.count++;
-    this.linearity.add(pnl);
-    const s = sign(pnl, 'a deal won or lost');
-    if (s > 0) {
-      this.wins++;
-      this.gains = plus(this.gains, pnl);
-    } else if (s < 0) {
-      this.losses = plus(this.losses, pnl);
-    }
-    this.cumulative = plus(this.cumulative, pnl);
-    const before = this.peak;
-    this.peak = larger(before, this.cumulative);
-    // The fall from the peak: 0 when the cumulative PnL is a new peak.
-    this.drawdown = larger(this.drawdown, minusFloored(before, this.cumulative));
-  }
-
-  winrate(): number {
-    return this.count === 0 ? 0 : printed(dividedBy(exactly(100 * this.wins), exactly(this.count)), 'winrate');
-  }
-
-  /** Σ gains over |Σ losses|; null without a losing deal. */
-  profitFactor(): number | null {
-    if (sign(this.losses, 'the losses') === 0) return null;
-    return printed(dividedBy(this.gains, minus(ZERO_BOUNDED, this.losses)), 'profit_factor');
-  }
-}
-
-/** `100 × max(pnl_total) / Σ positive pnl_total` over the deals (model 5; report/statistics.ts). */
-class Dominance {
-  private positive = ZERO_BOUNDED;
-  private best: Bounded | null = null;
-
-  add(pnl: Bounded): void {
-    if (sign(pnl, 'a deal won or lost') > 0) this.positive = plus(this.positive, pnl);
-    this.best = this.best === null ? pnl : larger(this.best, pnl);
-  }
-
-  value(hundred: Bounded): number {
-    if (this.best === null || sign(this.positive, 'the gains') === 0) return 0;
-    return printed(dividedBy(times(hundred, this.best), this.positive), 'top_deal_dominance');
-  }
-}
-
-/**
- * R² of the least-squares line through the cumulative closed PnL, in the closed form and from the
- * sums of report/statistics.ts's `LinearityFold`: `S_xy² / (S_xx × SS_tot)` from the points
- * shifted by the first.
- */
-class Linearity {
-  private n = 0;
-  private first = ZERO_BOUNDED;
-  private y = ZERO_BOUNDED;
-  private prefix = ZERO_BOUNDED;
-  private prefixes = ZERO_BOUNDED;
-  private squares = ZERO_BOUNDED;
-
-  add(value: Bounded): void {
-    if (this.n++ === 0) {
-      this.first = this.y = value;
-      return;
-    }
-    this.y = plus(this.y, value);
-    const z = minus(this.y, this.first);
-    this.prefixes = plus(this.prefixes, this.prefix);
-    this.prefix = plus(this.prefix, z);
-    this.squares = plus(this.squares, times(z, z));
-  }
-
-  value(): number {
-    const n = this.n;
-    if (n < 2) return 0;
-    if (sign(this.squares, 'a sum of squares') === 0) return 0;
-    const count = exactly(n);
-    const ssTot = minus(this.squares, dividedBy(times(this.prefix, this.prefix), count));
-    const sxy = minus(dividedBy(times(this.prefix, exactly(n - 1)), exactly(2)), this.prefixes);
-    const sxx = dividedBy(times(times(exactly(n - 1), count), exactly(n + 1)), exactly(12));
-    return printed(dividedBy(times(sxy, sxy), times(sxx, ssTot)), 'linearity_r2_closed_deals');
-  }
-}
-
-// A swap's row: its time, token id, side (1: buy), quantity, price and USD amount as double words
-// (the amount's head NaN: none), its token's known liquidity once it is recorded as a double word
-// (head NaN: none yet) and its place among the token's swaps.
-const TIME = 0;
-const TOKEN = 1;
-const BUY = 2;
-const QUANTITY = 3;
-const PRICE = 5;
-const USD = 7;
-const LIQUIDITY = 9;
-/** Its place among its token's swaps. */
-const SLOT = 11;
-const ROW = 12;
-/** No next swap: above every event position. */
-const NO_SWAP = 0x7fffffff;
-
-/**
- * The swaps before the window's end as rows, by event position: one pass in event order reads
- * each swap's decimals once, and the copiers then read a row each, not the swap objects and their
- * texts from all over the heap (four times the time, in wallet order). The known liquidity is what
- * a copy of the swap trades against: its own, or the last one known.
- */
-function swapRows(context: RankContext): Float64Array {
-  const { buckets, tape } = context;
-  const rows = new Float64Array(buckets.end * ROW);
-  const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
-  const counts = new Float64Array(tape.tokens.length);
-  const word = new Float64Array(2);
-  for (let k = 0; k < buckets.end; k++) {
-    const swap = buckets.swapAt(k);
-    const token = tape.tokenOf[tape.order[k]!]!;
-    const at = k * ROW;
-    if (swap.usd_liquidity != null) {
-      rawToWord(word, swap.usd_liquidity);
-      known[2 * token] = word[0]!;
-      known[2 * token + 1] = word[1]!;
-    }
-    rows[at + TIME] = swap.time;
-    rows[at + TOKEN] = token;
-    rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
-    rawToWord(word, swap.quantity);
-    rows[at + QUANTITY] = word[0]!;
-    rows[at + QUANTITY + 1] = word[1]!;
-    rawToWord(word, swap.usd_price);
-    rows[at + PRICE] = word[0]!;
-    rows[at + PRICE + 1] = word[1]!;
-    if (swap.usd_amount === undefined) {
-      rows[at + USD] = Number.NaN;
-    } else {
-      rawToWord(word, swap.usd_amount);
-      rows[at + USD] = word[0]!;
-      rows[at + USD + 1] = word[1]!;
-    }
-    rows[at + LIQUIDITY] = known[2 * token]!;
-    rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
-    rows[at + SLOT] = counts[token]!++;
-  }
-  return rows;
 }
 
 /** `(base_fee_native + priority_fee + bribe)`, native coin per transaction (3.3). */

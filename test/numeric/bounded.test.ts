@@ -23,6 +23,7 @@ import {
   Undecided,
 } from '../../src/numeric/bounded.js';
 import { Decimal, toJsonNumber } from '../../src/numeric/decimal.js';
+import { toWord } from '../../src/numeric/double-word.js';
 
 /**
  * True when the printed value of the exact decimal (its nearest double) lies in the interval, and
@@ -80,6 +81,28 @@ describe('each operation holds the exact result', () => {
         expect(holds(dividedBy(x, y), da.div(db))).toBe(true);
       }),
     );
+  });
+
+  it('decimals of 16 to 30 significant digits convert within 2^-100 and print as Number reads them', () => {
+    const long = fc
+      .tuple(fc.bigInt({ min: 10n ** 15n, max: 10n ** 30n - 1n }), fc.integer({ min: 0, max: 30 }), fc.boolean())
+      .map(([digits, fraction, negative]) => {
+        const text = digits.toString();
+        const cut = text.length - Math.min(fraction, text.length - 1);
+        return `${negative ? '-' : ''}${text.slice(0, cut)}${cut < text.length ? `.${text.slice(cut)}` : ''}`;
+      });
+    fc.assert(
+      fc.property(long, (text) => {
+        const b = fromDecimal(text);
+        const viaDecimal = new Float64Array(2);
+        toWord(viaDecimal, new Decimal(text));
+        expect(b.head).toBe(viaDecimal[0]);
+        expect(Math.abs(b.tail - viaDecimal[1]!)).toBeLessThanOrEqual(Math.abs(b.head) * 2 ** -100);
+        expect(printed(b, 'test')).toBe(Number(text));
+      }),
+    );
+    // By hand: a heavy tape's quantity, 16 digits.
+    expect(printed(fromDecimal('2068191271.290775'), 'test')).toBe(2068191271.290775);
   });
 
   it('chains of operations hold the chained 40-digit result', () => {

@@ -34,6 +34,8 @@ function decidedRowsAreExact(t: TapeInput, r: SimulatorRequestInput, options: En
   const { candidates, exact, words, context } = exactAndInWords(t, r, options);
   let decided = 0;
   candidates.forEach(({ id }, k) => {
+    const own = words.own(id);
+    if (own !== null) expect(own).toEqual(exact[k]!.own);
     const row = words.row(id);
     if (row === null) return;
     decided++;

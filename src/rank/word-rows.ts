@@ -1,0 +1,135 @@
+/**
+ * The swaps of a rank's window as rows of doubles and double words, made once for every wallet a
+ * copy in double words reads (word-copy.ts, word-own.ts): one pass in event order reads each
+ * swap's decimals once, and the copies then read rows, not the swap objects and their texts from
+ * all over the heap (four times the time, in wallet order). By token, its swaps' positions,
+ * times and prices side by side, for the searches for a known price.
+ */
+import type { SwapBuckets } from '../analytics/buckets.js';
+import { type Bounded, converted } from '../numeric/bounded.js';
+import { rawToWord } from '../numeric/double-word.js';
+import type { RankContext } from './rank.js';
+
+// A swap's row: its time, token id, side (1: buy), quantity, price and USD amount as double words
+// (the amount's head NaN: none), its token's known liquidity once it is recorded as a double word
+// (head NaN: none yet) and its place among the token's swaps.
+export const TIME = 0;
+export const TOKEN = 1;
+export const BUY = 2;
+export const QUANTITY = 3;
+export const PRICE = 5;
+export const USD = 7;
+export const LIQUIDITY = 9;
+/** Its place among its token's swaps. */
+export const SLOT = 11;
+export const ROW = 12;
+/** No next swap: above every event position. */
+export const NO_SWAP = 0x7fffffff;
+
+/**
+ * The swaps before the window's end as rows, by event position. The known liquidity is what a
+ * copy of the swap trades against: its own, or the last one known.
+ */
+function swapRows(context: RankContext): Float64Array {
+  const { buckets, tape } = context;
+  const rows = new Float64Array(buckets.end * ROW);
+  const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
+  const counts = new Float64Array(tape.tokens.length);
+  const word = new Float64Array(2);
+  for (let k = 0; k < buckets.end; k++) {
+    const swap = buckets.swapAt(k);
+    const token = tape.tokenOf[tape.order[k]!]!;
+    const at = k * ROW;
+    if (swap.usd_liquidity != null) {
+      rawToWord(word, swap.usd_liquidity);
+      known[2 * token] = word[0]!;
+      known[2 * token + 1] = word[1]!;
+    }
+    rows[at + TIME] = swap.time;
+    rows[at + TOKEN] = token;
+    rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
+    rawToWord(word, swap.quantity);
+    rows[at + QUANTITY] = word[0]!;
+    rows[at + QUANTITY + 1] = word[1]!;
+    rawToWord(word, swap.usd_price);
+    rows[at + PRICE] = word[0]!;
+    rows[at + PRICE + 1] = word[1]!;
+    if (swap.usd_amount === undefined) {
+      rows[at + USD] = Number.NaN;
+    } else {
+      rawToWord(word, swap.usd_amount);
+      rows[at + USD] = word[0]!;
+      rows[at + USD + 1] = word[1]!;
+    }
+    rows[at + LIQUIDITY] = known[2 * token]!;
+    rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
+    rows[at + SLOT] = counts[token]!++;
+  }
+  return rows;
+}
+
+/** A token's swaps before the window's end: event positions, times and prices (head, tail) by place. */
+export interface TokenSeries {
+  readonly positions: Uint32Array;
+  readonly times: Float64Array;
+  readonly prices: Float64Array;
+}
+
+/** The rows of the swaps before the window's end, and each token's series. */
+export class SwapRows {
+  readonly rows: Float64Array;
+  private readonly buckets: SwapBuckets;
+  /** By token, its series, made when first asked for. */
+  private readonly series: (TokenSeries | undefined)[] = [];
+
+  constructor(context: RankContext) {
+    this.buckets = context.buckets;
+    this.rows = swapRows(context);
+  }
+
+  /** The double word at `at` of the rows. */
+  word(at: number): Bounded {
+    return converted(this.rows[at]!, this.rows[at + 1]!);
+  }
+
+  /** The token's swaps before the window's end, made when first asked for. */
+  seriesOf(token: number): TokenSeries {
+    let series = this.series[token];
+    if (series === undefined) {
+      const positions = this.buckets.tokenSeries(token).positions;
+      const times = new Float64Array(positions.length);
+      const prices = new Float64Array(2 * positions.length);
+      for (let j = 0; j < positions.length; j++) {
+        const at = positions[j]! * ROW;
+        times[j] = this.rows[at + TIME]!;
+        prices[2 * j] = this.rows[at + PRICE]!;
+        prices[2 * j + 1] = this.rows[at + PRICE + 1]!;
+      }
+      this.series[token] = series = { positions, times, prices };
+    }
+    return series;
+  }
+
+  /**
+   * The event position of the token's last swap before `time` (Infinity: its last before the
+   * window's end), whose price and liquidity are known at that moment; −1 when there is none.
+   */
+  lastSwapBefore(token: number, time: number, from = 0): number {
+    const { positions, times } = this.seriesOf(token);
+    // The swaps before `time` are those before the first place at or after it: a search that
+    // gallops from `from` (a place before `time`), as a time-fix falls soon after its deal's last copy.
+    let lo = from;
+    let step = 1;
+    while (lo + step < times.length && times[lo + step]! < time) {
+      lo += step;
+      step *= 2;
+    }
+    let hi = Math.min(lo + step, times.length);
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid]! < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? -1 : positions[lo - 1]!;
+  }
+}
