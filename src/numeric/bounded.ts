@@ -140,14 +140,22 @@ export function sign(a: Bounded, what: string): number {
 /** `x ≤ y`, decided; throws {@link Undecided} when the two intervals overlap. */
 export function atMost(a: Bounded, b: Bounded, what: string): boolean {
   if (a.radius === 0 && b.radius === 0 && a.tail === 0 && b.tail === 0) return a.head <= b.head;
-  return sign(minus(b, a), what) >= 0;
+  const o = order(b, a);
+  if (o === 0) throw new Undecided(what);
+  return o > 0;
 }
 
-/** Whether `a − b` is surely positive (1), surely negative (-1), or not decided (0). */
+/**
+ * Whether `a − b` is surely positive (1), surely negative (-1), or not decided (0): the sign of
+ * the difference as {@link minus} would bound it, made without a result object.
+ */
 export function order(a: Bounded, b: Bounded): number {
-  const d = minus(a, b);
-  if (d.radius === 0) return d.head > 0 ? 1 : d.head < 0 ? -1 : 0;
-  return Math.abs(d.head) / HEAD_BOUND > d.radius * GROW ? (d.head > 0 ? 1 : -1) : 0;
+  addWords(WORD, a.head, a.tail, -b.head, -b.tail);
+  const head = WORD[0]!;
+  const spread = a.radius + b.radius;
+  if (spread === 0 && head === 0) return 0;
+  const radius = widened(head, spread);
+  return Math.abs(head) / HEAD_BOUND > radius * GROW ? (head > 0 ? 1 : -1) : 0;
 }
 
 /**
