@@ -2,6 +2,14 @@ import { Decimal } from '../numeric/decimal.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { Swap } from '../model/tape.js';
 
+/** The grouping of {@link SwapBuckets} as its arrays. */
+export interface SwapLayout {
+  readonly walletStart: Uint32Array;
+  readonly walletPos: Uint32Array;
+  readonly tokenStart: Uint32Array;
+  readonly tokenPos: Uint32Array;
+}
+
 /**
  * The swaps of a tape up to "now", grouped by wallet and by token in one pass. Positions are
  * event positions (index into `tape.order`); each group lists them ascending, so a group is
@@ -48,6 +56,19 @@ export class SwapBuckets {
       this.tokenPos[slot] = k;
       this.tokenPrice[slot] = Number(swaps[i]!.usd_price);
     }
+  }
+
+  /**
+   * Where each wallet's and token's positions lie: `walletPos[walletStart[w] … walletStart[w+1]]`
+   * are wallet `w`'s, and the same for tokens (for a copy of the grouping on another thread).
+   */
+  get layout(): SwapLayout {
+    return {
+      walletStart: this.walletStart,
+      walletPos: this.walletPos,
+      tokenStart: this.tokenStart,
+      tokenPos: this.tokenPos,
+    };
   }
 
   /** Event positions of wallet `w`'s swaps (ascending). */

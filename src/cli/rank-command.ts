@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
 import { RankHelpers } from '../rank/helpers.js';
+import { rowsInWordsApply } from '../rank/word-copy.js';
 import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
 import { WALLETS_A_WALK } from '../engine/followers.js';
 import { indexTape } from '../engine/tape-index.js';
@@ -151,7 +152,9 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   let runner: CopyRunner;
   if (queue === undefined) {
     const onlyOneWalk = wallets !== undefined && wallets.length <= WALLETS_A_WALK;
-    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1);
+    // Rows made in double words: the helpers copy from this thread's rows and read no tape.
+    const inWords = rowsInWordsApply(request, engineOptions, balance);
+    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1, inWords);
     runner = helpers.runner;
   } else {
     runner = queueRunner(tapePath, {

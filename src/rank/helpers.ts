@@ -1,20 +1,34 @@
 /**
  * A local rank on more than one core: helper threads copy groups of wallets beside the
- * command's thread. Each helper reads and indexes the tape itself, starting as the command
- * starts, so that its reading runs while the command's thread reads the tape too: a tape's
- * objects cannot be shared between threads, and packing them for a thread costs about what
- * parsing them does (docs/performance.md). The command's thread and the helpers take the
- * groups (`WALLETS_A_WALK` wallets each, in the order given) from one shared counter, so a
- * helper still reading the tape takes none and a slow one takes fewer. Every row is made by
- * `copyWallets` from the wallet and the tape alone, so the rows are the same, byte for byte,
- * whoever copies them; a group a helper took and could not finish is copied here.
+ * command's thread. When the rows are made in double words (word-copy.ts), a helper reads no
+ * tape: it copies from the rows of the swaps that the command's thread made over shared memory,
+ * and a wallet it cannot decide is copied exactly here. Otherwise each helper reads and indexes
+ * the tape itself, starting as the command starts, so that its reading runs while the command's
+ * thread reads the tape too: a tape's objects cannot be shared between threads, and packing them
+ * for a thread costs about what parsing them does (docs/performance.md). The command's thread and
+ * the helpers take the groups (`WALLETS_A_WALK` wallets each, in the order given) from one shared
+ * counter, so a helper still reading the tape takes none and a slow one takes fewer. Every row
+ * is made from the wallet and the tape alone, so the rows are the same, byte for byte, whoever
+ * copies them; a group a helper took and could not finish is copied here.
  */
 import { Worker } from 'node:worker_threads';
 import { WALLETS_A_WALK } from '../engine/followers.js';
 import type { TapeHeaderOptions } from '../io/parquet/header.js';
 import { builtScriptIfAny } from '../built-script.js';
 import type { CopyRunner, CopySettings } from './pipeline.js';
-import { copyWallets, type Candidate, type RankContext, type RankedWallet } from './rank.js';
+import type { Network } from '../model/request.js';
+import type { DecimalInput } from '../numeric/decimal40-parse.js';
+import {
+  copyWallets,
+  rowsFrom,
+  wordResultsOf,
+  type Candidate,
+  type RankContext,
+  type RankedWallet,
+  type WordResult,
+} from './rank.js';
+import { wordCopyOf } from './word-copy.js';
+import type { SharedSwapRows } from './word-rows.js';
 import { packBounds, unpackBounds, WalletScreen, type ScreenBounds, type ScreenedMetric } from './screen.js';
 
 /** What a helper starts with. */
@@ -23,6 +37,15 @@ export interface HelperStart {
   readonly tapeHeader: TapeHeaderOptions;
   /** Its number, from 1 (the command's thread is 0): what it writes beside a group it takes. */
   readonly helper: number;
+  /** False when the rows are made in double words from shared rows: then it reads no tape. */
+  readonly readTape: boolean;
+}
+
+/** What a helper that reads no tape copies from: the rows of the swaps, shared, and the native coin's prices. */
+export interface WordOrder {
+  readonly rows: SharedSwapRows;
+  readonly network: Network;
+  readonly nativePrices: readonly (readonly [number, DecimalInput])[];
 }
 
 /** What a helper does with the groups of an order: copy their wallets, or screen them (screen.ts). */
@@ -40,6 +63,8 @@ export interface HelperOrder {
   readonly walletsAWalk: number;
   /** Over a `SharedArrayBuffer`: see {@link takeGroups}. */
   readonly counters: Int32Array;
+  /** Set when the groups are copied in double words from shared rows (no tape read). */
+  readonly words?: WordOrder;
 }
 
 /**
@@ -49,9 +74,19 @@ export interface HelperOrder {
 export type HelperReply =
   | { readonly read: true }
   | { readonly order: number; readonly group: number; readonly rows: RankedWallet[] }
+  | { readonly order: number; readonly group: number; readonly words: (WordResult | null)[] }
   | { readonly order: number; readonly group: number; readonly bounds: Float64Array }
   | { readonly order: number; readonly done: true }
   | { readonly order: number; readonly error: string };
+
+/** What a helper that reads no tape is told of the context: its rows of swaps, shared, and the native prices. */
+export function wordOrderOf(context: RankContext): WordOrder {
+  return {
+    rows: wordCopyOf(context).swaps.shared,
+    network: context.tape.network,
+    nativePrices: context.tape.native.points,
+  };
+}
 
 /** Groups a thread takes of a list too short to fill a walk a thread: a slower thread then takes fewer. */
 const GROUPS_A_THREAD = 2;
@@ -112,6 +147,8 @@ export class RankHelpers {
   private constructor(
     private readonly workers: readonly Worker[],
     private readonly walletsAWalk: number,
+    /** The helpers copy in double words from shared rows and read no tape. */
+    private readonly inWords: boolean,
   ) {
     this.reading = workers.map(
       (worker) =>
@@ -129,10 +166,15 @@ export class RankHelpers {
   }
 
   /** `count` helpers reading the tape at `tapePath`; `walletsAWalk` (the rank's own) is there for tests. */
+  /**
+   * `inWords`: the rank's rows are made in double words (`rowsInWordsApply`), so the helpers copy
+   * from rows this thread shares and read no tape; a wallet they cannot decide is copied here.
+   */
   static start(
     tapePath: string,
     tapeHeader: TapeHeaderOptions,
     count: number,
+    inWords = false,
     walletsAWalk = WALLETS_A_WALK,
   ): RankHelpers {
     const url = builtScriptIfAny('rank/rank-thread.js');
@@ -140,10 +182,10 @@ export class RankHelpers {
       url === null
         ? []
         : Array.from({ length: count }, (_, h) => {
-            const start: HelperStart = { tapePath, tapeHeader, helper: h + 1 };
+            const start: HelperStart = { tapePath, tapeHeader, helper: h + 1, readTape: !inWords };
             return new Worker(url, { workerData: start });
           });
-    return new RankHelpers(workers, walletsAWalk);
+    return new RankHelpers(workers, walletsAWalk, inWords);
   }
 
   /** Copies the wallets here and on the helpers; screens them so too (`CopyRunner.screen`). */
@@ -154,6 +196,7 @@ export class RankHelpers {
       settings: CopySettings,
       onProgress?: (done: number, total: number) => void,
     ): Promise<RankedWallet[]> => {
+      if (this.inWords) return this.copyInWords(context, candidates, settings, onProgress);
       const groups = await this.share(
         context,
         candidates,
@@ -181,6 +224,8 @@ export class RankHelpers {
           { kind: 'screen', metric },
           (slice) => packBounds((screen ??= new WalletScreen(context)).bounds(slice, metric)),
           (reply) => ('bounds' in reply ? reply.bounds : undefined),
+          undefined,
+          this.inWords ? wordOrderOf(context) : undefined,
         );
         const bounds: ScreenBounds = new Map();
         for (const packed of groups) unpackBounds(packed, bounds);
@@ -188,6 +233,32 @@ export class RankHelpers {
       },
     },
   );
+
+  /**
+   * The rows in double words, the groups shared with helpers that copy from this thread's rows;
+   * the wallets not decided there copied exactly here.
+   */
+  private async copyInWords(
+    context: RankContext,
+    candidates: readonly Candidate[],
+    settings: CopySettings,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<RankedWallet[]> {
+    const words = wordCopyOf(context);
+    const groups = await this.share(
+      context,
+      candidates,
+      settings,
+      { kind: 'copy' },
+      (slice) => wordResultsOf(words, slice),
+      (reply) => ('words' in reply ? reply.words : undefined),
+      onProgress,
+      wordOrderOf(context),
+    );
+    const rows = rowsFrom(context, candidates, groups.flat(), words);
+    onProgress?.(candidates.length, candidates.length);
+    return rows;
+  }
 
   /**
    * Shares the groups of an order between this thread and the helpers: each group's result, in
@@ -203,6 +274,7 @@ export class RankHelpers {
     here: (slice: readonly Candidate[], walletsAWalk: number, onProgress?: (done: number, total: number) => void) => T,
     fromReply: (reply: HelperReply) => T | undefined,
     onProgress?: (done: number, total: number) => void,
+    words?: WordOrder,
   ): Promise<T[]> {
     // Each helper by its number (its place in `workers`, from 1), as it marks the groups it takes.
     const helpers = new Map<number, Worker>();
@@ -218,6 +290,7 @@ export class RankHelpers {
       candidates,
       walletsAWalk,
       counters: orderCounters(candidates.length, walletsAWalk),
+      ...(words !== undefined ? { words } : {}),
     };
     const groups = order.counters.length - TAKEN_BY;
     const results = new Array<T | undefined>(groups);

@@ -1,15 +1,20 @@
 /**
  * A helper thread of a local rank (`RankHelpers`, helpers.ts): it reads and indexes the tape
- * itself as soon as it starts, while the command's thread reads it too, then copies (or screens)
- * the groups of wallets it takes from the counter it shares with the command's thread, posting
- * each group's rows (or screened figures). Started from the compiled `dist/` file.
+ * itself as soon as it starts, while the command's thread reads it too (or, when the rows are made
+ * in double words, reads no tape and copies from the rows of swaps the command's thread shares),
+ * then copies (or screens) the groups of wallets it takes from the counter it shares with the
+ * command's thread, posting each group's rows (or screened figures). Started from the compiled
+ * `dist/` file.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { IndexedTape } from '../engine/tape-index.js';
 import { readTapeFile } from '../io/read-tape.js';
 import { prepare } from '../simulate.js';
-import { takeGroups, type HelperOrder, type HelperReply, type HelperStart } from './helpers.js';
-import { copyWallets, rankContext } from './rank.js';
+import { NativePriceSeries } from '../engine/native-prices.js';
+import { takeGroups, type HelperOrder, type HelperReply, type HelperStart, type WordOrder } from './helpers.js';
+import { copyWallets, rankContext, wordResultsOf } from './rank.js';
+import { WordCopy } from './word-copy.js';
+import { SwapRows } from './word-rows.js';
 import { packBounds, WalletScreen } from './screen.js';
 
 function read(start: HelperStart): IndexedTape | Error {
@@ -18,6 +23,29 @@ function read(start: HelperStart): IndexedTape | Error {
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
+}
+
+/** The groups of an order copied (or screened) in double words, from the rows the order shares. */
+function copyInWords(words: WordOrder, helper: number, order: HelperOrder, post: (reply: HelperReply) => void): void {
+  const { parsed, engineOptions } = prepare(order.settings.request, order.settings.engineOptions);
+  const copy = new WordCopy({
+    request: parsed,
+    engineOptions,
+    network: words.network,
+    native: new NativePriceSeries(words.nativePrices),
+    swaps: new SwapRows(words.rows),
+  });
+  const task = order.task;
+  if (task.kind === 'copy') {
+    takeGroups(order, helper, (group, candidates) =>
+      post({ order: order.id, group, words: wordResultsOf(copy, candidates) }),
+    );
+    return;
+  }
+  const screen = new WalletScreen(copy);
+  takeGroups(order, helper, (group, candidates) =>
+    post({ order: order.id, group, bounds: packBounds(screen.bounds(candidates, task.metric)) }),
+  );
 }
 
 function copy(tape: IndexedTape, helper: number, order: HelperOrder, post: (reply: HelperReply) => void): void {
@@ -41,12 +69,15 @@ function copy(tape: IndexedTape, helper: number, order: HelperOrder, post: (repl
 if (parentPort !== null) {
   const port = parentPort;
   const start = workerData as HelperStart;
-  const tape = read(start);
+  const tape = start.readTape ? read(start) : null;
   port.postMessage({ read: true } satisfies HelperReply);
   port.on('message', (order: HelperOrder) => {
     try {
-      if (tape instanceof Error) throw tape;
-      copy(tape, start.helper, order, (reply) => port.postMessage(reply));
+      const post = (reply: HelperReply): void => port.postMessage(reply);
+      if (order.words !== undefined) copyInWords(order.words, start.helper, order, post);
+      else if (tape === null) throw new Error('the helper read no tape, and the order shares no rows');
+      else if (tape instanceof Error) throw tape;
+      else copy(tape, start.helper, order, post);
       port.postMessage({ order: order.id, done: true } satisfies HelperReply);
     } catch (e) {
       port.postMessage({ order: order.id, error: e instanceof Error ? e.message : String(e) } satisfies HelperReply);

@@ -12,7 +12,7 @@ import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
 import { copierJson, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
-import { wordCopyApplies, wordCopyOf, type WordRow } from './word-copy.js';
+import { type WordCopy, wordCopyApplies, wordCopyOf, type WordRow } from './word-copy.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
 export interface OwnResults {
@@ -188,8 +188,7 @@ export function copyWallets(
 
 /**
  * One group of wallets: the rows made in double words where every printed figure is decided
- * (word-copy.ts), and one walk of the tape with a follower for each other wallet, its rows made
- * as it ends, so its deals die with it.
+ * (word-copy.ts), and the others copied exactly ({@link rowsFrom}).
  */
 function copyGroup(
   context: RankContext,
@@ -197,14 +196,52 @@ function copyGroup(
   onProgress: ((done: number, total: number) => void) | undefined,
   inWords: boolean,
 ): RankedWallet[] {
+  const { request, engineOptions } = context;
+  const words = inWords && wordCopyApplies(request, engineOptions) ? wordCopyOf(context) : null;
+  const results = words === null ? candidates.map(() => null) : wordResultsOf(words, candidates);
+  return rowsFrom(context, candidates, results, words, onProgress);
+}
+
+/** A wallet's row made in double words, with its own results when they are decided there too. */
+export interface WordResult {
+  readonly row: WordRow;
+  readonly own: OwnResults | null;
+}
+
+/** Each wallet's row in double words, or null when it is not decided there. */
+export function wordResultsOf(words: WordCopy, candidates: readonly Candidate[]): (WordResult | null)[] {
+  return candidates.map(({ id }) => {
+    const row = words.row(id);
+    return row === null ? null : { row, own: words.own(id) };
+  });
+}
+
+/**
+ * The rows of `candidates` from their results in double words (`results`, by place): a decided
+ * one as it is, its own results made exactly when they were not decided; the others copied
+ * exactly, in one walk of the tape with a follower for each, the rows made as it ends, so its
+ * deals die with it. The wallet's own results depend on its swaps alone: in double words
+ * (`words`, null: exactly) when they decide them, whoever copied the wallet.
+ */
+export function rowsFrom(
+  context: RankContext,
+  candidates: readonly Candidate[],
+  results: readonly (WordResult | null)[],
+  words: WordCopy | null,
+  onProgress?: (done: number, total: number) => void,
+): RankedWallet[] {
   const { tape, request, engineOptions, buckets } = context;
   const start = requestWindow(request).start;
-  const words = inWords && wordCopyApplies(request, engineOptions) ? wordCopyOf(context) : null;
-  // The wallet's own results depend on its swaps alone: in double words when they decide them.
   const own = (id: number): OwnResults => words?.own(id) ?? ownResults(buckets, id, start);
-  const rows: (RankedWallet | null)[] = candidates.map(({ id, address }) => {
-    const row = words?.row(id) ?? null;
-    return row === null ? null : { wallet: address, ...rowHead(row), own: own(id), copier: row.copier };
+  const rows: (RankedWallet | null)[] = candidates.map(({ id, address }, k) => {
+    const made = results[k];
+    if (made === null || made === undefined) return null;
+    return {
+      wallet: address,
+      ...rowHead(made.row),
+      own: made.own ?? ownResults(buckets, id, start),
+      copier: made.row.copier,
+    };
   });
   const left = candidates.filter((_, k) => rows[k] === null);
   if (left.length > 0) {

@@ -8,7 +8,7 @@
 import { type Bounded, dividedBy, exactly, times, Undecided, ZERO_BOUNDED } from '../numeric/bounded.js';
 import type { Candidate, RankContext, RankedWallet, RankMetric, RankOptions } from './rank.js';
 import { metricOf } from './rank.js';
-import { TAKEN_MEMBERS, type WordCopy, wordCopyOf, type WordSums } from './word-copy.js';
+import { TAKEN_MEMBERS, WordCopy, wordCopyOf, type WordSums } from './word-copy.js';
 
 /** The sort metrics the screen bounds: sums over a copier's deals, and its deal counts. */
 export const SCREENED_METRICS = [
@@ -129,8 +129,9 @@ export function rowsAgree(rows: readonly RankedWallet[], verdict: ScreenVerdict,
 export class WalletScreen {
   private readonly copy: WordCopy;
 
-  constructor(context: RankContext) {
-    this.copy = wordCopyOf(context);
+  /** Over a rank context's copy in double words, or a copy made of rows shared by another thread. */
+  constructor(from: RankContext | WordCopy) {
+    this.copy = from instanceof WordCopy ? from : wordCopyOf(from);
   }
 
   /** Each candidate copied alone: its screened figures by wallet id, for those the double words decide. */

@@ -14,8 +14,9 @@
  * ({@link wordCopyApplies}). A decision the double words cannot make (a comparison whose
  * intervals overlap, such as a deal at its position cap to the last digit) throws `Undecided`.
  */
-import type { EngineOptions } from '../model/options.js';
-import { requestWindow, type SimulatorRequest } from '../model/request.js';
+import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
+import { prepare } from '../simulate.js';
+import { type Network, requestWindow, type SimulatorRequest } from '../model/request.js';
 import { NO_STRATEGY } from '../model/strategy.js';
 import type { CopierResultJson, SimulationSummary } from '../model/response.js';
 import type { Decimal } from '../numeric/decimal.js';
@@ -36,7 +37,7 @@ import {
   Undecided,
   ZERO_BOUNDED,
 } from '../numeric/bounded.js';
-import type { OwnResults, RankContext } from './rank.js';
+import { type OwnResults, type RankContext, rankRequest } from './rank.js';
 import { ownInWords } from './word-own.js';
 import { ClosedFigures, SummarySums } from './word-figures.js';
 import { BUY, LIQUIDITY, NO_SWAP, PRICE, QUANTITY, ROW, SLOT, SwapRows, TIME, TOKEN, USD } from './word-rows.js';
@@ -176,14 +177,47 @@ export function wordCopyApplies(request: SimulatorRequest, engineOptions: Engine
   return true;
 }
 
+/**
+ * Whether a rank of `request` (as given) with these engine options and `balance` has its rows
+ * made in double words: {@link wordCopyApplies}, and no starting balance. False for a request
+ * that does not parse (the rank names what is wrong).
+ */
+export function rowsInWordsApply(
+  request: unknown,
+  engineOptions: EngineOptionsInput,
+  balance: number | undefined,
+): boolean {
+  if (balance !== undefined) return false;
+  try {
+    const { parsed, engineOptions: resolved } = prepare(rankRequest(request, balance), engineOptions);
+    const start = parsed.strategy?.starting_balance_usd;
+    return (start === undefined || start === null) && wordCopyApplies(parsed, resolved);
+  } catch {
+    return false;
+  }
+}
+
 /** The copy in double words of each rank context, made once: its rows of swaps serve every wallet. */
 const COPIES = new WeakMap<RankContext, WordCopy>();
 
 /** The context's {@link WordCopy}, made when first asked for. */
 export function wordCopyOf(context: RankContext): WordCopy {
   let copy = COPIES.get(context);
-  if (copy === undefined) COPIES.set(context, (copy = new WordCopy(context)));
+  if (copy === undefined) {
+    const { request, engineOptions, tape } = context;
+    const source = { request, engineOptions, network: tape.network, native: tape.native, swaps: new SwapRows(context) };
+    COPIES.set(context, (copy = new WordCopy(source)));
+  }
   return copy;
+}
+
+/** What a copy in double words reads: the settings, the native coin's prices and the swaps as rows. */
+export interface WordSource {
+  readonly request: SimulatorRequest;
+  readonly engineOptions: EngineOptions;
+  readonly network: Network;
+  readonly native: { at(time: number): Decimal };
+  readonly swaps: SwapRows;
 }
 
 /**
@@ -213,11 +247,11 @@ export class WordCopy {
   /** The network fee at each native price asked for. */
   private readonly fees = new Map<Decimal, Bounded>();
   /** The swaps before the window's end as rows ({@link SwapRows}). */
-  private readonly swaps: SwapRows;
+  readonly swaps: SwapRows;
   private readonly rows: Float64Array;
 
-  constructor(private readonly context: RankContext) {
-    const { request, engineOptions } = context;
+  constructor(private readonly source: WordSource) {
+    const { request, engineOptions } = source;
     this.request = request;
     const window = requestWindow(request);
     this.start = window.start;
@@ -226,7 +260,7 @@ export class WordCopy {
     this.maxBuy = fromDecimal(request.max_buy_amount);
     this.maxPosition = fromDecimal(request.max_position_amount);
     this.dust = times(this.maxPosition, fromDecimal('1e-20'));
-    this.feeNative = feeNative(request, engineOptions, context.tape.network);
+    this.feeNative = feeNative(request, engineOptions, source.network);
     this.botRate = request.include_bot_fees
       ? dividedBy(fromDecimal(engineOptions.bot_fee_percent), this.hundred)
       : null;
@@ -237,7 +271,7 @@ export class WordCopy {
     this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
     const balance = request.strategy?.starting_balance_usd;
     this.balance = balance === undefined || balance === null ? null : fromDecimal(balance);
-    this.swaps = new SwapRows(context);
+    this.swaps = source.swaps;
     this.rows = this.swaps.rows;
   }
 
@@ -267,7 +301,7 @@ export class WordCopy {
   /** Wallet `id`'s own results, or null when they are not decided in double words (then made exactly). */
   own(id: number): OwnResults | null {
     try {
-      return ownInWords(this.swaps, this.context.buckets, id, this.start);
+      return ownInWords(this.swaps, id, this.start);
     } catch (e) {
       if (e instanceof Undecided) return null;
       throw e;
@@ -275,7 +309,7 @@ export class WordCopy {
   }
 
   private copy(id: number, withEquity: boolean): Copier {
-    const { buckets } = this.context;
+    const swaps = this.swaps;
     const start = this.balance ?? ZERO_BOUNDED;
     const copier: Copier = {
       deals: [],
@@ -297,7 +331,7 @@ export class WordCopy {
     };
     const holdings = new Map<number, Bounded>();
     const rows = this.rows;
-    for (const k of buckets.walletPositions(id)) {
+    for (const k of swaps.walletPositions(id)) {
       const at = k * ROW;
       const time = rows[at + TIME]!;
       const token = rows[at + TOKEN]! | 0; // a small integer key: a double one is hashed as an object
@@ -314,8 +348,8 @@ export class WordCopy {
       else this.copySell(copier, at, quantity, held);
     }
     if (this.timeFixSeconds !== null) {
-      this.fireTimeFixes(copier, this.end, buckets.end);
-      copier.knownBefore = buckets.end;
+      this.fireTimeFixes(copier, this.end, swaps.end);
+      copier.knownBefore = swaps.end;
       copier.knownUntil = Infinity;
       for (const deal of [...copier.open.values()]) this.sellWhole(copier, deal, this.end, Infinity);
     }
@@ -622,7 +656,7 @@ export class WordCopy {
   }
 
   private networkFee(time: number): Bounded {
-    const native = this.context.tape.native.at(time);
+    const native = this.source.native.at(time);
     let fee = this.fees.get(native);
     if (fee === undefined) this.fees.set(native, (fee = times(this.feeNative, fromDecimal(native.toString()))));
     return fee;

@@ -4,7 +4,6 @@
  * deals that opened in the window, each figure as the exact engine prints it; `Undecided` when a
  * decision or a printed figure is not decided in double words (then they are made exactly).
  */
-import type { SwapBuckets } from '../analytics/buckets.js';
 import {
   atMost,
   type Bounded,
@@ -41,8 +40,8 @@ const ALL_BUT_DUST = fromDecimal('0.999999');
 const HUNDRED = exactly(100);
 
 /** The wallet's own results over the window: the deals that opened at or after `start`. */
-export function ownInWords(swaps: SwapRows, buckets: SwapBuckets, walletId: number, start: number): OwnResults {
-  const deals = ownDeals(swaps, buckets, walletId);
+export function ownInWords(swaps: SwapRows, walletId: number, start: number): OwnResults {
+  const deals = ownDeals(swaps, walletId);
   let count = 0;
   let closed = 0;
   let wins = 0;
@@ -82,12 +81,12 @@ function average(deal: OwnDeal): Bounded {
  * opens at a buy when none is open and closes at a sell of all of the holdings, or of all but a
  * dust of at most a millionth.
  */
-function ownDeals(swaps: SwapRows, buckets: SwapBuckets, walletId: number): OwnDeal[] {
+function ownDeals(swaps: SwapRows, walletId: number): OwnDeal[] {
   const rows = swaps.rows;
   const open = new Map<number, OwnDeal>();
   const dust = new Map<number, Bounded>();
   const all: OwnDeal[] = [];
-  for (const pos of buckets.walletPositions(walletId)) {
+  for (const pos of swaps.walletPositions(walletId)) {
     const at = pos * ROW;
     const token = rows[at + TOKEN]! | 0; // a small integer key: a double one is hashed as an object
     const buy = rows[at + BUY] === 1;

@@ -5,7 +5,7 @@
  * all over the heap (four times the time, in wallet order). By token, its swaps' positions,
  * times and prices side by side, for the searches for a known price.
  */
-import type { SwapBuckets } from '../analytics/buckets.js';
+import type { SwapLayout } from '../analytics/buckets.js';
 import { type Bounded, converted } from '../numeric/bounded.js';
 import { rawToWord } from '../numeric/double-word.js';
 import type { RankContext } from './rank.js';
@@ -32,7 +32,7 @@ export const NO_SWAP = 0x7fffffff;
  */
 function swapRows(context: RankContext): Float64Array {
   const { buckets, tape } = context;
-  const rows = new Float64Array(buckets.end * ROW);
+  const rows = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * buckets.end * ROW));
   const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
   const counts = new Float64Array(tape.tokens.length);
   const word = new Float64Array(2);
@@ -75,16 +75,46 @@ export interface TokenSeries {
   readonly prices: Float64Array;
 }
 
-/** The rows of the swaps before the window's end, and each token's series. */
-export class SwapRows {
+/**
+ * What {@link SwapRows} are made of, over `SharedArrayBuffer`s: the rows and the swaps' grouping
+ * by wallet and by token, for a thread that has not read the tape (helpers.ts).
+ */
+export interface SharedSwapRows {
+  readonly end: number;
   readonly rows: Float64Array;
-  private readonly buckets: SwapBuckets;
+  readonly layout: SwapLayout;
+}
+
+/** The rows of the swaps before the window's end, each wallet's positions, and each token's series. */
+export class SwapRows {
+  readonly end: number;
+  readonly rows: Float64Array;
+  private readonly layout: SwapLayout;
   /** By token, its series, made when first asked for. */
   private readonly series: (TokenSeries | undefined)[] = [];
 
-  constructor(context: RankContext) {
-    this.buckets = context.buckets;
-    this.rows = swapRows(context);
+  /** The rows of a rank context's swaps, or rows made on another thread. */
+  constructor(from: RankContext | SharedSwapRows) {
+    if ('buckets' in from) {
+      this.end = from.buckets.end;
+      this.rows = swapRows(from);
+      this.layout = shared(from.buckets.layout);
+    } else {
+      this.end = from.end;
+      this.rows = from.rows;
+      this.layout = from.layout;
+    }
+  }
+
+  /** What another thread makes the same rows of: arrays over shared memory, not copied. */
+  get shared(): SharedSwapRows {
+    return { end: this.end, rows: this.rows, layout: this.layout };
+  }
+
+  /** Event positions of wallet `w`'s swaps (ascending). */
+  walletPositions(w: number): Uint32Array {
+    const { walletStart, walletPos } = this.layout;
+    return walletPos.subarray(walletStart[w]!, walletStart[w + 1]!);
   }
 
   /** The double word at `at` of the rows. */
@@ -96,7 +126,8 @@ export class SwapRows {
   seriesOf(token: number): TokenSeries {
     let series = this.series[token];
     if (series === undefined) {
-      const positions = this.buckets.tokenSeries(token).positions;
+      const { tokenStart, tokenPos } = this.layout;
+      const positions = tokenPos.subarray(tokenStart[token]!, tokenStart[token + 1]!);
       const times = new Float64Array(positions.length);
       const prices = new Float64Array(2 * positions.length);
       for (let j = 0; j < positions.length; j++) {
@@ -132,4 +163,19 @@ export class SwapRows {
     }
     return lo === 0 ? -1 : positions[lo - 1]!;
   }
+}
+
+/** The layout's arrays copied into shared memory. */
+function shared(layout: SwapLayout): SwapLayout {
+  const copy = (array: Uint32Array): Uint32Array => {
+    const out = new Uint32Array(new SharedArrayBuffer(Uint32Array.BYTES_PER_ELEMENT * array.length));
+    out.set(array);
+    return out;
+  };
+  return {
+    walletStart: copy(layout.walletStart),
+    walletPos: copy(layout.walletPos),
+    tokenStart: copy(layout.tokenStart),
+    tokenPos: copy(layout.tokenPos),
+  };
 }

@@ -3,14 +3,32 @@
  * wallets, the rows are those of this thread alone, byte for byte; a helper that cannot help
  * leaves its groups to this thread.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexTape } from '../../src/engine/tape-index.js';
-import { orderCounters, RankHelpers, type HelperOrder, type HelperReply } from '../../src/rank/helpers.js';
+import {
+  orderCounters,
+  RankHelpers,
+  wordOrderOf,
+  type HelperOrder,
+  type HelperReply,
+  type HelperStart,
+} from '../../src/rank/helpers.js';
 import { outOfSample, outOfSampleWith, rankWallets, rankWith } from '../../src/rank/pipeline.js';
-import { candidateWallets, copyWallets, rankContext, rankRequest, type RankedWallet } from '../../src/rank/rank.js';
+import {
+  candidateWallets,
+  copyWallets,
+  rankContext,
+  rankRequest,
+  selectRows,
+  wordResultsOf,
+  type RankedWallet,
+  type WordResult,
+} from '../../src/rank/rank.js';
+import { wordCopyOf } from '../../src/rank/word-copy.js';
 import { WalletScreen } from '../../src/rank/screen.js';
 import { prepare } from '../../src/simulate.js';
 import { builtScript } from '../../src/built-script.js';
@@ -22,10 +40,12 @@ const TAPE = join(EXAMPLE, 'tape-sol.json');
 const REQUEST = join(EXAMPLE, 'request-sol.json');
 const tape = indexTape(JSON.parse(readFileSync(TAPE, 'utf8')));
 const request: unknown = JSON.parse(readFileSync(REQUEST, 'utf8'));
+/** The example's request without its strategy: its rows are made in double words. */
+const plainRequest: unknown = { ...(request as object), strategy: null };
 
 const started: RankHelpers[] = [];
-function helpers(tapePath: string, count: number, walletsAWalk: number): RankHelpers {
-  const made = RankHelpers.start(tapePath, {}, count, walletsAWalk);
+function helpers(tapePath: string, count: number, walletsAWalk: number, inWords = false): RankHelpers {
+  const made = RankHelpers.start(tapePath, {}, count, inWords, walletsAWalk);
   started.push(made);
   return made;
 }
@@ -46,7 +66,7 @@ describe('a helper thread', () => {
       counters: orderCounters(candidates.length, 4),
     };
     const worker = new Worker(builtScript('rank/rank-thread.js'), {
-      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1 },
+      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1, readTape: true } satisfies HelperStart,
     });
     const byGroup: RankedWallet[][] = [];
     await new Promise<void>((resolve, reject) => {
@@ -66,7 +86,7 @@ describe('a helper thread', () => {
 
   it('refuses an order for another tape than the one it read', async () => {
     const worker = new Worker(builtScript('rank/rank-thread.js'), {
-      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1 },
+      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1, readTape: true } satisfies HelperStart,
     });
     const { parsed } = prepare(rankRequest(request, undefined), {});
     const reply = await new Promise<HelperReply>((resolve) => {
@@ -83,6 +103,52 @@ describe('a helper thread', () => {
     });
     await worker.terminate();
     expect(reply).toEqual({ order: 7, error: 'the tape file changed while the rank read it' });
+  });
+});
+
+describe('a helper that reads no tape (rows in double words)', () => {
+  it('copies from the rows this thread shares: the results of this thread, in order', async () => {
+    const { parsed, engineOptions } = prepare(rankRequest(plainRequest, undefined), {});
+    const context = rankContext(tape, parsed, engineOptions);
+    const candidates = candidateWallets(context, undefined);
+    const order: HelperOrder = {
+      id: 1,
+      task: { kind: 'copy' },
+      swaps: tape.swaps.length,
+      settings: { request: parsed, engineOptions: {} },
+      candidates,
+      walletsAWalk: 4,
+      counters: orderCounters(candidates.length, 4),
+      words: wordOrderOf(context),
+    };
+    const worker = new Worker(builtScript('rank/rank-thread.js'), {
+      workerData: { tapePath: join(EXAMPLE, 'no-such-tape.json'), tapeHeader: {}, helper: 1, readTape: false },
+    });
+    const byGroup: (WordResult | null)[][] = [];
+    await new Promise<void>((resolve, reject) => {
+      worker.on('message', (reply: HelperReply) => {
+        if ('read' in reply) return;
+        if ('words' in reply) byGroup[reply.group] = reply.words;
+        else if ('error' in reply) reject(new Error(reply.error));
+        else resolve();
+      });
+      worker.postMessage(order);
+    });
+    await worker.terminate();
+    const here = wordResultsOf(wordCopyOf(context), candidates);
+    expect(here.filter((r) => r !== null).length).toBe(candidates.length); // every wallet decided
+    expect(byGroup.flat()).toEqual(here);
+  });
+
+  it('a rank with such helpers gives the exact rank, with and without top', async () => {
+    const both = helpers(TAPE, 2, 3, true);
+    await both.read();
+    const { parsed, engineOptions } = prepare(rankRequest(plainRequest, undefined), {});
+    const context = rankContext(tape, parsed, engineOptions);
+    const exact = copyWallets(context, candidateWallets(context, undefined), undefined, undefined, false);
+    const rows = await rankWith(both.runner, tape, plainRequest, {});
+    expect(rows).toEqual(selectRows(exact, {}));
+    expect(await rankWith(both.runner, tape, plainRequest, { top: 5 })).toEqual(rows.slice(0, 5));
   });
 });
 
@@ -129,6 +195,13 @@ describe('a rank with helpers', () => {
     const two = await cli(...args, '--threads', '2');
     expect(one.code).toBe(0);
     expect(two).toEqual(one);
+    // A request whose rows are made in double words: its helper reads no tape.
+    const plainFile = join(mkdtempSync(join(tmpdir(), 'copysim-rank-')), 'plain-request.json');
+    writeFileSync(plainFile, JSON.stringify(plainRequest));
+    const plain = ['rank', '--tape', TAPE, '--request', plainFile, '--format', 'jsonl'];
+    const plainOne = await cli(...plain, '--threads', '1');
+    expect(plainOne.code).toBe(0);
+    expect(await cli(...plain, '--threads', '2')).toEqual(plainOne);
     const zero = await cli(...args, '--threads', '0');
     expect([zero.code, zero.err]).toEqual([1, expect.stringContaining('--threads must be a whole number ≥ 1')]);
     const queued = await cli(...args, '--threads', '2', '--queue', 'redis://127.0.0.1:1');
