@@ -88,6 +88,12 @@ export function wordOrderOf(context: RankContext): WordOrder {
   };
 }
 
+/**
+ * Wallets a group when they are copied in double words: a group walks no tape, so it can be small,
+ * and the heaviest wallets (a tape's leaders) spread over the threads instead of ending one group.
+ */
+const WORD_GROUP = 50;
+
 /** Groups a thread takes of a list too short to fill a walk a thread: a slower thread then takes fewer. */
 const GROUPS_A_THREAD = 2;
 
@@ -281,7 +287,9 @@ export class RankHelpers {
     this.workers.forEach((worker, h) => this.live.has(worker) && helpers.set(h + 1, worker));
     if (helpers.size === 0 || candidates.length <= 1) return [here(candidates, this.walletsAWalk, onProgress)];
     const threads = helpers.size + 1;
-    const walletsAWalk = Math.min(this.walletsAWalk, Math.ceil(candidates.length / (GROUPS_A_THREAD * threads)));
+    // Copies in double words walk no tape: small groups even out the threads' ends.
+    const most = words === undefined ? this.walletsAWalk : Math.min(this.walletsAWalk, WORD_GROUP);
+    const walletsAWalk = Math.min(most, Math.ceil(candidates.length / (GROUPS_A_THREAD * threads)));
     const order: HelperOrder = {
       id: ++this.orders,
       task,
