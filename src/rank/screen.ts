@@ -5,6 +5,7 @@
  * byte (docs/rank.md, "The screen of a rank with `--top`"). A wallet the double words leave
  * undecided is kept.
  */
+import { InputError } from '../model/errors.js';
 import { type Bounded, dividedBy, exactly, times, Undecided, ZERO_BOUNDED } from '../numeric/bounded.js';
 import type { Candidate, RankContext, RankedWallet, RankMetric, RankOptions } from './rank.js';
 import { metricOf } from './rank.js';
@@ -151,7 +152,8 @@ export class WalletScreen {
       const value = metricValue(sums, metric);
       return { deals: sums.deals, low: value.low, high: value.high };
     } catch (e) {
-      if (e instanceof Undecided) return null;
+      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
+      if (e instanceof Undecided || e instanceof InputError) return null;
       throw e;
     }
   }

@@ -14,6 +14,7 @@
  * ({@link wordCopyApplies}). A decision the double words cannot make (a comparison whose
  * intervals overlap, such as a deal at its position cap to the last digit) throws `Undecided`.
  */
+import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import { prepare } from '../simulate.js';
 import { type Network, requestWindow, type SimulatorRequest } from '../model/request.js';
@@ -40,7 +41,23 @@ import {
 import { type OwnResults, type RankContext, rankRequest } from './rank.js';
 import { ownInWords } from './word-own.js';
 import { ClosedFigures, SummarySums } from './word-figures.js';
-import { BUY, LIQUIDITY, NO_SWAP, PRICE, QUANTITY, ROW, SLOT, SwapRows, TIME, TOKEN, USD } from './word-rows.js';
+import {
+  AT_POSITION,
+  AT_PRICE,
+  AT_TIME,
+  BUY,
+  LIQUIDITY,
+  NO_SWAP,
+  PRICE,
+  QUANTITY,
+  ROW,
+  SERIES_STRIDE,
+  SLOT,
+  SwapRows,
+  TIME,
+  TOKEN,
+  USD,
+} from './word-rows.js';
 
 /** An open or closed deal of the replay. */
 interface WordDeal {
@@ -293,7 +310,8 @@ export class WordCopy {
     try {
       return this.rowOf(this.copy(id, true));
     } catch (e) {
-      if (e instanceof Undecided) return null;
+      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
+      if (e instanceof Undecided || e instanceof InputError) return null;
       throw e;
     }
   }
@@ -303,7 +321,8 @@ export class WordCopy {
     try {
       return ownInWords(this.swaps, id, this.start);
     } catch (e) {
-      if (e instanceof Undecided) return null;
+      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
+      if (e instanceof Undecided || e instanceof InputError) return null;
       throw e;
     }
   }
@@ -565,26 +584,30 @@ export class WordCopy {
 
   /** The price of the deal's token known now: its last known swap's, by a search that gallops from the last read. */
   private knownPrice(deal: WordDeal, copier: Copier): Bounded {
-    const { positions, times, prices } = this.swaps.seriesOf(deal.token);
+    const series = this.swaps.seriesOf(deal.token);
+    const count = series.length / SERIES_STRIDE;
     const before = copier.knownBefore;
     const until = copier.knownUntil;
+    const known = (j: number): boolean =>
+      series[SERIES_STRIDE * j + AT_POSITION]! < before && series[SERIES_STRIDE * j + AT_TIME]! < until;
     let lo = Math.max(deal.valueSlot, deal.lastSlot, 0);
-    if (!(positions[lo]! < before && times[lo]! < until)) throw new Undecided('a token without a known price');
+    if (!known(lo)) throw new Undecided('a token without a known price');
     // lo is known: find the last known place after it.
     let step = 1;
-    while (lo + step < positions.length && positions[lo + step]! < before && times[lo + step]! < until) {
+    while (lo + step < count && known(lo + step)) {
       lo += step;
       step *= 2;
     }
-    let hi = Math.min(lo + step, positions.length) - 1;
+    let hi = Math.min(lo + step, count) - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (positions[mid]! < before && times[mid]! < until) lo = mid;
+      if (known(mid)) lo = mid;
       else hi = mid - 1;
     }
     deal.valueSlot = lo;
-    copier.nextSwaps[deal.listed] = lo + 1 < positions.length ? positions[lo + 1]! : NO_SWAP;
-    return converted(prices[2 * lo]!, prices[2 * lo + 1]!);
+    copier.nextSwaps[deal.listed] = lo + 1 < count ? series[SERIES_STRIDE * (lo + 1) + AT_POSITION]! : NO_SWAP;
+    const at = SERIES_STRIDE * lo + AT_PRICE;
+    return converted(series[at]!, series[at + 1]!);
   }
 
   /** A deal's bot fee (model 4): on its bought and sold USD, exactly 0 when bot fees are not included. */

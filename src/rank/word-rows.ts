@@ -68,12 +68,17 @@ function swapRows(context: RankContext): Float64Array {
   return rows;
 }
 
-/** A token's swaps before the window's end: event positions, times and prices (head, tail) by place. */
-export interface TokenSeries {
-  readonly positions: Uint32Array;
-  readonly times: Float64Array;
-  readonly prices: Float64Array;
-}
+/**
+ * A token's swaps before the window's end, in event order, four numbers a swap side by side
+ * (a search and the price it finds read one or two cache lines): its event position, its time
+ * and its price as a double word, at {@link AT_POSITION}, {@link AT_TIME} and {@link AT_PRICE}
+ * of each {@link SERIES_STRIDE}.
+ */
+export type TokenSeries = Float64Array;
+export const AT_POSITION = 0;
+export const AT_TIME = 1;
+export const AT_PRICE = 2;
+export const SERIES_STRIDE = 4;
 
 /**
  * What {@link SwapRows} are made of, over `SharedArrayBuffer`s: the rows and the swaps' grouping
@@ -127,16 +132,19 @@ export class SwapRows {
     let series = this.series[token];
     if (series === undefined) {
       const { tokenStart, tokenPos } = this.layout;
-      const positions = tokenPos.subarray(tokenStart[token]!, tokenStart[token + 1]!);
-      const times = new Float64Array(positions.length);
-      const prices = new Float64Array(2 * positions.length);
-      for (let j = 0; j < positions.length; j++) {
-        const at = positions[j]! * ROW;
-        times[j] = this.rows[at + TIME]!;
-        prices[2 * j] = this.rows[at + PRICE]!;
-        prices[2 * j + 1] = this.rows[at + PRICE + 1]!;
+      const from = tokenStart[token]!;
+      const count = tokenStart[token + 1]! - from;
+      series = new Float64Array(SERIES_STRIDE * count);
+      for (let j = 0; j < count; j++) {
+        const position = tokenPos[from + j]!;
+        const at = position * ROW;
+        const to = SERIES_STRIDE * j;
+        series[to + AT_POSITION] = position;
+        series[to + AT_TIME] = this.rows[at + TIME]!;
+        series[to + AT_PRICE] = this.rows[at + PRICE]!;
+        series[to + AT_PRICE + 1] = this.rows[at + PRICE + 1]!;
       }
-      this.series[token] = series = { positions, times, prices };
+      this.series[token] = series;
     }
     return series;
   }
@@ -146,22 +154,23 @@ export class SwapRows {
    * window's end), whose price and liquidity are known at that moment; −1 when there is none.
    */
   lastSwapBefore(token: number, time: number, from = 0): number {
-    const { positions, times } = this.seriesOf(token);
+    const series = this.seriesOf(token);
+    const count = series.length / SERIES_STRIDE;
     // The swaps before `time` are those before the first place at or after it: a search that
     // gallops from `from` (a place before `time`), as a time-fix falls soon after its deal's last copy.
     let lo = from;
     let step = 1;
-    while (lo + step < times.length && times[lo + step]! < time) {
+    while (lo + step < count && series[SERIES_STRIDE * (lo + step) + AT_TIME]! < time) {
       lo += step;
       step *= 2;
     }
-    let hi = Math.min(lo + step, times.length);
+    let hi = Math.min(lo + step, count);
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (times[mid]! < time) lo = mid + 1;
+      if (series[SERIES_STRIDE * mid + AT_TIME]! < time) lo = mid + 1;
       else hi = mid;
     }
-    return lo === 0 ? -1 : positions[lo - 1]!;
+    return lo === 0 ? -1 : series[SERIES_STRIDE * (lo - 1) + AT_POSITION]!;
   }
 }
 

@@ -102,6 +102,25 @@ describe('a row in double words is the exact row', () => {
     expect(copyWallets(context, candidates)).toEqual(exact);
   });
 
+  it('a tape without the native prices a fee needs fails as the exact copy fails, with its message', () => {
+    const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)], {
+      native_prices: [],
+    });
+    const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
+    const { parsed, engineOptions } = prepare(rankRequest(r, undefined), { base_fee_native: { sol: 0.01, eth: 0.01 } });
+    const context = rankContext(indexTape(t), parsed, engineOptions);
+    const candidates = candidateWallets(context, undefined);
+    expect(wordCopyOf(context).row(candidates[0]!.id)).toBeNull();
+    let message = '';
+    try {
+      copyWallets(context, candidates, undefined, undefined, false);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/native_prices is empty/);
+    expect(() => copyWallets(context, candidates)).toThrow(message);
+  });
+
   it('with a starting balance, no row is made in double words (its ending cash and equity are not)', () => {
     const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)]);
     const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
