@@ -246,13 +246,19 @@ export function formatRankCsv(rows: readonly (RankedWallet | SplitRow)[]): strin
   return `${[header.join(','), ...lines].join('\n')}\n`;
 }
 
+/**
+ * USD with two decimals and thousands separators, as `toLocaleString('en-US', …)` writes it: one
+ * formatter for every cell (each `toLocaleString` call makes its own, 1.1 s for the 40,000 cells
+ * of a 10,100-wallet table).
+ */
+const USD = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** The rows as a table a person reads: the copier's result beside the wallet's own. */
 export function formatRankTable(rows: readonly (RankedWallet | SplitRow)[], sortBy: RankMetric): string {
   if (rows.length === 0) return 'No wallet to rank: none has a swap in the window (or passes --min-deals).\n';
   const split = 'after' in rows[0]!;
   const balance = rows[0]!.copier.starting_balance;
-  const money = (v: number): string =>
-    v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const money = (v: number): string => USD.format(v);
   const table = [
     [
       ...['#', 'wallet', 'copy PnL', 'copy ROI %', 'deals', 'win %', 'PF', 'max DD', 'capital'],

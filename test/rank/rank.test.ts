@@ -21,6 +21,7 @@ import { outOfSample, rankWallets, spearmanOf } from '../../src/rank/index.js';
 import { candidateWallets, copyWallets, rankContext, rankRequest } from '../../src/rank/rank.js';
 import { prepare } from '../../src/simulate.js';
 import { copierScenarioArb, strategyArb, scenarioArb } from '../support/arbitraries.js';
+import { formatRankTable } from '../../src/cli/rank-command.js';
 import { cli } from '../support/cli.js';
 import { PROJECT_ROOT, present, REAL_DATA_DIR } from '../support/paths.js';
 import { REAL_TAPES } from '../support/real-tapes.js';
@@ -385,6 +386,21 @@ describe('copysim rank', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^Wallets ranked by the copier's pnl_total/);
     expect(lines).toHaveLength(3 + 5);
+  });
+
+  it('the table writes money as toLocaleString does: two decimals, thousands separated', () => {
+    const rows = rankWallets(exampleTape('sol'), exampleRequest('sol'), { top: 3 });
+    const table = formatRankTable(rows, 'pnl_total');
+    const money = (v: number): string =>
+      v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    for (const row of rows) {
+      for (const v of [row.summary.pnl_total, row.max_drawdown, row.copier.capital_required, row.own.pnl_total]) {
+        expect(table).toContain(money(v));
+      }
+    }
+    // By hand: 1234567.891 USD is written 1,234,567.89.
+    const big = { ...rows[0]!, summary: { ...rows[0]!.summary, pnl_total: 1234567.891 } };
+    expect(formatRankTable([big], 'pnl_total')).toContain('1,234,567.89');
   });
 
   it('--format jsonl: one object a line with wallet and the summary, as rankWallets gives them', async () => {
