@@ -565,14 +565,16 @@ export class WordCopy {
     const until = copier.knownUntil;
     const rows = this.rows;
     const nextSwaps = copier.nextSwaps;
-    for (let j = 0; j < list.length; j++) {
-      // Read again when its `qty` moved or its token's next swap is known now.
+    // Read again the terms of the deals whose `qty` moved (-1) or whose token's next swap is
+    // known now; after a copy every swap before it is (most readings: one comparison a deal).
+    const open = list.length;
+    for (let j = 0; j < open; j++) {
       const next = nextSwaps[j]!;
-      if (!(next < before && (next < 0 || until === Infinity || rows[next * ROW + TIME]! < until))) continue;
-      const open = list[j]!;
-      const value = times(open.lot, this.knownPrice(open, copier));
-      held = plus(minus(held, open.value), value);
-      open.value = value;
+      if (next >= before || (until !== Infinity && next >= 0 && rows[next * ROW + TIME]! >= until)) continue;
+      const deal = list[j]!;
+      const value = times(deal.lot, this.knownPrice(deal, copier));
+      held = plus(minus(held, deal.value), value);
+      deal.value = value;
     }
     copier.held = held;
     const equity = plus(copier.cash, held);
