@@ -19,7 +19,6 @@ import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
 import { prepare } from '../simulate.js';
 import { type Network, requestWindow, type SimulatorRequest } from '../model/request.js';
 import { NO_STRATEGY } from '../model/strategy.js';
-import type { CopierResultJson, SimulationSummary } from '../model/response.js';
 import type { Decimal } from '../numeric/decimal.js';
 import {
   atMost,
@@ -38,7 +37,7 @@ import {
   Undecided,
   ZERO_BOUNDED,
 } from '../numeric/bounded.js';
-import { type OwnResults, type RankContext, rankRequest } from './rank.js';
+import { type OwnResults, type RankContext, type RankedWallet, rankRequest } from './rank.js';
 import { ownInWords } from './word-own.js';
 import { ClosedFigures, SummarySums } from './word-figures.js';
 import {
@@ -163,16 +162,8 @@ export interface WordSums {
   readonly pnl: Bounded;
 }
 
-/** A rank row's figures from the copy, all but the wallet's own results. */
-export interface WordRow {
-  readonly summary: SimulationSummary;
-  readonly deals: number;
-  readonly closed_deals: number;
-  readonly winrate: number;
-  readonly profit_factor: number | null;
-  readonly max_drawdown: number;
-  readonly copier: CopierResultJson;
-}
+/** A rank row's figures from the copy, all but the wallet's address and own results. */
+export type WordRow = Omit<RankedWallet, 'wallet' | 'own'>;
 
 /** Members of a request's `strategy` the replay takes: those that change no deal, and the starting balance. */
 export const TAKEN_MEMBERS: ReadonlySet<string> = new Set(['report_wallet', 'report_leaders', 'starting_balance_usd']);
