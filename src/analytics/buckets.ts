@@ -35,8 +35,8 @@ export class SwapBuckets {
     this.end = prefixEnd(tape, now);
     const walletCount = tape.walletIds.size;
     const tokenCount = tape.tokens.length;
-    this.walletStart = new Uint32Array(walletCount + 1);
-    this.tokenStart = new Uint32Array(tokenCount + 1);
+    this.walletStart = sharedUint32(walletCount + 1);
+    this.tokenStart = sharedUint32(tokenCount + 1);
     for (let k = 0; k < this.end; k++) {
       const i = order[k]!;
       this.walletStart[walletOf[i]! + 1]!++;
@@ -44,8 +44,8 @@ export class SwapBuckets {
     }
     for (let w = 0; w < walletCount; w++) this.walletStart[w + 1]! += this.walletStart[w]!;
     for (let t = 0; t < tokenCount; t++) this.tokenStart[t + 1]! += this.tokenStart[t]!;
-    this.walletPos = new Uint32Array(this.end);
-    this.tokenPos = new Uint32Array(this.end);
+    this.walletPos = sharedUint32(this.end);
+    this.tokenPos = sharedUint32(this.end);
     this.tokenPrice = new Float64Array(this.end);
     const walletFill = this.walletStart.slice(0, walletCount);
     const tokenFill = this.tokenStart.slice(0, tokenCount);
@@ -60,7 +60,8 @@ export class SwapBuckets {
 
   /**
    * Where each wallet's and token's positions lie: `walletPos[walletStart[w] … walletStart[w+1]]`
-   * are wallet `w`'s, and the same for tokens (for a copy of the grouping on another thread).
+   * are wallet `w`'s, and the same for tokens. Over shared memory: another thread reads the same
+   * arrays (a rank's helpers, `rank/word-rows.ts`).
    */
   get layout(): SwapLayout {
     return {
@@ -167,4 +168,9 @@ export function prefixEnd(tape: IndexedTape, t: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** A `Uint32Array` over a `SharedArrayBuffer`, so that the grouping can be posted to a thread without a copy. */
+function sharedUint32(length: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(Uint32Array.BYTES_PER_ELEMENT * length));
 }

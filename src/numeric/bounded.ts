@@ -25,9 +25,9 @@ import { addWords, CONVERSION_ERROR, decide40, divideWords, multiplyWords, rawTo
 import type { DecimalInput } from './decimal40-parse.js';
 
 /** Relative widening of every result: see the module comment. */
-export const SLACK = 2 ** -98;
+const SLACK = 2 ** -98;
 /** Absolute widening of every radius that is not zero: far below any amount a tape carries. */
-export const TINY = 2 ** -1000;
+const TINY = 2 ** -1000;
 const GROW = 1 + 2 ** -50;
 /** A double word's head bounds its magnitude within this factor (its tail is at most half an ulp). */
 const HEAD_BOUND = 1 + 2 ** -52;
@@ -49,11 +49,6 @@ export class Bounded {
   get high(): number {
     return this.head + (Math.abs(this.tail) + this.radius) * GROW + Math.abs(this.head) * 2 ** -52;
   }
-
-  /** A bound on the number's magnitude. */
-  get magnitude(): number {
-    return Math.abs(this.head) * HEAD_BOUND + this.radius * GROW;
-  }
 }
 
 /** Thrown when double words cannot decide a comparison the exact arithmetic makes. */
@@ -64,6 +59,8 @@ export class Undecided extends Error {
 }
 
 export const ZERO_BOUNDED = new Bounded(0, 0, 0);
+export const ONE_BOUNDED = new Bounded(1, 0, 0);
+export const HUNDRED_BOUNDED = new Bounded(100, 0, 0);
 
 /** A number known exactly as a double (a whole number of tokens below 2^53, a count, a zero). */
 export function exactly(value: number): Bounded {
@@ -159,15 +156,11 @@ export function order(a: Bounded, b: Bounded): number {
 }
 
 /**
- * A number whose interval holds both `a`'s and `b`'s: for two results the exact arithmetic tells
- * apart only where they are equal but for its roundings (two branches that meet at a tie).
+ * A number, centred on `center`, whose interval holds both `center`'s and `other`'s: the larger or
+ * smaller of two that cannot be told apart, or two results the exact arithmetic tells apart only
+ * where they are equal but for its roundings (two branches that meet at a tie).
  */
-export function either(a: Bounded, b: Bounded): Bounded {
-  return covering(a, b);
-}
-
-/** A number within `radius` of `center` whose interval holds both `center`'s and `other`'s. */
-function covering(center: Bounded, other: Bounded): Bounded {
+export function either(center: Bounded, other: Bounded): Bounded {
   if (center.radius === 0 && other.radius === 0 && center.head === other.head && center.tail === other.tail) {
     return center; // the same exact number
   }
@@ -181,13 +174,13 @@ function covering(center: Bounded, other: Bounded): Bounded {
  */
 export function smaller(a: Bounded, b: Bounded): Bounded {
   const o = order(a, b);
-  return o < 0 ? a : o > 0 ? b : covering(a, b);
+  return o < 0 ? a : o > 0 ? b : either(a, b);
 }
 
 /** The larger of two numbers, as {@link smaller}. */
 export function larger(a: Bounded, b: Bounded): Bounded {
   const o = order(a, b);
-  return o > 0 ? a : o < 0 ? b : covering(a, b);
+  return o > 0 ? a : o < 0 ? b : either(a, b);
 }
 
 /**

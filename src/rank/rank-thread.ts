@@ -12,7 +12,7 @@ import { readTapeFile } from '../io/read-tape.js';
 import { prepare } from '../simulate.js';
 import { NativePriceSeries } from '../engine/native-prices.js';
 import { takeGroups, type HelperOrder, type HelperReply, type HelperStart, type WordOrder } from './helpers.js';
-import { copyWallets, rankContext, wordResultsOf } from './rank.js';
+import { copyWallets, rankContext, wordResultsOf, type Candidate, type RankedWallet, type WordResult } from './rank.js';
 import { WordCopy } from './word-copy.js';
 import { SwapRows } from './word-rows.js';
 import { packBounds, WalletScreen } from './screen.js';
@@ -25,6 +25,32 @@ function read(start: HelperStart): IndexedTape | Error {
   }
 }
 
+/** A group's result: its rows, or its rows in double words (null where not decided there). */
+type GroupResult = { readonly rows: RankedWallet[] } | { readonly words: (WordResult | null)[] };
+
+/**
+ * The groups of an order taken from the shared counter, each copied by `copyGroup` or screened by
+ * the screen `screen` makes (made once, when the first group is taken), its result posted.
+ */
+function serve(
+  order: HelperOrder,
+  helper: number,
+  post: (reply: HelperReply) => void,
+  copyGroup: (candidates: readonly Candidate[]) => GroupResult,
+  screen: () => WalletScreen,
+): void {
+  const task = order.task;
+  if (task.kind === 'copy') {
+    takeGroups(order, helper, (group, candidates) => post({ order: order.id, group, ...copyGroup(candidates) }));
+    return;
+  }
+  let made: WalletScreen | null = null;
+  takeGroups(order, helper, (group, candidates) => {
+    made ??= screen();
+    post({ order: order.id, group, bounds: packBounds(made.bounds(candidates, task.metric)) });
+  });
+}
+
 /** The groups of an order copied (or screened) in double words, from the rows the order shares. */
 function copyInWords(words: WordOrder, helper: number, order: HelperOrder, post: (reply: HelperReply) => void): void {
   const { parsed, engineOptions } = prepare(order.settings.request, order.settings.engineOptions);
@@ -35,35 +61,27 @@ function copyInWords(words: WordOrder, helper: number, order: HelperOrder, post:
     native: new NativePriceSeries(words.nativePrices),
     swaps: new SwapRows(words.rows),
   });
-  const task = order.task;
-  if (task.kind === 'copy') {
-    takeGroups(order, helper, (group, candidates) =>
-      post({ order: order.id, group, words: wordResultsOf(copy, candidates) }),
-    );
-    return;
-  }
-  const screen = new WalletScreen(copy);
-  takeGroups(order, helper, (group, candidates) =>
-    post({ order: order.id, group, bounds: packBounds(screen.bounds(candidates, task.metric)) }),
+  serve(
+    order,
+    helper,
+    post,
+    (candidates) => ({ words: wordResultsOf(copy, candidates) }),
+    () => new WalletScreen(copy),
   );
 }
 
+/** The groups of an order copied (or screened) from the tape this helper read. */
 function copy(tape: IndexedTape, helper: number, order: HelperOrder, post: (reply: HelperReply) => void): void {
   if (tape.swaps.length !== order.swaps) throw new Error('the tape file changed while the rank read it');
   const { parsed, engineOptions } = prepare(order.settings.request, order.settings.engineOptions);
   const context = rankContext(tape, parsed, engineOptions);
-  const task = order.task;
-  if (task.kind === 'copy') {
-    takeGroups(order, helper, (group, candidates) =>
-      post({ order: order.id, group, rows: copyWallets(context, candidates, undefined, order.walletsAWalk) }),
-    );
-    return;
-  }
-  let screen: WalletScreen | null = null; // its rows made once, for every group taken
-  takeGroups(order, helper, (group, candidates) => {
-    screen ??= new WalletScreen(context);
-    post({ order: order.id, group, bounds: packBounds(screen.bounds(candidates, task.metric)) });
-  });
+  serve(
+    order,
+    helper,
+    post,
+    (candidates) => ({ rows: copyWallets(context, candidates, undefined, order.walletsAWalk) }),
+    () => new WalletScreen(context),
+  );
 }
 
 if (parentPort !== null) {

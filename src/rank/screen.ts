@@ -5,11 +5,10 @@
  * byte (docs/rank.md, "The screen of a rank with `--top`"). A wallet the double words leave
  * undecided is kept.
  */
-import { InputError } from '../model/errors.js';
-import { type Bounded, dividedBy, exactly, times, Undecided, ZERO_BOUNDED } from '../numeric/bounded.js';
+import { type Bounded, dividedBy, exactly, HUNDRED_BOUNDED, times, ZERO_BOUNDED } from '../numeric/bounded.js';
 import type { Candidate, RankContext, RankedWallet, RankMetric, RankOptions } from './rank.js';
 import { metricOf } from './rank.js';
-import { TAKEN_MEMBERS, WordCopy, wordCopyOf, type WordSums } from './word-copy.js';
+import { copyInWordsApplies, decided, WordCopy, wordCopyOf, type WordSums } from './word-copy.js';
 
 /** The sort metrics the screen bounds: sums over a copier's deals, and its deal counts. */
 export const SCREENED_METRICS = [
@@ -27,8 +26,9 @@ export const SCREEN_TOP_LIMIT = 500;
 
 /**
  * Whether a rank of `request` (as given, before `rankRequest` adds the copier's wallet) with
- * these options is screened: a `top` of at most {@link SCREEN_TOP_LIMIT}, a screened metric, a
- * strategy that only reports or sets a starting balance, and every swap a price observation.
+ * these options is screened: a `top` of at most {@link SCREEN_TOP_LIMIT}, a screened metric, and
+ * a copy in double words (`copyInWordsApplies`: a strategy that only reports or sets a starting
+ * balance, and every swap a price observation).
  */
 export function screenApplies(
   request: unknown,
@@ -36,16 +36,7 @@ export function screenApplies(
 ): boolean {
   if (options.top === undefined || options.top > SCREEN_TOP_LIMIT) return false;
   if (!(SCREENED_METRICS as readonly string[]).includes(options.sortBy ?? 'pnl_total')) return false;
-  const min = (options.engineOptions as { min_price_swap_usd?: unknown } | undefined)?.min_price_swap_usd;
-  if (min !== undefined && Number(min) !== 0) return false;
-  if (request === null || typeof request !== 'object') return false;
-  const strategy = (request as { strategy?: unknown }).strategy;
-  if (strategy === undefined || strategy === null) return true;
-  return (
-    typeof strategy === 'object' &&
-    !Array.isArray(strategy) &&
-    Object.keys(strategy).every((member) => TAKEN_MEMBERS.has(member))
-  );
+  return copyInWordsApplies(request, options.engineOptions ?? {});
 }
 
 /** A candidate's screened figures: its deal count and the interval of the sort metric. */
@@ -147,19 +138,13 @@ export class WalletScreen {
 
   /** Wallet `id` copied alone: its deal count and the metric's bounds, or null when undecided. */
   private wallet(id: number, metric: ScreenedMetric): ScreenedWallet | null {
-    try {
+    return decided(() => {
       const sums = this.copy.sums(id);
       const value = metricValue(sums, metric);
       return { deals: sums.deals, low: value.low, high: value.high };
-    } catch (e) {
-      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
-      if (e instanceof Undecided || e instanceof InputError) return null;
-      throw e;
-    }
+    });
   }
 }
-
-const HUNDRED = exactly(100);
 
 /** The metric of a copier's sums, as the row prints it. */
 function metricValue(sums: WordSums, metric: ScreenedMetric): Bounded {
@@ -175,6 +160,6 @@ function metricValue(sums: WordSums, metric: ScreenedMetric): Bounded {
     case 'pnl_total':
       return sums.pnl;
     case 'roi_total':
-      return sums.deals === 0 ? ZERO_BOUNDED : dividedBy(times(HUNDRED, sums.pnl), sums.invested);
+      return sums.deals === 0 ? ZERO_BOUNDED : dividedBy(times(HUNDRED_BOUNDED, sums.pnl), sums.invested);
   }
 }

@@ -25,11 +25,12 @@ import {
   type Bounded,
   converted,
   dividedBy,
-  exactly,
   fromDecimal,
+  HUNDRED_BOUNDED,
   larger,
   minus,
   minusFloored,
+  ONE_BOUNDED,
   plus,
   printed,
   smaller,
@@ -38,7 +39,7 @@ import {
   ZERO_BOUNDED,
 } from '../numeric/bounded.js';
 import { type OwnResults, type RankContext, type RankedWallet, rankRequest } from './rank.js';
-import { ownInWords } from './word-own.js';
+import { ALL_BUT_DUST, ownInWords } from './word-own.js';
 import { ClosedFigures, SummarySums } from './word-figures.js';
 import {
   AT_POSITION,
@@ -130,9 +131,6 @@ interface Copier {
    * scans them without touching the deals.
    */
   nextSwaps: Int32Array;
-  closed: number;
-  invested: Bounded;
-  volume: Bounded;
   /** The copier's cash (copier-wallet.md 2): from the starting balance, or from 0. */
   cash: Bounded;
   /** The lowest cash so far, the equity's peak and its largest fall (copier-wallet.md 7), when kept. */
@@ -166,7 +164,7 @@ export interface WordSums {
 export type WordRow = Omit<RankedWallet, 'wallet' | 'own'>;
 
 /** Members of a request's `strategy` the replay takes: those that change no deal, and the starting balance. */
-export const TAKEN_MEMBERS: ReadonlySet<string> = new Set(['report_wallet', 'report_leaders', 'starting_balance_usd']);
+const TAKEN_MEMBERS: ReadonlySet<string> = new Set(['report_wallet', 'report_leaders', 'starting_balance_usd']);
 
 /**
  * Whether a rank of `request` (as parsed) with these engine options can be copied in double
@@ -185,10 +183,29 @@ export function wordCopyApplies(request: SimulatorRequest, engineOptions: Engine
   return true;
 }
 
+/** A rank's request and engine options as parsed; null when they do not parse (the rank names what is wrong). */
+function parsedRank(
+  request: unknown,
+  engineOptions: EngineOptionsInput,
+): { readonly parsed: SimulatorRequest; readonly engineOptions: EngineOptions } | null {
+  try {
+    return prepare(rankRequest(request, undefined), engineOptions);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a rank of `request` (as given) with these engine options is copied in double words.
+ */
+export function copyInWordsApplies(request: unknown, engineOptions: EngineOptionsInput): boolean {
+  const made = parsedRank(request, engineOptions);
+  return made !== null && wordCopyApplies(made.parsed, made.engineOptions);
+}
+
 /**
  * Whether a rank of `request` (as given) with these engine options and `balance` has its rows
- * made in double words: {@link wordCopyApplies}, and no starting balance. False for a request
- * that does not parse (the rank names what is wrong).
+ * made in double words: {@link copyInWordsApplies}, and no starting balance.
  */
 export function rowsInWordsApply(
   request: unknown,
@@ -196,13 +213,9 @@ export function rowsInWordsApply(
   balance: number | undefined,
 ): boolean {
   if (balance !== undefined) return false;
-  try {
-    const { parsed, engineOptions: resolved } = prepare(rankRequest(request, balance), engineOptions);
-    const start = parsed.strategy?.starting_balance_usd;
-    return (start === undefined || start === null) && wordCopyApplies(parsed, resolved);
-  } catch {
-    return false;
-  }
+  const made = parsedRank(request, engineOptions);
+  const start = made?.parsed.strategy?.starting_balance_usd;
+  return made !== null && (start === undefined || start === null) && wordCopyApplies(made.parsed, made.engineOptions);
 }
 
 /** The copy in double words of each rank context, made once: its rows of swaps serve every wallet. */
@@ -248,9 +261,6 @@ export class WordCopy {
   private readonly timeFixSeconds: number | null;
   /** `starting_balance_usd`: a copied buy whose amount and fees exceed the cash is skipped; null: unlimited. */
   private readonly balance: Bounded | null;
-  private readonly allButDust = fromDecimal('0.999999');
-  private readonly one = exactly(1);
-  private readonly hundred = exactly(100);
   private readonly half = fromDecimal('0.5');
   /** The network fee at each native price asked for. */
   private readonly fees = new Map<Decimal, Bounded>();
@@ -264,16 +274,16 @@ export class WordCopy {
     const window = requestWindow(request);
     this.start = window.start;
     this.end = window.end;
-    this.fraction = dividedBy(fromDecimal(request.buy_percentage), this.hundred);
+    this.fraction = dividedBy(fromDecimal(request.buy_percentage), HUNDRED_BOUNDED);
     this.maxBuy = fromDecimal(request.max_buy_amount);
     this.maxPosition = fromDecimal(request.max_position_amount);
     this.dust = times(this.maxPosition, fromDecimal('1e-20'));
     this.feeNative = feeNative(request, engineOptions, source.network);
     this.botRate = request.include_bot_fees
-      ? dividedBy(fromDecimal(engineOptions.bot_fee_percent), this.hundred)
+      ? dividedBy(fromDecimal(engineOptions.bot_fee_percent), HUNDRED_BOUNDED)
       : null;
-    const s = dividedBy(fromDecimal(engineOptions.unknown_liquidity_slippage_percent), this.hundred);
-    this.unknownOnePlusS = plus(this.one, s);
+    const s = dividedBy(fromDecimal(engineOptions.unknown_liquidity_slippage_percent), HUNDRED_BOUNDED);
+    this.unknownOnePlusS = plus(ONE_BOUNDED, s);
     const assumed = engineOptions.assumed_liquidity_usd;
     this.assumedHalf = assumed === null ? null : times(fromDecimal(assumed), this.half);
     this.timeFixSeconds = request.inactivity_time_fix === null ? null : request.inactivity_time_fix.hours * 3600;
@@ -288,7 +298,16 @@ export class WordCopy {
     const copier = this.copy(id, false);
     let pnl = ZERO_BOUNDED;
     for (const deal of copier.deals) pnl = plus(pnl, this.dealTotal(deal));
-    return { deals: copier.deals.length, closed: copier.closed, invested: copier.invested, volume: copier.volume, pnl };
+    let closed = 0;
+    let invested = ZERO_BOUNDED;
+    let sold = ZERO_BOUNDED;
+    for (const deal of copier.deals) {
+      if (!Number.isNaN(deal.closeTime)) closed++;
+      invested = plus(invested, deal.bought);
+      sold = plus(sold, deal.sold);
+    }
+    // The trading volume, every trade's `usd_amount`: the buys' is the investment.
+    return { deals: copier.deals.length, closed, invested, volume: plus(invested, sold), pnl };
   }
 
   /**
@@ -297,25 +316,12 @@ export class WordCopy {
    * Without a starting balance only: the row's ending cash and equity are not made here.
    */
   row(id: number): WordRow | null {
-    if (this.balance !== null) return null;
-    try {
-      return this.rowOf(this.copy(id, true));
-    } catch (e) {
-      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
-      if (e instanceof Undecided || e instanceof InputError) return null;
-      throw e;
-    }
+    return this.balance === null ? decided(() => this.rowOf(this.copy(id, true))) : null;
   }
 
   /** Wallet `id`'s own results, or null when they are not decided in double words (then made exactly). */
   own(id: number): OwnResults | null {
-    try {
-      return ownInWords(this.swaps, id, this.start);
-    } catch (e) {
-      // An input error (no native price for a fee) is the exact copy's to report, as it words it.
-      if (e instanceof Undecided || e instanceof InputError) return null;
-      throw e;
-    }
+    return decided(() => ownInWords(this.swaps, id, this.start));
   }
 
   private copy(id: number, withEquity: boolean): Copier {
@@ -326,9 +332,6 @@ export class WordCopy {
       open: new Map(),
       openList: [],
       nextSwaps: new Int32Array(16),
-      closed: 0,
-      invested: ZERO_BOUNDED,
-      volume: ZERO_BOUNDED,
       cash: start,
       lowest: start,
       peak: withEquity ? start : ZERO_BOUNDED,
@@ -389,7 +392,7 @@ export class WordCopy {
       return;
     }
     const half = this.liquidityHalf(at + LIQUIDITY);
-    const onePlusS = half === null ? this.unknownOnePlusS : plus(this.one, dividedBy(amount, half));
+    const onePlusS = half === null ? this.unknownOnePlusS : plus(ONE_BOUNDED, dividedBy(amount, half));
     const bought = dividedBy(amount, times(price, onePlusS));
     if (deal === undefined) {
       deal = {
@@ -409,14 +412,9 @@ export class WordCopy {
         closeTime: Number.NaN,
         value: ZERO_BOUNDED,
         valueSlot: -1,
-        listed: copier.openList.length,
+        listed: -1,
       };
-      copier.openList.push(deal);
-      if (deal.listed === copier.nextSwaps.length) {
-        const grown = new Int32Array(2 * deal.listed);
-        grown.set(copier.nextSwaps);
-        copier.nextSwaps = grown;
-      }
+      if (copier.withEquity) listOpened(copier, deal);
       copier.deals.push(deal);
       copier.open.set(token, deal);
     }
@@ -426,8 +424,7 @@ export class WordCopy {
     deal.cost = plus(deal.cost, amount);
     deal.bought = plus(deal.bought, amount);
     deal.boughtAtReference = plus(deal.boughtAtReference, times(bought, price));
-    copier.invested = plus(copier.invested, amount);
-    this.traded(copier, deal, time, amount, networkFee);
+    this.traded(copier, deal, time, networkFee);
     this.cashMoved(copier, deal, minus(minus(ZERO_BOUNDED, amount), plus(networkFee, botFee)));
   }
 
@@ -440,7 +437,7 @@ export class WordCopy {
     const price = this.swaps.word(at + PRICE);
     const half = this.liquidityHalf(at + LIQUIDITY);
     deal.lastSlot = rows[at + SLOT]!;
-    if (this.request.close_all || atMost(times(held, this.allButDust), quantity, 'a sell of nearly all')) {
+    if (this.request.close_all || atMost(times(held, ALL_BUT_DUST), quantity, 'a sell of nearly all')) {
       this.sellAll(copier, deal, time, price, half);
       return;
     }
@@ -471,14 +468,7 @@ export class WordCopy {
     deal.lot = ZERO_BOUNDED;
     deal.cost = ZERO_BOUNDED;
     copier.open.delete(deal.token);
-    const list = copier.openList;
-    const moved = list.pop()!;
-    if (moved !== deal) {
-      list[deal.listed] = moved;
-      copier.nextSwaps[deal.listed] = copier.nextSwaps[moved.listed]!;
-      moved.listed = deal.listed;
-    }
-    copier.closed++;
+    if (copier.withEquity) unlist(copier, deal);
     deal.closeTime = time;
     this.booked(copier, deal, time, usd, value, basis);
   }
@@ -489,7 +479,7 @@ export class WordCopy {
     deal.soldCost = plus(deal.soldCost, basis);
     deal.soldAtReference = plus(deal.soldAtReference, value);
     const networkFee = this.networkFee(time);
-    this.traded(copier, deal, time, usd, networkFee);
+    this.traded(copier, deal, time, networkFee);
     this.cashMoved(copier, deal, minus(usd, plus(networkFee, this.botFee(usd))));
   }
 
@@ -524,14 +514,13 @@ export class WordCopy {
     return dividedBy(times(value, half), plus(half, value));
   }
 
-  /** The deal's time-fix and the copier's volume after a follower trade of `usd` at `time`. */
-  private traded(copier: Copier, deal: WordDeal, time: number, usd: Bounded, networkFee: Bounded): void {
+  /** The deal's fees and time-fix after a follower trade at `time`. */
+  private traded(copier: Copier, deal: WordDeal, time: number, networkFee: Bounded): void {
     deal.networkFees = plus(deal.networkFees, networkFee);
     deal.lastTime = time;
     if (this.timeFixSeconds !== null && time + this.timeFixSeconds <= this.end) {
       copier.deadlines.add({ deadline: time + this.timeFixSeconds, deal });
     }
-    copier.volume = plus(copier.volume, usd);
   }
 
   /**
@@ -643,7 +632,7 @@ export class WordCopy {
     for (const { pnl } of closed) inOrder.add(pnl);
     const capital = minus(this.balance ?? ZERO_BOUNDED, copier.lowest);
     return {
-      summary: sums.summary(this.hundred, inOrder.linearity.value()),
+      summary: sums.summary(inOrder.linearity.value()),
       deals: copier.deals.length,
       closed_deals: closed.length,
       winrate: inOrder.winrate(),
@@ -682,6 +671,41 @@ export class WordCopy {
   private liquidityHalf(at: number): Bounded | null {
     return Number.isNaN(this.rows[at]!) ? this.assumedHalf : times(this.swaps.word(at), this.half);
   }
+}
+
+/**
+ * What `make` makes in double words, or null when it is not decided there. An input error (no
+ * native price for a fee) is left to the exact copy too, which reports it in its own words.
+ */
+export function decided<T>(make: () => T): T | null {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof Undecided || e instanceof InputError) return null;
+    throw e;
+  }
+}
+
+/** A deal opened: it joins the copier's list of open deals, its term read at the next reading. */
+function listOpened(copier: Copier, deal: WordDeal): void {
+  deal.listed = copier.openList.length;
+  copier.openList.push(deal);
+  if (deal.listed === copier.nextSwaps.length) {
+    const grown = new Int32Array(2 * deal.listed);
+    grown.set(copier.nextSwaps);
+    copier.nextSwaps = grown;
+  }
+  copier.nextSwaps[deal.listed] = -1;
+}
+
+/** A deal closed: the last of the list takes its place. */
+function unlist(copier: Copier, deal: WordDeal): void {
+  const list = copier.openList;
+  const moved = list.pop()!;
+  if (moved === deal) return;
+  list[deal.listed] = moved;
+  copier.nextSwaps[deal.listed] = copier.nextSwaps[moved.listed]!;
+  moved.listed = deal.listed;
 }
 
 /** `(base_fee_native + priority_fee + bribe)`, native coin per transaction (3.3). */

@@ -8,6 +8,7 @@ import {
   type Bounded,
   dividedBy,
   exactly,
+  HUNDRED_BOUNDED,
   larger,
   minus,
   minusFloored,
@@ -63,11 +64,11 @@ export class SummarySums {
   }
 
   /** The printed summary, `linearity` made apart (it needs the closing order). */
-  summary(hundred: Bounded, linearity: number): SimulationSummary {
+  summary(linearity: number): SimulationSummary {
     const pnlTotal = plus(this.realized, this.unrealized);
     const investment = plus(this.closedInvestment, this.openInvestment);
     const roi = (pnl: Bounded): number =>
-      this.deals === 0 ? 0 : printed(dividedBy(times(hundred, pnl), investment), 'ROI');
+      this.deals === 0 ? 0 : printed(dividedBy(times(HUNDRED_BOUNDED, pnl), investment), 'ROI');
     const slippageLoss = plus(minus(investment, this.boughtAtReference), minus(this.soldAtReference, this.soldUsd));
     return {
       pnl_total: printed(pnlTotal, 'pnl_total'),
@@ -78,7 +79,7 @@ export class SummarySums {
       bot_fees: printed(this.botFees, 'bot_fees'),
       network_fees: printed(this.networkFees, 'network_fees'),
       linearity_r2_closed_deals: linearity,
-      top_deal_dominance: this.dominance.value(hundred),
+      top_deal_dominance: this.dominance.value(),
       trading_volume: printed(plus(investment, this.soldUsd), 'trading_volume'),
       slippage_loss: printed(slippageLoss, 'slippage_loss'),
       investment_amount: printed(investment, 'investment_amount'),
@@ -140,9 +141,9 @@ class Dominance {
     this.best = this.best === null ? pnl : larger(this.best, pnl);
   }
 
-  value(hundred: Bounded): number {
+  value(): number {
     if (this.best === null || sign(this.positive, 'the gains') === 0) return 0;
-    return printed(dividedBy(times(hundred, this.best), this.positive), 'top_deal_dominance');
+    return printed(dividedBy(times(HUNDRED_BOUNDED, this.best), this.positive), 'top_deal_dominance');
   }
 }
 

@@ -11,6 +11,7 @@ import {
   either,
   exactly,
   fromDecimal,
+  HUNDRED_BOUNDED,
   minus,
   minusFloored,
   order,
@@ -36,8 +37,8 @@ interface OwnDeal {
   closed: boolean;
 }
 
-const ALL_BUT_DUST = fromDecimal('0.999999');
-const HUNDRED = exactly(100);
+/** `1 − 10⁻⁶`: a sell of at least this share of the holdings sells them all (model 3.2). */
+export const ALL_BUT_DUST = fromDecimal('0.999999');
 
 /** The wallet's own results over the window: the deals that opened at or after `start`. */
 export function ownInWords(swaps: SwapRows, walletId: number, start: number): OwnResults {
@@ -65,7 +66,7 @@ export function ownInWords(swaps: SwapRows, walletId: number, start: number): Ow
   }
   return {
     pnl_total: printed(pnl, 'own pnl_total'),
-    roi_total: count === 0 ? 0 : printed(dividedBy(times(HUNDRED, pnl), investment), 'own roi_total'),
+    roi_total: count === 0 ? 0 : printed(dividedBy(times(HUNDRED_BOUNDED, pnl), investment), 'own roi_total'),
     winrate: closed === 0 ? 0 : printed(dividedBy(exactly(100 * wins), exactly(closed)), 'own winrate'),
     deals: count,
   };

@@ -103,7 +103,7 @@ export class SwapRows {
     if ('buckets' in from) {
       this.end = from.buckets.end;
       this.rows = swapRows(from);
-      this.layout = shared(from.buckets.layout);
+      this.layout = from.buckets.layout;
     } else {
       this.end = from.end;
       this.rows = from.rows;
@@ -172,19 +172,4 @@ export class SwapRows {
     }
     return lo === 0 ? -1 : series[SERIES_STRIDE * (lo - 1) + AT_POSITION]!;
   }
-}
-
-/** The layout's arrays copied into shared memory. */
-function shared(layout: SwapLayout): SwapLayout {
-  const copy = (array: Uint32Array): Uint32Array => {
-    const out = new Uint32Array(new SharedArrayBuffer(Uint32Array.BYTES_PER_ELEMENT * array.length));
-    out.set(array);
-    return out;
-  };
-  return {
-    walletStart: copy(layout.walletStart),
-    walletPos: copy(layout.walletPos),
-    tokenStart: copy(layout.tokenStart),
-    tokenPos: copy(layout.tokenPos),
-  };
 }

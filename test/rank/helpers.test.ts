@@ -16,6 +16,7 @@ import {
   type HelperOrder,
   type HelperReply,
   type HelperStart,
+  type WordOrder,
 } from '../../src/rank/helpers.js';
 import { outOfSample, outOfSampleWith, rankWallets, rankWith } from '../../src/rank/pipeline.js';
 import {
@@ -25,8 +26,7 @@ import {
   rankRequest,
   selectRows,
   wordResultsOf,
-  type RankedWallet,
-  type WordResult,
+  type Candidate,
 } from '../../src/rank/rank.js';
 import { wordCopyOf } from '../../src/rank/word-copy.js';
 import { WalletScreen } from '../../src/rank/screen.js';
@@ -51,34 +51,49 @@ function helpers(tapePath: string, count: number, walletsAWalk: number, inWords 
 }
 afterAll(() => Promise.all(started.map((h) => h.close())));
 
+/** A copy order of these candidates, four wallets a group, as the command's thread posts it. */
+function copyOrder(
+  parsed: HelperOrder['settings']['request'],
+  candidates: readonly Candidate[],
+  words?: WordOrder,
+): HelperOrder {
+  return {
+    id: 1,
+    task: { kind: 'copy' },
+    swaps: tape.swaps.length,
+    settings: { request: parsed, engineOptions: {} },
+    candidates,
+    walletsAWalk: 4,
+    counters: orderCounters(candidates.length, 4),
+    ...(words !== undefined ? { words } : {}),
+  };
+}
+
+/** A helper thread started with `start` serving `order` alone: each group's reply, by group. */
+async function served(start: HelperStart, order: HelperOrder): Promise<HelperReply[]> {
+  const worker = new Worker(builtScript('rank/rank-thread.js'), { workerData: start });
+  const byGroup: HelperReply[] = [];
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (reply: HelperReply) => {
+      if ('read' in reply) return;
+      if ('group' in reply) byGroup[reply.group] = reply;
+      else if ('error' in reply) reject(new Error(reply.error));
+      else resolve();
+    });
+    worker.postMessage(order);
+  });
+  await worker.terminate();
+  return byGroup;
+}
+
 describe('a helper thread', () => {
   it('copies every group no other thread takes: the rows of this thread, in order', async () => {
     const { parsed, engineOptions } = prepare(rankRequest(request, undefined), {});
     const context = rankContext(tape, parsed, engineOptions);
     const candidates = candidateWallets(context, undefined);
-    const order: HelperOrder = {
-      id: 1,
-      task: { kind: 'copy' },
-      swaps: tape.swaps.length,
-      settings: { request: parsed, engineOptions: {} },
-      candidates,
-      walletsAWalk: 4,
-      counters: orderCounters(candidates.length, 4),
-    };
-    const worker = new Worker(builtScript('rank/rank-thread.js'), {
-      workerData: { tapePath: TAPE, tapeHeader: {}, helper: 1, readTape: true } satisfies HelperStart,
-    });
-    const byGroup: RankedWallet[][] = [];
-    await new Promise<void>((resolve, reject) => {
-      worker.on('message', (reply: HelperReply) => {
-        if ('read' in reply) return;
-        if ('rows' in reply) byGroup[reply.group] = reply.rows;
-        else if ('error' in reply) reject(new Error(reply.error));
-        else resolve();
-      });
-      worker.postMessage(order);
-    });
-    await worker.terminate();
+    const order = copyOrder(parsed, candidates);
+    const replies = await served({ tapePath: TAPE, tapeHeader: {}, helper: 1, readTape: true }, order);
+    const byGroup = replies.map((reply) => ('rows' in reply ? reply.rows : []));
     expect(byGroup.length).toBe(Math.ceil(candidates.length / 4));
     expect(byGroup.flat()).toEqual(copyWallets(context, candidates, undefined, Infinity));
     expect(Atomics.load(order.counters, 1)).toBe(candidates.length);
@@ -111,30 +126,10 @@ describe('a helper that reads no tape (rows in double words)', () => {
     const { parsed, engineOptions } = prepare(rankRequest(plainRequest, undefined), {});
     const context = rankContext(tape, parsed, engineOptions);
     const candidates = candidateWallets(context, undefined);
-    const order: HelperOrder = {
-      id: 1,
-      task: { kind: 'copy' },
-      swaps: tape.swaps.length,
-      settings: { request: parsed, engineOptions: {} },
-      candidates,
-      walletsAWalk: 4,
-      counters: orderCounters(candidates.length, 4),
-      words: wordOrderOf(context),
-    };
-    const worker = new Worker(builtScript('rank/rank-thread.js'), {
-      workerData: { tapePath: join(EXAMPLE, 'no-such-tape.json'), tapeHeader: {}, helper: 1, readTape: false },
-    });
-    const byGroup: (WordResult | null)[][] = [];
-    await new Promise<void>((resolve, reject) => {
-      worker.on('message', (reply: HelperReply) => {
-        if ('read' in reply) return;
-        if ('words' in reply) byGroup[reply.group] = reply.words;
-        else if ('error' in reply) reject(new Error(reply.error));
-        else resolve();
-      });
-      worker.postMessage(order);
-    });
-    await worker.terminate();
+    const order = copyOrder(parsed, candidates, wordOrderOf(context));
+    const start = { tapePath: join(EXAMPLE, 'no-such-tape.json'), tapeHeader: {}, helper: 1, readTape: false };
+    const replies = await served(start, order);
+    const byGroup = replies.map((reply) => ('words' in reply ? reply.words : []));
     const here = wordResultsOf(wordCopyOf(context), candidates);
     expect(here.filter((r) => r !== null).length).toBe(candidates.length); // every wallet decided
     expect(byGroup.flat()).toEqual(here);
