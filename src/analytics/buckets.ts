@@ -33,28 +33,18 @@ export class SwapBuckets {
   ) {
     const { order, walletOf, tokenOf, swaps } = tape;
     this.end = prefixEnd(tape, now);
-    const walletCount = tape.walletIds.size;
-    const tokenCount = tape.tokens.length;
-    this.walletStart = sharedUint32(walletCount + 1);
-    this.tokenStart = sharedUint32(tokenCount + 1);
-    for (let k = 0; k < this.end; k++) {
-      const i = order[k]!;
-      this.walletStart[walletOf[i]! + 1]!++;
-      this.tokenStart[tokenOf[i]! + 1]!++;
-    }
-    for (let w = 0; w < walletCount; w++) this.walletStart[w + 1]! += this.walletStart[w]!;
-    for (let t = 0; t < tokenCount; t++) this.tokenStart[t + 1]! += this.tokenStart[t]!;
-    this.walletPos = sharedUint32(this.end);
-    this.tokenPos = sharedUint32(this.end);
+    const wallets = groupPositions(this.end, tape.walletIds.size, (k) => walletOf[order[k]!]!);
+    const tokens = groupPositions(this.end, tape.tokens.length, (k) => tokenOf[order[k]!]!);
+    this.walletStart = wallets.start;
+    this.walletPos = wallets.positions;
+    this.tokenStart = tokens.start;
+    this.tokenPos = tokens.positions;
+    // The prices by token slot, read in event order: the swaps one after the other.
     this.tokenPrice = new Float64Array(this.end);
-    const walletFill = this.walletStart.slice(0, walletCount);
-    const tokenFill = this.tokenStart.slice(0, tokenCount);
+    const fill = this.tokenStart.slice(0, tape.tokens.length);
     for (let k = 0; k < this.end; k++) {
       const i = order[k]!;
-      this.walletPos[walletFill[walletOf[i]!]!++] = k;
-      const slot = tokenFill[tokenOf[i]!]!++;
-      this.tokenPos[slot] = k;
-      this.tokenPrice[slot] = Number(swaps[i]!.usd_price);
+      this.tokenPrice[fill[tokenOf[i]!]!++] = Number(swaps[i]!.usd_price);
     }
   }
 
@@ -168,6 +158,24 @@ export function prefixEnd(tape: IndexedTape, t: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Event positions `0 … end - 1` grouped by `groupOf(k)` (one of `groups`), each group's ascending:
+ * group `g`'s are `positions[start[g] … start[g + 1]]`. Over shared memory.
+ */
+export function groupPositions(
+  end: number,
+  groups: number,
+  groupOf: (k: number) => number,
+): { readonly start: Uint32Array; readonly positions: Uint32Array } {
+  const start = sharedUint32(groups + 1);
+  for (let k = 0; k < end; k++) start[groupOf(k) + 1]!++;
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  const positions = sharedUint32(end);
+  const fill = start.slice(0, groups);
+  for (let k = 0; k < end; k++) positions[fill[groupOf(k)]!++] = k;
+  return { start, positions };
 }
 
 /** A `Uint32Array` over a `SharedArrayBuffer`, so that the grouping can be posted to a thread without a copy. */

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
 import { RankHelpers } from '../rank/helpers.js';
 import { rowsInWordsApply } from '../rank/word-copy.js';
+import { planTapeParts } from '../rank/tape-rows.js';
+import { hasHeaderOptions } from '../io/parquet/header.js';
 import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
 import { WALLETS_A_WALK } from '../engine/followers.js';
 import { indexTape } from '../engine/tape-index.js';
@@ -152,9 +154,13 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   let runner: CopyRunner;
   if (queue === undefined) {
     const onlyOneWalk = wallets !== undefined && wallets.length <= WALLETS_A_WALK;
-    // Rows made in double words: the helpers copy from this thread's rows and read no tape.
+    const count = onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1;
+    // Rows made in double words: the helpers copy from this thread's rows and read no tape but
+    // their part of it, when it is read as rows by parts (a JSON tape in time order).
     const inWords = rowsInWordsApply(request, engineOptions, balance);
-    helpers = RankHelpers.start(tapePath, header, onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1, inWords);
+    const byParts = inWords && values.split === undefined && !hasHeaderOptions(header);
+    const plan = byParts ? planTapeParts(tapePath, count + 1) : null;
+    helpers = RankHelpers.start(tapePath, header, count, inWords, WALLETS_A_WALK, plan);
     runner = helpers.runner;
   } else {
     runner = queueRunner(tapePath, {
@@ -176,7 +182,7 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
   };
   const html = values.html;
   try {
-    const tape = indexTape(readTapeFile(tapePath, header));
+    const tape = (await helpers?.rowsTape()) ?? indexTape(readTapeFile(tapePath, header));
     if (values.split === undefined) {
       const rows = await rankWith(runner, tape, request, options);
       bar.finish();

@@ -29,6 +29,16 @@ import {
 } from './rank.js';
 import { wordCopyOf } from './word-copy.js';
 import type { SharedSwapRows } from './word-rows.js';
+import {
+  joinParts,
+  partTakenBy,
+  readTapePart,
+  takeParts,
+  type PartReading,
+  type RowsTape,
+  type TapePlan,
+} from './tape-rows.js';
+import { readTapeFile } from '../io/read-tape.js';
 import { packBounds, unpackBounds, WalletScreen, type ScreenBounds, type ScreenedMetric } from './screen.js';
 
 /** What a helper starts with. */
@@ -39,6 +49,8 @@ export interface HelperStart {
   readonly helper: number;
   /** False when the rows are made in double words from shared rows: then it reads no tape. */
   readonly readTape: boolean;
+  /** How the tape is read as rows by parts (tape-rows.ts): the helper takes parts first, and posts them. */
+  readonly parts?: TapePlan;
 }
 
 /** What a helper that reads no tape copies from: the rows of the swaps, shared, and the native coin's prices. */
@@ -68,11 +80,13 @@ export interface HelperOrder {
 }
 
 /**
- * That the helper has read the tape (or failed to); a group's rows, or its screened figures
- * (`packBounds`); the end of its part of an order; or why it stopped.
+ * That the helper has read the tape (or failed to); a part of the tape it read as rows; a
+ * group's rows, or its screened figures (`packBounds`); the end of its part of an order; or why
+ * it stopped.
  */
 export type HelperReply =
   | { readonly read: true }
+  | { readonly part: number; readonly reading: PartReading }
   | { readonly order: number; readonly group: number; readonly rows: RankedWallet[] }
   | { readonly order: number; readonly group: number; readonly words: (WordResult | null)[] }
   | { readonly order: number; readonly group: number; readonly bounds: Float64Array }
@@ -83,8 +97,8 @@ export type HelperReply =
 export function wordOrderOf(context: RankContext): WordOrder {
   return {
     rows: wordCopyOf(context).swaps.shared,
-    network: context.tape.network,
-    nativePrices: context.tape.native.points,
+    network: context.network,
+    nativePrices: context.native.points,
   };
 }
 
@@ -150,12 +164,26 @@ export class RankHelpers {
   private orders = 0;
   private readonly reading: Promise<void>[];
 
+  /** The parts of the tape the helpers posted, by index; and a call for each that comes, or a helper's end. */
+  private readonly posted = new Map<number, PartReading>();
+  private onPosted: () => void = () => {};
+
   private constructor(
     private readonly workers: readonly Worker[],
     private readonly walletsAWalk: number,
     /** The helpers copy in double words from shared rows and read no tape. */
     private readonly inWords: boolean,
+    /** How the tape is read in parts, this thread's the first and each helper's the next, or null. */
+    private readonly plan: TapePlan | null,
   ) {
+    for (const worker of workers) {
+      worker.on('message', (reply: HelperReply) => {
+        if (!('part' in reply)) return;
+        this.posted.set(reply.part, reply.reading);
+        this.onPosted();
+      });
+      worker.on('exit', () => this.onPosted());
+    }
     this.reading = workers.map(
       (worker) =>
         new Promise<void>((resolve) => {
@@ -182,16 +210,42 @@ export class RankHelpers {
     count: number,
     inWords = false,
     walletsAWalk = WALLETS_A_WALK,
+    plan: TapePlan | null = null,
   ): RankHelpers {
     const url = builtScriptIfAny('rank/rank-thread.js');
     const workers =
       url === null
         ? []
         : Array.from({ length: count }, (_, h) => {
-            const start: HelperStart = { tapePath, tapeHeader, helper: h + 1, readTape: !inWords };
+            const parts = plan === null ? {} : { parts: plan };
+            const start: HelperStart = { tapePath, tapeHeader, helper: h + 1, readTape: !inWords, ...parts };
             return new Worker(url, { workerData: start });
           });
-    return new RankHelpers(workers, walletsAWalk, inWords);
+    return new RankHelpers(workers, walletsAWalk, inWords, plan);
+  }
+
+  /**
+   * The tape read as rows by parts (tape-rows.ts): this thread and the helpers take the plan's
+   * parts off one counter; a part a helper took and did not post (it stopped) is read here. Null
+   * without a plan, or when the tape is to be read whole (a part refused, swaps out of time order).
+   */
+  async rowsTape(): Promise<RowsTape | null> {
+    const plan = this.plan;
+    if (plan === null) return null;
+    const readings = new Array<PartReading | undefined>(plan.parts.length);
+    takeParts(plan, 0, (index, reading) => (readings[index] = reading));
+    for (let index = 0; index < readings.length; index++) {
+      while (readings[index] === undefined) {
+        const posted = this.posted.get(index);
+        const taker = this.workers[partTakenBy(plan, index) - 1];
+        if (posted !== undefined) readings[index] = posted;
+        else if (taker === undefined || !this.live.has(taker)) {
+          readings[index] = readTapePart(plan.path, plan.parts[index]!, plan.header.network);
+        } else await new Promise<void>((resolve) => (this.onPosted = resolve));
+      }
+    }
+    this.posted.clear();
+    return joinParts(plan, readings as PartReading[], () => readTapeFile(plan.path));
   }
 
   /** Copies the wallets here and on the helpers; screens them so too (`CopyRunner.screen`). */
@@ -293,7 +347,7 @@ export class RankHelpers {
     const order: HelperOrder = {
       id: ++this.orders,
       task,
-      swaps: context.tape.swaps.length,
+      swaps: context.swapCount,
       settings,
       candidates,
       walletsAWalk,

@@ -15,6 +15,7 @@ import { copierJson } from '../report/response.js';
 import { summaryOf } from '../report/run-summary.js';
 import { checkNetwork, prepare } from '../simulate.js';
 import { judgeOutOfSample, splitPlan, type OutOfSample } from './out-of-sample.js';
+import type { RowsTape } from './tape-rows.js';
 import {
   contenders,
   rowsAgree,
@@ -78,7 +79,7 @@ export type ScreenRunner = (
  * rows[0].wallet; // the wallet whose copier made the best ROI
  */
 export function rankWallets(
-  tape: TapeInput | Tape | IndexedTape,
+  tape: TapeInput | Tape | IndexedTape | RowsTape,
   request: SimulatorRequestInput | SimulatorRequest | unknown,
   options: RankOptions = {},
 ): RankedWallet[] {
@@ -107,7 +108,7 @@ export function outOfSample(
 /** {@link rankWallets} with the wallets copied by `runner`. */
 export function rankWith(
   runner: CopyRunner,
-  tape: TapeInput | Tape | IndexedTape,
+  tape: TapeInput | Tape | IndexedTape | RowsTape,
   request: unknown,
   options: RankOptions = {},
 ): Promise<RankedWallet[]> {
@@ -117,7 +118,7 @@ export function rankWith(
 /** {@link outOfSample} with both windows' wallets copied by `runner`. */
 export function outOfSampleWith(
   runner: CopyRunner,
-  tape: TapeInput | Tape | IndexedTape,
+  tape: TapeInput | Tape | IndexedTape | RowsTape,
   request: unknown,
   split: string,
   options: RankOptions = {},
@@ -142,13 +143,13 @@ interface CopyOrder {
 type Steps<Result> = Generator<CopyOrder, Result, RankedWallet[] | ScreenBounds>;
 
 function* rankSteps(
-  tape: TapeInput | Tape | IndexedTape,
+  tape: TapeInput | Tape | IndexedTape | RowsTape,
   request: unknown,
   options: RankOptions,
 ): Steps<RankedWallet[]> {
   const engineOptions = options.engineOptions ?? {};
   const { parsed, engineOptions: resolved } = prepare(rankRequest(request, options.balance), engineOptions);
-  const indexed = indexTape(tape);
+  const indexed = isRowsTape(tape) ? tape : indexTape(tape);
   checkNetwork(indexed.network, parsed.network);
   const settings = { request: parsed, engineOptions };
   const order = copyOrder(indexed, settings, resolved, options.wallets, options.onProgress);
@@ -167,14 +168,14 @@ function* rankSteps(
 }
 
 function* outOfSampleSteps(
-  tape: TapeInput | Tape | IndexedTape,
+  tape: TapeInput | Tape | IndexedTape | RowsTape,
   request: unknown,
   split: string,
   options: RankOptions,
 ): Steps<OutOfSample> {
   const engineOptions = options.engineOptions ?? {};
   const plan = splitPlan(rankRequest(request, options.balance), split, engineOptions);
-  const indexed = indexTape(tape);
+  const indexed = isRowsTape(tape) ? tape : indexTape(tape);
   checkNetwork(indexed.network, plan.before.network);
   // Progress over both windows: the first half, then the second.
   const progress = options.onProgress;
@@ -186,14 +187,15 @@ function* outOfSampleSteps(
   const after = { request: plan.after, engineOptions };
   const evaluated = (yield copyOrder(indexed, after, plan.engineOptions, wallets, secondHalf)) as RankedWallet[];
   return judgeOutOfSample(plan, ranked, evaluated, options, (top) => {
-    const run = replay(indexed, { ...plan.after, wallets: top }, plan.engineOptions, { chart: false, trades: false });
+    const whole = isRowsTape(indexed) ? indexed.indexed() : indexed;
+    const run = replay(whole, { ...plan.after, wallets: top }, plan.engineOptions, { chart: false, trades: false });
     return { summary: summaryOf(run), copier: copierJson(run.copier!) };
   });
 }
 
 /** The candidates of one window, in address order, and what their copier is told. */
 function copyOrder(
-  tape: IndexedTape,
+  tape: IndexedTape | RowsTape,
   settings: CopySettings,
   engineOptions: EngineOptions,
   only: readonly string[] | undefined,
@@ -201,6 +203,10 @@ function copyOrder(
 ): CopyOrder {
   const context = rankContext(tape, settings.request, engineOptions);
   return { context, candidates: candidateWallets(context, only), settings, onProgress };
+}
+
+function isRowsTape(tape: unknown): tape is RowsTape {
+  return (tape as { kind?: unknown }).kind === 'rows-tape';
 }
 
 /** The steps run with each window's wallets copied (or screened) in this thread. */

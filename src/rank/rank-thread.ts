@@ -16,6 +16,7 @@ import { copyWallets, rankContext, wordResultsOf, type Candidate, type RankedWal
 import { WordCopy } from './word-copy.js';
 import { SwapRows } from './word-rows.js';
 import { packBounds, WalletScreen } from './screen.js';
+import { takeParts, type TapePlan } from './tape-rows.js';
 
 function read(start: HelperStart): IndexedTape | Error {
   try {
@@ -23,6 +24,15 @@ function read(start: HelperStart): IndexedTape | Error {
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
+}
+
+/** Takes parts of the tape to read as rows and posts each, its arrays moved, not copied. */
+function postParts(plan: TapePlan, helper: number, post: (reply: HelperReply, transfer: ArrayBuffer[]) => void): void {
+  takeParts(plan, helper, (part, reading) => {
+    const transfer =
+      'refused' in reading ? [] : [reading.rows.buffer as ArrayBuffer, reading.wallets.buffer as ArrayBuffer];
+    post({ part, reading }, transfer);
+  });
 }
 
 /** A group's result: its rows, or its rows in double words (null where not decided there). */
@@ -87,6 +97,7 @@ function copy(tape: IndexedTape, helper: number, order: HelperOrder, post: (repl
 if (parentPort !== null) {
   const port = parentPort;
   const start = workerData as HelperStart;
+  if (start.parts !== undefined) postParts(start.parts, start.helper, (reply, moved) => port.postMessage(reply, moved));
   const tape = start.readTape ? read(start) : null;
   port.postMessage({ read: true } satisfies HelperReply);
   port.on('message', (order: HelperOrder) => {

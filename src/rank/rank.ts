@@ -3,16 +3,19 @@ import { computeOwnDeals } from '../analytics/own-deals.js';
 import { totalsFrom } from '../analytics/totals.js';
 import { replayFollowers, WALLETS_A_WALK, walksOf } from '../engine/followers.js';
 import type { ReplayResult } from '../engine/replay.js';
+import type { NativePriceSeries } from '../engine/native-prices.js';
 import { addressKey, type IndexedTape } from '../engine/tape-index.js';
 import { InputError } from '../model/errors.js';
 import type { EngineOptions, EngineOptionsInput } from '../model/options.js';
-import { requestWindow, type SimulatorRequest } from '../model/request.js';
+import { type Network, requestWindow, type SimulatorRequest } from '../model/request.js';
 import { SimulationSummarySchema, type CopierResultJson, type SimulationSummary } from '../model/response.js';
 import { Decimal, toJsonNumber, ZERO } from '../numeric/decimal.js';
 import { closingOrder, dealResults } from '../report/deal-results.js';
 import { copierJson, summaryJson } from '../report/response.js';
 import { summarize } from '../report/summary.js';
+import type { RowsTape } from './tape-rows.js';
 import { type WordCopy, wordCopyApplies, wordCopyOf, type WordRow } from './word-copy.js';
+import { ROW, SwapRows, TIME } from './word-rows.js';
 
 /** The wallet's own results over the window (the analytics' `initial`): deals that opened in it. */
 export interface OwnResults {
@@ -147,14 +150,107 @@ export function rankRequest(request: unknown, balance: number | undefined): unkn
 
 /** What ranking over one window needs, made once: the tape, the settings, the wallets' swaps. */
 export interface RankContext {
-  readonly tape: IndexedTape;
   readonly request: SimulatorRequest;
   readonly engineOptions: EngineOptions;
+  readonly network: Network;
+  readonly native: NativePriceSeries;
+  /** The tape's swaps, in the window or not. */
+  readonly swapCount: number;
+  /** The tape indexed: for a tape read as rows (tape-rows.ts), read from its file when first asked for. */
+  readonly tape: IndexedTape;
+  /** The swaps before the window's end, grouped by wallet and token; made when first asked for. */
   readonly buckets: SwapBuckets;
+  /** The same swaps as rows of double words (word-rows.ts); made when first asked for. */
+  readonly rows: SwapRows;
+  /** The wallets with a swap before the window's end. */
+  readonly wallets: WindowWallets;
 }
 
-export function rankContext(tape: IndexedTape, request: SimulatorRequest, engineOptions: EngineOptions): RankContext {
-  return { tape, request, engineOptions, buckets: new SwapBuckets(tape, requestWindow(request).end) };
+/** The wallets of a window: ids by address key, and each one's swaps before the window's end. */
+export interface WindowWallets {
+  readonly ids: ReadonlyMap<string, number>;
+  /** Event positions of wallet `w`'s swaps, ascending. */
+  positions(w: number): Uint32Array;
+  /** The time of the swap at event position `k`. */
+  time(k: number): number;
+  /** The wallet's address as its first swap spells it; undefined when it has none before the end. */
+  spelling(w: number): string | undefined;
+}
+
+/** The context of a rank over the request's window, of an indexed tape or of one read as rows. */
+export function rankContext(
+  tape: IndexedTape | RowsTape,
+  request: SimulatorRequest,
+  engineOptions: EngineOptions,
+): RankContext {
+  return new WindowContext(tape, request, engineOptions);
+}
+
+class WindowContext implements RankContext {
+  readonly network: Network;
+  readonly native: NativePriceSeries;
+  readonly swapCount: number;
+  private readonly end: number;
+  private madeBuckets: SwapBuckets | null = null;
+  private madeRows: SwapRows | null = null;
+  private madeWallets: WindowWallets | null = null;
+
+  constructor(
+    private readonly source: IndexedTape | RowsTape,
+    readonly request: SimulatorRequest,
+    readonly engineOptions: EngineOptions,
+  ) {
+    this.network = source.network;
+    this.native = source.native;
+    this.swapCount = source.kind === 'rows-tape' ? source.count : source.swaps.length;
+    this.end = requestWindow(request).end;
+  }
+
+  get tape(): IndexedTape {
+    return this.source.kind === 'rows-tape' ? this.source.indexed() : this.source;
+  }
+
+  get buckets(): SwapBuckets {
+    return (this.madeBuckets ??= new SwapBuckets(this.tape, this.end));
+  }
+
+  get rows(): SwapRows {
+    const source = this.source;
+    this.madeRows ??=
+      source.kind === 'rows-tape'
+        ? SwapRows.ofRowsTape(source, source.prefixEnd(this.end))
+        : SwapRows.ofIndexed(source, this.buckets);
+    return this.madeRows;
+  }
+
+  get wallets(): WindowWallets {
+    return (this.madeWallets ??=
+      this.source.kind === 'rows-tape' ? this.rowsWallets(this.source) : this.bucketWallets());
+  }
+
+  private bucketWallets(): WindowWallets {
+    const buckets = this.buckets;
+    return {
+      ids: this.tape.walletIds,
+      positions: (w) => buckets.walletPositions(w),
+      time: (k) => buckets.swapAt(k).time,
+      spelling: (w) => {
+        const positions = buckets.walletPositions(w);
+        return positions.length === 0 ? undefined : buckets.swapAt(positions[0]!).wallet;
+      },
+    };
+  }
+
+  private rowsWallets(source: RowsTape): WindowWallets {
+    const rows = this.rows;
+    return {
+      ids: source.walletIds,
+      positions: (w) => rows.walletPositions(w),
+      time: (k) => rows.rows[ROW * k + TIME]!,
+      // The tape is in time order: the wallet's first swap before the end is its first.
+      spelling: (w) => (rows.walletPositions(w).length === 0 ? undefined : source.spellings[w]),
+    };
+  }
 }
 
 /** A wallet to rank: its id in the tape and its address as the tape spells it. */
@@ -230,23 +326,25 @@ export function rowsFrom(
   words: WordCopy | null,
   onProgress?: (done: number, total: number) => void,
 ): RankedWallet[] {
-  const { tape, request, engineOptions, buckets } = context;
+  const { request, engineOptions } = context;
   const start = requestWindow(request).start;
-  const own = (id: number): OwnResults => words?.own(id) ?? ownResults(buckets, id, start);
+  // The tape and its buckets only for a wallet not decided in double words: a tape read as rows
+  // is then read whole.
+  const own = (id: number): OwnResults => words?.own(id) ?? ownResults(context.buckets, id, start);
   const rows: (RankedWallet | null)[] = candidates.map(({ id, address }, k) => {
     const made = results[k];
     if (made === null || made === undefined) return null;
     return {
       wallet: address,
       ...rowHead(made.row),
-      own: made.own ?? ownResults(buckets, id, start),
+      own: made.own ?? ownResults(context.buckets, id, start),
       copier: made.row.copier,
     };
   });
   const left = candidates.filter((_, k) => rows[k] === null);
   if (left.length > 0) {
     const runs = replayFollowers(
-      tape,
+      context.tape,
       left.map(({ address }) => ({ ...request, wallets: [address] })),
       engineOptions,
       {
@@ -285,35 +383,30 @@ function rowHead(
 
 /** The wallets to rank, by address: the given ones, or every wallet with a swap in the window. */
 export function candidateWallets(context: RankContext, only: readonly string[] | undefined): Candidate[] {
-  const { tape, buckets } = context;
+  const wallets = context.wallets;
   const start = requestWindow(context.request).start;
   const out: Candidate[] = [];
   if (only !== undefined) {
     const seen = new Set<number>();
     only.forEach((address, i) => {
-      const id = tape.walletIds.get(addressKey(tape.network, address));
+      const id = wallets.ids.get(addressKey(context.network, address));
       if (id === undefined) {
         throw new InputError(`wallet ${i + 1} of the list (${address}) has no swap in the tape: check its spelling`, {
           source: 'wallets',
         });
       }
-      if (!seen.has(id)) out.push({ id, address: spelling(buckets, id) ?? address });
+      if (!seen.has(id)) out.push({ id, address: wallets.spelling(id) ?? address });
       seen.add(id);
     });
   } else {
-    for (let id = 0; id < tape.walletIds.size; id++) {
-      const positions = buckets.walletPositions(id);
+    for (let id = 0; id < wallets.ids.size; id++) {
+      const positions = wallets.positions(id);
       // A swap in the window: the last one before window_end is at or after window_start.
-      if (positions.length > 0 && buckets.swapAt(positions[positions.length - 1]!).time >= start)
-        out.push({ id, address: spelling(buckets, id)! });
+      if (positions.length > 0 && wallets.time(positions[positions.length - 1]!) >= start)
+        out.push({ id, address: wallets.spelling(id)! });
     }
   }
   return out.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-}
-
-function spelling(buckets: SwapBuckets, id: number): string | undefined {
-  const positions = buckets.walletPositions(id);
-  return positions.length === 0 ? undefined : buckets.swapAt(positions[0]!).wallet;
 }
 
 /** A row from a follower's replay and the wallet's own deals. */

@@ -53,7 +53,7 @@ import {
   ROW,
   SERIES_STRIDE,
   SLOT,
-  SwapRows,
+  type SwapRows,
   TIME,
   TOKEN,
   USD,
@@ -225,8 +225,8 @@ const COPIES = new WeakMap<RankContext, WordCopy>();
 export function wordCopyOf(context: RankContext): WordCopy {
   let copy = COPIES.get(context);
   if (copy === undefined) {
-    const { request, engineOptions, tape } = context;
-    const source = { request, engineOptions, network: tape.network, native: tape.native, swaps: new SwapRows(context) };
+    const { request, engineOptions, network, native } = context;
+    const source = { request, engineOptions, network, native, swaps: context.rows };
     COPIES.set(context, (copy = new WordCopy(source)));
   }
   return copy;

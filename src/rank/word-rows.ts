@@ -5,10 +5,11 @@
  * all over the heap (four times the time, in wallet order). By token, its swaps' positions,
  * times and prices side by side, for the searches for a known price.
  */
-import type { SwapLayout } from '../analytics/buckets.js';
+import { groupPositions, type SwapBuckets, type SwapLayout } from '../analytics/buckets.js';
+import type { IndexedTape } from '../engine/tape-index.js';
 import { type Bounded, converted } from '../numeric/bounded.js';
 import { rawToWord } from '../numeric/double-word.js';
-import type { RankContext } from './rank.js';
+import type { RowsTape } from './tape-rows.js';
 
 // A swap's row: its time, token id, side (1: buy), quantity, price and USD amount as double words
 // (the amount's head NaN: none), its token's known liquidity once it is recorded as a double word
@@ -30,8 +31,7 @@ export const NO_SWAP = 0x7fffffff;
  * The swaps before the window's end as rows, by event position. The known liquidity is what a
  * copy of the swap trades against: its own, or the last one known.
  */
-function swapRows(context: RankContext): Float64Array {
-  const { buckets, tape } = context;
+function swapRows(tape: IndexedTape, buckets: SwapBuckets): Float64Array {
   const rows = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * buckets.end * ROW));
   const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
   const counts = new Float64Array(tape.tokens.length);
@@ -98,17 +98,29 @@ export class SwapRows {
   /** By token, its series, made when first asked for. */
   private readonly series: (TokenSeries | undefined)[] = [];
 
-  /** The rows of a rank context's swaps, or rows made on another thread. */
-  constructor(from: RankContext | SharedSwapRows) {
-    if ('buckets' in from) {
-      this.end = from.buckets.end;
-      this.rows = swapRows(from);
-      this.layout = from.buckets.layout;
-    } else {
-      this.end = from.end;
-      this.rows = from.rows;
-      this.layout = from.layout;
-    }
+  /** Rows made on this thread or another. */
+  constructor(from: SharedSwapRows) {
+    this.end = from.end;
+    this.rows = from.rows;
+    this.layout = from.layout;
+  }
+
+  /** The rows of an indexed tape's swaps before `buckets.end`. */
+  static ofIndexed(tape: IndexedTape, buckets: SwapBuckets): SwapRows {
+    return new SwapRows({ end: buckets.end, rows: swapRows(tape, buckets), layout: buckets.layout });
+  }
+
+  /** The rows of a tape read as rows (tape-rows.ts), its swaps before event position `end`. */
+  static ofRowsTape(tape: RowsTape, end: number): SwapRows {
+    const wallets = groupPositions(end, tape.walletIds.size, (k) => tape.walletOf[k]!);
+    const tokens = groupPositions(end, tape.tokenCount, (k) => tape.rows[ROW * k + TOKEN]!);
+    const layout = {
+      walletStart: wallets.start,
+      walletPos: wallets.positions,
+      tokenStart: tokens.start,
+      tokenPos: tokens.positions,
+    };
+    return new SwapRows({ end, rows: tape.rows, layout });
   }
 
   /** What another thread makes the same rows of: arrays over shared memory, not copied. */

@@ -8,7 +8,7 @@ import { NULLS_COLUMN, type SwapColumn } from '../parquet/format.js';
 import { Doubles, type SentColumns } from '../parquet/column-wire.js';
 import type { FileColumn } from '../parquet/row-group.js';
 import { isJsonSpace } from './layout.js';
-import { decodeText } from '../files.js';
+import { decodeText, readRange } from '../files.js';
 import { doubleWord, rawToWord } from '../../numeric/double-word.js';
 
 /** Bytes of swaps a block holds, about: some fifteen thousand swaps. */
@@ -80,15 +80,43 @@ function lastSeparator(buffer: Buffer, end: number): number {
     brace > 0;
     brace = buffer.lastIndexOf(OPEN_BRACE, brace - 1)
   ) {
-    let i = brace - 1;
-    while (i >= 0 && isJsonSpace(buffer[i])) i--;
-    if (buffer[i] !== COMMA) continue;
-    const comma = i;
-    i--;
-    while (i >= 0 && isJsonSpace(buffer[i])) i--;
-    if (buffer[i] === CLOSE_BRACE) return comma;
+    const comma = separatorBefore(buffer, brace);
+    if (comma >= 0) return comma;
   }
   return -1;
+}
+
+/** Bytes searched for a separator after a place where the swaps are to be cut. */
+const SEPARATOR_WINDOW = 1 << 20;
+
+/**
+ * The first comma at or after byte `at` of the file at `path` (before `end`) between a `}` and a
+ * `{`, whitespace around it allowed: a place to cut the swaps array, as {@link swapBlocks} cuts
+ * it; -1 when there is none in the {@link SEPARATOR_WINDOW} bytes after `at`.
+ */
+export function nextSeparator(path: string, at: number, end: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    const bytes = readRange(fd, at, Math.min(SEPARATOR_WINDOW, end - at));
+    for (let brace = bytes.indexOf(OPEN_BRACE); brace >= 0; brace = bytes.indexOf(OPEN_BRACE, brace + 1)) {
+      const comma = separatorBefore(bytes, brace);
+      if (comma >= 0) return at + comma;
+    }
+    return -1;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The comma before the `{` at `brace` when a `}` comes before it (whitespace around it allowed), or -1. */
+function separatorBefore(buffer: Buffer, brace: number): number {
+  let i = brace - 1;
+  while (i >= 0 && isJsonSpace(buffer[i])) i--;
+  if (buffer[i] !== COMMA) return -1;
+  const comma = i;
+  i--;
+  while (i >= 0 && isJsonSpace(buffer[i])) i--;
+  return buffer[i] === CLOSE_BRACE ? comma : -1;
 }
 
 /** A block's swaps as columns, or why the file must be read whole instead. */
