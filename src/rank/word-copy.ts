@@ -56,6 +56,7 @@ import {
   type SwapRows,
   TIME,
   TOKEN,
+  type TokenSeries,
   USD,
 } from './word-rows.js';
 
@@ -131,6 +132,8 @@ interface Copier {
    * scans them without touching the deals.
    */
   nextSwaps: Int32Array;
+  /** By the same place, that swap's time (-Infinity: its `qty` moved; Infinity: none). */
+  nextTimes: Float64Array;
   /** The copier's cash (copier-wallet.md 2): from the starting balance, or from 0. */
   cash: Bounded;
   /** The lowest cash so far, the equity's peak and its largest fall (copier-wallet.md 7), when kept. */
@@ -332,6 +335,7 @@ export class WordCopy {
       open: new Map(),
       openList: [],
       nextSwaps: new Int32Array(16),
+      nextTimes: new Float64Array(16),
       cash: start,
       lowest: start,
       peak: withEquity ? start : ZERO_BOUNDED,
@@ -535,6 +539,7 @@ export class WordCopy {
     copier.lowest = smaller(copier.lowest, copier.cash);
     if (Number.isNaN(deal.closeTime)) {
       copier.nextSwaps[deal.listed] = -1;
+      copier.nextTimes[deal.listed] = -Infinity;
     } else {
       copier.held = minus(copier.held, deal.value);
       deal.value = ZERO_BOUNDED;
@@ -543,18 +548,17 @@ export class WordCopy {
     const list = copier.openList;
     const before = copier.knownBefore;
     const until = copier.knownUntil;
-    const rows = this.rows;
     const nextSwaps = copier.nextSwaps;
     // Read again the terms of the deals whose `qty` moved (-1) or whose token's next swap is
     // known now; after a copy every swap before it is (most readings: one comparison a deal).
     const open = list.length;
-    for (let j = 0; j < open; j++) {
-      const next = nextSwaps[j]!;
-      if (next >= before || (until !== Infinity && next >= 0 && rows[next * ROW + TIME]! >= until)) continue;
-      const deal = list[j]!;
-      const value = times(deal.lot, this.knownPrice(deal, copier));
-      held = plus(minus(held, deal.value), value);
-      deal.value = value;
+    if (until === Infinity) {
+      for (let j = 0; j < open; j++) if (nextSwaps[j]! < before) held = this.valuedAgain(copier, list[j]!, held);
+    } else {
+      const nextTimes = copier.nextTimes;
+      for (let j = 0; j < open; j++) {
+        if (nextSwaps[j]! < before && nextTimes[j]! < until) held = this.valuedAgain(copier, list[j]!, held);
+      }
     }
     copier.held = held;
     const equity = plus(copier.cash, held);
@@ -564,30 +568,42 @@ export class WordCopy {
     copier.drawdown = larger(copier.drawdown, minusFloored(peak, equity));
   }
 
-  /** The price of the deal's token known now: its last known swap's, by a search that gallops from the last read. */
+  /** `held` with the deal's term `qty × known price` read again. */
+  private valuedAgain(copier: Copier, deal: WordDeal, held: Bounded): Bounded {
+    const value = times(deal.lot, this.knownPrice(deal, copier));
+    const sum = plus(minus(held, deal.value), value);
+    deal.value = value;
+    return sum;
+  }
+
+  /**
+   * The price of the deal's token known now: its last known swap's, by a search that gallops from
+   * the last read. Sets the deal's next swap (its event position and time) in the copier's list.
+   */
   private knownPrice(deal: WordDeal, copier: Copier): Bounded {
     const series = this.swaps.seriesOf(deal.token);
     const count = series.length / SERIES_STRIDE;
     const before = copier.knownBefore;
     const until = copier.knownUntil;
-    const known = (j: number): boolean =>
-      series[SERIES_STRIDE * j + AT_POSITION]! < before && series[SERIES_STRIDE * j + AT_TIME]! < until;
     let lo = Math.max(deal.valueSlot, deal.lastSlot, 0);
-    if (!known(lo)) throw new Undecided('a token without a known price');
+    if (!isKnown(series, lo, before, until)) throw new Undecided('a token without a known price');
     // lo is known: find the last known place after it.
     let step = 1;
-    while (lo + step < count && known(lo + step)) {
+    while (lo + step < count && isKnown(series, lo + step, before, until)) {
       lo += step;
       step *= 2;
     }
     let hi = Math.min(lo + step, count) - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (known(mid)) lo = mid;
+      if (isKnown(series, mid, before, until)) lo = mid;
       else hi = mid - 1;
     }
     deal.valueSlot = lo;
-    copier.nextSwaps[deal.listed] = lo + 1 < count ? series[SERIES_STRIDE * (lo + 1) + AT_POSITION]! : NO_SWAP;
+    const next = SERIES_STRIDE * (lo + 1);
+    const last = lo + 1 >= count;
+    copier.nextSwaps[deal.listed] = last ? NO_SWAP : series[next + AT_POSITION]!;
+    copier.nextTimes[deal.listed] = last ? Infinity : series[next + AT_TIME]!;
     const at = SERIES_STRIDE * lo + AT_PRICE;
     return converted(series[at]!, series[at + 1]!);
   }
@@ -686,6 +702,11 @@ export function decided<T>(make: () => T): T | null {
   }
 }
 
+/** Whether the swap at place `j` of a token's series is known: before event position `before` and time `until`. */
+function isKnown(series: TokenSeries, j: number, before: number, until: number): boolean {
+  return series[SERIES_STRIDE * j + AT_POSITION]! < before && series[SERIES_STRIDE * j + AT_TIME]! < until;
+}
+
 /** A deal opened: it joins the copier's list of open deals, its term read at the next reading. */
 function listOpened(copier: Copier, deal: WordDeal): void {
   deal.listed = copier.openList.length;
@@ -694,8 +715,12 @@ function listOpened(copier: Copier, deal: WordDeal): void {
     const grown = new Int32Array(2 * deal.listed);
     grown.set(copier.nextSwaps);
     copier.nextSwaps = grown;
+    const grownTimes = new Float64Array(2 * deal.listed);
+    grownTimes.set(copier.nextTimes);
+    copier.nextTimes = grownTimes;
   }
   copier.nextSwaps[deal.listed] = -1;
+  copier.nextTimes[deal.listed] = -Infinity;
 }
 
 /** A deal closed: the last of the list takes its place. */
@@ -705,6 +730,7 @@ function unlist(copier: Copier, deal: WordDeal): void {
   if (moved === deal) return;
   list[deal.listed] = moved;
   copier.nextSwaps[deal.listed] = copier.nextSwaps[moved.listed]!;
+  copier.nextTimes[deal.listed] = copier.nextTimes[moved.listed]!;
   moved.listed = deal.listed;
 }
 
