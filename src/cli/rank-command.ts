@@ -70,9 +70,10 @@ own_roi_total, own_winrate, own_deals). jsonl rows also carry the copier's whole
                     both) and the after-split result of copying the before-split top N together
                     (csv: that ending goes to standard error; jsonl: a last line {"out_of_sample": …})
   --threads N       threads copying the wallets, this one included (default: the cores, at
-                    most ${DEFAULT_THREADS_AT_MOST}: here ${defaultRankThreads()}); 1: this thread only. Each other
-                    thread reads the tape itself, as this one does: memory for a copy of the tape
-                    each. The same output
+                    most ${DEFAULT_THREADS_AT_MOST}: here ${defaultRankThreads()}); 1: this thread only. The threads
+                    read a JSON tape in parts when the rows are made in double words (docs/rank.md);
+                    otherwise each other thread reads the tape itself: memory for a copy of the
+                    tape each. The same output
   --queue URL       copy the wallets on queue workers instead (copysim worker, on any number of
                     machines sharing the tape's path): the same output
   --chunk N         with --queue: wallets a job (default: about a hundred jobs, at most 100)
