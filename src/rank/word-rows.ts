@@ -81,13 +81,34 @@ export const AT_PRICE = 2;
 export const SERIES_STRIDE = 4;
 
 /**
- * What {@link SwapRows} are made of, over `SharedArrayBuffer`s: the rows and the swaps' grouping
- * by wallet and by token, for a thread that has not read the tape (helpers.ts).
+ * What {@link SwapRows} are made of, over `SharedArrayBuffer`s: the rows, the swaps' grouping by
+ * wallet and by token, and every token's series one after the other (token `t`'s from
+ * `layout.tokenStart[t]`), for a thread that has not read the tape (helpers.ts).
  */
 export interface SharedSwapRows {
   readonly end: number;
   readonly rows: Float64Array;
   readonly layout: SwapLayout;
+  readonly series: Float64Array;
+}
+
+/**
+ * Every token's series, one after the other in token order, made in one pass over the rows in
+ * event order: a swap's place among its token's swaps is its row's slot. Made once and shared,
+ * so that the threads that copy read one copy of it.
+ */
+function tokenSeries(rows: Float64Array, end: number, layout: SwapLayout): Float64Array {
+  const series = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * SERIES_STRIDE * end));
+  const { tokenStart } = layout;
+  for (let k = 0; k < end; k++) {
+    const at = ROW * k;
+    const to = SERIES_STRIDE * (tokenStart[rows[at + TOKEN]!]! + rows[at + SLOT]!);
+    series[to + AT_POSITION] = k;
+    series[to + AT_TIME] = rows[at + TIME]!;
+    series[to + AT_PRICE] = rows[at + PRICE]!;
+    series[to + AT_PRICE + 1] = rows[at + PRICE + 1]!;
+  }
+  return series;
 }
 
 /** The rows of the swaps before the window's end, each wallet's positions, and each token's series. */
@@ -95,7 +116,8 @@ export class SwapRows {
   readonly end: number;
   readonly rows: Float64Array;
   private readonly layout: SwapLayout;
-  /** By token, its series, made when first asked for. */
+  private readonly allSeries: Float64Array;
+  /** By token, its part of {@link allSeries}, made when first asked for. */
   private readonly series: (TokenSeries | undefined)[] = [];
 
   /** Rows made on this thread or another. */
@@ -103,11 +125,14 @@ export class SwapRows {
     this.end = from.end;
     this.rows = from.rows;
     this.layout = from.layout;
+    this.allSeries = from.series;
   }
 
   /** The rows of an indexed tape's swaps before `buckets.end`. */
   static ofIndexed(tape: IndexedTape, buckets: SwapBuckets): SwapRows {
-    return new SwapRows({ end: buckets.end, rows: swapRows(tape, buckets), layout: buckets.layout });
+    const rows = swapRows(tape, buckets);
+    const layout = buckets.layout;
+    return new SwapRows({ end: buckets.end, rows, layout, series: tokenSeries(rows, buckets.end, layout) });
   }
 
   /** The rows of a tape read as rows (tape-rows.ts), its swaps before event position `end`. */
@@ -120,12 +145,12 @@ export class SwapRows {
       tokenStart: tokens.start,
       tokenPos: tokens.positions,
     };
-    return new SwapRows({ end, rows: tape.rows, layout });
+    return new SwapRows({ end, rows: tape.rows, layout, series: tokenSeries(tape.rows, end, layout) });
   }
 
   /** What another thread makes the same rows of: arrays over shared memory, not copied. */
   get shared(): SharedSwapRows {
-    return { end: this.end, rows: this.rows, layout: this.layout };
+    return { end: this.end, rows: this.rows, layout: this.layout, series: this.allSeries };
   }
 
   /** Event positions of wallet `w`'s swaps (ascending). */
@@ -139,24 +164,13 @@ export class SwapRows {
     return converted(this.rows[at]!, this.rows[at + 1]!);
   }
 
-  /** The token's swaps before the window's end, made when first asked for. */
+  /** The token's swaps before the window's end. */
   seriesOf(token: number): TokenSeries {
     let series = this.series[token];
     if (series === undefined) {
-      const { tokenStart, tokenPos } = this.layout;
-      const from = tokenStart[token]!;
-      const count = tokenStart[token + 1]! - from;
-      series = new Float64Array(SERIES_STRIDE * count);
-      for (let j = 0; j < count; j++) {
-        const position = tokenPos[from + j]!;
-        const at = position * ROW;
-        const to = SERIES_STRIDE * j;
-        series[to + AT_POSITION] = position;
-        series[to + AT_TIME] = this.rows[at + TIME]!;
-        series[to + AT_PRICE] = this.rows[at + PRICE]!;
-        series[to + AT_PRICE + 1] = this.rows[at + PRICE + 1]!;
-      }
-      this.series[token] = series;
+      const { tokenStart } = this.layout;
+      const from = SERIES_STRIDE * tokenStart[token]!;
+      this.series[token] = series = this.allSeries.subarray(from, SERIES_STRIDE * tokenStart[token + 1]!);
     }
     return series;
   }
