@@ -21,8 +21,8 @@ import { isParquetPath } from '../io/parquet/format.js';
 import { isJsonlPath } from '../io/tape-names.js';
 import type { Network } from '../model/request.js';
 import { TapeHeaderSchema, type TapeHeader } from '../model/tape.js';
-import { doubleWord, rawToWord } from '../numeric/double-word.js';
-import { BUY, LIQUIDITY, PRICE, QUANTITY, ROW, SLOT, TIME, TOKEN, USD } from './word-rows.js';
+import { doubleWord } from '../numeric/double-word.js';
+import { knownLiquidityAndSlots, ROW, TIME, TOKEN, writeSwapRow } from './word-rows.js';
 
 /** Bytes of a file's swaps a part holds at least, by default: a smaller tape is read in one part. */
 const LEAST_PART_BYTES = 1 << 20;
@@ -191,30 +191,7 @@ function partRows(path: string, range: PartRange, network: Network): PartReading
         tokenSpellings.push(swap.token);
       }
       wallets[count] = wallet;
-      const at = ROW * count++;
-      rows[at + TIME] = time;
-      rows[at + TOKEN] = token;
-      rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
-      rawToWord(word, swap.quantity);
-      rows[at + QUANTITY] = word[0]!;
-      rows[at + QUANTITY + 1] = word[1]!;
-      rawToWord(word, swap.usd_price);
-      rows[at + PRICE] = word[0]!;
-      rows[at + PRICE + 1] = word[1]!;
-      if (swap.usd_amount === undefined) {
-        rows[at + USD] = Number.NaN;
-      } else {
-        rawToWord(word, swap.usd_amount);
-        rows[at + USD] = word[0]!;
-        rows[at + USD + 1] = word[1]!;
-      }
-      if (swap.usd_liquidity == null) {
-        rows[at + LIQUIDITY] = Number.NaN;
-      } else {
-        rawToWord(word, swap.usd_liquidity);
-        rows[at + LIQUIDITY] = word[0]!;
-        rows[at + LIQUIDITY + 1] = word[1]!;
-      }
+      writeSwapRow(rows, ROW * count++, swap, token, word);
     }
   }
   return { count, rows, wallets, walletKeys, walletSpellings, tokenSpellings, inOrder, firstTime, lastTime };
@@ -324,25 +301,4 @@ export function joinParts(
     parts.push(reading);
   }
   return new RowsTape(plan, parts, readWhole);
-}
-
-/**
- * Sets each row's known liquidity, its own or its token's last one before it (head NaN: none
- * yet), and its slot, its place among its token's swaps: one pass in event order.
- */
-function knownLiquidityAndSlots(rows: Float64Array, count: number, tokens: number): void {
-  const known = new Float64Array(2 * tokens).fill(Number.NaN);
-  const slots = new Float64Array(tokens);
-  for (let k = 0; k < count; k++) {
-    const at = ROW * k;
-    const token = rows[at + TOKEN]!;
-    if (Number.isNaN(rows[at + LIQUIDITY]!)) {
-      rows[at + LIQUIDITY] = known[2 * token]!;
-      rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
-    } else {
-      known[2 * token] = rows[at + LIQUIDITY]!;
-      known[2 * token + 1] = rows[at + LIQUIDITY + 1]!;
-    }
-    rows[at + SLOT] = slots[token]!++;
-  }
 }

@@ -7,6 +7,7 @@
  */
 import { groupPositions, type SwapBuckets, type SwapLayout } from '../analytics/buckets.js';
 import type { IndexedTape } from '../engine/tape-index.js';
+import type { Swap } from '../model/tape.js';
 import { type Bounded, converted } from '../numeric/bounded.js';
 import { rawToWord } from '../numeric/double-word.js';
 import type { RowsTape } from './tape-rows.js';
@@ -33,39 +34,64 @@ export const NO_SWAP = 0x7fffffff;
  */
 function swapRows(tape: IndexedTape, buckets: SwapBuckets): Float64Array {
   const rows = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * buckets.end * ROW));
-  const known = new Float64Array(2 * tape.tokens.length).fill(Number.NaN);
-  const counts = new Float64Array(tape.tokens.length);
   const word = new Float64Array(2);
   for (let k = 0; k < buckets.end; k++) {
-    const swap = buckets.swapAt(k);
-    const token = tape.tokenOf[tape.order[k]!]!;
-    const at = k * ROW;
-    if (swap.usd_liquidity != null) {
-      rawToWord(word, swap.usd_liquidity);
-      known[2 * token] = word[0]!;
-      known[2 * token + 1] = word[1]!;
-    }
-    rows[at + TIME] = swap.time;
-    rows[at + TOKEN] = token;
-    rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
-    rawToWord(word, swap.quantity);
-    rows[at + QUANTITY] = word[0]!;
-    rows[at + QUANTITY + 1] = word[1]!;
-    rawToWord(word, swap.usd_price);
-    rows[at + PRICE] = word[0]!;
-    rows[at + PRICE + 1] = word[1]!;
-    if (swap.usd_amount === undefined) {
-      rows[at + USD] = Number.NaN;
-    } else {
-      rawToWord(word, swap.usd_amount);
-      rows[at + USD] = word[0]!;
-      rows[at + USD + 1] = word[1]!;
-    }
-    rows[at + LIQUIDITY] = known[2 * token]!;
-    rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
-    rows[at + SLOT] = counts[token]!++;
+    writeSwapRow(rows, k * ROW, buckets.swapAt(k), tape.tokenOf[tape.order[k]!]!, word);
   }
+  knownLiquidityAndSlots(rows, buckets.end, tape.tokens.length);
   return rows;
+}
+
+/**
+ * Writes the row of `swap`, whose token is numbered `token`, at `at`: its liquidity its own
+ * (head NaN: none), its slot not set ({@link knownLiquidityAndSlots} sets both). `word` is
+ * scratch space for the double words.
+ */
+export function writeSwapRow(rows: Float64Array, at: number, swap: Swap, token: number, word: Float64Array): void {
+  rows[at + TIME] = swap.time;
+  rows[at + TOKEN] = token;
+  rows[at + BUY] = swap.type === 'buy' ? 1 : 0;
+  rawToWord(word, swap.quantity);
+  rows[at + QUANTITY] = word[0]!;
+  rows[at + QUANTITY + 1] = word[1]!;
+  rawToWord(word, swap.usd_price);
+  rows[at + PRICE] = word[0]!;
+  rows[at + PRICE + 1] = word[1]!;
+  if (swap.usd_amount === undefined) {
+    rows[at + USD] = Number.NaN;
+  } else {
+    rawToWord(word, swap.usd_amount);
+    rows[at + USD] = word[0]!;
+    rows[at + USD + 1] = word[1]!;
+  }
+  if (swap.usd_liquidity == null) {
+    rows[at + LIQUIDITY] = Number.NaN;
+  } else {
+    rawToWord(word, swap.usd_liquidity);
+    rows[at + LIQUIDITY] = word[0]!;
+    rows[at + LIQUIDITY + 1] = word[1]!;
+  }
+}
+
+/**
+ * Sets each of the first `count` rows' known liquidity, its own or its token's last one before
+ * it (head NaN: none yet), and its slot, its place among its token's swaps: one pass in event order.
+ */
+export function knownLiquidityAndSlots(rows: Float64Array, count: number, tokens: number): void {
+  const known = new Float64Array(2 * tokens).fill(Number.NaN);
+  const slots = new Float64Array(tokens);
+  for (let k = 0; k < count; k++) {
+    const at = ROW * k;
+    const token = rows[at + TOKEN]!;
+    if (Number.isNaN(rows[at + LIQUIDITY]!)) {
+      rows[at + LIQUIDITY] = known[2 * token]!;
+      rows[at + LIQUIDITY + 1] = known[2 * token + 1]!;
+    } else {
+      known[2 * token] = rows[at + LIQUIDITY]!;
+      known[2 * token + 1] = rows[at + LIQUIDITY + 1]!;
+    }
+    rows[at + SLOT] = slots[token]!++;
+  }
 }
 
 /**
