@@ -75,6 +75,10 @@ const WORD = new Float64Array(2);
  * it (`rawToWord`); one beyond the range of the table of powers is undecided.
  */
 export function fromDecimal(raw: DecimalInput): Bounded {
+  // A whole number below 10^15 is a double exactly (a balance of 1000, a fee of 0).
+  if (typeof raw === 'number' ? Number.isSafeInteger(raw) && raw >= 0 : /^\d{1,15}$/.test(raw)) {
+    return exactly(Number(raw));
+  }
   rawToWord(WORD, raw);
   return converted(WORD[0]!, WORD[1]!);
 }
@@ -98,13 +102,23 @@ function result(spread: number): Bounded {
 }
 
 export function plus(a: Bounded, b: Bounded): Bounded {
+  // Adding an exact 0 rounds nothing.
+  if (isExactZero(b)) return a;
+  if (isExactZero(a)) return b;
   addWords(WORD, a.head, a.tail, b.head, b.tail);
   return result(a.radius + b.radius);
 }
 
 export function minus(a: Bounded, b: Bounded): Bounded {
+  // A number less itself is 0 exactly, less an exact 0 itself.
+  if (a === b) return ZERO_BOUNDED;
+  if (isExactZero(b)) return a;
   addWords(WORD, a.head, a.tail, -b.head, -b.tail);
   return result(a.radius + b.radius);
+}
+
+function isExactZero(x: Bounded): boolean {
+  return x.head === 0 && x.tail === 0 && x.radius === 0;
 }
 
 /** `|xy − ab| ≤ |a|·rb + |b|·ra + ra·rb` for `x` within `ra` of `a`, `y` within `rb` of `b`. */

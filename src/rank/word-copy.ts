@@ -38,6 +38,7 @@ import {
   Undecided,
   ZERO_BOUNDED,
 } from '../numeric/bounded.js';
+import type { CopierResultJson } from '../model/response.js';
 import { type OwnResults, type RankContext, type RankedWallet, rankRequest } from './rank.js';
 import { ALL_BUT_DUST, ownInWords } from './word-own.js';
 import { ClosedFigures, SummarySums } from './word-figures.js';
@@ -140,6 +141,10 @@ interface Copier {
   lowest: Bounded;
   peak: Bounded;
   drawdown: Bounded;
+  /** With a starting balance, the largest fall from the peak in percent of it (copier-wallet.md 7). */
+  drawdownPercent: Bounded;
+  /** The copied buys skipped for want of cash (`insufficient_balance`). */
+  skippedForCash: number;
   readonly deadlines: Deadlines;
   /** Whether the equity is kept: the lowest cash, the peak and the fall. */
   readonly withEquity: boolean;
@@ -207,18 +212,21 @@ export function copyInWordsApplies(request: unknown, engineOptions: EngineOption
 }
 
 /**
- * Whether a rank of `request` (as given) with these engine options and `balance` has its rows
- * made in double words: {@link copyInWordsApplies}, and no starting balance.
+ * Whether a rank of `request` (as given) with these engine options and `balance` (every
+ * copier's starting balance, over the request's own) has its rows made in double words: the
+ * balance changes no member the copy refuses ({@link copyInWordsApplies}).
  */
 export function rowsInWordsApply(
   request: unknown,
   engineOptions: EngineOptionsInput,
   balance: number | undefined,
 ): boolean {
-  if (balance !== undefined) return false;
-  const made = parsedRank(request, engineOptions);
-  const start = made?.parsed.strategy?.starting_balance_usd;
-  return made !== null && (start === undefined || start === null) && wordCopyApplies(made.parsed, made.engineOptions);
+  try {
+    const made = prepare(rankRequest(request, balance), engineOptions);
+    return wordCopyApplies(made.parsed, made.engineOptions);
+  } catch {
+    return false;
+  }
 }
 
 /** The copy in double words of each rank context, made once: its rows of swaps serve every wallet. */
@@ -316,10 +324,9 @@ export class WordCopy {
   /**
    * Wallet `id` copied alone: its row's figures as the exact engine prints them, or null when a
    * decision or a printed figure is not decided in double words (then it is copied exactly).
-   * Without a starting balance only: the row's ending cash and equity are not made here.
    */
   row(id: number): WordRow | null {
-    return this.balance === null ? decided(() => this.rowOf(this.copy(id, true))) : null;
+    return decided(() => this.rowOf(this.copy(id, true)));
   }
 
   /** Wallet `id`'s own results, or null when they are not decided in double words (then made exactly). */
@@ -340,6 +347,8 @@ export class WordCopy {
       lowest: start,
       peak: withEquity ? start : ZERO_BOUNDED,
       drawdown: ZERO_BOUNDED,
+      drawdownPercent: ZERO_BOUNDED,
+      skippedForCash: 0,
       deadlines: new Deadlines(),
       withEquity,
       held: ZERO_BOUNDED,
@@ -393,6 +402,7 @@ export class WordCopy {
       this.balance !== null &&
       !atMost(plus(plus(amount, networkFee), botFee), copier.cash, 'a buy at the edge of the cash')
     ) {
+      copier.skippedForCash++;
       return;
     }
     const half = this.liquidityHalf(at + LIQUIDITY);
@@ -565,7 +575,12 @@ export class WordCopy {
     const peak = copier.peak;
     copier.peak = larger(peak, equity);
     // The fall from the peak: 0 when the equity is a new peak.
-    copier.drawdown = larger(copier.drawdown, minusFloored(peak, equity));
+    const fall = minusFloored(peak, equity);
+    copier.drawdown = larger(copier.drawdown, fall);
+    // In percent of the peak, with a starting balance: the peak is then at least the balance, above 0.
+    if (this.balance !== null) {
+      copier.drawdownPercent = larger(copier.drawdownPercent, dividedBy(times(HUNDRED_BOUNDED, fall), peak));
+    }
   }
 
   /** `held` with the deal's term `qty × known price` read again. */
@@ -620,9 +635,14 @@ export class WordCopy {
 
   /** A deal's `pnl_unrealized` at the window's end: `qty × price − usd_invested`. */
   private dealUnrealized(deal: WordDeal): Bounded {
+    return minus(times(deal.lot, this.priceAtEnd(deal)), deal.cost);
+  }
+
+  /** The price of the deal's token known at the window's end: its last swap's before it. */
+  private priceAtEnd(deal: WordDeal): Bounded {
     const last = this.swaps.lastSwapBefore(deal.token, Infinity, deal.lastSlot);
     if (last < 0) throw new Undecided('a token without a known price');
-    return minus(times(deal.lot, this.swaps.word(last * ROW + PRICE)), deal.cost);
+    return this.swaps.word(last * ROW + PRICE);
   }
 
   /** A deal's `pnl_total`. */
@@ -655,19 +675,39 @@ export class WordCopy {
       profit_factor: inOrder.profitFactor(),
       max_drawdown: printed(inOrder.drawdown, 'max_drawdown'),
       copier: {
-        starting_balance: null,
-        ending_cash: null,
-        ending_equity: null,
-        roi_on_balance: null,
+        ...this.balanceFigures(copier),
         capital_required: printed(capital, 'capital_required'),
         max_drawdown: printed(copier.drawdown, 'the copier max_drawdown'),
-        max_drawdown_percent: null,
+        max_drawdown_percent:
+          this.balance === null ? null : printed(copier.drawdownPercent, 'the copier max_drawdown_percent'),
         failed_transactions: 0,
         failed_transaction_fees: 0,
         sandwiched_trades: 0,
         sandwich_loss: 0,
-        skipped_for_cash: 0,
+        skipped_for_cash: copier.skippedForCash,
       },
+    };
+  }
+
+  /**
+   * The copier's figures of a starting balance (copier-wallet.md 7), null without one: the
+   * balance, the cash after the run, the equity (the cash and the open deals at the known prices
+   * at `window_end`), and the ROI on the balance.
+   */
+  private balanceFigures(
+    copier: Copier,
+  ): Pick<CopierResultJson, 'starting_balance' | 'ending_cash' | 'ending_equity' | 'roi_on_balance'> {
+    const balance = this.balance;
+    if (balance === null)
+      return { starting_balance: null, ending_cash: null, ending_equity: null, roi_on_balance: null };
+    let held = ZERO_BOUNDED;
+    for (const deal of copier.open.values()) held = plus(held, times(deal.lot, this.priceAtEnd(deal)));
+    const equity = plus(copier.cash, held);
+    return {
+      starting_balance: printed(balance, 'the starting balance'),
+      ending_cash: printed(copier.cash, 'the ending cash'),
+      ending_equity: printed(equity, 'the ending equity'),
+      roi_on_balance: printed(dividedBy(times(HUNDRED_BOUNDED, minus(equity, balance)), balance), 'roi_on_balance'),
     };
   }
 

@@ -64,6 +64,23 @@ describe('each operation holds the exact result', () => {
     expect(pnl.radius).toBeLessThan(1e-25);
   });
 
+  it('by hand: a whole number of the input enters exactly; an exact 0 added and a number less itself are exact', () => {
+    for (const balance of [fromDecimal(1000), fromDecimal('1000')]) {
+      expect([balance.head, balance.tail, balance.radius]).toEqual([1000, 0, 0]);
+    }
+    expect(fromDecimal('1000.5').radius).toBeGreaterThan(0);
+    expect(fromDecimal('10000000000000000').radius).toBeGreaterThan(0); // 17 digits: converted
+    const price = fromDecimal('0.1');
+    expect(plus(price, exactly(0))).toBe(price);
+    expect(plus(exactly(0), price)).toBe(price);
+    expect(minus(price, exactly(0))).toBe(price);
+    // A figure of no trade, (balance − balance) / balance, prints 0: every number within a
+    // radius above 0 of 0 straddles the edge of two doubles' cells.
+    const odd = fromDecimal('1000.5');
+    expect(printed(dividedBy(times(exactly(100), minus(odd, odd)), odd), 'test')).toBe(0);
+    expect(() => printed(minus(odd, fromDecimal('1000.5')), 'test')).toThrow(Undecided);
+  });
+
   const decimalText = fc
     .tuple(fc.integer({ min: 1, max: 999_999_999_999 }), fc.integer({ min: -12, max: 6 }), fc.boolean())
     .map(([digits, exponent, negative]) => `${negative ? '-' : ''}${digits}e${exponent}`);

@@ -30,8 +30,13 @@ function exactAndInWords(t: TapeInput, r: SimulatorRequestInput, options: Engine
 }
 
 /** Checks each decided row against the exact one; returns how many were decided. */
-function decidedRowsAreExact(t: TapeInput, r: SimulatorRequestInput, options: EngineOptionsInput): number {
-  const { candidates, exact, words, context } = exactAndInWords(t, r, options);
+function decidedRowsAreExact(
+  t: TapeInput,
+  r: SimulatorRequestInput,
+  options: EngineOptionsInput,
+  balance?: number,
+): number {
+  const { candidates, exact, words, context } = exactAndInWords(t, r, options, balance);
   let decided = 0;
   candidates.forEach(({ id }, k) => {
     const own = words.own(id);
@@ -121,11 +126,63 @@ describe('a row in double words is the exact row', () => {
     expect(() => copyWallets(context, candidates)).toThrow(message);
   });
 
-  it('with a starting balance, no row is made in double words (its ending cash and equity are not)', () => {
+  it('by hand, with a starting balance: the ending cash and equity, the ROI on it, the fall in percent', () => {
+    // The copy above with 1,000 USD: the cash ends at 1,000 + 8.8177629644152… (no deal left
+    // open, so the equity too), the ROI on the balance is 0.88177…%, and the equity's fall after
+    // the buy, 0.4950495…, is 0.04950495…% of the peak, the balance.
     const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)]);
     const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
-    const { candidates, words } = exactAndInWords(t, r, FREE_OPTIONS, 1_000);
-    expect(words.row(candidates[0]!.id)).toBeNull();
+    const options = { ...FREE_OPTIONS, unknown_liquidity_slippage_percent: 1 };
+    const { candidates, words, exact } = exactAndInWords(t, r, options, 1_000);
+    const row = words.row(candidates[0]!.id)!;
+    expect(row.copier).toEqual({
+      starting_balance: 1000,
+      ending_cash: 1008.8177629644152,
+      ending_equity: 1008.8177629644152,
+      roi_on_balance: 0.8817762964415253,
+      capital_required: 50,
+      max_drawdown: 0.49504950495049505,
+      max_drawdown_percent: 0.049504950495049506,
+      failed_transactions: 0,
+      failed_transaction_fees: 0,
+      sandwiched_trades: 0,
+      sandwich_loss: 0,
+      skipped_for_cash: 0,
+    });
+    const { wallet: _wallet, own: _own, ...figures } = exact[0]!;
+    expect(row).toEqual(figures);
+  });
+
+  it('by hand: a buy the balance cannot pay is skipped for cash, and the sell finds no deal', () => {
+    // 50 USD and its fees are more than 40 USD: no deal; the equity never moves.
+    const t = tape([buy(LEADER_A, TOKEN_X, at(1), 10, 10), sell(LEADER_A, TOKEN_X, at(2), 10, 12)]);
+    const r = request({ wallets: [LEADER_A], buy_percentage: 50 });
+    const { candidates, words, exact } = exactAndInWords(t, r, FREE_OPTIONS, 40);
+    const row = words.row(candidates[0]!.id)!;
+    expect(row.deals).toBe(0);
+    expect(row.copier).toMatchObject({
+      starting_balance: 40,
+      ending_cash: 40,
+      ending_equity: 40,
+      roi_on_balance: 0,
+      capital_required: 0,
+      max_drawdown: 0,
+      max_drawdown_percent: 0,
+      skipped_for_cash: 1,
+    });
+    const { wallet: _wallet, own: _own, ...figures } = exact[0]!;
+    expect(row).toEqual(figures);
+  });
+
+  it('with a starting balance, on generated tapes: buys skipped for cash, equity and its fall in percent', () => {
+    let decided = 0;
+    fc.assert(
+      fc.property(scenarioArb({}, 60), fc.constantFrom(5, 60, 400, 5_000), (s, balance) => {
+        decided += decidedRowsAreExact(s.tape, s.request, s.options, balance);
+      }),
+      { numRuns: 300 },
+    );
+    expect(decided).toBeGreaterThan(200);
   });
 });
 
