@@ -173,12 +173,13 @@ export class RankHelpers {
     private readonly walletsAWalk: number,
     /** The helpers copy in double words from shared rows and read no tape. */
     private readonly inWords: boolean,
-    /** How the tape is read in parts, this thread's the first and each helper's the next, or null. */
-    private readonly plan: TapePlan | null,
+    /** How the tape is read in parts, the parts taken by this thread and the helpers alike, or null. */
+    private plan: TapePlan | null,
   ) {
     for (const worker of workers) {
       worker.on('message', (reply: HelperReply) => {
-        if (!('part' in reply)) return;
+        // A part read twice (taken as this thread read it here) is not kept once the tape is joined.
+        if (!('part' in reply) || this.plan === null) return;
         this.posted.set(reply.part, reply.reading);
         this.onPosted();
       });
@@ -228,6 +229,7 @@ export class RankHelpers {
    * The tape read as rows by parts (tape-rows.ts): this thread and the helpers take the plan's
    * parts off one counter; a part a helper took and did not post (it stopped) is read here. Null
    * without a plan, or when the tape is to be read whole (a part refused, swaps out of time order).
+   * Asked once.
    */
   async rowsTape(): Promise<RowsTape | null> {
     const plan = this.plan;
@@ -245,6 +247,7 @@ export class RankHelpers {
       }
     }
     this.posted.clear();
+    this.plan = null;
     return joinParts(plan, readings as PartReading[], () => readTapeFile(plan.path));
   }
 
