@@ -27,7 +27,10 @@ import {
 import { wordCopyOf } from '../../src/rank/word-copy.js';
 import { ROW } from '../../src/rank/word-rows.js';
 import { prepare } from '../../src/simulate.js';
+import { suggestRequest } from '../../src/import.js';
 import { scenarioArb } from '../support/arbitraries.js';
+import { present, REAL_DATA_DIR } from '../support/paths.js';
+import { REAL_TAPES } from '../support/real-tapes.js';
 import { cli } from '../support/cli.js';
 import { at, buy, FREE_OPTIONS, LEADER_A, LEADER_B, request, sell, tape, TOKEN_X } from '../support/scenario.js';
 
@@ -151,6 +154,28 @@ describe('a tape read as rows by parts', () => {
     );
     expect(allDecided).toBeGreaterThan(20);
   });
+});
+
+describe('the real tapes read in parts', () => {
+  const available = present(REAL_DATA_DIR);
+  if (!available) console.warn(`real tapes read in parts skipped: ${REAL_DATA_DIR} is absent on this machine`);
+  it.skipIf(!available).each(REAL_TAPES.map(([name, load]) => [name, load] as const))(
+    'rank as the tape indexed, their undecided wallets copied from the tape read whole: %s',
+    (_name, load) => {
+      const t = inTimeOrder(load().tape);
+      const path = written(t);
+      expect(planTapeParts(path, 4, 4096)!.parts.length).toBeGreaterThan(4);
+      let wholeReads = 0;
+      const rows = byParts(path, 4, 4096, () => {
+        wholeReads++;
+        return readTapeFile(path);
+      })!;
+      const r = suggestRequest(t, 5)!;
+      expect(JSON.stringify(rankWallets(rows, r))).toBe(JSON.stringify(rankWallets(t, r)));
+      // Some of their wallets are not decided in double words (docs/rank.md): read whole once.
+      expect(wholeReads).toBe(1);
+    },
+  );
 });
 
 describe('a tape the parts do not take is read whole', () => {
