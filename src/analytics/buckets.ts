@@ -169,13 +169,19 @@ export function groupPositions(
   groups: number,
   groupOf: (k: number) => number,
 ): { readonly start: Uint32Array; readonly positions: Uint32Array } {
-  const start = sharedUint32(groups + 1);
-  for (let k = 0; k < end; k++) start[groupOf(k) + 1]!++;
-  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  const start = groupStarts(end, groups, groupOf);
   const positions = sharedUint32(end);
   const fill = start.slice(0, groups);
   for (let k = 0; k < end; k++) positions[fill[groupOf(k)]!++] = k;
   return { start, positions };
+}
+
+/** Where each group's positions start in {@link groupPositions}'s list (its `start`), over shared memory. */
+export function groupStarts(end: number, groups: number, groupOf: (k: number) => number): Uint32Array {
+  const start = sharedUint32(groups + 1);
+  for (let k = 0; k < end; k++) start[groupOf(k) + 1]!++;
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!;
+  return start;
 }
 
 /** A `Uint32Array` over a `SharedArrayBuffer`, so that the grouping can be posted to a thread without a copy. */

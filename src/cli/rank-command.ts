@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { queueRunner } from '../distributed/rank-queue.js';
 import { RankHelpers } from '../rank/helpers.js';
-import { rowsInWordsApply } from '../rank/word-copy.js';
+import { copyInWordsApplies } from '../rank/word-copy.js';
 import { planTapeParts } from '../rank/tape-rows.js';
 import { hasHeaderOptions } from '../io/parquet/header.js';
 import { outOfSampleWith, rankWith, type CopyRunner } from '../rank/pipeline.js';
@@ -158,7 +158,8 @@ export async function rankCommand(args: string[], io: CliIo): Promise<number> {
     const count = onlyOneWalk ? 0 : (threads ?? defaultRankThreads()) - 1;
     // Rows made in double words: the helpers copy from this thread's rows and read no tape but
     // their part of it, when it is read as rows by parts (a JSON tape in time order).
-    const inWords = rowsInWordsApply(request, engineOptions, balance);
+    // (A balance, as `strategy.starting_balance_usd`, is copied in double words too.)
+    const inWords = copyInWordsApplies(request, engineOptions);
     const byParts = inWords && values.split === undefined && !hasHeaderOptions(header);
     const plan = byParts ? planTapeParts(tapePath, count + 1) : null;
     helpers = RankHelpers.start(tapePath, header, count, inWords, WALLETS_A_WALK, plan);

@@ -39,6 +39,7 @@ import {
   type TapePlan,
 } from './tape-rows.js';
 import { readTapeFile } from '../io/read-tape.js';
+import { addDone, takenBy, takeTurns, turnCount, turnCounters } from './turns.js';
 import { packBounds, unpackBounds, WalletScreen, type ScreenBounds, type ScreenedMetric } from './screen.js';
 
 /** What a helper starts with. */
@@ -111,14 +112,9 @@ const WORD_GROUP = 50;
 /** Groups a thread takes of a list too short to fill a walk a thread: a slower thread then takes fewer. */
 const GROUPS_A_THREAD = 2;
 
-const NEXT_GROUP = 0;
-const WALLETS_DONE = 1;
-const TAKEN_BY = 2;
-
-/** The counters of an order: the next group, the wallets copied, and who took each group. */
+/** The counters of an order (turns.ts): the groups' turns, and the wallets copied. */
 export function orderCounters(candidates: number, walletsAWalk: number): Int32Array {
-  const groups = Math.ceil(candidates / walletsAWalk);
-  return new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (TAKEN_BY + groups)));
+  return turnCounters(Math.ceil(candidates / walletsAWalk));
 }
 
 /** The wallets of group `group`. */
@@ -137,16 +133,12 @@ export function takeGroups(
   copy: (group: number, candidates: readonly Candidate[]) => void,
   onDone?: (wallets: number) => void,
 ): void {
-  const counters = order.counters;
-  for (;;) {
-    const group = Atomics.add(counters, NEXT_GROUP, 1);
-    if (group * order.walletsAWalk >= order.candidates.length) return;
-    Atomics.store(counters, TAKEN_BY + group, taker);
+  takeTurns(order.counters, taker, (group) => {
     const slice = groupOf(order, group);
     copy(group, slice);
-    const done = Atomics.add(counters, WALLETS_DONE, slice.length) + slice.length;
+    const done = addDone(order.counters, slice.length);
     onDone?.(done);
-  }
+  });
 }
 
 /**
@@ -202,7 +194,7 @@ export class RankHelpers {
 
   /** `count` helpers reading the tape at `tapePath`; `walletsAWalk` (the rank's own) is there for tests. */
   /**
-   * `inWords`: the rank's rows are made in double words (`rowsInWordsApply`), so the helpers copy
+   * `inWords`: the rank's rows are made in double words (`copyInWordsApplies`), so the helpers copy
    * from rows this thread shares and read no tape; a wallet they cannot decide is copied here.
    */
   static start(
@@ -357,7 +349,7 @@ export class RankHelpers {
       counters: orderCounters(candidates.length, walletsAWalk),
       ...(words !== undefined ? { words } : {}),
     };
-    const groups = order.counters.length - TAKEN_BY;
+    const groups = turnCount(order.counters);
     const results = new Array<T | undefined>(groups);
     const ended = new Map(
       [...helpers].map(([h, worker]) => [
@@ -378,7 +370,7 @@ export class RankHelpers {
     // Wait only for the helpers holding a group: one still reading the tape took none.
     const holding = new Set<Promise<void>>();
     for (let g = 0; g < groups; g++) {
-      const taker = ended.get(Atomics.load(order.counters, TAKEN_BY + g));
+      const taker = ended.get(takenBy(order.counters, g));
       if (results[g] === undefined && taker !== undefined) holding.add(taker);
     }
     await Promise.all(holding);

@@ -22,6 +22,7 @@ import { isJsonlPath } from '../io/tape-names.js';
 import type { Network } from '../model/request.js';
 import { TapeHeaderSchema, type TapeHeader } from '../model/tape.js';
 import { doubleWord } from '../numeric/double-word.js';
+import { takenBy, takeTurns, turnCounters } from './turns.js';
 import { knownLiquidityAndSlots, ROW, TIME, TOKEN, writeSwapRow } from './word-rows.js';
 
 /** Bytes of a file's swaps a part holds at least, by default: a smaller tape is read in one part. */
@@ -42,15 +43,12 @@ export interface TapePlan {
   readonly path: string;
   readonly header: TapeHeader;
   readonly parts: readonly PartRange[];
-  /** Over a `SharedArrayBuffer`: the next part, then the taker of each. */
+  /** The parts' turns (turns.ts). */
   readonly counters: Int32Array;
 }
 
 /** Parts a reading thread takes, about: a thread that starts later or reads slower takes fewer. */
 const PARTS_A_THREAD = 4;
-
-const NEXT_PART = 0;
-const PART_TAKEN_BY = 1;
 
 /**
  * The plan to read the JSON tape at `path` in parts on `threads` threads, or null when it is read
@@ -81,10 +79,7 @@ export function planTapeParts(path: string, threads: number, leastPartBytes = LE
     from = comma + 1;
   }
   ranges.push({ from, to: bodyEnd });
-  const counters = new Int32Array(
-    new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (PART_TAKEN_BY + ranges.length)),
-  );
-  return { path, header: header.data, parts: ranges, counters };
+  return { path, header: header.data, parts: ranges, counters: turnCounters(ranges.length) };
 }
 
 /**
@@ -92,17 +87,14 @@ export function planTapeParts(path: string, threads: number, leastPartBytes = LE
  * `taker` (0: the command's thread, a helper its number) and reads it, handing it to `read`.
  */
 export function takeParts(plan: TapePlan, taker: number, read: (index: number, reading: PartReading) => void): void {
-  for (;;) {
-    const index = Atomics.add(plan.counters, NEXT_PART, 1);
-    if (index >= plan.parts.length) return;
-    Atomics.store(plan.counters, PART_TAKEN_BY + index, taker);
-    read(index, readTapePart(plan.path, plan.parts[index]!, plan.header.network));
-  }
+  takeTurns(plan.counters, taker, (index) =>
+    read(index, readTapePart(plan.path, plan.parts[index]!, plan.header.network)),
+  );
 }
 
 /** Who took part `index` (the taker given to {@link takeParts}). */
 export function partTakenBy(plan: TapePlan, index: number): number {
-  return Atomics.load(plan.counters, PART_TAKEN_BY + index);
+  return takenBy(plan.counters, index);
 }
 
 /**

@@ -211,24 +211,6 @@ export function copyInWordsApplies(request: unknown, engineOptions: EngineOption
   return made !== null && wordCopyApplies(made.parsed, made.engineOptions);
 }
 
-/**
- * Whether a rank of `request` (as given) with these engine options and `balance` (every
- * copier's starting balance, over the request's own) has its rows made in double words: the
- * balance changes no member the copy refuses ({@link copyInWordsApplies}).
- */
-export function rowsInWordsApply(
-  request: unknown,
-  engineOptions: EngineOptionsInput,
-  balance: number | undefined,
-): boolean {
-  try {
-    const made = prepare(rankRequest(request, balance), engineOptions);
-    return wordCopyApplies(made.parsed, made.engineOptions);
-  } catch {
-    return false;
-  }
-}
-
 /** The copy in double words of each rank context, made once: its rows of swaps serve every wallet. */
 const COPIES = new WeakMap<RankContext, WordCopy>();
 

@@ -5,7 +5,7 @@
  * all over the heap (four times the time, in wallet order). By token, its swaps' positions,
  * times and prices side by side, for the searches for a known price.
  */
-import { groupPositions, type SwapBuckets, type SwapLayout } from '../analytics/buckets.js';
+import { groupPositions, groupStarts, type SwapBuckets, type SwapLayout } from '../analytics/buckets.js';
 import type { IndexedTape } from '../engine/tape-index.js';
 import type { Swap } from '../model/tape.js';
 import { type Bounded, converted } from '../numeric/bounded.js';
@@ -106,6 +106,9 @@ export const AT_TIME = 1;
 export const AT_PRICE = 2;
 export const SERIES_STRIDE = 4;
 
+/** The swaps' grouping the rows keep: each wallet's positions, and where each token's series starts. */
+export type RowsLayout = Pick<SwapLayout, 'walletStart' | 'walletPos' | 'tokenStart'>;
+
 /**
  * What {@link SwapRows} are made of, over `SharedArrayBuffer`s: the rows, the swaps' grouping by
  * wallet and by token, and every token's series one after the other (token `t`'s from
@@ -114,7 +117,7 @@ export const SERIES_STRIDE = 4;
 export interface SharedSwapRows {
   readonly end: number;
   readonly rows: Float64Array;
-  readonly layout: SwapLayout;
+  readonly layout: RowsLayout;
   readonly series: Float64Array;
 }
 
@@ -123,7 +126,7 @@ export interface SharedSwapRows {
  * event order: a swap's place among its token's swaps is its row's slot. Made once and shared,
  * so that the threads that copy read one copy of it.
  */
-function tokenSeries(rows: Float64Array, end: number, layout: SwapLayout): Float64Array {
+function tokenSeries(rows: Float64Array, end: number, layout: RowsLayout): Float64Array {
   const series = new Float64Array(new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * SERIES_STRIDE * end));
   const { tokenStart } = layout;
   for (let k = 0; k < end; k++) {
@@ -141,7 +144,7 @@ function tokenSeries(rows: Float64Array, end: number, layout: SwapLayout): Float
 export class SwapRows {
   readonly end: number;
   readonly rows: Float64Array;
-  private readonly layout: SwapLayout;
+  private readonly layout: RowsLayout;
   private readonly allSeries: Float64Array;
   /** By token, its part of {@link allSeries}, made when first asked for. */
   private readonly series: (TokenSeries | undefined)[] = [];
@@ -164,13 +167,9 @@ export class SwapRows {
   /** The rows of a tape read as rows (tape-rows.ts), its swaps before event position `end`. */
   static ofRowsTape(tape: RowsTape, end: number): SwapRows {
     const wallets = groupPositions(end, tape.walletIds.size, (k) => tape.walletOf[k]!);
-    const tokens = groupPositions(end, tape.tokenCount, (k) => tape.rows[ROW * k + TOKEN]!);
-    const layout = {
-      walletStart: wallets.start,
-      walletPos: wallets.positions,
-      tokenStart: tokens.start,
-      tokenPos: tokens.positions,
-    };
+    // A token's swaps are read from its series, which its start places: no list of positions.
+    const tokenStart = groupStarts(end, tape.tokenCount, (k) => tape.rows[ROW * k + TOKEN]!);
+    const layout = { walletStart: wallets.start, walletPos: wallets.positions, tokenStart };
     return new SwapRows({ end, rows: tape.rows, layout, series: tokenSeries(tape.rows, end, layout) });
   }
 
